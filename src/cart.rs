@@ -1,0 +1,466 @@
+//! Items and carts: what the agent intends to buy, and the parsing of the two
+//! item shapes agents send.
+//!
+//! The canonical shape is `{item: {...}, quantity}` with the attributes of
+//! `shared/conformance/FORMAT.md`. Existing agents also send a flat shape
+//! (`{name, brand, price, quantity, returnable, ...}`, price in currency units),
+//! which is converted here exactly: prices are parsed as decimal text, never
+//! through float arithmetic, so 159.99 is 15999 cents and 0.1 + 0.2 problems
+//! cannot arise. Parsing is by hand over `serde_json::Value` so that every error
+//! names the JSONPath of the offending value; nothing is silently defaulted.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::facts::Level;
+
+/// The level an item is made for; `any` fits every stated level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemLevel {
+    Beginner,
+    Intermediate,
+    Pro,
+    Any,
+}
+
+impl ItemLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemLevel::Beginner => "beginner",
+            ItemLevel::Intermediate => "intermediate",
+            ItemLevel::Pro => "pro",
+            ItemLevel::Any => "any",
+        }
+    }
+
+    /// Whether an item of this level suits a person who stated `level`.
+    pub fn fits(self, level: Level) -> bool {
+        match self {
+            ItemLevel::Any => true,
+            ItemLevel::Beginner => level == Level::Beginner,
+            ItemLevel::Intermediate => level == Level::Intermediate,
+            ItemLevel::Pro => level == Level::Pro,
+        }
+    }
+}
+
+/// One catalog or checkout item. Every attribute is optional: an unknown
+/// attribute makes the check that needs it return `unchecked`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub brand: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// As the store writes it; `White/Black` means the first colour is white.
+    #[serde(default)]
+    pub color: Option<String>,
+    /// As the store writes it (`EU 42`, `Medium`, `4 3/8`).
+    #[serde(default)]
+    pub size: Option<String>,
+    #[serde(default)]
+    pub level: Option<ItemLevel>,
+    /// True: cannot be returned or exchanged.
+    #[serde(default)]
+    pub final_sale: Option<bool>,
+    #[serde(default)]
+    pub delivery_days: Option<u64>,
+    /// Units of the person's counting in one cart unit (a pack of 3 cans: 3).
+    #[serde(default)]
+    pub units: Option<u64>,
+    /// Price of one cart unit in minor units.
+    #[serde(default)]
+    pub price_cents: Option<u64>,
+    /// ISO 4217 code.
+    #[serde(default)]
+    pub currency: Option<String>,
+}
+
+impl Item {
+    /// A short human name for reasons: the name, else brand, else id.
+    pub fn display_name(&self) -> String {
+        self.name
+            .clone()
+            .or_else(|| self.brand.clone())
+            .or_else(|| self.id.clone())
+            .unwrap_or_else(|| "an unnamed item".to_owned())
+    }
+}
+
+/// One cart entry: an item and how many of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CartEntry {
+    pub item: Item,
+    pub quantity: u64,
+}
+
+/// The cart as checked. Never empty once parsed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Cart {
+    pub entries: Vec<CartEntry>,
+}
+
+/// Bad cart or item input, with the JSONPath of the value at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct CartError {
+    pub path: String,
+    pub message: String,
+}
+
+/// The most entries a cart may hold. Real carts have a handful; the bound
+/// keeps a hostile cart from costing unbounded time in line assignment.
+pub const MAX_CART_ENTRIES: usize = 1000;
+/// The longest string an item attribute may hold.
+pub const MAX_ITEM_STRING_BYTES: usize = 4096;
+/// The most of one item a cart entry may ask for. Far above any real order,
+/// far below where `quantity × units × price` could overflow u64.
+pub const MAX_QUANTITY: u64 = 1_000_000;
+/// The highest price of one unit, in minor units (10^12 = ten billion in a
+/// two-digit currency): bounds `quantity × price` well inside u64.
+pub const MAX_PRICE_MINOR: u64 = 1_000_000_000_000;
+/// The most units one cart unit may count (a carton of 24 cans is 24).
+pub const MAX_UNITS: u64 = 1_000_000;
+/// The longest delivery time worth representing (ten years).
+pub const MAX_DELIVERY_DAYS: u64 = 3650;
+
+fn error(path: &str, message: impl Into<String>) -> CartError {
+    CartError { path: path.to_owned(), message: message.into() }
+}
+
+const CANONICAL_ITEM_KEYS: [&str; 11] = [
+    "id",
+    "brand",
+    "name",
+    "color",
+    "size",
+    "level",
+    "final_sale",
+    "delivery_days",
+    "units",
+    "price_cents",
+    "currency",
+];
+
+/// Keys of the flat shape besides the canonical item keys.
+const FLAT_EXTRA_KEYS: [&str; 3] = ["price", "quantity", "returnable"];
+
+impl Cart {
+    /// Parses a cart: a JSON array of entries in either shape.
+    pub fn from_value(value: &Value) -> Result<Cart, CartError> {
+        Self::from_value_at(value, "$.cart")
+    }
+
+    /// Like [`Cart::from_value`], naming errors under `root` (e.g. `$` for a
+    /// cart file, `$.cart` for a tool argument).
+    pub fn from_value_at(value: &Value, root: &str) -> Result<Cart, CartError> {
+        let array = value.as_array().ok_or_else(|| error(root, "expected a list of cart entries"))?;
+        if array.is_empty() {
+            return Err(error(root, "the cart is empty"));
+        }
+        if array.len() > MAX_CART_ENTRIES {
+            return Err(error(root, format!("{} entries, more than the bound of {MAX_CART_ENTRIES}", array.len())));
+        }
+        let entries = array
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| parse_entry(entry, &format!("{root}[{index}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Cart { entries })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+fn parse_entry(value: &Value, path: &str) -> Result<CartEntry, CartError> {
+    let object = value.as_object().ok_or_else(|| error(path, "expected an object"))?;
+    let quantity = parse_quantity(object.get("quantity"), &format!("{path}.quantity"))?;
+    if let Some(item_value) = object.get("item") {
+        if let Some(key) = object.keys().find(|key| *key != "item" && *key != "quantity") {
+            return Err(error(&format!("{path}.{key}"), "unknown field (an entry is {item, quantity})"));
+        }
+        let item = parse_item(item_value, &format!("{path}.item"))?;
+        return Ok(CartEntry { item, quantity });
+    }
+    let item = parse_flat_item(object, path)?;
+    Ok(CartEntry { item, quantity })
+}
+
+fn parse_quantity(value: Option<&Value>, path: &str) -> Result<u64, CartError> {
+    let value = value.ok_or_else(|| error(path, "missing (how many of this item?)"))?;
+    let quantity = integer(value, path)?;
+    if quantity == 0 {
+        return Err(error(path, "quantity 0: remove the entry instead"));
+    }
+    if quantity > MAX_QUANTITY {
+        return Err(error(path, format!("quantity {quantity} is above the bound of {MAX_QUANTITY}")));
+    }
+    Ok(quantity)
+}
+
+/// Parses an item in the canonical shape.
+pub fn parse_item(value: &Value, path: &str) -> Result<Item, CartError> {
+    let object = value.as_object().ok_or_else(|| error(path, "expected an item object"))?;
+    if let Some(key) = object.keys().find(|key| !CANONICAL_ITEM_KEYS.contains(&key.as_str())) {
+        return Err(error(&format!("{path}.{key}"), "unknown item attribute"));
+    }
+    item_from_object(object, path)
+}
+
+fn parse_flat_item(object: &Map<String, Value>, path: &str) -> Result<Item, CartError> {
+    if let Some(key) = object
+        .keys()
+        .find(|key| !CANONICAL_ITEM_KEYS.contains(&key.as_str()) && !FLAT_EXTRA_KEYS.contains(&key.as_str()))
+    {
+        return Err(error(&format!("{path}.{key}"), "unknown item attribute"));
+    }
+    let mut item = item_from_object(object, path)?;
+    let currency = item.currency.clone();
+    match (object.get("price"), object.get("price_cents")) {
+        (Some(price), Some(_)) if !price.is_null() => {
+            return Err(error(&format!("{path}.price"), "give price or price_cents, not both"));
+        }
+        (Some(price), _) if !price.is_null() => {
+            item.price_cents = Some(price_to_minor(price, currency.as_deref(), &format!("{path}.price"))?);
+        }
+        _ => {}
+    }
+    match (object.get("returnable"), object.get("final_sale")) {
+        (Some(returnable), Some(_)) if !returnable.is_null() => {
+            return Err(error(&format!("{path}.returnable"), "give returnable or final_sale, not both"));
+        }
+        (Some(Value::Bool(returnable)), _) => item.final_sale = Some(!returnable),
+        (Some(Value::Null), _) | (None, _) => {}
+        (Some(_), _) => return Err(error(&format!("{path}.returnable"), "expected true, false or null")),
+    }
+    Ok(item)
+}
+
+fn item_from_object(object: &Map<String, Value>, path: &str) -> Result<Item, CartError> {
+    let string = |key: &str| optional_string(object.get(key), &format!("{path}.{key}"));
+    let bounded = |key: &str, max: u64| -> Result<Option<u64>, CartError> {
+        let key_path = format!("{path}.{key}");
+        match object.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => {
+                let number = integer(value, &key_path)?;
+                if number > max {
+                    return Err(error(&key_path, format!("{number} is above the bound of {max}")));
+                }
+                Ok(Some(number))
+            }
+        }
+    };
+    let level = match object.get("level") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(
+            serde_json::from_value::<ItemLevel>(value.clone())
+                .map_err(|_| error(&format!("{path}.level"), "expected beginner, intermediate, pro, any or null"))?,
+        ),
+    };
+    let final_sale = match object.get("final_sale") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(flag)) => Some(*flag),
+        Some(_) => return Err(error(&format!("{path}.final_sale"), "expected true, false or null")),
+    };
+    let units = bounded("units", MAX_UNITS)?;
+    if units == Some(0) {
+        return Err(error(&format!("{path}.units"), "units 0: one cart unit must count at least one"));
+    }
+    let currency = string("currency")?;
+    if let Some(code) = &currency
+        && !(code.len() == 3 && code.chars().all(|character| character.is_ascii_uppercase()))
+    {
+        return Err(error(&format!("{path}.currency"), format!("{code:?} is not an ISO 4217 code")));
+    }
+    Ok(Item {
+        id: string("id")?,
+        brand: string("brand")?,
+        name: string("name")?,
+        color: string("color")?,
+        size: string("size")?,
+        level,
+        final_sale,
+        delivery_days: bounded("delivery_days", MAX_DELIVERY_DAYS)?,
+        units,
+        price_cents: bounded("price_cents", MAX_PRICE_MINOR)?,
+        currency,
+    })
+}
+
+fn optional_string(value: Option<&Value>, path: &str) -> Result<Option<String>, CartError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) if text.len() > MAX_ITEM_STRING_BYTES => {
+            Err(error(path, format!("string of {} bytes, longer than {MAX_ITEM_STRING_BYTES}", text.len())))
+        }
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(error(path, "expected a string or null")),
+    }
+}
+
+fn integer(value: &Value, path: &str) -> Result<u64, CartError> {
+    match value {
+        Value::Number(number) => {
+            if let Some(unsigned) = number.as_u64() {
+                Ok(unsigned)
+            } else if number.as_i64().is_some_and(|signed| signed < 0) {
+                Err(error(path, format!("{number} is negative")))
+            } else {
+                Err(error(path, format!("{number} is not a whole number")))
+            }
+        }
+        _ => Err(error(path, "expected a whole number")),
+    }
+}
+
+/// Digits after the decimal point in a currency's minor unit (ISO 4217).
+fn minor_digits(currency: Option<&str>) -> u32 {
+    match currency {
+        Some("JPY" | "KRW" | "VND" | "CLP" | "ISK" | "UGX" | "XAF" | "XOF" | "PYG") => 0,
+        Some("BHD" | "KWD" | "OMR" | "JOD" | "TND" | "IQD" | "LYD") => 3,
+        _ => 2,
+    }
+}
+
+/// Converts a price in currency units (a JSON number or a decimal string) to
+/// minor units exactly. A JSON number is read back through its shortest
+/// round-trip text, which is the text the sender wrote for any price with at
+/// most 15 significant digits.
+pub fn price_to_minor(value: &Value, currency: Option<&str>, path: &str) -> Result<u64, CartError> {
+    let text = match value {
+        Value::Number(number) => number.to_string(),
+        Value::String(text) => text.trim().to_owned(),
+        _ => return Err(error(path, "expected a price as a number or a decimal string")),
+    };
+    let minor = decimal_to_minor(&text, minor_digits(currency)).map_err(|message| error(path, message))?;
+    if minor > MAX_PRICE_MINOR {
+        return Err(error(path, format!("{text} is above the price bound")));
+    }
+    Ok(minor)
+}
+
+/// Parses `"159.99"` into 15999 (for two minor digits) without floats.
+pub fn decimal_to_minor(text: &str, digits: u32) -> Result<u64, String> {
+    if text.starts_with('-') {
+        return Err(format!("{text} is negative"));
+    }
+    let (whole, fraction) = match text.split_once('.') {
+        Some((whole, fraction)) => (whole, fraction),
+        None => (text, ""),
+    };
+    let well_formed = !whole.is_empty()
+        && whole.chars().all(|character| character.is_ascii_digit())
+        && fraction.chars().all(|character| character.is_ascii_digit())
+        && !(text.contains('.') && fraction.is_empty());
+    if !well_formed {
+        return Err(format!("{text:?} is not a plain decimal price"));
+    }
+    let significant_fraction = fraction.trim_end_matches('0');
+    if significant_fraction.len() > digits as usize {
+        return Err(format!("{text} has more decimals than the currency's {digits}"));
+    }
+    let scale = 10u64.pow(digits);
+    let whole_value: u64 = whole.parse().map_err(|_| format!("{text} is too large"))?;
+    let mut fraction_value: u64 = 0;
+    for position in 0..digits as usize {
+        let digit = significant_fraction.as_bytes().get(position).map_or(0, |byte| u64::from(byte - b'0'));
+        fraction_value = fraction_value * 10 + digit;
+    }
+    whole_value
+        .checked_mul(scale)
+        .and_then(|value| value.checked_add(fraction_value))
+        .ok_or_else(|| format!("{text} is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn flat_prices_convert_exactly() {
+        let cart = Cart::from_value(&json!([{"name": "Nike Pegasus 41", "price": 159.99, "quantity": 1}])).unwrap();
+        assert_eq!(cart.entries[0].item.price_cents, Some(15999));
+        for (price, cents) in
+            [(json!(0.1), 10), (json!(1.005e2), 10050), (json!("19.9"), 1990), (json!(20), 2000), (json!("0.30"), 30)]
+        {
+            let cart = Cart::from_value(&json!([{"name": "x", "price": price, "quantity": 1}])).unwrap();
+            assert_eq!(cart.entries[0].item.price_cents, Some(cents), "{price}");
+        }
+    }
+
+    #[test]
+    fn prices_respect_the_currency_exponent() {
+        let cart = Cart::from_value(&json!([{"name": "x", "price": 1500, "currency": "JPY", "quantity": 1}])).unwrap();
+        assert_eq!(cart.entries[0].item.price_cents, Some(1500));
+        let error =
+            Cart::from_value(&json!([{"name": "x", "price": 1500.5, "currency": "JPY", "quantity": 1}])).unwrap_err();
+        assert_eq!(error.path, "$.cart[0].price");
+        let error = Cart::from_value(&json!([{"name": "x", "price": 1.999, "quantity": 1}])).unwrap_err();
+        assert!(error.message.contains("more decimals"), "{error}");
+    }
+
+    #[test]
+    fn returnable_false_means_final_sale() {
+        let cart = Cart::from_value(&json!([{"name": "x", "returnable": false, "quantity": 2}])).unwrap();
+        assert_eq!(cart.entries[0].item.final_sale, Some(true));
+        assert_eq!(cart.entries[0].quantity, 2);
+    }
+
+    #[test]
+    fn bad_input_names_the_path() {
+        let cases = [
+            (json!([]), "$.cart"),
+            (json!({}), "$.cart"),
+            (json!([{"item": {"name": "x"}, "quantity": 0}]), "$.cart[0].quantity"),
+            (json!([{"item": {"name": "x"}, "quantity": -1}]), "$.cart[0].quantity"),
+            (json!([{"item": {"name": "x"}}]), "$.cart[0].quantity"),
+            (json!([{"item": {"name": "x", "colour": "red"}, "quantity": 1}]), "$.cart[0].item.colour"),
+            (json!([{"item": {"name": "x", "price_cents": -5}, "quantity": 1}]), "$.cart[0].item.price_cents"),
+            (json!([{"name": "x", "price": -5, "quantity": 1}]), "$.cart[0].price"),
+            (json!([{"name": "x", "price": "12,50", "quantity": 1}]), "$.cart[0].price"),
+            (json!([{"item": {"name": 7}, "quantity": 1}]), "$.cart[0].item.name"),
+            (json!([{"item": {"level": "expert"}, "quantity": 1}]), "$.cart[0].item.level"),
+            (json!([{"item": {"units": 0}, "quantity": 1}]), "$.cart[0].item.units"),
+            (json!([{"item": {"currency": "dollars"}, "quantity": 1}]), "$.cart[0].item.currency"),
+            (json!([{"item": {}, "quantity": 1, "note": "x"}]), "$.cart[0].note"),
+            (json!([{"item": {"name": "x".repeat(5000)}, "quantity": 1}]), "$.cart[0].item.name"),
+        ];
+        for (value, path) in cases {
+            let error = Cart::from_value(&value).unwrap_err();
+            assert_eq!(error.path, path, "{value}: {error}");
+        }
+    }
+
+    #[test]
+    fn oversized_carts_are_refused() {
+        let entries: Vec<Value> = (0..=MAX_CART_ENTRIES).map(|_| json!({"item": {}, "quantity": 1})).collect();
+        let error = Cart::from_value(&Value::Array(entries)).unwrap_err();
+        assert_eq!(error.path, "$.cart");
+    }
+
+    #[test]
+    fn canonical_shape_round_trips() {
+        let value = json!([{"item": {"id": "shoe-17", "brand": "Nike", "name": "Nike Pegasus 41", "color": "White/Black",
+            "size": "EU 42", "level": null, "final_sale": false, "delivery_days": 3, "units": 1,
+            "price_cents": 12999, "currency": "USD"}, "quantity": 1}]);
+        let cart = Cart::from_value(&value).unwrap();
+        let item = &cart.entries[0].item;
+        assert_eq!(item.size.as_deref(), Some("EU 42"));
+        assert_eq!(item.level, None);
+        assert_eq!(serde_json::to_value(&cart).unwrap()[0]["item"]["price_cents"], 12999);
+    }
+}

@@ -1,0 +1,46 @@
+//! `brand`: the item's brand is not the brand the person chose.
+
+use serde_json::json;
+
+use super::{Detail, PreparedItem, Status, Target};
+
+pub fn status(target: &Target, item: &PreparedItem) -> Status {
+    let Some(wanted) = &target.brand else { return Status::Pass };
+    match &item.brand {
+        None => Status::Unknown,
+        Some(brand) if *brand == wanted.folded => Status::Pass,
+        Some(_) => Status::Fail,
+    }
+}
+
+pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
+    let wanted = target.brand.as_ref().map(|brand| brand.raw.as_str()).unwrap_or_default();
+    let actual = item.item.brand.as_deref().unwrap_or("no brand");
+    Detail {
+        expected: json!(wanted),
+        actual: json!(item.item.brand),
+        reason: format!("Asked for {wanted}, the cart has {actual}: {}.", item.item.display_name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::Item;
+    use crate::facts::Facts;
+
+    fn check(wanted: &str, brand: Option<&str>) -> Status {
+        let target = Target::shared(&Facts { brand: Some(wanted.into()), ..Facts::default() });
+        let item = Item { brand: brand.map(Into::into), ..Item::default() };
+        status(&target, &PreparedItem::new(&item))
+    }
+
+    #[test]
+    fn brand_compares_folded() {
+        assert_eq!(check("Nike", Some("NIKE")), Status::Pass);
+        assert_eq!(check("Nike", Some("ＮＩＫＥ")), Status::Pass);
+        assert_eq!(check("Nike", Some("Adidas")), Status::Fail);
+        assert_eq!(check("Wilson", Some("Willson")), Status::Fail);
+        assert_eq!(check("Nike", None), Status::Unknown);
+    }
+}

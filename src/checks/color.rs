@@ -1,0 +1,66 @@
+//! `color`: the words of the stated colour are not all in the item's first
+//! colour. An item listed as `White/Black` is white; black as its second
+//! colour is a finding, and the reason says so.
+
+use serde_json::json;
+
+use super::{Detail, PreparedItem, Status, Target};
+use crate::normalize::{self, ColourWords};
+
+pub fn status(target: &Target, item: &PreparedItem) -> Status {
+    let Some(wanted) = &target.color else { return Status::Pass };
+    let Some(first) = &item.first_colour else { return Status::Unknown };
+    if wanted.words.all_in(first) { Status::Pass } else { Status::Fail }
+}
+
+pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
+    let wanted = target.color.as_ref().map(|colour| colour.raw.as_str()).unwrap_or_default();
+    let name = item.item.display_name();
+    let actual = item.item.color.as_deref().unwrap_or("no colour");
+    let colours = normalize::item_colours(actual);
+    let later_match = target
+        .color
+        .as_ref()
+        .and_then(|colour| colours.iter().skip(1).find(|later| colour.words.all_in(&ColourWords::new(later))));
+    let reason = match (later_match, colours.first()) {
+        (Some(later), Some(first)) => format!(
+            "Asked for {wanted}, the cart has {actual}, which counts as {first}: {later} is only a later colour: {name}."
+        ),
+        _ => format!("Asked for {wanted}, the cart has {actual}: {name}."),
+    };
+    Detail { expected: json!(wanted), actual: json!(item.item.color), reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::Item;
+    use crate::facts::Facts;
+
+    fn run(wanted: &str, colour: Option<&str>) -> (Status, Detail) {
+        let target = Target::shared(&Facts { color: Some(wanted.into()), ..Facts::default() });
+        let item = Item { color: colour.map(Into::into), name: Some("Nike Pegasus 41".into()), ..Item::default() };
+        let prepared = PreparedItem::new(&item);
+        (status(&target, &prepared), detail(&target, &prepared))
+    }
+
+    #[test]
+    fn first_colour_counts() {
+        assert_eq!(run("white", Some("White/Black")).0, Status::Pass);
+        let (status, detail) = run("black", Some("White/Black"));
+        assert_eq!(status, Status::Fail);
+        assert!(detail.reason.contains("counts as White"), "{}", detail.reason);
+        assert!(detail.reason.contains("Black is only a later colour"), "{}", detail.reason);
+    }
+
+    #[test]
+    fn russian_and_spelling_variants_match() {
+        assert_eq!(run("black", Some("Чёрный")).0, Status::Pass);
+        assert_eq!(run("черные", Some("Triple Black")).0, Status::Pass);
+        assert_eq!(run("grey", Some("Gray")).0, Status::Pass);
+        assert_eq!(run("blue", Some("Red")).0, Status::Fail);
+        assert_eq!(run("blue", None).0, Status::Unknown);
+        let (_, detail) = run("blue", Some("Red"));
+        assert_eq!(detail.reason, "Asked for blue, the cart has Red: Nike Pegasus 41.");
+    }
+}

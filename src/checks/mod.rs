@@ -1,0 +1,628 @@
+//! The checks of guard.md §5: one file per rule, and the runner that applies
+//! them to a cart and decides each finding's severity.
+//!
+//! Everything here is pure: no I/O, no clock, no model, no hash-map iteration.
+//! A rule that fails is a [`Finding`], never an error. Each rule file has two
+//! functions: `status` (cheap, no allocation, used for every candidate pair in
+//! line assignment) and `detail` (the expected/actual values and the human
+//! reason, built only for findings that are reported).
+
+pub mod brand;
+pub mod brand_excluded;
+pub mod color;
+pub mod deadline;
+pub mod explicit_max;
+pub mod level;
+pub mod model;
+pub mod other;
+pub mod price;
+pub mod quantity;
+pub mod refund;
+pub mod size;
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cart::{Cart, CartEntry, Item};
+use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
+use crate::lines;
+use crate::normalize::{self, ColourWords, Size};
+
+/// The finding codes of guard.md §5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum Code {
+    #[serde(rename = "brand")]
+    Brand,
+    #[serde(rename = "brand-excluded")]
+    BrandExcluded,
+    #[serde(rename = "model")]
+    Model,
+    #[serde(rename = "color")]
+    Color,
+    #[serde(rename = "size")]
+    Size,
+    #[serde(rename = "level")]
+    Level,
+    #[serde(rename = "refund")]
+    Refund,
+    #[serde(rename = "deadline")]
+    Deadline,
+    #[serde(rename = "price")]
+    Price,
+    #[serde(rename = "explicit-max")]
+    ExplicitMax,
+    #[serde(rename = "quantity")]
+    Quantity,
+    #[serde(rename = "other")]
+    Other,
+    #[serde(rename = "unchecked")]
+    Unchecked,
+    #[serde(rename = "missing")]
+    Missing,
+    #[serde(rename = "extra")]
+    Extra,
+    #[serde(rename = "lines")]
+    Lines,
+}
+
+impl Code {
+    pub const ALL: [Code; 16] = [
+        Code::Brand,
+        Code::BrandExcluded,
+        Code::Model,
+        Code::Color,
+        Code::Size,
+        Code::Level,
+        Code::Refund,
+        Code::Deadline,
+        Code::Price,
+        Code::ExplicitMax,
+        Code::Quantity,
+        Code::Other,
+        Code::Unchecked,
+        Code::Missing,
+        Code::Extra,
+        Code::Lines,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Brand => "brand",
+            Code::BrandExcluded => "brand-excluded",
+            Code::Model => "model",
+            Code::Color => "color",
+            Code::Size => "size",
+            Code::Level => "level",
+            Code::Refund => "refund",
+            Code::Deadline => "deadline",
+            Code::Price => "price",
+            Code::ExplicitMax => "explicit-max",
+            Code::Quantity => "quantity",
+            Code::Other => "other",
+            Code::Unchecked => "unchecked",
+            Code::Missing => "missing",
+            Code::Extra => "extra",
+            Code::Lines => "lines",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|code| code.as_str() == text)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// `block` stops the purchase until the person is asked; `warn` is a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Block,
+    Warn,
+}
+
+/// One mismatch between a fact and the cart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Finding {
+    /// Stable identifier: the code (with the field for `unchecked`, the entry
+    /// for `other`) and the JSONPath of the cart entry, e.g. `size@$.cart[1]`.
+    pub id: String,
+    pub code: Code,
+    pub severity: Severity,
+    /// The fact field the finding is about.
+    pub field: FieldName,
+    /// The requested line, where lines apply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// JSONPath into the cart (`$.cart[1]`, or `$.cart` for the whole cart).
+    pub path: String,
+    pub expected: Value,
+    pub actual: Value,
+    /// One human sentence naming the item and the values.
+    pub reason: String,
+}
+
+/// Where a fact value came from: the shared facts or one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Shared,
+    Line(usize),
+}
+
+/// A stated text fact with its folded form.
+#[derive(Debug, Clone)]
+pub struct Text {
+    pub raw: String,
+    pub folded: String,
+}
+
+impl Text {
+    fn new(raw: &str) -> Text {
+        Text { raw: raw.to_owned(), folded: normalize::fold(raw) }
+    }
+}
+
+/// A stated model: its words, the stated brand's words already removed.
+#[derive(Debug, Clone)]
+pub struct ModelWanted {
+    pub raw: String,
+    pub words: Vec<String>,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone)]
+pub struct ColourWanted {
+    pub raw: String,
+    pub words: ColourWords,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone)]
+pub struct SizeWanted {
+    pub raw: String,
+    pub size: Size,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct QuantityWanted {
+    pub units: u64,
+    pub source: Source,
+}
+
+/// The effective facts one cart entry is checked against: the shared facts,
+/// with a line's own fields over them when lines apply. Built once per line,
+/// not per pair, so that assignment only compares prepared values.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub brand: Option<Text>,
+    pub brand_not: Vec<Text>,
+    pub model: Option<ModelWanted>,
+    pub color: Option<ColourWanted>,
+    pub size: Option<SizeWanted>,
+    pub level: Option<Level>,
+    pub needs_refundable: bool,
+    pub deadline_days: Option<u64>,
+    pub quantity: Option<QuantityWanted>,
+    pub line: Option<usize>,
+}
+
+impl Target {
+    /// The shared facts alone.
+    pub fn shared(facts: &Facts) -> Target {
+        let brand = facts.brand.as_deref().map(Text::new);
+        let model = facts.model.as_deref().map(|raw| model_wanted(raw, brand.as_ref(), Source::Shared));
+        Target {
+            brand,
+            brand_not: facts.brand_not.iter().map(|raw| Text::new(raw)).collect(),
+            model,
+            color: facts.color.as_deref().map(|raw| ColourWanted {
+                raw: raw.to_owned(),
+                words: ColourWords::new(raw),
+                source: Source::Shared,
+            }),
+            size: facts.size_label.as_deref().map(|raw| SizeWanted {
+                raw: raw.to_owned(),
+                size: Size::parse(raw),
+                source: Source::Shared,
+            }),
+            level: facts.level,
+            needs_refundable: facts.needs_refundable,
+            deadline_days: facts.deadline_days,
+            quantity: facts.quantity.map(|units| QuantityWanted { units, source: Source::Shared }),
+            line: None,
+        }
+    }
+
+    /// The shared target with line `index`'s own fields over it.
+    pub fn for_line(&self, index: usize, line: &Line) -> Target {
+        let source = Source::Line(index);
+        let mut target = self.clone();
+        target.line = Some(index);
+        if let Some(raw) = &line.model {
+            target.model = Some(model_wanted(raw, self.brand.as_ref(), source));
+        }
+        if let Some(raw) = &line.color {
+            target.color = Some(ColourWanted { raw: raw.clone(), words: ColourWords::new(raw), source });
+        }
+        if let Some(raw) = &line.size_label {
+            target.size = Some(SizeWanted { raw: raw.clone(), size: Size::parse(raw), source });
+        }
+        if let Some(units) = line.quantity {
+            target.quantity = Some(QuantityWanted { units, source });
+        }
+        target
+    }
+
+    /// Only the facts that apply to every item whatever line it is for; used
+    /// for cart entries that no line claims.
+    pub fn shared_only(&self) -> Target {
+        Target { model: None, color: None, size: None, quantity: None, line: None, ..self.clone() }
+    }
+}
+
+fn model_wanted(raw: &str, brand: Option<&Text>, source: Source) -> ModelWanted {
+    let brand_words = brand.map(|brand| normalize::words(&brand.raw)).unwrap_or_default();
+    let words = normalize::words(raw).into_iter().filter(|word| !brand_words.contains(word)).collect();
+    ModelWanted { raw: raw.to_owned(), words, source }
+}
+
+/// An item with its attributes normalised once for all comparisons.
+#[derive(Debug, Clone)]
+pub struct PreparedItem<'a> {
+    pub item: &'a Item,
+    pub brand: Option<String>,
+    pub brand_words: Vec<String>,
+    /// Sorted, deduplicated words of the name.
+    pub name_words: Option<Vec<String>>,
+    pub first_colour: Option<ColourWords>,
+    pub size: Option<Size>,
+}
+
+impl<'a> PreparedItem<'a> {
+    pub fn new(item: &'a Item) -> PreparedItem<'a> {
+        let name_words = item.name.as_deref().map(|name| {
+            let mut words = normalize::words(name);
+            words.sort();
+            words.dedup();
+            words
+        });
+        PreparedItem {
+            item,
+            brand: item.brand.as_deref().map(normalize::fold),
+            brand_words: item.brand.as_deref().map(normalize::words).unwrap_or_default(),
+            name_words,
+            first_colour: item
+                .color
+                .as_deref()
+                .and_then(|colour| normalize::item_colours(colour).first().map(|first| ColourWords::new(first))),
+            size: item.size.as_deref().map(Size::parse),
+        }
+    }
+}
+
+/// The result of one rule on one item, before anything is allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The fact is not stated, or the item fits it.
+    Pass,
+    /// The item does not fit the stated fact.
+    Fail,
+    /// The fact is stated but the item lacks the attribute the rule needs.
+    Unknown,
+}
+
+/// What a failing or unknown rule reports.
+#[derive(Debug, Clone)]
+pub struct Detail {
+    pub expected: Value,
+    pub actual: Value,
+    pub reason: String,
+}
+
+/// The rules that compare one item with the target, in report order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemRule {
+    Brand,
+    BrandExcluded,
+    Model,
+    Color,
+    Size,
+    Level,
+    Refund,
+    Deadline,
+}
+
+impl ItemRule {
+    pub const ALL: [ItemRule; 8] = [
+        ItemRule::Brand,
+        ItemRule::BrandExcluded,
+        ItemRule::Model,
+        ItemRule::Color,
+        ItemRule::Size,
+        ItemRule::Level,
+        ItemRule::Refund,
+        ItemRule::Deadline,
+    ];
+
+    pub fn code(self) -> Code {
+        match self {
+            ItemRule::Brand => Code::Brand,
+            ItemRule::BrandExcluded => Code::BrandExcluded,
+            ItemRule::Model => Code::Model,
+            ItemRule::Color => Code::Color,
+            ItemRule::Size => Code::Size,
+            ItemRule::Level => Code::Level,
+            ItemRule::Refund => Code::Refund,
+            ItemRule::Deadline => Code::Deadline,
+        }
+    }
+
+    pub fn field(self) -> FieldName {
+        match self {
+            ItemRule::Brand => FieldName::Brand,
+            ItemRule::BrandExcluded => FieldName::BrandNot,
+            ItemRule::Model => FieldName::Model,
+            ItemRule::Color => FieldName::Color,
+            ItemRule::Size => FieldName::SizeLabel,
+            ItemRule::Level => FieldName::Level,
+            ItemRule::Refund => FieldName::NeedsRefundable,
+            ItemRule::Deadline => FieldName::DeadlineDays,
+        }
+    }
+
+    /// Where the target's value for this rule came from.
+    pub fn source(self, target: &Target) -> Source {
+        match self {
+            ItemRule::Model => target.model.as_ref().map_or(Source::Shared, |wanted| wanted.source),
+            ItemRule::Color => target.color.as_ref().map_or(Source::Shared, |wanted| wanted.source),
+            ItemRule::Size => target.size.as_ref().map_or(Source::Shared, |wanted| wanted.source),
+            _ => Source::Shared,
+        }
+    }
+
+    pub fn status(self, target: &Target, item: &PreparedItem) -> Status {
+        match self {
+            ItemRule::Brand => brand::status(target, item),
+            ItemRule::BrandExcluded => brand_excluded::status(target, item),
+            ItemRule::Model => model::status(target, item),
+            ItemRule::Color => color::status(target, item),
+            ItemRule::Size => size::status(target, item),
+            ItemRule::Level => level::status(target, item),
+            ItemRule::Refund => refund::status(target, item),
+            ItemRule::Deadline => deadline::status(target, item),
+        }
+    }
+
+    pub fn detail(self, target: &Target, item: &PreparedItem) -> Detail {
+        match self {
+            ItemRule::Brand => brand::detail(target, item),
+            ItemRule::BrandExcluded => brand_excluded::detail(target, item),
+            ItemRule::Model => model::detail(target, item),
+            ItemRule::Color => color::detail(target, item),
+            ItemRule::Size => size::detail(target, item),
+            ItemRule::Level => level::detail(target, item),
+            ItemRule::Refund => refund::detail(target, item),
+            ItemRule::Deadline => deadline::detail(target, item),
+        }
+    }
+
+    /// What an unknown attribute report says: which attribute is missing.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            ItemRule::Brand | ItemRule::BrandExcluded => "brand",
+            ItemRule::Model => "name",
+            ItemRule::Color => "colour",
+            ItemRule::Size => "size",
+            ItemRule::Level => "level",
+            ItemRule::Refund => "whether it is final sale",
+            ItemRule::Deadline => "delivery time",
+        }
+    }
+}
+
+/// Decides severity (guard.md §5 "Severity"): a finding is `warn` if its
+/// field is in `soft` or `disputed`. A value taken from line `i` is judged by
+/// `lines[i].FIELD`, and by `lines` in `disputed` (the extractors disagreed on
+/// how many items were asked for).
+#[derive(Debug, Clone)]
+pub struct SeverityRules {
+    soft: BTreeSet<FieldRef>,
+    disputed: BTreeSet<FieldRef>,
+}
+
+impl SeverityRules {
+    pub fn new(facts: &Facts) -> SeverityRules {
+        SeverityRules { soft: facts.soft_refs(), disputed: facts.disputed_refs() }
+    }
+
+    pub fn severity(&self, field: FieldName, source: Source) -> Severity {
+        let relaxed = match source {
+            Source::Shared => {
+                let reference = FieldRef::Shared(field);
+                self.soft.contains(&reference) || self.disputed.contains(&reference)
+            }
+            Source::Line(index) => {
+                let reference = FieldRef::Line { index, field };
+                self.soft.contains(&reference)
+                    || self.disputed.contains(&reference)
+                    || self.disputed.contains(&FieldRef::Shared(FieldName::Lines))
+            }
+        };
+        if relaxed { Severity::Warn } else { Severity::Block }
+    }
+
+    /// `extra` is judged by the line count: warn when it was disputed.
+    pub fn extra_severity(&self) -> Severity {
+        let lines = FieldRef::Shared(FieldName::Lines);
+        if self.disputed.contains(&lines) || self.soft.contains(&lines) { Severity::Warn } else { Severity::Block }
+    }
+}
+
+/// The cart path of entry `index`.
+pub fn entry_path(index: usize) -> String {
+    format!("$.cart[{index}]")
+}
+
+/// Builds the finding of rule `rule` on entry `index`, or `None` if it passes.
+pub(crate) fn item_finding(
+    rule: ItemRule,
+    target: &Target,
+    item: &PreparedItem,
+    index: usize,
+    rules: &SeverityRules,
+) -> Option<Finding> {
+    let status = rule.status(target, item);
+    let path = entry_path(index);
+    let source = rule.source(target);
+    let line = match source {
+        Source::Line(line_index) => Some(line_index),
+        Source::Shared => target.line,
+    };
+    match status {
+        Status::Pass => None,
+        Status::Fail => {
+            let detail = rule.detail(target, item);
+            Some(Finding {
+                id: format!("{}@{path}", rule.code()),
+                code: rule.code(),
+                severity: rules.severity(rule.field(), source),
+                field: rule.field(),
+                line,
+                path,
+                expected: detail.expected,
+                actual: detail.actual,
+                reason: detail.reason,
+            })
+        }
+        Status::Unknown => {
+            let detail = rule.detail(target, item);
+            Some(unchecked(rule.field(), rule.attribute(), detail.expected, &item.item.display_name(), path, line))
+        }
+    }
+}
+
+/// An `unchecked` finding: a stated fact the item has no attribute for.
+/// Always `warn`, so the person sees what could not be checked.
+pub(crate) fn unchecked(
+    field: FieldName,
+    attribute: &str,
+    expected: Value,
+    item_name: &str,
+    path: String,
+    line: Option<usize>,
+) -> Finding {
+    Finding {
+        id: format!("unchecked.{field}@{path}"),
+        code: Code::Unchecked,
+        severity: Severity::Warn,
+        field,
+        line,
+        path,
+        expected,
+        actual: Value::Null,
+        reason: format!("Could not check {field}: the store does not say the {attribute}: {item_name}."),
+    }
+}
+
+/// Counts of a pair's findings, for line assignment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PairCost {
+    pub blocks: u32,
+    pub warns: u32,
+}
+
+/// The cost of pairing `target` (a line) with one cart entry.
+pub(crate) fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &SeverityRules) -> PairCost {
+    let mut cost = PairCost::default();
+    let mut count = |severity: Severity| match severity {
+        Severity::Block => cost.blocks += 1,
+        Severity::Warn => cost.warns += 1,
+    };
+    for rule in ItemRule::ALL {
+        match rule.status(target, item) {
+            Status::Pass => {}
+            Status::Fail => count(rules.severity(rule.field(), rule.source(target))),
+            Status::Unknown => count(Severity::Warn),
+        }
+    }
+    if let Some(wanted) = target.quantity {
+        match quantity::entry_units(item.item, quantity) {
+            None => count(Severity::Warn),
+            Some(units) if units != wanted.units => count(rules.severity(FieldName::Quantity, wanted.source)),
+            Some(_) => {}
+        }
+    }
+    cost
+}
+
+/// Runs every check of guard.md §5 on a cart. `allowed` feeds the price check
+/// (empty: only the cart's own items). Findings come back in a fixed order:
+/// by cart entry, then rule; cart-wide findings last.
+pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
+    let rules = SeverityRules::new(facts);
+    let shared = Target::shared(facts);
+    let prepared: Vec<PreparedItem> = cart.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
+    let mut findings = Vec::new();
+
+    // The target each entry was checked against, for the price check.
+    let mut entry_targets: Vec<Option<Target>> = vec![None; cart.entries.len()];
+
+    if facts.lines.is_empty() {
+        for (index, item) in prepared.iter().enumerate() {
+            findings
+                .extend(ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, &shared, item, index, &rules)));
+            entry_targets[index] = Some(shared.clone());
+        }
+        findings.extend(quantity::cart_findings(&shared, cart, &rules));
+    } else {
+        findings.extend(lines::findings(facts, &shared, cart, &prepared, &rules, &mut entry_targets));
+    }
+
+    findings.extend(explicit_max::findings(facts, cart, &rules));
+    findings.extend(price::findings(facts, cart, allowed, &entry_targets, &rules));
+    findings.extend(other::findings(facts, cart, &rules));
+    findings
+}
+
+/// The effective item rules and quantity of one entry against one target,
+/// as reported findings (used for assigned pairs).
+pub(crate) fn pair_findings(
+    target: &Target,
+    item: &PreparedItem,
+    entry: &CartEntry,
+    index: usize,
+    rules: &SeverityRules,
+) -> Vec<Finding> {
+    let mut findings: Vec<Finding> =
+        ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, target, item, index, rules)).collect();
+    findings.extend(quantity::entry_finding(target, entry, index, rules));
+    findings
+}
+
+/// Formats minor units for people: `12999, USD` → `129.99 USD`.
+pub fn money(minor: u64, currency: Option<&str>) -> String {
+    let digits: u32 = match currency {
+        Some("JPY" | "KRW" | "VND" | "CLP" | "ISK" | "UGX" | "XAF" | "XOF" | "PYG") => 0,
+        Some("BHD" | "KWD" | "OMR" | "JOD" | "TND" | "IQD" | "LYD") => 3,
+        _ => 2,
+    };
+    let amount = if digits == 0 {
+        minor.to_string()
+    } else {
+        let scale = 10u64.pow(digits);
+        format!("{}.{:0width$}", minor / scale, minor % scale, width = digits as usize)
+    };
+    match currency {
+        Some(code) => format!("{amount} {code}"),
+        None => amount,
+    }
+}

@@ -1,0 +1,60 @@
+//! `other`: free-text requirements the guard cannot check against an item.
+//! Each must-have (`other`) is put to the person (block, unless soft or
+//! disputed); each nice-to-have (`other_optional`) is a note.
+
+use serde_json::json;
+
+use super::{Code, Finding, Severity, SeverityRules, Source};
+use crate::cart::Cart;
+use crate::facts::{Facts, FieldName};
+
+pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
+    let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
+    let items = names.join(", ");
+    let must = facts.other.iter().enumerate().map(|(index, text)| Finding {
+        id: format!("other[{index}]@$.cart"),
+        code: Code::Other,
+        severity: rules.severity(FieldName::Other, Source::Shared),
+        field: FieldName::Other,
+        line: None,
+        path: "$.cart".to_owned(),
+        expected: json!(text),
+        actual: json!(null),
+        reason: format!("Asked for \u{201c}{text}\u{201d}, which the guard cannot check against the item: {items}."),
+    });
+    let optional = facts.other_optional.iter().enumerate().map(|(index, text)| Finding {
+        id: format!("other_optional[{index}]@$.cart"),
+        code: Code::Other,
+        severity: Severity::Warn,
+        field: FieldName::OtherOptional,
+        line: None,
+        path: "$.cart".to_owned(),
+        expected: json!(text),
+        actual: json!(null),
+        reason: format!("Would like \u{201c}{text}\u{201d}, which the guard cannot check against the item: {items}."),
+    });
+    must.chain(optional).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::{CartEntry, Item};
+
+    #[test]
+    fn must_haves_block_and_nice_to_haves_warn() {
+        let facts =
+            Facts { other: vec!["gluten-free".into()], other_optional: vec!["gift wrap".into()], ..Facts::default() };
+        let cart = Cart {
+            entries: vec![CartEntry { item: Item { name: Some("Crackers".into()), ..Item::default() }, quantity: 1 }],
+        };
+        let found = findings(&facts, &cart, &SeverityRules::new(&facts));
+        let severities: Vec<_> = found.iter().map(|finding| (finding.id.as_str(), finding.severity)).collect();
+        assert_eq!(
+            severities,
+            vec![("other[0]@$.cart", Severity::Block), ("other_optional[0]@$.cart", Severity::Warn)]
+        );
+        let disputed = Facts { disputed: ["other".to_owned()].into(), ..facts };
+        assert_eq!(findings(&disputed, &cart, &SeverityRules::new(&disputed))[0].severity, Severity::Warn);
+    }
+}

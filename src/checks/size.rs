@@ -1,0 +1,50 @@
+//! `size`: the item's size is not the stated size. Filler words, a decimal
+//! comma and spelled-out letter sizes are ignored; a size system counts only
+//! when both sides name one (see `normalize::Size`).
+
+use serde_json::json;
+
+use super::{Detail, PreparedItem, Status, Target};
+
+pub fn status(target: &Target, item: &PreparedItem) -> Status {
+    let Some(wanted) = &target.size else { return Status::Pass };
+    let Some(size) = &item.size else { return Status::Unknown };
+    if wanted.size.matches(size) { Status::Pass } else { Status::Fail }
+}
+
+pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
+    let wanted = target.size.as_ref().map(|size| size.raw.as_str()).unwrap_or_default();
+    let actual = item.item.size.as_deref().unwrap_or("no size");
+    Detail {
+        expected: json!(wanted),
+        actual: json!(item.item.size),
+        reason: format!("Asked for size {wanted}, the cart has {actual}: {}.", item.item.display_name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::Item;
+    use crate::facts::Facts;
+
+    fn run(wanted: &str, size: Option<&str>) -> (Status, Detail) {
+        let target = Target::shared(&Facts { size_label: Some(wanted.into()), ..Facts::default() });
+        let item = Item { size: size.map(Into::into), name: Some("Nike Pegasus 41".into()), ..Item::default() };
+        let prepared = PreparedItem::new(&item);
+        (status(&target, &prepared), detail(&target, &prepared))
+    }
+
+    #[test]
+    fn sizes_follow_the_spec_examples() {
+        assert_eq!(run("42", Some("EU 42")).0, Status::Pass);
+        assert_eq!(run("size 42", Some("42")).0, Status::Pass);
+        assert_eq!(run("42,5", Some("42.5")).0, Status::Pass);
+        assert_eq!(run("M", Some("Medium")).0, Status::Pass);
+        assert_eq!(run("US 9", Some("EU 9")).0, Status::Fail);
+        assert_eq!(run("42", None).0, Status::Unknown);
+        let (status, detail) = run("42", Some("EU 44"));
+        assert_eq!(status, Status::Fail);
+        assert_eq!(detail.reason, "Asked for size 42, the cart has EU 44: Nike Pegasus 41.");
+    }
+}

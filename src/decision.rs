@@ -1,0 +1,128 @@
+//! The decision of guard.md §6: `ask` iff any finding blocks, with every block
+//! finding as a reason and one ready question; warnings become notes.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cart::{Cart, Item};
+use crate::checks::{self, Finding, Severity};
+use crate::facts::Facts;
+
+/// What the agent must do before paying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// No blocking mismatch: payment may go ahead.
+    Proceed,
+    /// At least one blocking mismatch: consult the person first.
+    Ask,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Proceed => "proceed",
+            Decision::Ask => "ask",
+        }
+    }
+}
+
+/// The guard's answer for one facts + cart pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Verdict {
+    pub decision: Decision,
+    /// One sentence per block finding.
+    pub reasons: Vec<String>,
+    /// The question to put to the person, on `ask`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// One sentence per warn finding.
+    pub notes: Vec<String>,
+    pub findings: Vec<Finding>,
+}
+
+/// The opening and closing of the question, as guard.md §6 shows it.
+pub const QUESTION_OPENING: &str = "Before I buy this, please check:";
+pub const QUESTION_CLOSING: &str = "Should I still go ahead?";
+
+/// Renders the §6 question from the reasons.
+pub fn question(reasons: &[String]) -> String {
+    let mut text = String::from(QUESTION_OPENING);
+    for reason in reasons {
+        text.push_str("\n\u{2013} ");
+        text.push_str(reason);
+    }
+    text.push('\n');
+    text.push_str(QUESTION_CLOSING);
+    text
+}
+
+impl Verdict {
+    /// Decides from findings alone.
+    pub fn from_findings(findings: Vec<Finding>) -> Verdict {
+        let reasons: Vec<String> = findings
+            .iter()
+            .filter(|finding| finding.severity == Severity::Block)
+            .map(|finding| finding.reason.clone())
+            .collect();
+        let notes: Vec<String> = findings
+            .iter()
+            .filter(|finding| finding.severity == Severity::Warn)
+            .map(|finding| finding.reason.clone())
+            .collect();
+        let decision = if reasons.is_empty() { Decision::Proceed } else { Decision::Ask };
+        let question = (decision == Decision::Ask).then(|| question(&reasons));
+        Verdict { decision, reasons, question, notes, findings }
+    }
+
+    /// The codes of the findings with `severity`, as a sorted set.
+    pub fn codes(&self, severity: Severity) -> Vec<&'static str> {
+        let mut codes: Vec<&'static str> = self
+            .findings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .map(|finding| finding.code.as_str())
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        codes
+    }
+}
+
+/// The deterministic guard: facts and cart in, verdict out. `allowed` feeds
+/// the price check. Never calls a model, never reads the clock.
+pub fn check(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Verdict {
+    Verdict::from_findings(checks::run(facts, cart, allowed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::CartEntry;
+
+    #[test]
+    fn question_has_the_spec_shape() {
+        let facts = Facts { needs_refundable: true, ..Facts::default() };
+        let item = Item { name: Some("Babolat Pure Drive 2025".into()), final_sale: Some(true), ..Item::default() };
+        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        assert_eq!(verdict.decision, Decision::Ask);
+        assert_eq!(
+            verdict.question.as_deref(),
+            Some(
+                "Before I buy this, please check:\n\u{2013} Asked to be able to return it, the item is final sale: Babolat Pure Drive 2025.\nShould I still go ahead?"
+            )
+        );
+        assert_eq!(verdict.codes(Severity::Block), vec!["refund"]);
+    }
+
+    #[test]
+    fn warnings_alone_proceed_with_notes() {
+        let facts = Facts { deadline_days: Some(3), ..Facts::default() };
+        let item = Item { name: Some("Racket".into()), ..Item::default() };
+        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        assert_eq!(verdict.decision, Decision::Proceed);
+        assert_eq!(verdict.question, None);
+        assert_eq!(verdict.notes.len(), 1);
+        assert_eq!(verdict.codes(Severity::Warn), vec!["unchecked"]);
+    }
+}

@@ -1,0 +1,240 @@
+//! Extraction: turning the person's words into intent facts (guard.md §4).
+//!
+//! This module owns the [`Extractor`] trait that every method implements (the
+//! offline `rules` parser, hosted providers, recorded replays), the wire shape
+//! an extractor returns ([`ExtractedFacts`], whose JSON Schema is the contract
+//! with models), the weekday-to-days conversion done by code, and the merge of
+//! several extractors' facts. It never runs checks.
+
+pub mod merge;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use chrono::{Datelike, NaiveDate, Weekday as ChronoWeekday};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::facts::{Facts, Level, Line, PricePreference};
+
+/// A named weekday, as an extractor returns it for "by Friday".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Weekday {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+impl Weekday {
+    fn to_chrono(self) -> ChronoWeekday {
+        match self {
+            Weekday::Monday => ChronoWeekday::Mon,
+            Weekday::Tuesday => ChronoWeekday::Tue,
+            Weekday::Wednesday => ChronoWeekday::Wed,
+            Weekday::Thursday => ChronoWeekday::Thu,
+            Weekday::Friday => ChronoWeekday::Fri,
+            Weekday::Saturday => ChronoWeekday::Sat,
+            Weekday::Sunday => ChronoWeekday::Sun,
+        }
+    }
+}
+
+/// Days from `today` until the named weekday, inclusive of that day: from
+/// Monday, "by Friday" is 4.
+///
+/// "By Friday" said on a Friday is 0: today. The alternative reading (next
+/// week's Friday, 7) is looser, and a deadline that is too strict costs one
+/// question while one that is too loose can let a late delivery through.
+pub fn days_until(today: NaiveDate, weekday: Weekday) -> u64 {
+    let from = today.weekday().num_days_from_monday();
+    let to = weekday.to_chrono().num_days_from_monday();
+    u64::from((to + 7 - from) % 7)
+}
+
+/// One extractor's output on the wire: the facts of guard.md §3 without
+/// `disputed` (only a merge can dispute), plus `deadline_weekday` for named
+/// weekdays, which code turns into days. This is the type whose JSON Schema
+/// models are held to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractedFacts {
+    /// Brand the person chose; null if none or only excluded.
+    #[serde(default)]
+    pub brand: Option<String>,
+    /// Brands the person excluded ("anything but Wilson").
+    #[serde(default)]
+    pub brand_not: Vec<String>,
+    /// Model or product line as named, without the brand.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Colour chosen; null if none or only excluded.
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Size as stated ("42", "4 3/8", "M").
+    #[serde(default)]
+    pub size_label: Option<String>,
+    #[serde(default)]
+    pub level: Option<Level>,
+    #[serde(default)]
+    pub price_preference: Option<PricePreference>,
+    /// A stated spending limit in minor units (cents). Hyperbole is not a limit.
+    #[serde(default)]
+    pub explicit_max_cents: Option<u64>,
+    /// How many, in the units the person counts.
+    #[serde(default)]
+    pub quantity: Option<u64>,
+    /// True if the person wants to be able to return or exchange.
+    #[serde(default)]
+    pub needs_refundable: bool,
+    /// Days until a stated deadline that is not a named weekday.
+    #[serde(default)]
+    pub deadline_days: Option<u64>,
+    /// A deadline stated as a weekday ("by Friday"); code counts the days.
+    #[serde(default)]
+    pub deadline_weekday: Option<Weekday>,
+    /// Several variants in one order; empty otherwise.
+    #[serde(default)]
+    pub lines: Vec<Line>,
+    /// Must-have requirements no other field holds, in the person's words.
+    #[serde(default)]
+    pub other: Vec<String>,
+    /// Nice-to-have requirements, in the person's words.
+    #[serde(default)]
+    pub other_optional: Vec<String>,
+    /// Names of fields the person marked optional.
+    #[serde(default)]
+    pub soft: Vec<String>,
+}
+
+impl ExtractedFacts {
+    /// Resolves a weekday deadline against `today` and returns plain facts.
+    /// When both a weekday and days are given, the stricter counts.
+    pub fn into_facts(self, today: NaiveDate) -> Facts {
+        let weekday_days = self.deadline_weekday.map(|weekday| days_until(today, weekday));
+        let deadline_days = match (self.deadline_days, weekday_days) {
+            (Some(days), Some(weekday)) => Some(days.min(weekday)),
+            (days, weekday) => days.or(weekday),
+        };
+        Facts {
+            brand: self.brand,
+            brand_not: self.brand_not,
+            model: self.model,
+            color: self.color,
+            size_label: self.size_label,
+            level: self.level,
+            price_preference: self.price_preference,
+            explicit_max_cents: self.explicit_max_cents,
+            quantity: self.quantity,
+            needs_refundable: self.needs_refundable,
+            deadline_days,
+            lines: self.lines,
+            other: self.other,
+            other_optional: self.other_optional,
+            soft: self.soft.into_iter().collect(),
+            disputed: Default::default(),
+        }
+    }
+}
+
+/// What one extraction is asked.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ExtractInput {
+    /// The person's words, verbatim.
+    pub request: String,
+    /// The date deadlines are counted from; an input, never the clock.
+    pub today: NaiveDate,
+    /// The person's own clarifications after an earlier question, in order.
+    pub answers: Vec<String>,
+}
+
+/// What an extraction cost.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Cost {
+    pub latency_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+}
+
+/// One extractor's successful output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extraction {
+    /// The validated output, weekday not yet resolved.
+    pub extracted: ExtractedFacts,
+    /// The raw output as the method produced it, for evidence and replay.
+    pub raw: serde_json::Value,
+    pub cost: Cost,
+}
+
+/// Why an extractor produced no facts. Every variant fails the check closed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    #[error("http error: {0}")]
+    Http(String),
+    #[error("timed out after {0:?}")]
+    Timeout(Duration),
+    #[error("provider returned status {status}: {body}")]
+    Status { status: u16, body: String },
+    #[error("malformed output: {0}")]
+    Malformed(String),
+    #[error("output does not match the facts schema: {0}")]
+    SchemaInvalid(String),
+    #[error("the model refused: {0}")]
+    Refused(String),
+    #[error("output was cut off at the token limit")]
+    Truncated,
+    #[error("missing API key: environment variable {0} is not set")]
+    MissingKey(String),
+    #[error("no recorded output for this request: {0}")]
+    NotRecorded(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A boxed future, so extractors can be used as trait objects in a
+/// configured set.
+pub type ExtractFuture<'a> = Pin<Box<dyn Future<Output = Result<Extraction, ExtractError>> + Send + 'a>>;
+
+/// One independent method of extracting facts from a request.
+pub trait Extractor: Send + Sync {
+    /// The configured name (`rules`, `claude`, `local`…), used in `--extractors`,
+    /// evidence and reports.
+    fn name(&self) -> &str;
+
+    /// Extracts facts from one request.
+    fn extract<'a>(&'a self, input: &'a ExtractInput) -> ExtractFuture<'a>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn weekdays_count_inclusive_from_today() {
+        // 2026-11-02 is a Monday.
+        assert_eq!(days_until(date("2026-11-02"), Weekday::Friday), 4);
+        assert_eq!(days_until(date("2026-11-02"), Weekday::Monday), 0);
+        assert_eq!(days_until(date("2026-11-06"), Weekday::Friday), 0, "by Friday on a Friday is today");
+        assert_eq!(days_until(date("2026-11-07"), Weekday::Friday), 6);
+        assert_eq!(days_until(date("2026-11-29"), Weekday::Monday), 1, "from Sunday");
+    }
+
+    #[test]
+    fn weekday_becomes_days_and_the_stricter_wins() {
+        let extracted = ExtractedFacts { deadline_weekday: Some(Weekday::Friday), ..ExtractedFacts::default() };
+        assert_eq!(extracted.clone().into_facts(date("2026-11-02")).deadline_days, Some(4));
+        let both = ExtractedFacts { deadline_days: Some(2), ..extracted };
+        assert_eq!(both.into_facts(date("2026-11-02")).deadline_days, Some(2));
+    }
+}

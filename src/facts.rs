@@ -1,0 +1,357 @@
+//! Intent facts: what the person stated, as guard.md §3 defines them.
+//!
+//! This module owns the shape of the facts and the names of their fields. It
+//! does not extract or check anything: extraction lives in `extract`, checks in
+//! `checks`. Unknown fields are rejected (`deny_unknown_fields`) because a
+//! misspelt fact silently read as "not stated" would let a cart through.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The level a person asked for or clearly described.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Beginner,
+    Intermediate,
+    Pro,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Intermediate => "intermediate",
+            Level::Pro => "pro",
+        }
+    }
+}
+
+/// A stated preference about price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PricePreference {
+    Cheap,
+    Premium,
+}
+
+impl PricePreference {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PricePreference::Cheap => "cheap",
+            PricePreference::Premium => "premium",
+        }
+    }
+}
+
+/// One variant of a multi-variant order ("size 40 for my wife and 43 for me").
+/// Fields left `None` fall back to the shared facts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Line {
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub color: Option<String>,
+    #[serde(default)]
+    pub size_label: Option<String>,
+    #[serde(default)]
+    pub quantity: Option<u64>,
+}
+
+impl Line {
+    pub fn is_empty(&self) -> bool {
+        self.model.is_none() && self.color.is_none() && self.size_label.is_none() && self.quantity.is_none()
+    }
+}
+
+/// The intent facts of guard.md §3.
+///
+/// A field the person did not state is `None` (or `false`, or empty). `soft`
+/// and `disputed` hold field names ([`FieldName`]) or line-field paths such as
+/// `lines[1].size_label`; they are kept as strings on the wire and parsed into
+/// [`FieldRef`] by [`Facts::validate`], so a typo in a field name is an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Facts {
+    /// Brand chosen. An excluded brand is not a choice.
+    #[serde(default)]
+    pub brand: Option<String>,
+    /// Brands the person excluded ("anything but Wilson").
+    #[serde(default)]
+    pub brand_not: Vec<String>,
+    /// Product model or line as named, without the brand.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Colour chosen. A colour that is only excluded is not a choice.
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Size as stated ("42", "4 3/8").
+    #[serde(default)]
+    pub size_label: Option<String>,
+    #[serde(default)]
+    pub level: Option<Level>,
+    #[serde(default)]
+    pub price_preference: Option<PricePreference>,
+    /// A stated spending limit in minor units. Hyperbole is not a limit.
+    #[serde(default)]
+    pub explicit_max_cents: Option<u64>,
+    /// How many, in the units the person counts (cans, not packs).
+    #[serde(default)]
+    pub quantity: Option<u64>,
+    /// The person wants to be able to return or exchange.
+    #[serde(default)]
+    pub needs_refundable: bool,
+    /// Days until a stated deadline, relative to the given today.
+    #[serde(default)]
+    pub deadline_days: Option<u64>,
+    /// Several variants in one order; empty otherwise.
+    #[serde(default)]
+    pub lines: Vec<Line>,
+    /// Must-have requirements no other field holds, in the person's words.
+    #[serde(default)]
+    pub other: Vec<String>,
+    /// Nice-to-have requirements, in the person's words.
+    #[serde(default)]
+    pub other_optional: Vec<String>,
+    /// Fields the person marked as optional.
+    #[serde(default)]
+    pub soft: BTreeSet<String>,
+    /// Fields the extractors disagreed on.
+    #[serde(default)]
+    pub disputed: BTreeSet<String>,
+}
+
+/// The names of the fact fields that a finding can be about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldName {
+    Brand,
+    BrandNot,
+    Model,
+    Color,
+    SizeLabel,
+    Level,
+    PricePreference,
+    ExplicitMaxCents,
+    Quantity,
+    NeedsRefundable,
+    DeadlineDays,
+    Lines,
+    Other,
+    OtherOptional,
+}
+
+impl FieldName {
+    pub const ALL: [FieldName; 14] = [
+        FieldName::Brand,
+        FieldName::BrandNot,
+        FieldName::Model,
+        FieldName::Color,
+        FieldName::SizeLabel,
+        FieldName::Level,
+        FieldName::PricePreference,
+        FieldName::ExplicitMaxCents,
+        FieldName::Quantity,
+        FieldName::NeedsRefundable,
+        FieldName::DeadlineDays,
+        FieldName::Lines,
+        FieldName::Other,
+        FieldName::OtherOptional,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldName::Brand => "brand",
+            FieldName::BrandNot => "brand_not",
+            FieldName::Model => "model",
+            FieldName::Color => "color",
+            FieldName::SizeLabel => "size_label",
+            FieldName::Level => "level",
+            FieldName::PricePreference => "price_preference",
+            FieldName::ExplicitMaxCents => "explicit_max_cents",
+            FieldName::Quantity => "quantity",
+            FieldName::NeedsRefundable => "needs_refundable",
+            FieldName::DeadlineDays => "deadline_days",
+            FieldName::Lines => "lines",
+            FieldName::Other => "other",
+            FieldName::OtherOptional => "other_optional",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<FieldName> {
+        FieldName::ALL.into_iter().find(|field| field.as_str() == name)
+    }
+
+    /// Whether a line may carry its own value for this field.
+    pub fn is_line_field(self) -> bool {
+        matches!(self, FieldName::Model | FieldName::Color | FieldName::SizeLabel | FieldName::Quantity)
+    }
+}
+
+impl fmt::Display for FieldName {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// A parsed entry of `soft` or `disputed`: a shared field or one field of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FieldRef {
+    Shared(FieldName),
+    Line { index: usize, field: FieldName },
+}
+
+impl FieldRef {
+    /// Parses `color` or `lines[2].size_label`.
+    pub fn parse(text: &str) -> Option<FieldRef> {
+        if let Some(rest) = text.strip_prefix("lines[") {
+            let (index_text, field_text) = rest.split_once("].")?;
+            let index: usize = index_text.parse().ok()?;
+            let field = FieldName::parse(field_text)?;
+            if !field.is_line_field() {
+                return None;
+            }
+            return Some(FieldRef::Line { index, field });
+        }
+        FieldName::parse(text).map(FieldRef::Shared)
+    }
+}
+
+impl fmt::Display for FieldRef {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldRef::Shared(field) => formatter.write_str(field.as_str()),
+            FieldRef::Line { index, field } => write!(formatter, "lines[{index}].{field}"),
+        }
+    }
+}
+
+/// A fact set that failed validation, with the JSONPath of the offending value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct FactsError {
+    pub path: String,
+    pub message: String,
+}
+
+/// The longest string a fact may hold. Requests are short; a 4 KiB brand is
+/// either an attack or a bug, and both should be refused, not compared.
+pub const MAX_FACT_STRING_BYTES: usize = 4096;
+/// The most entries a list fact may hold.
+pub const MAX_FACT_LIST_LEN: usize = 256;
+
+impl Facts {
+    /// Checks what serde cannot: string lengths, list lengths, and that every
+    /// `soft`/`disputed` entry names a real field.
+    pub fn validate(&self) -> Result<(), FactsError> {
+        let error = |path: String, message: &str| FactsError { path, message: message.to_owned() };
+        let check_string = |path: &str, value: &Option<String>| -> Result<(), FactsError> {
+            match value {
+                Some(text) if text.len() > MAX_FACT_STRING_BYTES => {
+                    Err(error(path.to_owned(), "string longer than 4096 bytes"))
+                }
+                Some(text) if text.trim().is_empty() => {
+                    Err(error(path.to_owned(), "empty string (use null for a fact not stated)"))
+                }
+                _ => Ok(()),
+            }
+        };
+        check_string("$.brand", &self.brand)?;
+        check_string("$.model", &self.model)?;
+        check_string("$.color", &self.color)?;
+        check_string("$.size_label", &self.size_label)?;
+        for (name, list) in
+            [("brand_not", &self.brand_not), ("other", &self.other), ("other_optional", &self.other_optional)]
+        {
+            if list.len() > MAX_FACT_LIST_LEN {
+                return Err(error(format!("$.{name}"), "more than 256 entries"));
+            }
+            for (index, value) in list.iter().enumerate() {
+                check_string(&format!("$.{name}[{index}]"), &Some(value.clone()))?;
+            }
+        }
+        if self.quantity == Some(0) {
+            return Err(error("$.quantity".into(), "quantity 0 is not a stated quantity (use null)"));
+        }
+        for (index, line) in self.lines.iter().enumerate() {
+            check_string(&format!("$.lines[{index}].model"), &line.model)?;
+            check_string(&format!("$.lines[{index}].color"), &line.color)?;
+            check_string(&format!("$.lines[{index}].size_label"), &line.size_label)?;
+            if line.quantity == Some(0) {
+                return Err(error(format!("$.lines[{index}].quantity"), "quantity 0 is not a stated quantity"));
+            }
+        }
+        for (name, set) in [("soft", &self.soft), ("disputed", &self.disputed)] {
+            for entry in set {
+                if FieldRef::parse(entry).is_none() {
+                    return Err(error(format!("$.{name}"), &format!("unknown field name {entry:?}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The parsed `soft` entries. Call [`Facts::validate`] first: unparsable
+    /// entries are skipped here.
+    pub fn soft_refs(&self) -> BTreeSet<FieldRef> {
+        self.soft.iter().filter_map(|entry| FieldRef::parse(entry)).collect()
+    }
+
+    /// The parsed `disputed` entries.
+    pub fn disputed_refs(&self) -> BTreeSet<FieldRef> {
+        self.disputed.iter().filter_map(|entry| FieldRef::parse(entry)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let error = serde_json::from_str::<Facts>(r#"{"colour": "black"}"#).unwrap_err();
+        assert!(error.to_string().contains("unknown field `colour`"), "{error}");
+    }
+
+    #[test]
+    fn left_out_fields_default_to_not_stated() {
+        let facts: Facts = serde_json::from_str("{}").unwrap();
+        assert_eq!(facts, Facts::default());
+        assert!(!facts.needs_refundable);
+    }
+
+    #[test]
+    fn enums_are_closed() {
+        assert!(serde_json::from_str::<Facts>(r#"{"level": "expert"}"#).is_err());
+        assert!(serde_json::from_str::<Facts>(r#"{"price_preference": "cheapest"}"#).is_err());
+        let facts: Facts = serde_json::from_str(r#"{"level": "pro", "price_preference": "cheap"}"#).unwrap();
+        assert_eq!(facts.level, Some(Level::Pro));
+        assert_eq!(facts.price_preference, Some(PricePreference::Cheap));
+    }
+
+    #[test]
+    fn field_refs_parse_shared_and_line_fields() {
+        assert_eq!(FieldRef::parse("color"), Some(FieldRef::Shared(FieldName::Color)));
+        assert_eq!(
+            FieldRef::parse("lines[3].size_label"),
+            Some(FieldRef::Line { index: 3, field: FieldName::SizeLabel })
+        );
+        assert_eq!(FieldRef::parse("lines[0].brand"), None, "brand is never a line field");
+        assert_eq!(FieldRef::parse("colour"), None);
+        assert_eq!(FieldRef::Line { index: 1, field: FieldName::Color }.to_string(), "lines[1].color");
+    }
+
+    #[test]
+    fn validation_names_the_path() {
+        let facts: Facts = serde_json::from_str(r#"{"disputed": ["colour"]}"#).unwrap();
+        assert_eq!(facts.validate().unwrap_err().path, "$.disputed");
+        let facts = Facts { size_label: Some("x".repeat(5000)), ..Facts::default() };
+        assert_eq!(facts.validate().unwrap_err().path, "$.size_label");
+        let facts = Facts { lines: vec![Line { quantity: Some(0), ..Line::default() }], ..Facts::default() };
+        assert_eq!(facts.validate().unwrap_err().path, "$.lines[0].quantity");
+    }
+}

@@ -1,0 +1,31 @@
+//! asasked: a pre-checkout guard for AI shopping agents.
+//!
+//! Before an agent pays, it asks one question: does this cart match what the
+//! person asked for? The guard answers `proceed` or `ask` (guard.md §6).
+//!
+//! Layout:
+//! - [`facts`]: the intent facts of guard.md §3.
+//! - [`cart`]: items and carts, and the parsing of both item shapes.
+//! - [`normalize`]: Unicode folding, words, colours and sizes.
+//! - [`checks`]: one file per rule of guard.md §5, and their runner.
+//! - [`lines`]: the exact assignment of cart entries to requested lines.
+//! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
+//! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
+//!
+//! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
+//! pure: no I/O, no clock, no model.
+
+pub mod cart;
+pub mod checks;
+pub mod cli;
+pub mod conform;
+pub mod decision;
+pub mod extract;
+pub mod facts;
+pub mod lines;
+pub mod normalize;
+
+pub use cart::{Cart, CartEntry, Item};
+pub use checks::{Code, Finding, Severity};
+pub use decision::{Decision, Verdict, check};
+pub use facts::Facts;

@@ -1,0 +1,309 @@
+//! Lines: assigning cart entries to the variants the person asked for
+//! (guard.md §5 "With lines").
+//!
+//! The assignment minimises blocking findings + missing lines + extra
+//! entries, exactly, as a square assignment problem solved by the Hungarian
+//! method in O((n+m)³): rows are the lines plus one "extra" row per entry,
+//! columns the entries plus one "missing" column per line. Ties are broken by
+//! fewer warnings, then by how far each pair is from the diagonal (line i
+//! prefers entry i), through lexicographic weights, so the result never
+//! depends on anything but the input order.
+
+use serde_json::{Value, json};
+
+use crate::cart::Cart;
+use crate::checks::{
+    Code, Finding, ItemRule, PairCost, PreparedItem, Severity, SeverityRules, Target, entry_path, item_finding,
+    pair_cost, pair_findings,
+};
+use crate::facts::{Facts, FieldName, Line};
+
+/// Above this many lines or cart entries the guard does not assign: it
+/// returns a `lines` finding and the order goes to the person. 256 keeps the
+/// O(n³) solve in the low milliseconds-to-tens-of-milliseconds range on a
+/// small machine while being far above any real order.
+pub const MAX_ASSIGNED: usize = 256;
+
+/// Which entry each line got and which line each entry got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    pub line_to_entry: Vec<Option<usize>>,
+    pub entry_to_line: Vec<Option<usize>>,
+}
+
+/// Solves the assignment for `line_count` lines and `entry_count` entries,
+/// given each pair's finding counts.
+pub fn assign(line_count: usize, entry_count: usize, cost_of: impl Fn(usize, usize) -> PairCost) -> Assignment {
+    let size = line_count + entry_count;
+    // Lexicographic weights: one block outweighs every warning and every tie
+    // term together; one warning outweighs every tie term together.
+    let max_tie_total = (line_count as i64) * (size as i64) + 1;
+    let mut costs = vec![PairCost::default(); line_count * entry_count];
+    let mut max_warn_total: i64 = 0;
+    for line in 0..line_count {
+        let mut row_max = 0;
+        for entry in 0..entry_count {
+            let cost = cost_of(line, entry);
+            row_max = row_max.max(i64::from(cost.warns));
+            costs[line * entry_count + entry] = cost;
+        }
+        max_warn_total += row_max;
+    }
+    let warn_weight = max_tie_total + 1;
+    let block_weight = (max_warn_total + 1) * warn_weight + max_tie_total + 1;
+
+    let mut matrix = vec![0i64; size * size];
+    for row in 0..size {
+        for column in 0..size {
+            let value = match (row < line_count, column < entry_count) {
+                (true, true) => {
+                    let cost = costs[row * entry_count + column];
+                    i64::from(cost.blocks) * block_weight
+                        + i64::from(cost.warns) * warn_weight
+                        + (row as i64 - column as i64).abs()
+                }
+                // A line left without an entry, or an entry left without a line.
+                (true, false) | (false, true) => block_weight,
+                (false, false) => 0,
+            };
+            matrix[row * size + column] = value;
+        }
+    }
+    let row_to_column = hungarian(&matrix, size);
+    let mut assignment = Assignment { line_to_entry: vec![None; line_count], entry_to_line: vec![None; entry_count] };
+    for (line, &column) in row_to_column.iter().enumerate().take(line_count) {
+        if column < entry_count {
+            assignment.line_to_entry[line] = Some(column);
+            assignment.entry_to_line[column] = Some(line);
+        }
+    }
+    assignment
+}
+
+/// Minimum-cost perfect matching on a square matrix (row-major), returning
+/// the column of each row. The classic potentials formulation of the
+/// Hungarian method; deterministic for a given matrix.
+pub fn hungarian(matrix: &[i64], size: usize) -> Vec<usize> {
+    const INFINITY: i64 = i64::MAX / 4;
+    let mut row_potential = vec![0i64; size + 1];
+    let mut column_potential = vec![0i64; size + 1];
+    // column_owner[j]: the row matched to column j (1-based; 0 = none).
+    let mut column_owner = vec![0usize; size + 1];
+    let mut way = vec![0usize; size + 1];
+    for row in 1..=size {
+        column_owner[0] = row;
+        let mut current_column = 0usize;
+        let mut min_slack = vec![INFINITY; size + 1];
+        let mut used = vec![false; size + 1];
+        loop {
+            used[current_column] = true;
+            let current_row = column_owner[current_column];
+            let mut delta = INFINITY;
+            let mut next_column = 0usize;
+            for column in 1..=size {
+                if used[column] {
+                    continue;
+                }
+                let slack = matrix[(current_row - 1) * size + (column - 1)]
+                    - row_potential[current_row]
+                    - column_potential[column];
+                if slack < min_slack[column] {
+                    min_slack[column] = slack;
+                    way[column] = current_column;
+                }
+                if min_slack[column] < delta {
+                    delta = min_slack[column];
+                    next_column = column;
+                }
+            }
+            for column in 0..=size {
+                if used[column] {
+                    row_potential[column_owner[column]] += delta;
+                    column_potential[column] -= delta;
+                } else {
+                    min_slack[column] -= delta;
+                }
+            }
+            current_column = next_column;
+            if column_owner[current_column] == 0 {
+                break;
+            }
+        }
+        loop {
+            let previous = way[current_column];
+            column_owner[current_column] = column_owner[previous];
+            current_column = previous;
+            if current_column == 0 {
+                break;
+            }
+        }
+    }
+    let mut row_to_column = vec![0usize; size];
+    for column in 1..=size {
+        if column_owner[column] != 0 {
+            row_to_column[column_owner[column] - 1] = column - 1;
+        }
+    }
+    row_to_column
+}
+
+/// Every finding of a cart against facts with lines; fills `entry_targets`
+/// with the target each entry was checked against.
+pub(crate) fn findings(
+    facts: &Facts,
+    shared: &Target,
+    cart: &Cart,
+    prepared: &[PreparedItem],
+    rules: &SeverityRules,
+    entry_targets: &mut [Option<Target>],
+) -> Vec<Finding> {
+    if facts.lines.len() > MAX_ASSIGNED || cart.entries.len() > MAX_ASSIGNED {
+        return vec![Finding {
+            id: "lines@$.cart".to_owned(),
+            code: Code::Lines,
+            severity: Severity::Block,
+            field: FieldName::Lines,
+            line: None,
+            path: "$.cart".to_owned(),
+            expected: json!({ "lines": facts.lines.len() }),
+            actual: json!({ "entries": cart.entries.len() }),
+            reason: format!(
+                "The order has too many lines and items to match ({} lines, {} cart entries; the bound is {MAX_ASSIGNED}): please check it yourself.",
+                facts.lines.len(),
+                cart.entries.len()
+            ),
+        }];
+    }
+    let targets: Vec<Target> =
+        facts.lines.iter().enumerate().map(|(index, line)| shared.for_line(index, line)).collect();
+    let assignment = assign(targets.len(), cart.entries.len(), |line, entry| {
+        pair_cost(&targets[line], &prepared[entry], cart.entries[entry].quantity, rules)
+    });
+
+    let mut findings = Vec::new();
+    for (entry_index, entry) in cart.entries.iter().enumerate() {
+        match assignment.entry_to_line[entry_index] {
+            Some(line) => {
+                findings.extend(pair_findings(&targets[line], &prepared[entry_index], entry, entry_index, rules));
+                entry_targets[entry_index] = Some(targets[line].clone());
+            }
+            None => {
+                let shared_only = shared.shared_only();
+                let path = entry_path(entry_index);
+                findings.push(Finding {
+                    id: format!("extra@{path}"),
+                    code: Code::Extra,
+                    severity: rules.extra_severity(),
+                    field: FieldName::Lines,
+                    line: None,
+                    path,
+                    expected: Value::Null,
+                    actual: json!(entry.item.display_name()),
+                    reason: format!("Not part of what was asked for: {}.", entry.item.display_name()),
+                });
+                findings.extend(
+                    ItemRule::ALL.into_iter().filter_map(|rule| {
+                        item_finding(rule, &shared_only, &prepared[entry_index], entry_index, rules)
+                    }),
+                );
+                entry_targets[entry_index] = Some(shared_only);
+            }
+        }
+    }
+    for (line_index, line) in facts.lines.iter().enumerate() {
+        if assignment.line_to_entry[line_index].is_none() {
+            findings.push(missing(line_index, line, &targets[line_index]));
+        }
+    }
+    findings
+}
+
+/// A line with no cart entry: always blocks, because an order missing part
+/// of what was asked is worse than one extra question (guard.md §5).
+fn missing(index: usize, line: &Line, target: &Target) -> Finding {
+    let mut parts = Vec::new();
+    if let Some(model) = &target.model {
+        parts.push(model.raw.clone());
+    }
+    if let Some(colour) = &target.color {
+        parts.push(colour.raw.clone());
+    }
+    if let Some(size) = &target.size {
+        parts.push(format!("size {}", size.raw));
+    }
+    if let Some(quantity) = target.quantity {
+        parts.push(format!("quantity {}", quantity.units));
+    }
+    let description = if parts.is_empty() { format!("item {}", index + 1) } else { parts.join(", ") };
+    Finding {
+        id: format!("missing@lines[{index}]"),
+        code: Code::Missing,
+        severity: Severity::Block,
+        field: FieldName::Lines,
+        line: Some(index),
+        path: "$.cart".to_owned(),
+        expected: serde_json::to_value(line).unwrap_or(Value::Null),
+        actual: Value::Null,
+        reason: format!("Asked for {description}, and nothing in the cart is for it."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute_force(matrix: &[i64], size: usize) -> i64 {
+        fn permute(index: usize, size: usize, used: &mut Vec<bool>, matrix: &[i64], total: i64, best: &mut i64) {
+            if index == size {
+                *best = (*best).min(total);
+                return;
+            }
+            for column in 0..size {
+                if !used[column] {
+                    used[column] = true;
+                    permute(index + 1, size, used, matrix, total + matrix[index * size + column], best);
+                    used[column] = false;
+                }
+            }
+        }
+        let mut best = i64::MAX;
+        permute(0, size, &mut vec![false; size], matrix, 0, &mut best);
+        best
+    }
+
+    proptest! {
+        #[test]
+        fn hungarian_is_optimal(size in 1usize..7, seed in proptest::collection::vec(0i64..50, 49)) {
+            let matrix: Vec<i64> = seed.into_iter().take(size * size).collect();
+            prop_assume!(matrix.len() == size * size);
+            let assignment = hungarian(&matrix, size);
+            let mut seen = vec![false; size];
+            for &column in &assignment {
+                prop_assert!(!seen[column], "a column used twice");
+                seen[column] = true;
+            }
+            let total: i64 = assignment.iter().enumerate().map(|(row, &column)| matrix[row * size + column]).sum();
+            prop_assert_eq!(total, brute_force(&matrix, size));
+        }
+    }
+
+    #[test]
+    fn equal_pairs_follow_the_diagonal() {
+        let assignment = assign(3, 3, |_, _| PairCost::default());
+        assert_eq!(assignment.line_to_entry, vec![Some(0), Some(1), Some(2)]);
+    }
+
+    #[test]
+    fn fewer_blocks_beat_the_diagonal_and_missing_costs_one() {
+        // Line 0 fits entry 1; pairing line 1 with entry 0 costs three blocks,
+        // more than leaving line 1 missing and entry 0 extra (two).
+        let assignment = assign(2, 2, |line, entry| match (line, entry) {
+            (0, 1) => PairCost::default(),
+            (0, 0) => PairCost { blocks: 1, warns: 0 },
+            _ => PairCost { blocks: 3, warns: 0 },
+        });
+        assert_eq!(assignment.line_to_entry, vec![Some(1), None]);
+        assert_eq!(assignment.entry_to_line, vec![None, Some(0)]);
+    }
+}

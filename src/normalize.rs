@@ -1,0 +1,330 @@
+//! Text normalisation for comparisons: Unicode folding, words, colours, sizes.
+//!
+//! Every text comparison in the checks goes through [`fold`], so that
+//! full-width, composed/decomposed and differently-cased forms of the same
+//! text compare equal. The colour and size rules of guard.md §5 live here as
+//! pure functions over text; `checks` only decides what a difference means.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Characters that render as nothing (or only reorder text) and so can make
+/// two identical-looking strings differ: soft hyphen, zero-width space/joiners,
+/// bidi marks and overrides, word joiner, invisible operators, BOM.
+fn is_invisible(character: char) -> bool {
+    matches!(character,
+        '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' |
+        '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// NFKC, full case folding, NFKC again (the fold can denormalise), invisible
+/// characters removed, whitespace collapsed to single spaces and trimmed.
+pub fn fold(text: &str) -> String {
+    let composed: String = text.nfkc().filter(|character| !is_invisible(*character)).collect();
+    let folded = caseless::default_case_fold_str(&composed);
+    let recomposed: String = folded.nfkc().collect();
+    let mut out = String::with_capacity(recomposed.len());
+    for word in recomposed.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The words of a text: folded, split on everything that is not a letter or
+/// a digit. `"Nike Air-Zoom Pegasus 41"` → `nike air zoom pegasus 41`.
+pub fn words(text: &str) -> Vec<String> {
+    fold(text)
+        .split(|character: char| !character.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Russian colour stems (after `ё`→`е`) and the English colour each names.
+/// Russian adjectives inflect (чёрный, черные, чёрная, чёрного), so a stem
+/// prefix is the honest match; the order matters where one stem starts
+/// another (серебр before сер).
+const RUSSIAN_COLOUR_STEMS: [(&str, &str); 21] = [
+    ("черн", "black"),
+    ("бел", "white"),
+    ("красн", "red"),
+    ("син", "blue"),
+    ("голуб", "light blue"),
+    ("зелен", "green"),
+    ("желт", "yellow"),
+    ("серебр", "silver"),
+    ("сер", "grey"),
+    ("розов", "pink"),
+    ("фиолет", "purple"),
+    ("оранж", "orange"),
+    ("коричн", "brown"),
+    ("бежев", "beige"),
+    ("золот", "gold"),
+    ("бирюз", "turquoise"),
+    ("бордов", "burgundy"),
+    ("хаки", "khaki"),
+    ("темно", "dark"),
+    ("светло", "light"),
+    ("салатов", "lime"),
+];
+
+/// Words that say "colour" rather than name one.
+const COLOUR_FILLER: [&str; 8] = ["color", "colour", "colored", "coloured", "цвет", "цвета", "цвете", "in"];
+
+/// Maps one folded word to its canonical colour word(s): English spelling
+/// variants merge (`gray` = `grey`), Russian colour words become English.
+fn canonical_colour_words(word: &str) -> Vec<String> {
+    match word {
+        "gray" | "grey" => return vec!["grey".into()],
+        "colour" | "color" => return vec![],
+        _ => {}
+    }
+    let plain = word.replace('ё', "е");
+    let starts_cyrillic = plain.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character));
+    if starts_cyrillic {
+        for (stem, english) in RUSSIAN_COLOUR_STEMS {
+            if plain.starts_with(stem) {
+                return english.split(' ').map(str::to_owned).collect();
+            }
+        }
+    }
+    vec![plain]
+}
+
+fn colour_words(text: &str) -> Vec<String> {
+    words(text)
+        .into_iter()
+        .filter(|word| !COLOUR_FILLER.contains(&word.as_str()))
+        .flat_map(|word| canonical_colour_words(&word))
+        .collect()
+}
+
+/// The colours of an item as the store writes them: `White/Black` has two.
+pub fn item_colours(text: &str) -> Vec<&str> {
+    text.split('/').map(str::trim).filter(|part| !part.is_empty()).collect()
+}
+
+/// A stated colour, ready to compare with items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColourWords(Vec<String>);
+
+impl ColourWords {
+    pub fn new(text: &str) -> ColourWords {
+        let mut list = colour_words(text);
+        list.sort();
+        list.dedup();
+        ColourWords(list)
+    }
+
+    /// Whether every word of this colour is among the words of `colour`.
+    pub fn all_in(&self, colour: &ColourWords) -> bool {
+        self.0.iter().all(|word| colour.0.binary_search(word).is_ok())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A size system named on a label. Only compared when both sides name one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SizeSystem {
+    Eu,
+    Us,
+    Uk,
+    Fr,
+    It,
+    Jp,
+    Ru,
+    Cm,
+}
+
+impl SizeSystem {
+    fn parse(word: &str) -> Option<SizeSystem> {
+        Some(match word {
+            "eu" | "eur" | "euro" => SizeSystem::Eu,
+            "us" | "usa" => SizeSystem::Us,
+            "uk" | "gb" => SizeSystem::Uk,
+            "fr" => SizeSystem::Fr,
+            "it" => SizeSystem::It,
+            "jp" => SizeSystem::Jp,
+            "ru" | "рф" | "рос" => SizeSystem::Ru,
+            "cm" | "см" => SizeSystem::Cm,
+            _ => return None,
+        })
+    }
+}
+
+/// Words on a size label that are not the size.
+const SIZE_FILLER: [&str; 6] = ["size", "sz", "размер", "размера", "р", "рр"];
+
+/// A size label reduced to its system (if named) and value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Size {
+    pub system: Option<SizeSystem>,
+    pub value: String,
+}
+
+impl Size {
+    /// Parses `"EU 42"`, `"size 42,5"`, `"Medium"`, `"X-Large"`, `"4 3/8"`.
+    pub fn parse(label: &str) -> Size {
+        let folded = fold(label);
+        // A decimal comma between digits is a decimal point ("42,5" = "42.5").
+        let characters: Vec<char> = folded.chars().collect();
+        let mut text = String::with_capacity(folded.len());
+        for (position, character) in characters.iter().enumerate() {
+            let between_digits = position > 0
+                && characters[position - 1].is_ascii_digit()
+                && characters.get(position + 1).is_some_and(char::is_ascii_digit);
+            if *character == ',' && between_digits {
+                text.push('.');
+            } else {
+                text.push(*character);
+            }
+        }
+        let spaced = split_letters_from_digits(&text);
+        let mut system = None;
+        let mut tokens: Vec<String> = Vec::new();
+        for token in spaced.split(|character: char| character.is_whitespace() || character == ':') {
+            let token = token.trim_matches(|character: char| character == '(' || character == ')' || character == ',');
+            if token.is_empty() || SIZE_FILLER.contains(&token) {
+                continue;
+            }
+            if let Some(named) = SizeSystem::parse(token) {
+                system = Some(named);
+                continue;
+            }
+            tokens.push(token.to_owned());
+        }
+        let value = spelled_out_letter_size(&tokens.join(" "))
+            .unwrap_or_else(|| tokens.iter().map(|token| normalise_number(token)).collect::<Vec<_>>().join(" "));
+        Size { system, value }
+    }
+
+    /// Equal values, and equal systems where both name one.
+    pub fn matches(&self, other: &Size) -> bool {
+        if let (Some(mine), Some(theirs)) = (self.system, other.system)
+            && mine != theirs
+        {
+            return false;
+        }
+        self.value == other.value
+    }
+}
+
+/// Puts a space between a size system and its number ("EU42" → "eu 42",
+/// "42EU" → "42 eu"), leaving letter sizes ("xl", "2xl") alone.
+fn split_letters_from_digits(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let prefix_end = word.find(|character: char| character.is_ascii_digit());
+        match prefix_end {
+            Some(end) if end > 0 && SizeSystem::parse(&word[..end]).is_some() => {
+                out.push_str(&word[..end]);
+                out.push(' ');
+                out.push_str(&word[end..]);
+            }
+            _ => {
+                let suffix_start = word.rfind(|character: char| character.is_ascii_digit()).map(|index| index + 1);
+                match suffix_start {
+                    Some(start) if start < word.len() && SizeSystem::parse(&word[start..]).is_some() => {
+                        out.push_str(&word[..start]);
+                        out.push(' ');
+                        out.push_str(&word[start..]);
+                    }
+                    _ => out.push_str(word),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `"42.50"` → `"42.5"`, `"42.0"` → `"42"`; anything else unchanged.
+fn normalise_number(token: &str) -> String {
+    let Some((whole, fraction)) = token.split_once('.') else {
+        return token.to_owned();
+    };
+    if whole.is_empty()
+        || !whole.chars().all(|character| character.is_ascii_digit())
+        || !fraction.chars().all(|character| character.is_ascii_digit())
+    {
+        return token.to_owned();
+    }
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() { whole.to_owned() } else { format!("{whole}.{fraction}") }
+}
+
+/// Letter sizes, written out or abbreviated, to `xs`…`xxxl`.
+fn spelled_out_letter_size(text: &str) -> Option<String> {
+    let compact: String =
+        text.chars().filter(|character| !character.is_whitespace() && *character != '-' && *character != '.').collect();
+    let letter = match compact.as_str() {
+        "xxs" | "2xs" | "xxsmall" | "extraextrasmall" => "xxs",
+        "xs" | "xsmall" | "extrasmall" => "xs",
+        "s" | "small" | "sm" => "s",
+        "m" | "medium" | "med" => "m",
+        "l" | "large" | "lg" => "l",
+        "xl" | "xlarge" | "extralarge" => "xl",
+        "xxl" | "2xl" | "xxlarge" | "extraextralarge" => "xxl",
+        "xxxl" | "3xl" | "xxxlarge" => "xxxl",
+        "4xl" | "xxxxl" => "4xl",
+        _ => return None,
+    };
+    Some(letter.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_makes_equivalent_forms_equal() {
+        assert_eq!(fold("ＮＩＫＥ"), fold("nike"));
+        assert_eq!(fold("Cafe\u{0301}"), fold("Café"));
+        assert_eq!(fold("STRASSE"), fold("straße"));
+        assert_eq!(fold("  Pure   Drive "), "pure drive");
+        assert_eq!(fold("Ni\u{200B}ke"), "nike");
+    }
+
+    #[test]
+    fn colours_compare_by_word_in_english_and_russian() {
+        let black = ColourWords::new("black");
+        for item in ["Triple Black", "Чёрный", "черные", "чёрная", "ЧЕРНОГО цвета", "black"]
+        {
+            assert!(black.all_in(&ColourWords::new(item)), "{item}");
+        }
+        assert!(ColourWords::new("gray").all_in(&ColourWords::new("Grey")));
+        assert!(ColourWords::new("серый").all_in(&ColourWords::new("Heather Gray")));
+        assert!(ColourWords::new("navy blue").all_in(&ColourWords::new("Navy Blue")));
+        assert!(!ColourWords::new("navy blue").all_in(&ColourWords::new("Blue")));
+        assert!(!ColourWords::new("серебристый").all_in(&ColourWords::new("grey")));
+        assert!(ColourWords::new("in black colour").all_in(&ColourWords::new("black")));
+        assert_eq!(item_colours("White/Black"), vec!["White", "Black"]);
+    }
+
+    #[test]
+    fn sizes_ignore_filler_comma_and_spelling() {
+        let same = |a: &str, b: &str| Size::parse(a).matches(&Size::parse(b));
+        assert!(same("size 42", "42"));
+        assert!(same("42,5", "42.5"));
+        assert!(same("Medium", "M"));
+        assert!(same("X-Large", "XL"));
+        assert!(same("xx-large", "2XL"));
+        assert!(same("EU 42", "42"));
+        assert!(same("EU42", "eu 42"));
+        assert!(same("US 9", "9"));
+        assert!(!same("US 9", "EU 9"));
+        assert!(same("4 3/8", "4 3/8"));
+        assert!(!same("4 3/8", "4 1/4"));
+        assert!(same("размер 42", "EU 42"));
+        assert!(same("４２", "42"));
+        assert!(!same("42", "44"));
+        assert!(same("42.0", "42"));
+    }
+}
