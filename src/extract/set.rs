@@ -1,0 +1,342 @@
+//! A configured set of extractors: runs them concurrently on one request,
+//! merges their facts, fails closed, and caches the result per request.
+//!
+//! Extraction happens once per (request, answers, today, extractor set), not
+//! once per cart: a second cart check of the same request is a cache hit and
+//! makes no provider call. Only successful merges are cached; a failure is
+//! retried on the next check rather than remembered.
+
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use lru::LruCache;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::merge::merge;
+use super::{Cost, ExtractError, ExtractInput, Extractor};
+use crate::facts::Facts;
+
+/// The reason given to the person when facts could not be extracted.
+pub const COULD_NOT_CHECK: &str = "The request could not be checked";
+
+/// What one extractor did for one request.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExtractorReport {
+    pub name: String,
+    /// The facts it produced (weekday resolved), if it succeeded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts: Option<Facts>,
+    /// Its raw output, if any was received.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<Value>,
+    /// Why it failed, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub cost: Cost,
+}
+
+/// The facts a check may use, or why there are none.
+#[derive(Debug, Clone, Serialize)]
+pub struct SetOutcome {
+    pub reports: Vec<ExtractorReport>,
+    /// The merged facts, or the reason the check must fail closed.
+    pub merged: Result<Facts, FailClosed>,
+}
+
+/// Too few extractors succeeded: the decision is `ask`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{COULD_NOT_CHECK}: {detail}")]
+pub struct FailClosed {
+    pub detail: String,
+}
+
+/// A set that cannot be built as configured.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetError {
+    #[error("no extractors configured")]
+    Empty,
+    #[error("{required} extractors required but only {configured} configured")]
+    RequiredAboveConfigured { required: usize, configured: usize },
+    #[error("extractor {0:?} is configured twice")]
+    Duplicate(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct CacheKey {
+    request: String,
+    answers: Vec<String>,
+    today: chrono::NaiveDate,
+}
+
+/// Extractors run together on each request.
+pub struct ExtractorSet {
+    extractors: Vec<Arc<dyn Extractor>>,
+    required: usize,
+    deadline: Duration,
+    cache: Mutex<LruCache<CacheKey, Arc<SetOutcome>>>,
+}
+
+impl std::fmt::Debug for ExtractorSet {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("ExtractorSet")
+            .field("extractors", &self.names())
+            .field("required", &self.required)
+            .field("deadline", &self.deadline)
+            .finish()
+    }
+}
+
+impl ExtractorSet {
+    /// `required`: how many must succeed (default: all). `deadline`: the most
+    /// one check waits for extraction. `cache_capacity`: requests remembered.
+    pub fn new(
+        extractors: Vec<Arc<dyn Extractor>>,
+        required: Option<usize>,
+        deadline: Duration,
+        cache_capacity: NonZeroUsize,
+    ) -> Result<ExtractorSet, SetError> {
+        if extractors.is_empty() {
+            return Err(SetError::Empty);
+        }
+        for (index, extractor) in extractors.iter().enumerate() {
+            if extractors[..index].iter().any(|earlier| earlier.name() == extractor.name()) {
+                return Err(SetError::Duplicate(extractor.name().to_owned()));
+            }
+        }
+        let required = required.unwrap_or(extractors.len()).max(1);
+        if required > extractors.len() {
+            return Err(SetError::RequiredAboveConfigured { required, configured: extractors.len() });
+        }
+        Ok(ExtractorSet { extractors, required, deadline, cache: Mutex::new(LruCache::new(cache_capacity)) })
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.extractors.iter().map(|extractor| extractor.name()).collect()
+    }
+
+    pub fn required(&self) -> usize {
+        self.required
+    }
+
+    /// How many requests the cache holds now.
+    pub fn cached(&self) -> usize {
+        self.cache.lock().map(|cache| cache.len()).unwrap_or(0)
+    }
+
+    /// Facts for one request: from the cache, or extracted by every extractor
+    /// concurrently (a check waits for the slowest, not the sum) and merged.
+    pub async fn extract(&self, input: &ExtractInput) -> Arc<SetOutcome> {
+        let key = CacheKey { request: input.request.clone(), answers: input.answers.clone(), today: input.today };
+        if let Ok(mut cache) = self.cache.lock()
+            && let Some(hit) = cache.get(&key)
+        {
+            return Arc::clone(hit);
+        }
+        let outcome = Arc::new(self.extract_uncached(input).await);
+        if outcome.merged.is_ok()
+            && let Ok(mut cache) = self.cache.lock()
+        {
+            cache.put(key, Arc::clone(&outcome));
+        }
+        outcome
+    }
+
+    async fn extract_uncached(&self, input: &ExtractInput) -> SetOutcome {
+        let runs = self.extractors.iter().map(|extractor| async move {
+            let started = Instant::now();
+            let result = match tokio::time::timeout(self.deadline, extractor.extract(input)).await {
+                Ok(result) => result,
+                Err(_) => Err(ExtractError::Timeout(self.deadline)),
+            };
+            let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            match result {
+                Ok(extraction) => {
+                    let facts = extraction.extracted.into_facts(input.today);
+                    let mut cost = extraction.cost;
+                    if cost.latency_ms == 0 {
+                        cost.latency_ms = elapsed;
+                    }
+                    match facts.validate() {
+                        Ok(()) => ExtractorReport {
+                            name: extractor.name().to_owned(),
+                            facts: Some(facts),
+                            raw: Some(extraction.raw),
+                            error: None,
+                            cost,
+                        },
+                        Err(error) => ExtractorReport {
+                            name: extractor.name().to_owned(),
+                            facts: None,
+                            raw: Some(extraction.raw),
+                            error: Some(format!("invalid facts: {error}")),
+                            cost,
+                        },
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(extractor = extractor.name(), %error, "extraction failed");
+                    ExtractorReport {
+                        name: extractor.name().to_owned(),
+                        facts: None,
+                        raw: None,
+                        error: Some(error.to_string()),
+                        cost: Cost { latency_ms: elapsed, ..Cost::default() },
+                    }
+                }
+            }
+        });
+        let reports: Vec<ExtractorReport> = join_all(runs).await;
+        let succeeded: Vec<Facts> = reports.iter().filter_map(|report| report.facts.clone()).collect();
+        let merged = if succeeded.len() < self.required {
+            let failures: Vec<String> = reports
+                .iter()
+                .filter_map(|report| report.error.as_ref().map(|error| format!("{}: {error}", report.name)))
+                .collect();
+            Err(FailClosed {
+                detail: format!(
+                    "{} of {} extractors succeeded, {} required ({})",
+                    succeeded.len(),
+                    reports.len(),
+                    self.required,
+                    failures.join("; ")
+                ),
+            })
+        } else {
+            merge(&succeeded).map_err(|error| FailClosed { detail: error.to_string() }).and_then(|facts| {
+                facts
+                    .validate()
+                    .map(|()| facts)
+                    .map_err(|error| FailClosed { detail: format!("merged facts invalid: {error}") })
+            })
+        };
+        SetOutcome { reports, merged }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{ExtractFuture, ExtractedFacts, Extraction};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Fake {
+        name: &'static str,
+        delay: Duration,
+        output: Result<ExtractedFacts, &'static str>,
+        calls: AtomicUsize,
+    }
+
+    impl Extractor for Fake {
+        fn name(&self) -> &str {
+            self.name
+        }
+        fn extract<'a>(&'a self, _input: &'a ExtractInput) -> ExtractFuture<'a> {
+            Box::pin(async move {
+                self.calls.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(self.delay).await;
+                match &self.output {
+                    Ok(extracted) => Ok(Extraction {
+                        extracted: extracted.clone(),
+                        raw: serde_json::to_value(extracted).unwrap(),
+                        cost: Cost::default(),
+                    }),
+                    Err(message) => Err(ExtractError::Malformed((*message).to_owned())),
+                }
+            })
+        }
+    }
+
+    fn fake(name: &'static str, delay_ms: u64, output: Result<ExtractedFacts, &'static str>) -> Arc<Fake> {
+        Arc::new(Fake { name, delay: Duration::from_millis(delay_ms), output, calls: AtomicUsize::new(0) })
+    }
+
+    fn input() -> ExtractInput {
+        ExtractInput {
+            request: "black shoes size 42".into(),
+            today: chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
+            answers: vec![],
+        }
+    }
+
+    fn colour(text: &str) -> ExtractedFacts {
+        ExtractedFacts { color: Some(text.into()), ..ExtractedFacts::default() }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn extractors_run_concurrently_and_merge() {
+        let slow = fake("slow", 500, Ok(colour("black")));
+        let fast = fake("fast", 300, Ok(colour("white")));
+        let set = ExtractorSet::new(
+            vec![slow.clone(), fast.clone()],
+            None,
+            Duration::from_secs(5),
+            NonZeroUsize::new(4).unwrap(),
+        )
+        .unwrap();
+        let started = tokio::time::Instant::now();
+        let outcome = set.extract(&input()).await;
+        assert_eq!(started.elapsed(), Duration::from_millis(500), "waits for the slowest, not the sum");
+        let merged = outcome.merged.as_ref().unwrap();
+        assert_eq!(merged.color.as_deref(), Some("black"));
+        assert!(merged.disputed.contains("color"));
+        // A second check of the same request is a cache hit: no provider call.
+        set.extract(&input()).await;
+        assert_eq!((slow.calls.load(Ordering::SeqCst), fast.calls.load(Ordering::SeqCst)), (1, 1));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_or_late_extractor_fails_closed_and_is_not_cached() {
+        let good = fake("good", 10, Ok(colour("black")));
+        let bad = fake("bad", 10, Err("not json"));
+        let set = ExtractorSet::new(
+            vec![good.clone(), bad.clone()],
+            None,
+            Duration::from_secs(5),
+            NonZeroUsize::new(4).unwrap(),
+        )
+        .unwrap();
+        let outcome = set.extract(&input()).await;
+        let error = outcome.merged.as_ref().unwrap_err();
+        assert!(error.to_string().starts_with(COULD_NOT_CHECK), "{error}");
+        assert!(error.detail.contains("bad: malformed output: not json"), "{error}");
+        set.extract(&input()).await;
+        assert_eq!(bad.calls.load(Ordering::SeqCst), 2, "failures are not cached");
+
+        let late = fake("late", 10_000, Ok(colour("black")));
+        let set =
+            ExtractorSet::new(vec![good, late], None, Duration::from_secs(2), NonZeroUsize::new(4).unwrap()).unwrap();
+        let started = tokio::time::Instant::now();
+        let outcome = set.extract(&input()).await;
+        assert_eq!(started.elapsed(), Duration::from_secs(2), "the per-check deadline bounds the wait");
+        assert!(outcome.merged.is_err());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn required_count_allows_one_failure_when_configured() {
+        let good = fake("good", 10, Ok(colour("black")));
+        let bad = fake("bad", 10, Err("boom"));
+        let set =
+            ExtractorSet::new(vec![good, bad], Some(1), Duration::from_secs(5), NonZeroUsize::new(4).unwrap()).unwrap();
+        let outcome = set.extract(&input()).await;
+        assert!(outcome.merged.as_ref().unwrap().disputed.is_empty(), "one success is a single extractor");
+    }
+
+    #[test]
+    fn configuration_errors_are_refused() {
+        let one = fake("a", 1, Ok(colour("x")));
+        let limit = NonZeroUsize::new(1).unwrap();
+        assert_eq!(ExtractorSet::new(vec![], None, Duration::from_secs(1), limit).unwrap_err(), SetError::Empty);
+        assert!(matches!(
+            ExtractorSet::new(vec![one.clone()], Some(2), Duration::from_secs(1), limit),
+            Err(SetError::RequiredAboveConfigured { .. })
+        ));
+        assert!(matches!(
+            ExtractorSet::new(vec![one.clone(), one], None, Duration::from_secs(1), limit),
+            Err(SetError::Duplicate(_))
+        ));
+    }
+}
