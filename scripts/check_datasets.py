@@ -47,7 +47,7 @@ def err(msg):
 
 def load_catalog():
     catalog, by_cat = {}, {}
-    for path in sorted((ROOT / "catalog").glob("*.json")):
+    for path in sorted(p for p in (ROOT / "catalog").glob("*.json") if not p.name.endswith(".schema.json")):
         lines = path.read_text(encoding="utf-8").splitlines()
         if lines[0].strip() != "[" or lines[-1].strip() != "]":
             err(f"{path.name}: must open with '[' and close with ']' on their own lines")

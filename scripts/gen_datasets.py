@@ -31,7 +31,7 @@ from v2_tasks import V2  # noqa: E402
 ROOT = HERE.parent
 CATALOG = {}
 BY_CAT = {}
-for path in sorted((ROOT / "catalog").glob("*.json")):
+for path in sorted(p for p in (ROOT / "catalog").glob("*.json") if not p.name.endswith(".schema.json")):
     for item in json.loads(path.read_text(encoding="utf-8")):
         CATALOG[item["id"]] = item
         BY_CAT.setdefault(item["category"], []).append(item)
@@ -155,6 +155,10 @@ MODEL = {
     "Kindle Paperwhite 16 GB": ("Paperwhite", ["e-reader"]),
 }
 
+
+# Models that are also the name of a kind of product: used only together with the brand.
+GENERIC_MODELS = {"Sparkling Water", "Soy Drink", "Raw Honey", "Extra Virgin", "Ciabatta", "Gift Card",
+                  "Classic Notebook", "Classic Almond Butter", "Chocolate Chip", "Tour"}
 
 # ----------------------------------------------------------------------------
 # carts
@@ -449,6 +453,8 @@ def v1_task(category, n, rng):
         gold, bits, tail = {}, [], []
         brand_said = "brand" in plan or ("model" in plan and rng.random() < 0.6)
         ok = True
+        if "model" in plan and model in GENERIC_MODELS:
+            brand_said = True  # "Sparkling Water" alone is a kind, not a model; with the brand it names the product
         if "brand" in plan or brand_said:
             gold["brand"] = seed["brand"]
         if "model" in plan:
@@ -544,14 +550,14 @@ def v1_task(category, n, rng):
             lvl = {"beginner": ["beginner", "beginner-friendly"], "intermediate": ["intermediate"],
                    "pro": ["pro-level", "advanced, pro level"]}[gold["level"]]
             name_words.insert(0, rng.choice(lvl))
-        noun_used = noun if not ("model" in gold and rng.random() < 0.3 and category != "tennis-balls") else ""
+        noun_used = noun if not ("model" in gold and rng.random() < 0.3 and category not in ("tennis-balls", "groceries", "gifts")) else ""
         said = set(refguard.words(" ".join(name_words)))
         if set(refguard.words(noun)) & said:
             noun_used = ""
         plural = (noun_used or model).endswith("s") or category in ("running-shoes",)
         article = rng.choice(["some", "the"] if plural else ["a", "the"])
         first = (name_words[0] if name_words else noun_used or "x")[0].lower()
-        if article == "a" and first in "aeiou":
+        if article == "a" and first in "aeio":
             article = "an"
         core = " ".join(w for w in ([qty_phrase] if qty_phrase else [article if category not in ("tennis-balls", "groceries") else ""]) + name_words + [noun_used] if w)
         if size_phrase:

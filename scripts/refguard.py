@@ -4,8 +4,11 @@ Standard library only. It follows /work/notes/semantics.md (guard.md §5) and
 returns the set of BLOCK codes for (facts, cart, allowed_items). It is not the
 engine: it exists so that dataset labels are computed the same way every time
 and can be compared with the engine's output. Where the written semantics leave
-room for two readings, `block_codes` reports the cart as ambiguous instead of
-guessing, and the dataset generator does not use such carts.
+room for two readings, it follows the engine (price per unit of the person's
+counting; an alternative with an unchecked attribute does not fit), or, where
+the answer would depend on a tie-break, `block_codes` raises Ambiguous and the
+dataset generator does not use the cart (a line tie between "assign with a
+finding" and "missing + extra"; item colours with no known colour word).
 """
 
 import itertools
@@ -171,7 +174,12 @@ def cart_level(facts, cart, allowed):
                 continue
             if alt.get("price_cents") is None or item.get("price_cents") is None:
                 continue
-            if not alt["price_cents"] * 100 < item["price_cents"] * 85:
+            # "per unit" = per unit of the person's counting when both items give units
+            # (the engine's reading of semantics.md; a 4-can box is compared per can).
+            alt_units, item_units = alt.get("units"), item.get("units")
+            if not (alt_units and item_units):
+                alt_units = item_units = 1
+            if not alt["price_cents"] * item_units * 100 < item["price_cents"] * alt_units * 85:
                 continue
             alt_cart = [{"item": alt, "quantity": entry["quantity"]}]
             found = all_entry_findings(facts, alt_cart)
@@ -181,8 +189,8 @@ def cart_level(facts, cart, allowed):
                 strict = loose = True
             elif all(code == "unchecked" for code, _ in relevant):
                 loose = True
-        if strict != loose:
-            raise Ambiguous("price check depends on whether an unchecked alternative fits")
+        # An alternative with an unchecked attribute does not fit ("no finding at all"),
+        # as the engine reads it; `loose` is kept to document the other reading.
         if strict:
             out.append(("price", "price_preference"))
     for _ in facts.get("other") or []:
@@ -247,12 +255,17 @@ def lines_findings(facts, cart):
                     field = f"lines[{li}].{field}"
                 findings.append((code, field))
         used = {ei for ei in perm if ei is not None}
+        # The cost counts blocking findings of the assigned pairs, missing lines and
+        # extra entries; the shared-only findings of an extra entry are reported but
+        # not part of the cost (semantics.md "Lines").
+        cost_findings = list(findings)
         for ei in range(n_entries):
             if ei not in used:
                 findings.append(("extra", "lines"))
+                cost_findings.append(("extra", "lines"))
                 findings += item_findings(facts, cart[ei]["item"], cart[ei]["quantity"], shared_only=True)
-        blocks = sum(1 for c, f in findings if c not in ("unchecked",) and line_severity(c, f, facts) == "block")
-        warns = len(findings) - blocks
+        blocks = sum(1 for c, f in cost_findings if c not in ("unchecked",) and line_severity(c, f, facts) == "block")
+        warns = len(cost_findings) - blocks
         results.append(((blocks, warns), findings))
     min_key = min(r[0][0] for r in results)
     top = [r for r in results if r[0][0] == min_key]

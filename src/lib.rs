@@ -16,6 +16,7 @@
 //! pure: no I/O, no clock, no model.
 
 pub mod cart;
+pub mod catalog;
 pub mod checks;
 pub mod cli;
 pub mod conform;
