@@ -1,1 +1,89 @@
-fn main() {}
+//! The decision step's speed: facts + cart → verdict, no extraction.
+//! Targets (issue 2, 2-core machine): ≤ 20 µs median for a 1-item cart with
+//! every fact stated, ≤ 5 ms for lines 64×64.
+
+use std::hint::black_box;
+
+use asasked::cart::{Cart, CartEntry, Item, ItemLevel};
+use asasked::facts::{Facts, Level, Line, PricePreference};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn shoe(index: usize, size: u32) -> Item {
+    Item {
+        id: Some(format!("shoe-{index}")),
+        brand: Some("Nike".into()),
+        name: Some("Nike Pegasus 41".into()),
+        color: Some("White/Black".into()),
+        size: Some(format!("EU {size}")),
+        level: Some(ItemLevel::Any),
+        final_sale: Some(false),
+        delivery_days: Some(3),
+        units: Some(1),
+        price_cents: Some(12999),
+        currency: Some("USD".into()),
+    }
+}
+
+fn every_fact() -> Facts {
+    Facts {
+        brand: Some("Nike".into()),
+        brand_not: vec!["Adidas".into()],
+        model: Some("Pegasus 41".into()),
+        color: Some("white".into()),
+        size_label: Some("42".into()),
+        level: Some(Level::Intermediate),
+        price_preference: Some(PricePreference::Cheap),
+        explicit_max_cents: Some(20000),
+        quantity: Some(1),
+        needs_refundable: true,
+        deadline_days: Some(5),
+        other: vec!["must have a wide toe box".into()],
+        other_optional: vec!["gift wrap".into()],
+        ..Facts::default()
+    }
+}
+
+fn lines_case(count: usize) -> (Facts, Cart) {
+    let facts = Facts {
+        brand: Some("Nike".into()),
+        lines: (0..count)
+            .map(|index| Line { size_label: Some(format!("{}", 30 + index)), quantity: Some(1), ..Line::default() })
+            .collect(),
+        ..Facts::default()
+    };
+    // The cart lists the sizes in reverse, so the assignment has work to do.
+    let cart = Cart {
+        entries: (0..count)
+            .rev()
+            .map(|index| CartEntry { item: shoe(index, 30 + index as u32), quantity: 1 })
+            .collect(),
+    };
+    (facts, cart)
+}
+
+fn benches(criterion: &mut Criterion) {
+    let facts = every_fact();
+    let one = Cart { entries: vec![CartEntry { item: shoe(0, 42), quantity: 1 }] };
+    let allowed: Vec<Item> = (0..20).map(|index| shoe(index + 1, 40 + (index % 5) as u32)).collect();
+    criterion.bench_function("one item, every fact", |bench| {
+        bench.iter(|| asasked::check(black_box(&facts), black_box(&one), black_box(&allowed)))
+    });
+
+    let ten = Cart { entries: (0..10).map(|index| CartEntry { item: shoe(index, 42), quantity: 1 }).collect() };
+    let mut ten_facts = every_fact();
+    ten_facts.quantity = Some(10);
+    ten_facts.explicit_max_cents = Some(200_000);
+    criterion.bench_function("ten items", |bench| {
+        bench.iter(|| asasked::check(black_box(&ten_facts), black_box(&ten), black_box(&allowed)))
+    });
+
+    for count in [8, 64] {
+        let (facts, cart) = lines_case(count);
+        criterion.bench_function(&format!("lines {count}x{count}"), |bench| {
+            bench.iter(|| asasked::check(black_box(&facts), black_box(&cart), &[]))
+        });
+    }
+}
+
+criterion_group!(decision, benches);
+criterion_main!(decision);

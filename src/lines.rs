@@ -32,23 +32,34 @@ pub struct Assignment {
 }
 
 /// Solves the assignment for `line_count` lines and `entry_count` entries,
-/// given each pair's finding counts.
-pub fn assign(line_count: usize, entry_count: usize, cost_of: impl Fn(usize, usize) -> PairCost) -> Assignment {
+/// given each pair's finding counts (`cost_of`) and the findings an entry
+/// raises on its own when no line claims it (`extra_cost_of`, not counting
+/// the `extra` finding itself).
+pub fn assign(
+    line_count: usize,
+    entry_count: usize,
+    cost_of: impl Fn(usize, usize) -> PairCost,
+    extra_cost_of: impl Fn(usize) -> PairCost,
+) -> Assignment {
     let size = line_count + entry_count;
-    // Lexicographic weights: one block outweighs every warning and every tie
-    // term together; one warning outweighs every tie term together.
-    let max_tie_total = (line_count as i64) * (size as i64) + 1;
     let mut costs = vec![PairCost::default(); line_count * entry_count];
-    let mut max_warn_total: i64 = 0;
     for line in 0..line_count {
-        let mut row_max = 0;
         for entry in 0..entry_count {
-            let cost = cost_of(line, entry);
-            row_max = row_max.max(i64::from(cost.warns));
-            costs[line * entry_count + entry] = cost;
+            costs[line * entry_count + entry] = cost_of(line, entry);
         }
-        max_warn_total += row_max;
     }
+    let extra_costs: Vec<PairCost> = (0..entry_count).map(extra_cost_of).collect();
+    // Lexicographic weights: one block outweighs every warning and every tie
+    // term together; one warning outweighs every tie term together. Each
+    // entry is in exactly one pair or extra, so the largest warning count per
+    // entry bounds the total.
+    let max_tie_total = (line_count as i64) * (size as i64) + 1;
+    let max_warn_total: i64 = (0..entry_count)
+        .map(|entry| {
+            let paired = (0..line_count).map(|line| costs[line * entry_count + entry].warns).max().unwrap_or(0);
+            i64::from(paired.max(extra_costs[entry].warns))
+        })
+        .sum();
     let warn_weight = max_tie_total + 1;
     let block_weight = (max_warn_total + 1) * warn_weight + max_tie_total + 1;
 
@@ -62,8 +73,14 @@ pub fn assign(line_count: usize, entry_count: usize, cost_of: impl Fn(usize, usi
                         + i64::from(cost.warns) * warn_weight
                         + (row as i64 - column as i64).abs()
                 }
-                // A line left without an entry, or an entry left without a line.
-                (true, false) | (false, true) => block_weight,
+                // A line left without an entry: one `missing` finding.
+                (true, false) => block_weight,
+                // An entry no line claims: one `extra` finding plus what the
+                // shared facts find on it.
+                (false, true) => {
+                    let extra = extra_costs[column];
+                    (1 + i64::from(extra.blocks)) * block_weight + i64::from(extra.warns) * warn_weight
+                }
                 (false, false) => 0,
             };
             matrix[row * size + column] = value;
@@ -176,9 +193,13 @@ pub(crate) fn findings(
     }
     let targets: Vec<Target> =
         facts.lines.iter().enumerate().map(|(index, line)| shared.for_line(index, line)).collect();
-    let assignment = assign(targets.len(), cart.entries.len(), |line, entry| {
-        pair_cost(&targets[line], &prepared[entry], cart.entries[entry].quantity, rules)
-    });
+    let shared_only = shared.shared_only();
+    let assignment = assign(
+        targets.len(),
+        cart.entries.len(),
+        |line, entry| pair_cost(&targets[line], &prepared[entry], cart.entries[entry].quantity, rules),
+        |entry| pair_cost(&shared_only, &prepared[entry], cart.entries[entry].quantity, rules),
+    );
 
     let mut findings = Vec::new();
     for (entry_index, entry) in cart.entries.iter().enumerate() {
@@ -188,7 +209,6 @@ pub(crate) fn findings(
                 entry_targets[entry_index] = Some(targets[line].clone());
             }
             None => {
-                let shared_only = shared.shared_only();
                 let path = entry_path(entry_index);
                 findings.push(Finding {
                     id: format!("extra@{path}"),
@@ -206,7 +226,7 @@ pub(crate) fn findings(
                         item_finding(rule, &shared_only, &prepared[entry_index], entry_index, rules)
                     }),
                 );
-                entry_targets[entry_index] = Some(shared_only);
+                entry_targets[entry_index] = Some(shared_only.clone());
             }
         }
     }
@@ -290,7 +310,7 @@ mod tests {
 
     #[test]
     fn equal_pairs_follow_the_diagonal() {
-        let assignment = assign(3, 3, |_, _| PairCost::default());
+        let assignment = assign(3, 3, |_, _| PairCost::default(), |_| PairCost::default());
         assert_eq!(assignment.line_to_entry, vec![Some(0), Some(1), Some(2)]);
     }
 
@@ -298,12 +318,34 @@ mod tests {
     fn fewer_blocks_beat_the_diagonal_and_missing_costs_one() {
         // Line 0 fits entry 1; pairing line 1 with entry 0 costs three blocks,
         // more than leaving line 1 missing and entry 0 extra (two).
-        let assignment = assign(2, 2, |line, entry| match (line, entry) {
-            (0, 1) => PairCost::default(),
-            (0, 0) => PairCost { blocks: 1, warns: 0 },
-            _ => PairCost { blocks: 3, warns: 0 },
-        });
+        let assignment = assign(
+            2,
+            2,
+            |line, entry| match (line, entry) {
+                (0, 1) => PairCost::default(),
+                (0, 0) => PairCost { blocks: 1, warns: 0 },
+                _ => PairCost { blocks: 3, warns: 0 },
+            },
+            |_| PairCost::default(),
+        );
         assert_eq!(assignment.line_to_entry, vec![Some(1), None]);
         assert_eq!(assignment.entry_to_line, vec![None, Some(0)]);
+    }
+
+    #[test]
+    fn an_extra_entrys_own_blocks_count() {
+        // Pairing line 1 with entry 0 costs two blocks; leaving it missing and
+        // the entry extra costs two as well, plus the entry's own shared-fact
+        // block (say a wrong brand): three. The pair wins.
+        let assignment = assign(
+            2,
+            2,
+            |line, entry| match (line, entry) {
+                (0, 1) => PairCost::default(),
+                _ => PairCost { blocks: 2, warns: 0 },
+            },
+            |entry| if entry == 0 { PairCost { blocks: 1, warns: 0 } } else { PairCost::default() },
+        );
+        assert_eq!(assignment.line_to_entry, vec![Some(1), Some(0)]);
     }
 }

@@ -43,8 +43,10 @@ pub fn findings(
     let cheapest = allowed
         .iter()
         .filter(|alternative| !same_item(alternative, &entry.item))
-        .filter(|alternative| fits(facts, target, alternative, entry.quantity, entry.item.currency.as_deref()))
+        // The integer comparison first: it rules out most items before any
+        // text of theirs is normalised.
         .filter(|alternative| is_much_cheaper(alternative, &entry.item, price))
+        .filter(|alternative| fits(facts, target, alternative, entry.quantity, entry.item.currency.as_deref()))
         .min_by(|left, right| compare_per_unit(left, right))?;
     let alternative_price = cheapest.price_cents?;
     let currency = entry.item.currency.as_deref();
