@@ -6,6 +6,7 @@
 //! pure functions over text; `checks` only decides what a difference means.
 
 use unicode_normalization::UnicodeNormalization;
+use unicode_security::confusable_detection;
 
 /// Characters that render as nothing (or only reorder text) and so can make
 /// two identical-looking strings differ: soft hyphen, zero-width space/joiners,
@@ -42,6 +43,14 @@ pub fn fold(text: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// The confusable skeleton of a folded text (Unicode TS #39): two texts
+/// with the same skeleton look alike ("Nіke" with a Cyrillic і and "Nike").
+/// Used only to *add* findings (a look-alike of an excluded brand is
+/// excluded), never to make two different texts equal.
+pub fn skeleton(text: &str) -> String {
+    confusable_detection::skeleton(&fold(text)).collect()
 }
 
 /// The words of a text: folded, split on everything that is not a letter or
@@ -303,6 +312,14 @@ mod tests {
         assert_eq!(fold("  Pure   Drive "), "pure drive");
         assert_eq!(fold("Ni\u{200B}ke"), "nike");
         assert_eq!(fold("A\tB\u{0B}C"), fold("A\tB\u{0B}C\u{e9}").trim_end_matches('\u{e9}'), "both paths split alike");
+    }
+
+    #[test]
+    fn look_alikes_share_a_skeleton() {
+        assert_eq!(skeleton("N\u{0456}ke"), skeleton("Nike"));
+        assert_eq!(skeleton("w\u{0456}ls\u{043e}n"), skeleton("Wilson"));
+        assert_ne!(skeleton("Asiks"), skeleton("Asics"));
+        assert_ne!(fold("N\u{0456}ke"), fold("Nike"), "look-alikes never fold equal");
     }
 
     #[test]

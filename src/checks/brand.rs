@@ -16,11 +16,17 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let wanted = target.brand.as_ref().map(|brand| brand.raw.as_str()).unwrap_or_default();
     let actual = item.item.brand.as_deref().unwrap_or("no brand");
-    Detail {
-        expected: json!(wanted),
-        actual: json!(item.item.brand),
-        reason: format!("Asked for {wanted}, the cart has {actual}: {}.", item.item.display_name()),
-    }
+    let looks_alike =
+        target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
+    let reason = if looks_alike {
+        format!(
+            "Asked for {wanted}, the cart has {actual}, which only looks like it (spelt with look-alike characters): {}.",
+            item.item.display_name()
+        )
+    } else {
+        format!("Asked for {wanted}, the cart has {actual}: {}.", item.item.display_name())
+    };
+    Detail { expected: json!(wanted), actual: json!(item.item.brand), reason }
 }
 
 #[cfg(test)]
@@ -42,5 +48,13 @@ mod tests {
         assert_eq!(check("Nike", Some("Adidas")), Status::Fail);
         assert_eq!(check("Wilson", Some("Willson")), Status::Fail);
         assert_eq!(check("Nike", None), Status::Unknown);
+        assert_eq!(check("Nike", Some("N\u{0456}ke")), Status::Fail, "a look-alike is another brand");
+    }
+
+    #[test]
+    fn a_look_alike_brand_says_so() {
+        let target = Target::shared(&Facts { brand: Some("Nike".into()), ..Facts::default() });
+        let item = Item { brand: Some("N\u{0456}ke".into()), name: Some("Shoe".into()), ..Item::default() };
+        assert!(detail(&target, &PreparedItem::new(&item)).reason.contains("only looks like it"));
     }
 }

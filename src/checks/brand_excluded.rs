@@ -10,7 +10,15 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
     }
     match &item.brand {
         None => Status::Unknown,
-        Some(brand) if target.brand_not.iter().any(|excluded| excluded.folded == *brand) => Status::Fail,
+        // A look-alike of an excluded brand is excluded too: otherwise "Nіke"
+        // with a Cyrillic і would pass "anything but Nike" silently.
+        Some(brand)
+            if target.brand_not.iter().any(|excluded| {
+                excluded.folded == *brand || item.brand_skeleton.as_deref() == Some(&excluded.skeleton)
+            }) =>
+        {
+            Status::Fail
+        }
         Some(_) => Status::Pass,
     }
 }
@@ -18,11 +26,13 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let excluded: Vec<&str> = target.brand_not.iter().map(|brand| brand.raw.as_str()).collect();
     let actual = item.item.brand.as_deref().unwrap_or("no brand");
+    let exact = target.brand_not.iter().any(|brand| item.brand.as_deref() == Some(&brand.folded));
+    let look_alike = if exact { "" } else { " (spelt with look-alike characters)" };
     Detail {
         expected: json!({ "not": excluded }),
         actual: json!(item.item.brand),
         reason: format!(
-            "Asked for anything but {}, the cart has {actual}: {}.",
+            "Asked for anything but {}, the cart has {actual}{look_alike}: {}.",
             excluded.join(" or "),
             item.item.display_name()
         ),
@@ -48,5 +58,7 @@ mod tests {
         assert_eq!(check(&["Wilson"], Some("Babolat")), Status::Pass);
         assert_eq!(check(&["Wilson"], None), Status::Unknown);
         assert_eq!(check(&[], None), Status::Pass);
+        assert_eq!(check(&["Nike"], Some("N\u{0456}ke")), Status::Fail, "look-alikes of excluded brands are excluded");
+        assert_eq!(check(&["Wilson"], Some("Willson")), Status::Pass, "a one-letter-different brand is another brand");
     }
 }

@@ -18,14 +18,20 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let name = item.item.display_name();
     let actual = item.item.color.as_deref().unwrap_or("no colour");
     let colours = normalize::item_colours(actual);
-    let later_match = target
-        .color
-        .as_ref()
-        .and_then(|colour| colours.iter().skip(1).find(|later| colour.words.all_in(&ColourWords::new(later))));
+    let later_match = target.color.as_ref().and_then(|colour| {
+        colours.iter().enumerate().skip(1).find(|(_, later)| colour.words.all_in(&ColourWords::new(later)))
+    });
     let reason = match (later_match, colours.first()) {
-        (Some(later), Some(first)) => format!(
-            "Asked for {wanted}, the cart has {actual}, which counts as {first}: {later} is only a later colour: {name}."
-        ),
+        (Some((position, later)), Some(first)) => {
+            let which = if position == 1 {
+                "its second colour".to_owned()
+            } else {
+                format!("its colour number {}", position + 1)
+            };
+            format!(
+                "Asked for {wanted}, the cart has {actual}, which counts as {first} ({later} is only {which}): {name}."
+            )
+        }
         _ => format!("Asked for {wanted}, the cart has {actual}: {name}."),
     };
     Detail { expected: json!(wanted), actual: json!(item.item.color), reason }
@@ -49,8 +55,10 @@ mod tests {
         assert_eq!(run("white", Some("White/Black")).0, Status::Pass);
         let (status, detail) = run("black", Some("White/Black"));
         assert_eq!(status, Status::Fail);
-        assert!(detail.reason.contains("counts as White"), "{}", detail.reason);
-        assert!(detail.reason.contains("Black is only a later colour"), "{}", detail.reason);
+        assert_eq!(
+            detail.reason,
+            "Asked for black, the cart has White/Black, which counts as White (Black is only its second colour): Nike Pegasus 41."
+        );
     }
 
     #[test]

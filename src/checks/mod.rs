@@ -162,11 +162,13 @@ pub enum Source {
 pub struct Text {
     pub raw: String,
     pub folded: String,
+    /// The confusable skeleton, to catch look-alikes.
+    pub skeleton: String,
 }
 
 impl Text {
     fn new(raw: &str) -> Text {
-        Text { raw: raw.to_owned(), folded: normalize::fold(raw) }
+        Text { raw: raw.to_owned(), folded: normalize::fold(raw), skeleton: normalize::skeleton(raw) }
     }
 }
 
@@ -280,6 +282,7 @@ fn model_wanted(raw: &str, brand: Option<&Text>, source: Source) -> ModelWanted 
 pub struct PreparedItem<'a> {
     pub item: &'a Item,
     pub brand: Option<String>,
+    pub brand_skeleton: Option<String>,
     pub brand_words: Vec<String>,
     /// Sorted, deduplicated words of the name.
     pub name_words: Option<Vec<String>>,
@@ -298,6 +301,7 @@ impl<'a> PreparedItem<'a> {
         PreparedItem {
             item,
             brand: item.brand.as_deref().map(normalize::fold),
+            brand_skeleton: item.brand.as_deref().map(normalize::skeleton),
             brand_words: item.brand.as_deref().map(normalize::words).unwrap_or_default(),
             name_words,
             first_colour: item
