@@ -33,9 +33,7 @@ fn read_json(path: &Path) -> Result<Value, InputError> {
 pub fn read_facts(path: &Path) -> Result<Facts, InputError> {
     let value = read_json(path)?;
     let invalid = |message: String| InputError::Invalid { path: path.to_owned(), message };
-    let facts: Facts = serde_json::from_value(value).map_err(|error| invalid(error.to_string()))?;
-    facts.validate().map_err(|error| invalid(error.to_string()))?;
-    Ok(facts)
+    Facts::from_value(value).map_err(|error| invalid(error.to_string()))
 }
 
 /// Reads a cart file: a list of entries in either item shape.

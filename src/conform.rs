@@ -149,9 +149,7 @@ pub fn run_case(case: &RawCase) -> CaseResult {
 
 fn parse_facts(value: Option<&Value>, path: &str) -> Result<Facts, String> {
     let value = value.cloned().unwrap_or_else(|| json!({}));
-    let facts: Facts = serde_json::from_value(value).map_err(|error| format!("{path}: {error}"))?;
-    facts.validate().map_err(|error| format!("{path}{}: {}", error.path.trim_start_matches('$'), error.message))?;
-    Ok(facts)
+    Facts::from_value(value).map_err(|error| format!("{path}{}: {}", error.path.trim_start_matches('$'), error.message))
 }
 
 type DecisionOutcome = (String, Vec<String>, Vec<String>, bool);

@@ -245,6 +245,18 @@ pub const MAX_FACT_STRING_BYTES: usize = 4096;
 pub const MAX_FACT_LIST_LEN: usize = 256;
 
 impl Facts {
+    /// Parses and validates facts from JSON; errors carry the JSONPath of the
+    /// offending value (`$.lines[0].colour: unknown field ...`).
+    pub fn from_value(value: serde_json::Value) -> Result<Facts, FactsError> {
+        let facts: Facts = serde_path_to_error::deserialize(value).map_err(|error| {
+            let inner = error.path().to_string();
+            let path = if inner == "." { "$".to_owned() } else { format!("$.{inner}") };
+            FactsError { path, message: error.into_inner().to_string() }
+        })?;
+        facts.validate()?;
+        Ok(facts)
+    }
+
     /// Checks what serde cannot: string lengths, list lengths, and that every
     /// `soft`/`disputed` entry names a real field.
     pub fn validate(&self) -> Result<(), FactsError> {
@@ -343,6 +355,16 @@ mod tests {
         assert_eq!(FieldRef::parse("lines[0].brand"), None, "brand is never a line field");
         assert_eq!(FieldRef::parse("colour"), None);
         assert_eq!(FieldRef::Line { index: 1, field: FieldName::Color }.to_string(), "lines[1].color");
+    }
+
+    #[test]
+    fn parse_errors_name_the_path() {
+        let error = Facts::from_value(serde_json::json!({"lines": [{"colour": "red"}]})).unwrap_err();
+        assert_eq!(error.path, "$.lines[0].colour");
+        let error = Facts::from_value(serde_json::json!({"quantity": -2})).unwrap_err();
+        assert_eq!(error.path, "$.quantity");
+        let error = Facts::from_value(serde_json::json!({"level": "expert"})).unwrap_err();
+        assert_eq!(error.path, "$.level");
     }
 
     #[test]
