@@ -327,7 +327,7 @@ fn integer(value: &Value, path: &str) -> Result<u64, CartError> {
 }
 
 /// Digits after the decimal point in a currency's minor unit (ISO 4217).
-fn minor_digits(currency: Option<&str>) -> u32 {
+pub fn minor_digits(currency: Option<&str>) -> u32 {
     match currency {
         Some("JPY" | "KRW" | "VND" | "CLP" | "ISK" | "UGX" | "XAF" | "XOF" | "PYG") => 0,
         Some("BHD" | "KWD" | "OMR" | "JOD" | "TND" | "IQD" | "LYD") => 3,

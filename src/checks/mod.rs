@@ -614,11 +614,7 @@ pub(crate) fn pair_findings(
 
 /// Formats minor units for people: `12999, USD` → `129.99 USD`.
 pub fn money(minor: u64, currency: Option<&str>) -> String {
-    let digits: u32 = match currency {
-        Some("JPY" | "KRW" | "VND" | "CLP" | "ISK" | "UGX" | "XAF" | "XOF" | "PYG") => 0,
-        Some("BHD" | "KWD" | "OMR" | "JOD" | "TND" | "IQD" | "LYD") => 3,
-        _ => 2,
-    };
+    let digits = crate::cart::minor_digits(currency);
     let amount = if digits == 0 {
         minor.to_string()
     } else {
