@@ -156,6 +156,14 @@ fn draw_pairs(
             .draw_series(bars)?
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        // The count beside each bar, so a zero is visible as a zero.
+        let counts = report.pairs.iter().enumerate().map(|(position, row)| {
+            let centre = (slots - 1 - position) as f64;
+            let top = centre + 0.4 - index as f64 * height;
+            let count = value(&row.decisions);
+            Text::new(count.to_string(), (count as f64 + right * 0.01, top - height * 0.15), ("sans-serif", 12))
+        });
+        chart.draw_series(counts)?;
     }
     chart
         .configure_series_labels()
