@@ -216,6 +216,9 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<Dataset, DatasetError> {
 pub fn parse(name: &str, file: &str, text: &str, catalog: &Catalog) -> Result<Dataset, DatasetError> {
     let mut tasks: Vec<Task> = Vec::new();
     let mut first_line_of: BTreeMap<String, usize> = BTreeMap::new();
+    // The gold extractor looks facts up by request and today: two tasks with
+    // the same words on the same day must have the same gold.
+    let mut gold_of: BTreeMap<(String, NaiveDate), (usize, Facts)> = BTreeMap::new();
     for (index, line_text) in text.lines().enumerate() {
         let line = index + 1;
         if line_text.trim().is_empty() {
@@ -231,6 +234,19 @@ pub fn parse(name: &str, file: &str, text: &str, catalog: &Catalog) -> Result<Da
             .map_err(|(field, message)| fail(&field, message))?;
         if let Some(earlier) = first_line_of.insert(task.id.clone(), line) {
             return Err(fail("id", format!("duplicate id {:?} (first on line {earlier})", task.id)));
+        }
+        let key = (task.request.clone(), task.today);
+        match gold_of.get(&key) {
+            Some((earlier, gold)) if *gold != task.gold => {
+                return Err(fail(
+                    "gold",
+                    format!("line {earlier} has the same request and today with other gold facts"),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                gold_of.insert(key, (line, task.gold.clone()));
+            }
         }
         tasks.push(task);
     }
@@ -419,5 +435,10 @@ mod tests {
             "tasks.jsonl:1: $: not JSON: EOF while parsing an object at line 1 column 8"
         );
         assert_eq!(error_of(""), "tasks.jsonl: no tasks");
+        let same_words = GOOD.replace("t-1", "t-2").replace("\"color\": \"red\"}", "\"color\": \"blue\"}");
+        assert_eq!(
+            error_of(&format!("{GOOD}\n{same_words}")),
+            "tasks.jsonl:2: gold: line 1 has the same request and today with other gold facts"
+        );
     }
 }

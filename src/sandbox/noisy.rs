@@ -325,6 +325,21 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_is_documented_in_the_datasets_readme() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/README.md")).unwrap();
+        for kind in Perturbation::ALL {
+            assert!(
+                readme.contains(&format!("| `{}` |", kind.as_str())),
+                "{} is not in datasets/README.md",
+                kind.as_str()
+            );
+        }
+        for phrase in HYPERBOLE_PHRASES {
+            assert!(readme.contains(&format!("`{phrase}`")), "hyperbole phrase {phrase:?} is not documented");
+        }
+    }
+
+    #[test]
     fn names_parse() {
         assert_eq!(parse_name("noisy:1:0.2"), Some(Ok((1, 0.2))));
         assert!(parse_name("noisy:1").unwrap().is_err());

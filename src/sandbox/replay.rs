@@ -118,8 +118,9 @@ pub struct Figures {
     /// (`other`: free-text musts always go to the person).
     pub right_stopped_expected: u64,
     pub questions: u64,
+    /// Stopped carts the person approved: right carts only, by its rule, so
+    /// no wrong cart is bought after a question.
     pub approved: u64,
-    pub approved_wrong: u64,
     pub declined: u64,
     /// Checks that failed closed because extraction failed.
     pub fail_closed: u64,
