@@ -11,6 +11,7 @@
 //! - [`lines`]: the exact assignment of cart entries to requested lines.
 //! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
+//! - [`sandbox`]: replaying labelled datasets and comparing extractors (guard.md §10).
 //!
 //! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
 //! pure: no I/O, no clock, no model.
@@ -25,6 +26,7 @@ pub mod extract;
 pub mod facts;
 pub mod lines;
 pub mod normalize;
+pub mod sandbox;
 
 pub use cart::{Cart, CartEntry, Item};
 pub use checks::{Code, Finding, Severity};

@@ -8,6 +8,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+use asasked::sandbox::command::{self, CompareCommand, ReplayCommand};
+use asasked::sandbox::dataset::SplitFilter;
+use asasked::sandbox::registry;
+use asasked::sandbox::replay::Agent;
 use asasked::{cli, decision};
 
 #[derive(Parser)]
@@ -45,6 +49,62 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Replay a labelled dataset: simulated agents buy with the guard off and
+    /// enforced; prints the guard.md §10 figures.
+    Replay(ReplayArguments),
+    /// Compare extractors and extractor pairs on a labelled dataset: per-field
+    /// accuracy, disputes, decision effects; writes tables and an SVG chart.
+    Compare(CompareArguments),
+}
+
+#[derive(clap::Args)]
+struct ReplayArguments {
+    /// Dataset folder (holding tasks.jsonl) or tasks file.
+    dataset: PathBuf,
+    /// naive (first search result) or careful (right cart with --p-right).
+    #[arg(long, default_value = "naive")]
+    agent: Agent,
+    /// Comma-separated extractor names: gold, noisy:SEED:RATE, ...
+    #[arg(long, default_value = "gold")]
+    extractors: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// For the careful agent: the probability of buying a right cart.
+    #[arg(long, default_value_t = 0.9)]
+    p_right: f64,
+    /// open, heldout or all.
+    #[arg(long, default_value = "all")]
+    split: SplitFilter,
+    /// Catalog folder; the catalog built into the binary by default.
+    #[arg(long)]
+    catalog: Option<PathBuf>,
+    /// Print the whole run as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write a Markdown report with per-code and per-category tables.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct CompareArguments {
+    /// Dataset folder (holding tasks.jsonl) or tasks file.
+    dataset: PathBuf,
+    /// Two comma-separated extractor names; repeat for more pairs.
+    #[arg(long = "pair", required = true)]
+    pairs: Vec<String>,
+    /// open, heldout or all.
+    #[arg(long, default_value = "all")]
+    split: SplitFilter,
+    /// Catalog folder; the catalog built into the binary by default.
+    #[arg(long)]
+    catalog: Option<PathBuf>,
+    /// Folder for compare.md, compare.svg and compare.json.
+    #[arg(long, default_value = "reports/compare")]
+    out: PathBuf,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 fn main() -> ExitCode {
@@ -86,5 +146,44 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                 cli::conform(&mut out, &paths, json).map_err(|error| anyhow::anyhow!(error)).context("conform")?;
             Ok(if all_passed { 0 } else { 1 })
         }
+        Command::Replay(arguments) => {
+            let replay = ReplayCommand {
+                dataset: arguments.dataset,
+                catalog: arguments.catalog,
+                agent: arguments.agent,
+                extractors: arguments.extractors,
+                seed: arguments.seed,
+                p_right: arguments.p_right,
+                split: arguments.split,
+                json: arguments.json,
+                report: arguments.report,
+            };
+            runtime()?.block_on(command::replay(&replay, &extractor_fallback, &mut out)).context("replay")?;
+            Ok(0)
+        }
+        Command::Compare(arguments) => {
+            let compare = CompareCommand {
+                dataset: arguments.dataset,
+                catalog: arguments.catalog,
+                pairs: arguments.pairs,
+                split: arguments.split,
+                out: arguments.out,
+                json: arguments.json,
+            };
+            runtime()?.block_on(command::compare(&compare, &extractor_fallback, &mut out)).context("compare")?;
+            Ok(0)
+        }
     }
+}
+
+/// The extractors this build knows besides the sandbox's `gold` and
+/// `noisy:SEED:RATE`: `rules`, `replay:DIR` and hosted providers plug in here.
+fn extractor_fallback(name: &str) -> Option<std::sync::Arc<dyn asasked::extract::Extractor>> {
+    registry::no_fallback(name)
+}
+
+/// One thread is enough: offline extractors are instant, and hosted ones
+/// wait on the network, not the CPU.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")
 }

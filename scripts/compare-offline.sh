@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Compares the offline extractor pairs on both datasets and writes
+# reports/compare/<dataset>/compare.{md,json,svg}: per-field accuracy against
+# the gold facts, disputes per pair, and the decision effect on the labelled
+# carts (wrong carts missed, right carts stopped, extra questions).
+#
+# Pairs: gold with two seeds of noisy (the merge rules against one noisy
+# extractor), two noisy seeds together, and, when this build knows `rules`,
+# rules alone against gold and against noisy. No network, no keys.
+#
+#   scripts/compare-offline.sh            # both datasets, all tasks
+#   SPLIT=open scripts/compare-offline.sh
+#
+# Uses $ASASKED if set, else builds and uses the release binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SPLIT="${SPLIT:-all}"
+if [[ -z "${ASASKED:-}" ]]; then
+  cargo build --release --quiet
+  ASASKED="${CARGO_TARGET_DIR:-target}/release/asasked"
+fi
+
+pairs=(--pair gold,noisy:1:0.2 --pair gold,noisy:2:0.2 --pair noisy:1:0.2,noisy:2:0.2)
+if "$ASASKED" replay datasets/v1 --extractors rules --split open --json >/dev/null 2>&1; then
+  pairs+=(--pair rules,gold --pair rules,noisy:1:0.2 --pair gold,rules)
+else
+  echo "note: this build has no 'rules' extractor; comparing gold and noisy only" >&2
+fi
+
+for dataset in v1 v2; do
+  "$ASASKED" compare "datasets/$dataset" "${pairs[@]}" --split "$SPLIT" --out "reports/compare/$dataset" >/dev/null
+  echo "wrote reports/compare/$dataset/compare.{md,json,svg}" >&2
+done

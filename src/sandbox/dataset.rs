@@ -1,0 +1,444 @@
+//! Labelled sandbox datasets (`datasets/*/tasks.jsonl`, described in
+//! `datasets/README.md`): loading, validating and resolving cart ids against
+//! the catalog.
+//!
+//! A bad task is an error naming `file:line` and the field, never skipped: a
+//! silently dropped task would change every figure computed from the set.
+//! This module reads files; it does not run the guard.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::cart::{Cart, CartEntry, Item};
+use crate::catalog::Catalog;
+use crate::checks::Code;
+use crate::facts::Facts;
+
+/// The file a dataset folder holds.
+pub const TASKS_FILE: &str = "tasks.jsonl";
+
+/// The keys a task line may have; anything else is a typo worth an error.
+const TASK_KEYS: [&str; 11] = [
+    "id",
+    "split",
+    "category",
+    "request",
+    "lang",
+    "today",
+    "gold",
+    "carts",
+    "expect_ask_on_right",
+    "note",
+    "derived_from",
+];
+
+/// Which half of a dataset a task is in. The held-out half is never used to
+/// tune the rules extractor, so its figures are reported separately.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Split {
+    Open,
+    Heldout,
+}
+
+impl Split {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Split::Open => "open",
+            Split::Heldout => "heldout",
+        }
+    }
+}
+
+/// Which tasks a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitFilter {
+    Open,
+    Heldout,
+    All,
+}
+
+impl SplitFilter {
+    pub fn admits(self, split: Split) -> bool {
+        match self {
+            SplitFilter::All => true,
+            SplitFilter::Open => split == Split::Open,
+            SplitFilter::Heldout => split == Split::Heldout,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SplitFilter::Open => "open",
+            SplitFilter::Heldout => "heldout",
+            SplitFilter::All => "all",
+        }
+    }
+}
+
+impl FromStr for SplitFilter {
+    type Err = String;
+    fn from_str(text: &str) -> Result<SplitFilter, String> {
+        match text {
+            "open" => Ok(SplitFilter::Open),
+            "heldout" => Ok(SplitFilter::Heldout),
+            "all" => Ok(SplitFilter::All),
+            _ => Err(format!("unknown split {text:?} (open, heldout or all)")),
+        }
+    }
+}
+
+impl fmt::Display for SplitFilter {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// Whether a labelled cart is what the person wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Label {
+    Right,
+    Wrong,
+}
+
+/// One line of a cart as the dataset writes it: a catalog id and a quantity.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct CartLine {
+    pub id: String,
+    pub quantity: u64,
+}
+
+/// A cart of the dataset, with its items looked up in the catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelledCart {
+    pub label: Label,
+    pub lines: Vec<CartLine>,
+    /// The catalog items, in the order of `lines`.
+    pub cart: Cart,
+    /// On wrong carts: the block codes the guard must raise with the gold facts.
+    pub codes: BTreeSet<String>,
+}
+
+impl LabelledCart {
+    /// The cart's lines sorted, so two carts compare equal whatever their order.
+    pub fn key(&self) -> Vec<CartLine> {
+        sorted(&self.lines)
+    }
+}
+
+/// The lines of a cart sorted by id then quantity.
+pub fn sorted(lines: &[CartLine]) -> Vec<CartLine> {
+    let mut key = lines.to_vec();
+    key.sort();
+    key
+}
+
+/// One labelled shopping task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    pub id: String,
+    pub split: Split,
+    pub category: String,
+    pub request: String,
+    pub lang: String,
+    pub today: NaiveDate,
+    pub gold: Facts,
+    pub carts: Vec<LabelledCart>,
+    /// Block codes the guard raises on every cart, right ones included
+    /// (`other` for a must-have free-text requirement).
+    pub expect_ask_on_right: BTreeSet<String>,
+    /// Where the task is: `file:line`.
+    pub origin: String,
+}
+
+impl Task {
+    pub fn right_carts(&self) -> impl Iterator<Item = &LabelledCart> {
+        self.carts.iter().filter(|cart| cart.label == Label::Right)
+    }
+
+    pub fn wrong_carts(&self) -> impl Iterator<Item = &LabelledCart> {
+        self.carts.iter().filter(|cart| cart.label == Label::Wrong)
+    }
+}
+
+/// A dataset folder's tasks, in file order.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    /// The folder name (`v1`), used in reports.
+    pub name: String,
+    pub tasks: Vec<Task>,
+}
+
+impl Dataset {
+    /// The tasks of one split, in file order.
+    pub fn tasks(&self, split: SplitFilter) -> impl Iterator<Item = &Task> {
+        self.tasks.iter().filter(move |task| split.admits(task.split))
+    }
+
+    /// The items of a category, for the price check's `allowed_items`.
+    pub fn allowed_items(catalog: &Catalog, category: &str) -> Vec<Item> {
+        catalog.in_category(category).map(|item| item.item.clone()).collect()
+    }
+}
+
+/// A dataset that could not be loaded, with where.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{file}:{line}: {field}: {message}")]
+    Task { file: String, line: usize, field: String, message: String },
+    #[error("{0}: no tasks")]
+    Empty(String),
+}
+
+/// Loads a dataset: a folder holding `tasks.jsonl`, or the file itself.
+pub fn load(path: &Path, catalog: &Catalog) -> Result<Dataset, DatasetError> {
+    let file = if path.is_dir() { path.join(TASKS_FILE) } else { path.to_owned() };
+    let text = fs::read_to_string(&file).map_err(|source| DatasetError::Read { path: file.clone(), source })?;
+    let name = if path.is_dir() { path } else { path.parent().unwrap_or(path) }
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.display().to_string());
+    parse(&name, &file.display().to_string(), &text, catalog)
+}
+
+/// Parses the text of a tasks file; `file` names it in errors.
+pub fn parse(name: &str, file: &str, text: &str, catalog: &Catalog) -> Result<Dataset, DatasetError> {
+    let mut tasks: Vec<Task> = Vec::new();
+    let mut first_line_of: BTreeMap<String, usize> = BTreeMap::new();
+    // The gold extractor looks facts up by request and today: two tasks with
+    // the same words on the same day must have the same gold.
+    let mut gold_of: BTreeMap<(String, NaiveDate), (usize, Facts)> = BTreeMap::new();
+    for (index, line_text) in text.lines().enumerate() {
+        let line = index + 1;
+        if line_text.trim().is_empty() {
+            continue;
+        }
+        let fail = |field: &str, message: String| DatasetError::Task {
+            file: file.to_owned(),
+            line,
+            field: field.to_owned(),
+            message,
+        };
+        let task = parse_task(line_text, catalog, &format!("{file}:{line}"))
+            .map_err(|(field, message)| fail(&field, message))?;
+        if let Some(earlier) = first_line_of.insert(task.id.clone(), line) {
+            return Err(fail("id", format!("duplicate id {:?} (first on line {earlier})", task.id)));
+        }
+        let key = (task.request.clone(), task.today);
+        match gold_of.get(&key) {
+            Some((earlier, gold)) if *gold != task.gold => {
+                return Err(fail(
+                    "gold",
+                    format!("line {earlier} has the same request and today with other gold facts"),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                gold_of.insert(key, (line, task.gold.clone()));
+            }
+        }
+        tasks.push(task);
+    }
+    if tasks.is_empty() {
+        return Err(DatasetError::Empty(file.to_owned()));
+    }
+    Ok(Dataset { name: name.to_owned(), tasks })
+}
+
+type FieldError = (String, String);
+
+fn field_error(field: &str, message: impl Into<String>) -> FieldError {
+    (field.to_owned(), message.into())
+}
+
+fn parse_task(text: &str, catalog: &Catalog, origin: &str) -> Result<Task, FieldError> {
+    let value: Value = serde_json::from_str(text).map_err(|error| field_error("$", format!("not JSON: {error}")))?;
+    let object = value.as_object().ok_or_else(|| field_error("$", "expected a task object"))?;
+    if let Some(key) = object.keys().find(|key| !TASK_KEYS.contains(&key.as_str())) {
+        return Err(field_error(key, "unknown task field"));
+    }
+    let id = required_string(object, "id")?;
+    let split = match required_string(object, "split")?.as_str() {
+        "open" => Split::Open,
+        "heldout" => Split::Heldout,
+        other => return Err(field_error("split", format!("{other:?} is neither open nor heldout"))),
+    };
+    let category = required_string(object, "category")?;
+    if catalog.in_category(&category).next().is_none() {
+        return Err(field_error("category", format!("no catalog item is in category {category:?}")));
+    }
+    let request = required_string(object, "request")?;
+    let lang = required_string(object, "lang")?;
+    let today_text = required_string(object, "today")?;
+    let today = NaiveDate::parse_from_str(&today_text, "%Y-%m-%d")
+        .map_err(|error| field_error("today", format!("{today_text:?} is not a YYYY-MM-DD date: {error}")))?;
+    let gold_value = object.get("gold").ok_or_else(|| field_error("gold", "missing"))?;
+    let gold: Facts =
+        serde_json::from_value(gold_value.clone()).map_err(|error| field_error("gold", error.to_string()))?;
+    gold.validate()
+        .map_err(|error| field_error(&format!("gold{}", error.path.trim_start_matches('$')), error.message))?;
+    if !gold.disputed.is_empty() {
+        return Err(field_error("gold.disputed", "gold facts are never disputed"));
+    }
+    let expect_ask_on_right = match object.get("expect_ask_on_right") {
+        None | Some(Value::Null) => BTreeSet::new(),
+        Some(value) => codes(value, "expect_ask_on_right")?,
+    };
+    let carts_value = object.get("carts").ok_or_else(|| field_error("carts", "missing"))?;
+    let carts_list = carts_value.as_array().ok_or_else(|| field_error("carts", "expected a list of carts"))?;
+    let carts = carts_list
+        .iter()
+        .enumerate()
+        .map(|(index, cart)| parse_cart(cart, &format!("carts[{index}]"), catalog))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !carts.iter().any(|cart| cart.label == Label::Right) {
+        return Err(field_error("carts", "no cart is labelled right"));
+    }
+    Ok(Task { id, split, category, request, lang, today, gold, carts, expect_ask_on_right, origin: origin.to_owned() })
+}
+
+fn required_string(object: &Map<String, Value>, key: &str) -> Result<String, FieldError> {
+    match object.get(key) {
+        Some(Value::String(text)) if !text.trim().is_empty() => Ok(text.clone()),
+        Some(Value::String(_)) => Err(field_error(key, "empty")),
+        Some(_) => Err(field_error(key, "expected a string")),
+        None => Err(field_error(key, "missing")),
+    }
+}
+
+fn codes(value: &Value, field: &str) -> Result<BTreeSet<String>, FieldError> {
+    let list = value.as_array().ok_or_else(|| field_error(field, "expected a list of finding codes"))?;
+    list.iter()
+        .enumerate()
+        .map(|(index, code)| {
+            let path = format!("{field}[{index}]");
+            let text = code.as_str().ok_or_else(|| field_error(&path, "expected a string"))?;
+            match Code::parse(text) {
+                Some(Code::Unchecked) => Err(field_error(&path, "unchecked is always warn, never a block code")),
+                Some(code) => Ok(code.as_str().to_owned()),
+                None => Err(field_error(&path, format!("unknown finding code {text:?}"))),
+            }
+        })
+        .collect()
+}
+
+fn parse_cart(value: &Value, path: &str, catalog: &Catalog) -> Result<LabelledCart, FieldError> {
+    let object = value.as_object().ok_or_else(|| field_error(path, "expected a cart object"))?;
+    if let Some(key) = object.keys().find(|key| !["label", "items", "codes"].contains(&key.as_str())) {
+        return Err(field_error(&format!("{path}.{key}"), "unknown cart field"));
+    }
+    let label = match object.get("label").and_then(Value::as_str) {
+        Some("right") => Label::Right,
+        Some("wrong") => Label::Wrong,
+        _ => return Err(field_error(&format!("{path}.label"), "expected \"right\" or \"wrong\"")),
+    };
+    let codes = match (label, object.get("codes")) {
+        (Label::Wrong, Some(value)) => codes(value, &format!("{path}.codes"))?,
+        (Label::Wrong, None) => return Err(field_error(&format!("{path}.codes"), "a wrong cart names its codes")),
+        (Label::Right, None) => BTreeSet::new(),
+        (Label::Right, Some(_)) => return Err(field_error(&format!("{path}.codes"), "a right cart has no codes")),
+    };
+    if label == Label::Wrong && codes.is_empty() {
+        return Err(field_error(&format!("{path}.codes"), "a wrong cart raises at least one block code"));
+    }
+    let items_path = format!("{path}.items");
+    let items = object
+        .get("items")
+        .and_then(Value::as_array)
+        .filter(|items| !items.is_empty())
+        .ok_or_else(|| field_error(&items_path, "expected a non-empty list of {id, quantity}"))?;
+    let mut lines = Vec::with_capacity(items.len());
+    let mut entries = Vec::with_capacity(items.len());
+    for (index, entry) in items.iter().enumerate() {
+        let entry_path = format!("{items_path}[{index}]");
+        let id = entry
+            .get("id")
+            .and_then(Value::as_str)
+            .ok_or_else(|| field_error(&format!("{entry_path}.id"), "expected a catalog id"))?;
+        let quantity = entry
+            .get("quantity")
+            .and_then(Value::as_u64)
+            .filter(|quantity| *quantity > 0)
+            .ok_or_else(|| field_error(&format!("{entry_path}.quantity"), "expected a positive integer"))?;
+        let item = catalog
+            .get(id)
+            .ok_or_else(|| field_error(&format!("{entry_path}.id"), format!("{id:?} is not in the catalog")))?;
+        lines.push(CartLine { id: id.to_owned(), quantity });
+        entries.push(CartEntry { item: item.item.clone(), quantity });
+    }
+    Ok(LabelledCart { label, lines, cart: Cart { entries }, codes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> Catalog {
+        Catalog::embedded().unwrap()
+    }
+
+    const GOOD: &str = r#"{"id": "t-1", "split": "open", "category": "gifts", "request": "a red notebook", "lang": "en", "today": "2026-11-02", "gold": {"color": "red"}, "carts": [{"label": "right", "items": [{"id": "gift-023", "quantity": 1}]}, {"label": "wrong", "items": [{"id": "gift-021", "quantity": 1}], "codes": ["color"]}]}"#;
+
+    fn error_of(text: &str) -> String {
+        parse("t", "tasks.jsonl", text, &catalog()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_shipped_datasets_load() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+        let v1 = load(&root.join("v1"), &catalog()).unwrap();
+        let v2 = load(&root.join("v2"), &catalog()).unwrap();
+        assert_eq!((v1.name.as_str(), v1.tasks.len()), ("v1", 128));
+        assert_eq!(v2.tasks.len(), 74);
+        assert_eq!(v1.tasks(SplitFilter::Open).count(), 64);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let good = parse("t", "tasks.jsonl", GOOD, &catalog()).unwrap();
+        assert_eq!(good.tasks[0].carts[1].codes, BTreeSet::from(["color".to_owned()]));
+        let unknown_id = GOOD.replace("gift-021", "gift-999");
+        assert_eq!(
+            error_of(&format!("{GOOD}\n\n{}", unknown_id.replace("t-1", "t-2"))),
+            "tasks.jsonl:3: carts[1].items[0].id: \"gift-999\" is not in the catalog"
+        );
+        assert_eq!(
+            error_of(&GOOD.replace("\"color\": \"red\"", "\"colour\": \"red\"")),
+            "tasks.jsonl:1: gold: unknown field `colour`, expected one of `brand`, `brand_not`, `model`, `color`, `size_label`, `level`, `price_preference`, `explicit_max_cents`, `quantity`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
+        );
+        assert_eq!(
+            error_of(&GOOD.replace("\"color\"]", "\"colour\"]")),
+            "tasks.jsonl:1: carts[1].codes[0]: unknown finding code \"colour\""
+        );
+        assert_eq!(
+            error_of(&GOOD.replace("2026-11-02", "2026-13-02")).split(": ").take(2).collect::<Vec<_>>(),
+            ["tasks.jsonl:1", "today"]
+        );
+        assert_eq!(error_of(&format!("{GOOD}\n{GOOD}")), "tasks.jsonl:2: id: duplicate id \"t-1\" (first on line 1)");
+        assert_eq!(
+            error_of(&GOOD.replace("\"split\": \"open\"", "\"split\": \"closed\"")),
+            "tasks.jsonl:1: split: \"closed\" is neither open nor heldout"
+        );
+        assert_eq!(
+            error_of("{\"id\": 1"),
+            "tasks.jsonl:1: $: not JSON: EOF while parsing an object at line 1 column 8"
+        );
+        assert_eq!(error_of(""), "tasks.jsonl: no tasks");
+        let same_words = GOOD.replace("t-1", "t-2").replace("\"color\": \"red\"}", "\"color\": \"blue\"}");
+        assert_eq!(
+            error_of(&format!("{GOOD}\n{same_words}")),
+            "tasks.jsonl:2: gold: line 1 has the same request and today with other gold facts"
+        );
+    }
+}
