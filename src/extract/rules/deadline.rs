@@ -204,14 +204,13 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
     }
 }
 
-/// Whether a token is alone in its clause (", сегодня").
+/// Whether a token is alone in its clause (", сегодня"): its neighbours are
+/// punctuation or in other clauses. Looks only at the neighbours, so a
+/// request of many "today"s stays linear.
 fn clause_is_only(request: &Request, index: usize) -> bool {
-    let clause = request.clause(index);
-    request
-        .tokens
-        .iter()
-        .enumerate()
-        .all(|(at, token)| at == index || Some(token.clause) != clause || !request.is_word(at))
+    let alone_before = index == 0 || !request.same_clause(index - 1, index) || !request.is_word(index - 1);
+    let alone_after = !request.same_clause(index, index + 1) || !request.is_word(index + 1);
+    alone_before && alone_after
 }
 
 /// "within 3 days", "in two days", "за 3 дня", "within a week", "next week".

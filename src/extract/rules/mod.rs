@@ -223,7 +223,10 @@ fn first_consumed_amount(request: &Request) -> Option<usize> {
 /// Soft markers next to a fact mark it soft; next to free text they make it
 /// nice to have. Then the musts.
 fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFacts, soft: &mut BTreeSet<FieldName>) {
-    let markers = requirement::soft_markers(request);
+    // A real request holds a handful of markers; the cap keeps a hostile one
+    // (a thousand "ideally"s in one clause) from costing markers × clause.
+    let mut markers = requirement::soft_markers(request);
+    markers.truncate(MAX_REQUIREMENTS);
     let mut optional: Vec<requirement::Requirement> = Vec::new();
     let soft_clauses: BTreeSet<usize> = markers.iter().filter_map(|(first, _)| request.clause(*first)).collect();
     for marker in &markers {
@@ -241,8 +244,10 @@ fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFa
     let mut musts: Vec<requirement::Requirement> = Vec::new();
     let candidates = requirement::musts(request)
         .into_iter()
+        .take(MAX_REQUIREMENTS)
         .chain(requirement::properties(request))
-        .chain(requirement::phone_fits(request));
+        .chain(requirement::phone_fits(request))
+        .take(4 * MAX_REQUIREMENTS);
     for candidate in candidates {
         let in_soft_clause = request.clause(candidate.start).is_some_and(|clause| soft_clauses.contains(&clause));
         let target = if in_soft_clause { &mut optional } else { &mut musts };
@@ -473,6 +478,18 @@ mod tests {
         let facts = extraction.extracted.into_facts(input.today);
         assert_eq!(facts.deadline_days, Some(0), "by Friday on a Friday is today");
         assert!(facts.validate().is_ok());
+    }
+
+    #[test]
+    fn long_hostile_input_stays_fast() {
+        let started = std::time::Instant::now();
+        for word in ["today ", "ideally ", "must be x ", "Wilson ", "size 42 and 43 ", "one white one black ", "vegan "]
+        {
+            let text = word.repeat(3000);
+            let facts = extractor().parse(&text, &[], date("2026-11-02"));
+            assert!(facts.into_facts(date("2026-11-02")).validate().is_ok());
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "took {:?}", started.elapsed());
     }
 
     proptest::proptest! {

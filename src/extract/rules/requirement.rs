@@ -42,6 +42,9 @@ const OPTIONAL_FILLER: [&str; 22] = [
 const LEADING_FILLER: [&str; 12] =
     ["if", "it's", "is", "would", "be", "nice", "to", "have", "i'd", "like", "that", "also"];
 
+/// The most must markers read per request; real requests have one or two.
+const MAX_MUST_MARKERS: usize = 32;
+
 /// Phrases that introduce a must.
 const MUST_MARKERS: [&[&str]; 11] = [
     &["must", "be"],
@@ -142,7 +145,9 @@ pub fn properties(request: &Request) -> Vec<Requirement> {
             Some((start, end))
                 if (start..=end).all(|at| !request.is_consumed(at)) && !describes_model(request, end) =>
             {
-                found.retain(|earlier| earlier.end < start);
+                while found.last().is_some_and(|earlier| earlier.end >= start) {
+                    found.pop();
+                }
                 found.push(Requirement { text: request.original(start, end), start, end });
                 index = end + 1;
             }
@@ -192,10 +197,17 @@ pub fn phone_fits(request: &Request) -> Vec<Requirement> {
 /// other rule has claimed it.
 pub fn musts(request: &Request) -> Vec<Requirement> {
     let mut found = Vec::new();
+    let mut markers_seen = 0usize;
     for index in 0..request.len() {
         let Some(marker) = MUST_MARKERS.iter().find(|marker| request.phrase_at(index, marker)) else {
             continue;
         };
+        // Each marker reads to the end of its clause; a bounded number of
+        // markers keeps a hostile "must must must…" request linear.
+        markers_seen += 1;
+        if markers_seen > MAX_MUST_MARKERS {
+            break;
+        }
         let start = index + marker.len();
         let mut end = start;
         while request.same_clause(start, end + 1) {
@@ -230,11 +242,16 @@ pub fn soft_markers(request: &Request) -> Vec<(usize, usize)> {
 /// The wish in a clause that holds a soft marker but no stated fact: the
 /// clause without its markers and the filler around them.
 pub fn optional_wish(request: &Request, markers: &[(usize, usize)], marker: (usize, usize)) -> Option<Requirement> {
-    let clause = request.clause(marker.0)?;
+    let mut clause_start = marker.0;
+    while clause_start > 0 && request.same_clause(clause_start - 1, marker.0) {
+        clause_start -= 1;
+    }
+    let mut clause_end = marker.1;
+    while request.same_clause(clause_end + 1, marker.0) {
+        clause_end += 1;
+    }
     let in_marker = |at: usize| markers.iter().any(|(first, last)| (*first..=*last).contains(&at));
-    let words: Vec<usize> = (0..request.len())
-        .filter(|at| request.clause(*at) == Some(clause) && request.is_word(*at) && !in_marker(*at))
-        .collect();
+    let words: Vec<usize> = (clause_start..=clause_end).filter(|at| request.is_word(*at) && !in_marker(*at)).collect();
     let first = words.iter().position(|at| !LEADING_FILLER.contains(&request.word(*at)))?;
     let last = words.iter().rposition(|at| !OPTIONAL_FILLER.contains(&request.word(*at)))?;
     let (start, end) = (*words.get(first)?, *words.get(last)?);

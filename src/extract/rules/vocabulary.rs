@@ -146,13 +146,15 @@ const COMMON_WORDS: &[&str] = &[
     "gluten",
     "soy",
     "bunny",
+    "protein",
 ];
 
 /// Kind words trimmed from the end of a recognised model ("Miler running
 /// t-shirt" → "Miler"), as long as something specific remains.
 const KIND_WORDS: &[&str] = &[
     "running",
-    "run",
+    "water",
+    "candle",
     "shoes",
     "sneakers",
     "t-shirt",
@@ -247,7 +249,7 @@ pub fn find_brands(vocabulary: &Vocabulary, request: &Request) -> Vec<BrandMenti
             }
         }
         match matched {
-            Some((end, brand)) if brand_is_meant(request, index, brand) => {
+            Some((end, brand)) if brand_is_meant(vocabulary, request, index, brand) => {
                 found.push(BrandMention { display: brand.display.clone(), start: index, end });
                 index = end + 1;
             }
@@ -280,12 +282,25 @@ fn brand_ends_at(request: &Request, start: usize, brand_words: &[String]) -> Opt
     }
 }
 
-fn brand_is_meant(request: &Request, start: usize, brand: &Brand) -> bool {
+fn brand_is_meant(vocabulary: &Vocabulary, request: &Request, start: usize, brand: &Brand) -> bool {
     let folded = brand.words.join(" ");
     if !COMMON_WORD_BRANDS.contains(&folded.as_str()) {
         return true;
     }
-    request.tokens.get(start).and_then(|token| token.text.chars().next()).is_some_and(char::is_uppercase)
+    let capitalised =
+        request.tokens.get(start).and_then(|token| token.text.chars().next()).is_some_and(char::is_uppercase);
+    capitalised || followed_by_own_model(vocabulary, request, start + brand.words.len(), brand)
+}
+
+/// "apple airpods": a lower-case common-word brand is still meant when one of
+/// its own model words follows.
+fn followed_by_own_model(vocabulary: &Vocabulary, request: &Request, next: usize, brand: &Brand) -> bool {
+    let next_words = token_words(request, next);
+    !next_words.is_empty()
+        && vocabulary.models.iter().any(|model| {
+            words(&model.brand) == brand.words
+                && next_words.iter().all(|word| model.words.contains(word) && is_specific(word))
+        })
 }
 
 /// A model named in the request.
@@ -388,7 +403,7 @@ fn trimmed_mention(
     // Only the end is trimmed: a kind word before the line is usually part
     // of its name ("Chocolate Chip"), after it the person's noun ("Miler running t-shirt").
     let (from, mut to) = (start, end);
-    while to > from && KIND_WORDS.contains(&request.word(to)) && has_specific(from, to - 1) {
+    while to > from && KIND_WORDS.contains(&request.word(to)) && (has_specific(from, to - 1) || brand_before) {
         to -= 1;
     }
     // A lone word that is only part of a catalog token ("fit" of "Dri-FIT")
@@ -465,6 +480,8 @@ mod tests {
         assert_eq!(model_of("a classic notebook").as_deref(), None);
         assert_eq!(model_of("Ember Mug 2 in red").as_deref(), Some("Mug 2"));
         assert_eq!(model_of("Ember mug, red").as_deref(), None);
+        assert_eq!(model_of("Nike running t-shirt size s").as_deref(), None);
+        assert_eq!(model_of("Colavita olive oil").as_deref(), None);
         assert_eq!(model_of("for a pro, under $200").as_deref(), None);
         assert_eq!(model_of("has to fit an iPhone 15").as_deref(), None);
     }
@@ -478,6 +495,7 @@ mod tests {
         assert_eq!(brands("under armour rival fleece"), ["Under Armour"]);
         assert_eq!(brands("not Head, maybe nike"), ["Head", "Nike"]);
         assert!(brands("a head band").is_empty());
+        assert_eq!(brands("a head speed mp"), ["Head"], "its own model word follows");
         assert!(Vocabulary::default().is_empty());
         assert!(brands("").is_empty());
     }
