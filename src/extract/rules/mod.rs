@@ -146,7 +146,10 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         mentions.push(Mention { field: FieldName::Model, at: model.start });
     }
 
-    facts.explicit_max_cents = money::extract(&mut request);
+    if let Some((limit, at)) = money::extract(&mut request) {
+        facts.explicit_max_cents = Some(limit);
+        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at });
+    }
 
     let deadline = deadline::extract(&mut request, today);
     facts.deadline_weekday = deadline.weekday;
@@ -203,21 +206,9 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         request.consume(at, at);
         mentions.push(Mention { field: FieldName::NeedsRefundable, at });
     }
-    if let Some(at) = facts.explicit_max_cents.and_then(|_| first_consumed_amount(&request)) {
-        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at });
-    }
-
     requirements(&request, &mentions, &mut facts, &mut soft);
     facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
     facts
-}
-
-/// Where money was read (for a soft marker next to a limit); approximate on
-/// purpose: a limit said "ideally" is rare, and the first amount is close.
-fn first_consumed_amount(request: &Request) -> Option<usize> {
-    (0..request.len()).find(|at| {
-        request.is_consumed(*at) && matches!(request.word(*at), "$" | "€" | "£" | "₽" | "under" | "max" | "до")
-    })
 }
 
 /// Soft markers next to a fact mark it soft; next to free text they make it
@@ -418,6 +409,32 @@ mod tests {
             (facts.other.as_slice(), facts.other_optional.as_slice()),
             (&["gluten-free".to_owned()][..], &["vegan".to_owned()][..])
         );
+    }
+
+    #[test]
+    fn every_soft_marker_softens_its_fact() {
+        for (text, field) in [
+            ("black ideally, white is fine", "color"),
+            ("preferably by Thursday", "deadline_days"),
+            ("Nike if possible", "brand"),
+            ("size 42, 43 is fine too", "size_label"),
+            ("желательно к понедельнику", "deadline_days"),
+            ("жёлтая, можно и чёрную", "color"),
+            ("under $100 ideally", "explicit_max_cents"),
+            ("returnable if possible", "needs_refundable"),
+        ] {
+            assert_eq!(parse(text).soft, [field], "{text}");
+        }
+    }
+
+    #[test]
+    fn musts_and_wishes_in_the_persons_words() {
+        assert_eq!(parse("must be gluten-free").other, ["gluten-free"]);
+        assert_eq!(parse("a case, has to fit an iPhone 15").other, ["fit an iPhone 15"]);
+        assert_eq!(parse("vegan protein bars").other, ["vegan"]);
+        assert_eq!(parse("would be nice if it's vegan").other_optional, ["vegan"]);
+        assert_eq!(parse("ракетка для новичок").level, Some(Level::Beginner));
+        assert_eq!(parse("я новичок").level, Some(Level::Beginner));
     }
 
     #[test]

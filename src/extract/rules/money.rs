@@ -93,18 +93,18 @@ struct Amount {
     last: usize,
 }
 
-/// The strictest stated spending limit, in minor units; consumes every
-/// amount it reads.
-pub fn extract(request: &mut Request) -> Option<u64> {
+/// The strictest stated spending limit, in minor units, and the token where
+/// its amount starts; consumes every amount it reads.
+pub fn extract(request: &mut Request) -> Option<(u64, usize)> {
     let amounts = amounts(request);
     let mut limits = Vec::new();
     for amount in &amounts {
         request.consume(amount.first, amount.last);
         if is_limit(request, amount) {
-            limits.push(amount.hundredths);
+            limits.push((amount.hundredths, amount.first));
         }
     }
-    limits.into_iter().min()
+    limits.into_iter().min_by_key(|(value, _)| *value)
 }
 
 fn amounts(request: &Request) -> Vec<Amount> {
@@ -179,7 +179,7 @@ mod tests {
     use super::*;
 
     fn limit(text: &str) -> Option<u64> {
-        extract(&mut Request::new(text))
+        extract(&mut Request::new(text)).map(|(value, _)| value)
     }
 
     #[test]

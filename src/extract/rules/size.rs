@@ -169,7 +169,8 @@ pub fn extract(request: &mut Request) -> Vec<SizeMention> {
     if !mentions.is_empty() {
         let mut index = mentions.first().map_or(0, |mention| mention.end + 1);
         while index < request.len() {
-            let joined = matches!(request.word_before(index, 1), "and" | "и" | "or" | "или");
+            let joined =
+                matches!(request.word_before(index, 1), "and" | "и" | "or" | "или") || is_fallback(request, index);
             if joined
                 && !request.is_consumed(index)
                 && let Some(value) = numeric(request.word(index))
