@@ -225,7 +225,21 @@ fn relative_days(request: &mut Request, unit: usize, today: NaiveDate) -> Option
         request.preceded_by(
             at,
             2,
-            &[&["within"], &["in"], &["за"], &["через"], &["течение"], &["next"], &["takes"], &["than"]],
+            &[
+                &["within"],
+                &["in"],
+                &["за"],
+                &["через"],
+                &["течение"],
+                &["next"],
+                &["takes"],
+                &["than"],
+                &["max"],
+                &["maximum"],
+                &["most"],
+                &["to"],
+                &["максимум"],
+            ],
         )
     };
     if is_week_unit(&unit_word) {

@@ -15,16 +15,19 @@ use crate::facts::Line;
 /// Words that may sit between a line's count and its value ("2 in size 40").
 const BETWEEN: [&str; 9] = ["in", "size", "a", "pairs", "pair", "of", "размер", "размера", "в"];
 
-/// A count said right before token `start`, skipping `BETWEEN` words.
-fn count_before(request: &Request, start: usize) -> Option<(u64, usize)> {
+/// A count said right before token `start`, skipping `BETWEEN` words; when
+/// `loose`, skipping any words of the same clause ("2 pairs of socks in
+/// size M").
+fn count_before(request: &Request, start: usize, loose: bool) -> Option<(u64, usize)> {
     let mut at = start;
-    for _ in 0..4 {
+    for _ in 0..5 {
         at = at.checked_sub(1)?;
         let word = request.word(at);
         if let Some(value) = count(word).filter(|value| *value > 0) {
             return (!request.is_consumed(at)).then_some((value, at));
         }
-        if !BETWEEN.contains(&word) {
+        let skippable = BETWEEN.contains(&word) || (loose && request.is_word(at) && request.same_clause(at, start));
+        if !skippable {
             return None;
         }
     }
@@ -35,36 +38,45 @@ fn count_before(request: &Request, start: usize) -> Option<(u64, usize)> {
 /// order), or empty when the request names one variant. Consumes the counts
 /// it gives to lines.
 pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&ColourMention]) -> Vec<Line> {
-    let mut lines: Vec<Line> = Vec::new();
-    if sizes.len() >= 2 && sizes.len() == colours.len() {
-        for (size, colour) in sizes.iter().zip(colours) {
-            let quantity = count_before(request, colour.at.min(size.start));
-            lines.push(line(request, Some(&size.label), Some(&colour.colour), quantity));
-        }
+    let variants: Vec<(Option<&str>, Option<&str>, usize)> = if sizes.len() >= 2 && sizes.len() == colours.len() {
+        sizes
+            .iter()
+            .zip(colours)
+            .map(|(size, colour)| (Some(size.label.as_str()), Some(colour.colour.as_str()), colour.at.min(size.start)))
+            .collect()
     } else if sizes.len() >= 2 {
-        for size in sizes {
-            let quantity = count_before(request, size.start);
-            lines.push(line(request, Some(&size.label), None, quantity));
-        }
+        sizes.iter().map(|size| (Some(size.label.as_str()), None, size.start)).collect()
     } else if colours.len() >= 2 {
-        for colour in colours {
-            let quantity = count_before(request, colour.at);
-            lines.push(line(request, None, Some(&colour.colour), quantity));
+        colours.iter().map(|colour| (None, Some(colour.colour.as_str()), colour.at)).collect()
+    } else {
+        Vec::new()
+    };
+    let mut quantities: Vec<Option<(u64, usize)>> =
+        variants.iter().map(|(_, _, start)| count_before(request, *start, false)).collect();
+    // When some lines carry a count ("… and 1 in L"), the others' counts may
+    // sit further back ("2 pairs of socks in size M").
+    if quantities.iter().any(Option::is_some) {
+        for (quantity, (_, _, start)) in quantities.iter_mut().zip(&variants) {
+            if quantity.is_none() {
+                *quantity = count_before(request, *start, true);
+            }
         }
     }
-    lines
-}
-
-fn line(request: &mut Request, size: Option<&str>, colour: Option<&str>, quantity: Option<(u64, usize)>) -> Line {
-    if let Some((_, at)) = quantity {
-        request.consume(at, at);
-    }
-    Line {
-        model: None,
-        color: colour.map(str::to_owned),
-        size_label: size.map(str::to_owned),
-        quantity: quantity.map(|(value, _)| value),
-    }
+    variants
+        .iter()
+        .zip(quantities)
+        .map(|((size, colour, _), quantity)| {
+            if let Some((_, at)) = quantity {
+                request.consume(at, at);
+            }
+            Line {
+                model: None,
+                color: colour.map(str::to_owned),
+                size_label: size.map(str::to_owned),
+                quantity: quantity.map(|(value, _)| value),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -104,5 +116,9 @@ mod tests {
             [line(Some("M"), Some("blue"), None), line(Some("S"), Some("black"), None)]
         );
         assert!(lines("size 42, black").is_empty());
+        assert_eq!(
+            lines("2 pairs of socks in size M and 1 in L"),
+            [line(Some("M"), None, Some(2)), line(Some("L"), None, Some(1))]
+        );
     }
 }

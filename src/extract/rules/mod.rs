@@ -113,6 +113,19 @@ const BRAND_NEGATIONS: [&[&str]; 15] = [
     &["never"],
 ];
 
+/// Whether a brand is one of "X or Y" with another named brand.
+fn offered_with_another(
+    request: &Request,
+    brand: &vocabulary::BrandMention,
+    brands: &[vocabulary::BrandMention],
+) -> bool {
+    let is_or = |word: &str| matches!(word, "or" | "или");
+    brands.iter().any(|other| {
+        (other.start == brand.end + 2 && is_or(request.word(brand.end + 1)))
+            || (brand.start == other.end + 2 && is_or(request.word(other.end + 1)))
+    })
+}
+
 /// A stated fact and the token that states it, for soft markers.
 struct Mention {
     field: FieldName,
@@ -126,6 +139,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     let mut soft: BTreeSet<FieldName> = BTreeSet::new();
 
     let brands = vocabulary::find_brands(vocabulary, &request);
+    let mut either_brand = false;
     for brand in &brands {
         request.consume(brand.start, brand.end);
         let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
@@ -135,15 +149,26 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             }
         } else if size::is_fallback(&request, brand.end) {
             soft.insert(FieldName::Brand);
+        } else if offered_with_another(&request, brand, &brands) {
+            // "Nike or Adidas": a choice left open is not a chosen brand.
+            either_brand = true;
         } else if facts.brand.is_none() {
             facts.brand = Some(brand.display.clone());
             mentions.push(Mention { field: FieldName::Brand, at: brand.start });
         }
     }
+    if either_brand {
+        facts.brand = None;
+    }
     if let Some(model) = vocabulary::find_model(vocabulary, &request, &brands) {
         request.consume(model.start, model.end);
-        facts.model = Some(model.display);
-        mentions.push(Mention { field: FieldName::Model, at: model.start });
+        // "anything but the Pure Drive" excludes a model; there is no fact
+        // for that, and it must not become the chosen one.
+        let excluded = request.preceded_by_within(model.start, 3, &BRAND_NEGATIONS, false);
+        if !excluded {
+            facts.model = Some(model.display);
+            mentions.push(Mention { field: FieldName::Model, at: model.start });
+        }
     }
 
     if let Some((limit, at)) = money::extract(&mut request) {
@@ -266,7 +291,7 @@ fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
 
 fn distinct_sizes(sizes: &[SizeMention]) -> Vec<&SizeMention> {
     let mut chosen: Vec<&SizeMention> = Vec::new();
-    for mention in sizes.iter().filter(|mention| !mention.fallback) {
+    for mention in sizes.iter().filter(|mention| !mention.fallback && !mention.either) {
         if !chosen.iter().any(|known| fold(&known.label) == fold(&mention.label)) {
             chosen.push(mention);
         }
@@ -435,6 +460,17 @@ mod tests {
         assert_eq!(parse("would be nice if it's vegan").other_optional, ["vegan"]);
         assert_eq!(parse("ракетка для новичок").level, Some(Level::Beginner));
         assert_eq!(parse("я новичок").level, Some(Level::Beginner));
+    }
+
+    #[test]
+    fn open_choices_and_exclusions_are_not_choices() {
+        let facts = parse("Nike or Babolat, size 9 or 9.5, anything but the Pure Drive");
+        assert_eq!((facts.brand, facts.size_label, facts.model), (None, None, None));
+        assert!(facts.lines.is_empty());
+        assert!(parse("I don't want anything final sale").needs_refundable);
+        assert_eq!(parse("budget's around $100").explicit_max_cents, Some(10000));
+        assert_eq!(parse("max 2 days delivery").deadline_days, Some(2));
+        assert_eq!(parse("size 10.5 US").size_label.as_deref(), Some("US 10.5"));
     }
 
     #[test]

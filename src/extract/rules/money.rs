@@ -40,7 +40,8 @@ fn is_currency(word: &str) -> bool {
 }
 
 /// Words before an amount that make it a ceiling.
-const LIMIT_BEFORE: [&[&str]; 25] = [
+const LIMIT_BEFORE: [&[&str]; 26] = [
+    &["budget's"],
     &["under"],
     &["below"],
     &["less", "than"],
@@ -117,7 +118,7 @@ fn amounts(request: &Request) -> Vec<Amount> {
         };
         let currency_before = is_currency(request.word_before(index, 1));
         let currency_after = is_currency(request.word(number_end + 1));
-        let budget_bare = request.preceded_by(index, 4, &[&["budget"], &["бюджет"]]);
+        let budget_bare = request.preceded_by(index, 4, &[&["budget"], &["budget's"], &["бюджет"]]);
         if currency_before || currency_after || budget_bare {
             let first = if currency_before { index - 1 } else { index };
             let last = if currency_after { number_end + 1 } else { number_end };

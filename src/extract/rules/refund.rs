@@ -46,7 +46,7 @@ pub fn extract(request: &Request) -> Option<usize> {
         let send_back = word == "send" && request.followed_by(index, 2, &[&["back"]]);
         let no_final_sale = word == "final"
             && request.word(index + 1).starts_with("sale")
-            && matches!(request.word_before(index, 1), "no" | "not" | "nothing");
+            && request.preceded_by(index, 4, &[&["no"], &["not"], &["nothing"], &["don't"], &["avoid"], &["without"]]);
         let russian = word.starts_with("возврат") || word == "вернуть" || word.starts_with("обмен");
         if adjective || verb_return || send_back || no_final_sale || russian {
             return Some(index);

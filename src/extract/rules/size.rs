@@ -18,6 +18,8 @@ pub struct SizeMention {
     pub start: usize,
     pub end: usize,
     pub fallback: bool,
+    /// One of "9 or 9.5": a choice the person left open, so no size fact.
+    pub either: bool,
 }
 
 const SIZE_WORDS: [&str; 9] = ["size", "sizes", "sz", "размер", "размера", "размере", "размером", "grip", "ручка"];
@@ -169,8 +171,8 @@ pub fn extract(request: &mut Request) -> Vec<SizeMention> {
     if !mentions.is_empty() {
         let mut index = mentions.first().map_or(0, |mention| mention.end + 1);
         while index < request.len() {
-            let joined =
-                matches!(request.word_before(index, 1), "and" | "и" | "or" | "или") || is_fallback(request, index);
+            let either = matches!(request.word_before(index, 1), "or" | "или");
+            let joined = matches!(request.word_before(index, 1), "and" | "и") || either || is_fallback(request, index);
             if joined
                 && !request.is_consumed(index)
                 && let Some(value) = numeric(request.word(index))
@@ -178,11 +180,15 @@ pub fn extract(request: &mut Request) -> Vec<SizeMention> {
                 && !matches!(request.word(index + 1), "in" | "size" | "в" | "размер" | "размера")
             {
                 request.consume(index, index);
+                if either && let Some(previous) = mentions.last_mut() {
+                    previous.either = true;
+                }
                 mentions.push(SizeMention {
                     label: value,
                     start: index,
                     end: index,
                     fallback: is_fallback(request, index),
+                    either,
                 });
             }
             index += 1;
@@ -206,7 +212,7 @@ pub fn bare_size(request: &mut Request) -> Option<SizeMention> {
     })?;
     let label = numeric(request.word(index))?;
     request.consume(index, index);
-    Some(SizeMention { label, start: index, end: index, fallback: is_fallback(request, index) })
+    Some(SizeMention { label, start: index, end: index, fallback: is_fallback(request, index), either: false })
 }
 
 fn is_measure_label(label: &str) -> bool {
@@ -237,6 +243,10 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         if is_fraction(request.word(at + 1)) {
             return Some((format!("{value} {}", request.word(at + 1)), at + 1));
         }
+        // "size 10.5 US": the system after the number.
+        if let Some(system) = system_of(request.word(at + 1)) {
+            return Some((format!("{system} {value}"), at + 1));
+        }
         return Some((value, at));
     }
     if unambiguous_letter(word) || (letters_allowed && ambiguous_letter(word)) {
@@ -258,7 +268,9 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         return None;
     }
     let word = request.word(index);
-    let make = |label: String, start: usize, end: usize| Some(SizeMention { label, start, end, fallback: false });
+    let make = |label: String, start: usize, end: usize| {
+        Some(SizeMention { label, start, end, fallback: false, either: false })
+    };
     // "size 42", "size of 3x-large", "размер M", "grip 4 3/8".
     if SIZE_WORDS.contains(&word) {
         let mut at = index + 1;
@@ -367,7 +379,13 @@ fn measures(request: &mut Request) -> Vec<SizeMention> {
             && is_measure_unit(request.word(index + 1))
         {
             let text = request.tokens.get(index + 1).map_or(String::new(), |token| token.text.clone());
-            found.push(SizeMention { label: format!("{value} {text}"), start: index, end: index + 1, fallback: false });
+            found.push(SizeMention {
+                label: format!("{value} {text}"),
+                start: index,
+                end: index + 1,
+                fallback: false,
+                either: false,
+            });
         }
     }
     for mention in &found {
