@@ -113,6 +113,26 @@ const BRAND_NEGATIONS: [&[&str]; 15] = [
     &["never"],
 ];
 
+/// Whether the value at `at` corrects an earlier one ("actually make it
+/// white", "instead", "лучше").
+fn is_correction(request: &Request, at: usize) -> bool {
+    request.preceded_by(
+        at,
+        4,
+        &[
+            &["actually"],
+            &["make", "it"],
+            &["change", "to"],
+            &["change", "it", "to"],
+            &["switch", "to"],
+            &["instead", "of"],
+            &["лучше"],
+            &["передумал"],
+            &["передумала"],
+        ],
+    ) || request.followed_by(at, 2, &[&["instead"], &["вместо"]])
+}
+
 /// Whether a brand is one of "X or Y" with another named brand.
 fn offered_with_another(
     request: &Request,
@@ -165,7 +185,25 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         // "anything but the Pure Drive" excludes a model; there is no fact
         // for that, and it must not become the chosen one.
         let excluded = request.preceded_by_within(model.start, 3, &BRAND_NEGATIONS, false);
-        if !excluded {
+        // "WH-1000XM5 or AirPods Pro 2": two models offered choose neither,
+        // nor the brand of either.
+        let other = vocabulary::find_model(vocabulary, &request, &brands);
+        // Joined by "or", with at most a (consumed) brand between.
+        let joined_by_or = |first_end: usize, second_start: usize| {
+            matches!(request.word(first_end + 1), "or" | "или")
+                && second_start >= first_end + 2
+                && second_start <= first_end + 4
+                && (first_end + 2..second_start).all(|at| request.is_consumed(at))
+        };
+        let either = other
+            .as_ref()
+            .is_some_and(|other| joined_by_or(model.end, other.start) || joined_by_or(other.end, model.start));
+        if either {
+            let brands_offered = [Some(fold(&model.brand)), other.map(|other| fold(&other.brand))];
+            if facts.brand.as_deref().is_some_and(|brand| brands_offered.contains(&Some(fold(brand)))) {
+                facts.brand = None;
+            }
+        } else if !excluded {
             facts.model = Some(model.display);
             mentions.push(Mention { field: FieldName::Model, at: model.start });
         }
@@ -188,8 +226,15 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         sizes.extend(size::bare_size(&mut request));
     }
     let colours = colour::extract(&mut request);
-    let chosen_sizes = distinct_sizes(&sizes);
-    let chosen_colours = distinct_colours(&colours);
+    let mut chosen_sizes = distinct_sizes(&sizes);
+    let mut chosen_colours = distinct_colours(&colours);
+    // "black, actually make it white": a correction replaces what came before.
+    if let Some(last) = chosen_sizes.iter().rposition(|mention| is_correction(&request, mention.start)) {
+        chosen_sizes.drain(..last);
+    }
+    if let Some(last) = chosen_colours.iter().rposition(|mention| is_correction(&request, mention.at)) {
+        chosen_colours.drain(..last);
+    }
     facts.lines = lines::assemble(&mut request, &chosen_sizes, &chosen_colours);
     if sizes.iter().any(|mention| mention.fallback) {
         soft.insert(FieldName::SizeLabel);
@@ -471,6 +516,19 @@ mod tests {
         assert_eq!(parse("budget's around $100").explicit_max_cents, Some(10000));
         assert_eq!(parse("max 2 days delivery").deadline_days, Some(2));
         assert_eq!(parse("size 10.5 US").size_label.as_deref(), Some("US 10.5"));
+    }
+
+    #[test]
+    fn two_models_offered_choose_neither() {
+        let facts = parse("Babolat Pure Drive or Head Speed MP, grip 4 3/8");
+        assert_eq!((facts.brand, facts.model, facts.size_label.as_deref()), (None, None, Some("4 3/8")));
+    }
+
+    #[test]
+    fn a_correction_replaces_the_earlier_value() {
+        let facts = parse("Pegasus 41 size 42 black, actually make it white");
+        assert_eq!((facts.color.as_deref(), facts.lines.len()), (Some("white"), 0));
+        assert_eq!(parse("size 42, no wait, make it 43").size_label.as_deref(), Some("43"));
     }
 
     #[test]

@@ -172,7 +172,11 @@ pub fn extract(request: &mut Request) -> Vec<SizeMention> {
         let mut index = mentions.first().map_or(0, |mention| mention.end + 1);
         while index < request.len() {
             let either = matches!(request.word_before(index, 1), "or" | "или");
-            let joined = matches!(request.word_before(index, 1), "and" | "и") || either || is_fallback(request, index);
+            let corrected = request.preceded_by(index, 3, &[&["make", "it"], &["actually"], &["change", "to"]]);
+            let joined = matches!(request.word_before(index, 1), "and" | "и")
+                || either
+                || corrected
+                || is_fallback(request, index);
             if joined
                 && !request.is_consumed(index)
                 && let Some(value) = numeric(request.word(index))
