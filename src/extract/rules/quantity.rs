@@ -9,6 +9,9 @@
 
 use super::text::{Request, count, number_word};
 
+/// The largest number read as a count.
+const MAX_COUNT: u64 = 999;
+
 /// Words after a number that make it anything but a count of items.
 fn is_not_counted(word: &str) -> bool {
     matches!(
@@ -92,7 +95,28 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         return count(times).filter(|value| *value > 0 && times.bytes().all(|byte| byte.is_ascii_digit()));
     }
     let value = count(word)?;
-    if value == 0 {
+    // Nobody orders 1992 of a thing; such numbers are years or part numbers.
+    if value == 0 || value > MAX_COUNT {
+        return None;
+    }
+    // "with 2 pillow shams", "spf 15", "style 2": a detail or a name, not a count.
+    if matches!(
+        request.word_before(index, 1),
+        "with"
+            | "spf"
+            | "style"
+            | "model"
+            | "type"
+            | "number"
+            | "#"
+            | "gen"
+            | "series"
+            | "version"
+            | "no"
+            | "no."
+            | "с"
+            | "со"
+    ) {
         return None;
     }
     // A pack size: "pack of two", "set of 100", "a 6 pack", "a two pack".
@@ -147,5 +171,8 @@ mod tests {
         assert_eq!(quantity("a black one for my husband"), None);
         assert_eq!(quantity("I'm a 5.0 player"), None);
         assert_eq!(quantity("a Moleskine notebook"), None);
+        assert_eq!(quantity("cupcake picks with a 1992 theme"), None);
+        assert_eq!(quantity("a bedspread set with 2 pillow shams"), None);
+        assert_eq!(quantity("spf 15 sunscreen"), None);
     }
 }

@@ -305,9 +305,10 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
     if matches!(after, "размера" | "размер" | "sized" | "size") && !request.is_consumed(index + 1) {
         // "42 размера", but in English only letters come before "size":
         // "medium size", never "Pegasus 41 size 42".
+        let value_follows = value_at(request, index + 2, true).is_some();
         if let Some((label, end)) = value_at(request, index, true)
             && end == index
-            && (after.starts_with("размер") || numeric(&label).is_none())
+            && (after.starts_with("размер") || numeric(&label).is_none() || !value_follows)
         {
             return make(label, index, index + 1);
         }
@@ -418,6 +419,8 @@ mod tests {
         assert_eq!(sizes("Pure Aero, ручка 4 1/2"), ["4 1/2"]);
         assert_eq!(sizes("размер 42"), ["42"]);
         assert_eq!(sizes("кроссовки 42 размера"), ["42"]);
+        assert_eq!(sizes("a 16 size satin dress"), ["16"]);
+        assert_eq!(sizes("model 41 size 42"), ["42"]);
         assert_eq!(sizes("42,5"), Vec::<String>::new(), "a bare number is not a size");
     }
 

@@ -414,6 +414,14 @@ fn trimmed_mention(
     let specific = has_specific(from, to);
     let several_words = to > from;
     let named_after_brand = brand_before && several_words && from == start;
+    // One lower-case word on its own ("vintage cupcake picks", "high speed")
+    // is an ordinary word; a model named alone is capitalised, has a digit,
+    // or comes with more of its name ("miler running t-shirt").
+    let token_text = request.tokens.get(start).map_or("", |token| token.text.as_str());
+    let looks_like_a_name = token_text.chars().any(|character| character.is_uppercase() || character.is_ascii_digit());
+    if start == end && !brand_before && !looks_like_a_name {
+        return None;
+    }
     if !(specific || named_after_brand) {
         return None;
     }
@@ -482,6 +490,7 @@ mod tests {
         assert_eq!(model_of("Ember mug, red").as_deref(), None);
         assert_eq!(model_of("Nike running t-shirt size s").as_deref(), None);
         assert_eq!(model_of("Colavita olive oil").as_deref(), None);
+        assert_eq!(model_of("a usb cable that is high speed").as_deref(), None);
         assert_eq!(model_of("for a pro, under $200").as_deref(), None);
         assert_eq!(model_of("has to fit an iPhone 15").as_deref(), None);
     }
