@@ -54,8 +54,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         }
         tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause });
     };
-    while position < characters.len() {
-        let character = characters[position];
+    while let Some(&character) = characters.get(position) {
         let previous = if position > 0 { characters.get(position - 1).copied() } else { None };
         let next = characters.get(position + 1).copied();
         let joins_digits = matches!(character, '.' | ',' | '/')
