@@ -112,6 +112,20 @@ fn near(typed: &str, name: &str) -> bool {
         && a.get(prefix + 2..) == b.get(prefix + 2..)
 }
 
+/// "fri", "sat.": read only after "by"/"before"/"on", where nothing else fits.
+fn abbreviated_weekday(word: &str) -> Option<Weekday> {
+    Some(match word {
+        "mon" => Weekday::Monday,
+        "tue" | "tues" => Weekday::Tuesday,
+        "wed" => Weekday::Wednesday,
+        "thu" | "thur" | "thurs" => Weekday::Thursday,
+        "fri" => Weekday::Friday,
+        "sat" => Weekday::Saturday,
+        "sun" => Weekday::Sunday,
+        _ => return None,
+    })
+}
+
 fn is_day_unit(word: &str) -> bool {
     matches!(word, "day" | "days" | "дня" | "дней" | "день" | "суток" | "сутки")
 }
@@ -148,7 +162,21 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
             }
             continue;
         }
+        // "by the weekend", "к выходным": the weekend starts on Saturday.
+        let weekend = matches!(word.as_str(), "weekend" | "выходным" | "выходных" | "выходные");
+        let abbreviation = abbreviated_weekday(&word);
+        if (weekend || abbreviation.is_some())
+            && request.preceded_by(index, 3, &[&["by"], &["before"], &["until"], &["к"], &["до"], &["on"], &["for"]])
+        {
+            request.consume(index, index);
+            strong_weekday = strong_weekday.or(Some((abbreviation.unwrap_or(Weekday::Saturday), index)));
+            continue;
+        }
         match word.as_str() {
+            "завтрашнему" | "завтрашнего" => {
+                days.push((1, index));
+                request.consume(index, index);
+            }
             "tomorrow" | "завтра" => {
                 let after = request.word_before(index, 1) == "after" && request.word_before(index, 3) == "day";
                 days.push((if after { 2 } else { 1 }, index));
@@ -297,6 +325,11 @@ mod tests {
         assert_eq!(deadline("need it by thrusday", "2026-11-02").weekday, Some(Weekday::Thursday));
         assert_eq!(deadline("к пятнице", "2026-11-02").weekday, Some(Weekday::Friday));
         assert_eq!(deadline("к среде", "2026-11-02").weekday, Some(Weekday::Wednesday));
+        assert_eq!(deadline("delivered by Sat", "2026-11-02").weekday, Some(Weekday::Saturday));
+        assert_eq!(deadline("before the weekend", "2026-11-02").weekday, Some(Weekday::Saturday));
+        assert_eq!(deadline("к выходным", "2026-11-02").weekday, Some(Weekday::Saturday));
+        assert_eq!(deadline("срочно к завтрашнему дню", "2026-11-02").days, Some(1));
+        assert_eq!(deadline("the sun is out", "2026-11-02").weekday, None);
         assert_eq!(deadline("для среднего уровня", "2026-11-02").weekday, None);
         let race = deadline("MUST arrive by Saturday, we're running a race on Sunday", "2026-11-04");
         assert_eq!(race.weekday, Some(Weekday::Saturday));

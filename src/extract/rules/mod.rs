@@ -209,9 +209,12 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
-    if let Some((limit, at)) = money::extract(&mut request) {
-        facts.explicit_max_cents = Some(limit);
-        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at });
+    let limit = money::extract(&mut request);
+    if let Some(limit) = limit
+        && !limit.per_unit
+    {
+        facts.explicit_max_cents = Some(limit.hundredths);
+        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
     }
 
     let deadline = deadline::extract(&mut request, today);
@@ -262,6 +265,17 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     {
         facts.quantity = Some(count);
         mentions.push(Mention { field: FieldName::Quantity, at });
+    }
+    // "under $15 each": the cart total is the count times that; with no count
+    // the total is unknown, and a guessed limit is not a stated one.
+    if let Some(limit) = limit
+        && limit.per_unit
+    {
+        let total = facts.quantity.and_then(|count| count.checked_mul(limit.hundredths));
+        facts.explicit_max_cents = total;
+        if total.is_some() {
+            mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+        }
     }
     if let Some((level, at)) = level::extract(&request) {
         facts.level = Some(level);
@@ -516,6 +530,12 @@ mod tests {
         assert_eq!(parse("budget's around $100").explicit_max_cents, Some(10000));
         assert_eq!(parse("max 2 days delivery").deadline_days, Some(2));
         assert_eq!(parse("size 10.5 US").size_label.as_deref(), Some("US 10.5"));
+    }
+
+    #[test]
+    fn a_per_unit_limit_becomes_a_total_only_with_a_count() {
+        assert_eq!(parse("3 cans of Penn, under $15 each").explicit_max_cents, Some(4500));
+        assert_eq!(parse("Penn balls, under $15 each").explicit_max_cents, None);
     }
 
     #[test]

@@ -94,18 +94,40 @@ struct Amount {
     last: usize,
 }
 
-/// The strictest stated spending limit, in minor units, and the token where
-/// its amount starts; consumes every amount it reads.
-pub fn extract(request: &mut Request) -> Option<(u64, usize)> {
+/// A stated limit: its amount in minor units, where it starts, and whether
+/// it is per unit ("under $15 each"), which the caller multiplies by the
+/// count, since `explicit_max_cents` limits the cart total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    pub hundredths: u64,
+    pub at: usize,
+    pub per_unit: bool,
+}
+
+/// The strictest stated spending limit; consumes every amount it reads.
+pub fn extract(request: &mut Request) -> Option<Limit> {
     let amounts = amounts(request);
     let mut limits = Vec::new();
     for amount in &amounts {
         request.consume(amount.first, amount.last);
         if is_limit(request, amount) {
-            limits.push((amount.hundredths, amount.first));
+            let per_unit = request.followed_by(
+                amount.last,
+                2,
+                &[
+                    &["each"],
+                    &["apiece"],
+                    &["per"],
+                    &["a", "piece"],
+                    &["за", "штуку"],
+                    &["за", "банку"],
+                    &["за", "пару"],
+                ],
+            );
+            limits.push(Limit { hundredths: amount.hundredths, at: amount.first, per_unit });
         }
     }
-    limits.into_iter().min_by_key(|(value, _)| *value)
+    limits.into_iter().min_by_key(|limit| limit.hundredths)
 }
 
 fn amounts(request: &Request) -> Vec<Amount> {
@@ -180,7 +202,7 @@ mod tests {
     use super::*;
 
     fn limit(text: &str) -> Option<u64> {
-        extract(&mut Request::new(text)).map(|(value, _)| value)
+        extract(&mut Request::new(text)).map(|limit| limit.hundredths)
     }
 
     #[test]
@@ -211,6 +233,12 @@ mod tests {
         assert_eq!(limit("a $25 gift card"), None);
         assert_eq!(limit("дороже 1000 рублей"), None);
         assert_eq!(limit("under 30"), None);
+    }
+
+    #[test]
+    fn per_unit_limits_say_so() {
+        let limit = extract(&mut Request::new("3 cans under $15 each")).unwrap();
+        assert_eq!((limit.hundredths, limit.per_unit), (1500, true));
     }
 
     #[test]
