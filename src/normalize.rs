@@ -104,14 +104,18 @@ fn canonical_colour_words(word: &str) -> Vec<String> {
     }
     let plain = word.replace('ё', "е");
     let starts_cyrillic = plain.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character));
-    if starts_cyrillic {
-        for (stem, english) in RUSSIAN_COLOUR_STEMS {
-            if plain.starts_with(stem) {
-                return english.split(' ').map(str::to_owned).collect();
-            }
-        }
+    if starts_cyrillic && let Some((_, english)) = russian_colour_stem(&plain) {
+        return english.split(' ').map(str::to_owned).collect();
     }
     vec![plain]
+}
+
+/// The Russian colour stem a folded word starts with (`ё` already `е`), and
+/// the English colour it names: `("черн", "black")` for `черные`. A prefix is
+/// all this says; whether the rest of the word is an adjective ending is the
+/// caller's judgement (the rules extractor must not read `серия` as grey).
+pub fn russian_colour_stem(word: &str) -> Option<(&'static str, &'static str)> {
+    RUSSIAN_COLOUR_STEMS.into_iter().find(|(stem, _)| word.starts_with(stem))
 }
 
 fn colour_words(text: &str) -> Vec<String> {

@@ -7,6 +7,7 @@
 //! several extractors' facts. It never runs checks.
 
 pub mod merge;
+pub mod rules;
 pub mod set;
 
 use std::future::Future;

@@ -1,0 +1,124 @@
+//! Several variants in one order: "size 40 for my wife and 43 for me", "one
+//! white one black", "синюю размер M и чёрную размер S".
+//!
+//! Two or more different chosen sizes, or two or more different chosen
+//! colours, make lines; with as many of each, they pair up in the order said.
+//! A count right before a variant ("2 in size 40", "one white") is that
+//! line's quantity. Two of the same variant ("two Pro Staff 97s") is a
+//! quantity, not lines. Fallback and either-or values never make a line.
+
+use super::colour::ColourMention;
+use super::size::SizeMention;
+use super::text::{Request, count};
+use crate::facts::Line;
+
+/// Words that may sit between a line's count and its value ("2 in size 40").
+const BETWEEN: [&str; 9] = ["in", "size", "a", "pairs", "pair", "of", "размер", "размера", "в"];
+
+/// A count said right before token `start`, skipping `BETWEEN` words; when
+/// `loose`, skipping any words of the same clause ("2 pairs of socks in
+/// size M").
+fn count_before(request: &Request, start: usize, loose: bool) -> Option<(u64, usize)> {
+    let mut at = start;
+    for _ in 0..5 {
+        at = at.checked_sub(1)?;
+        let word = request.word(at);
+        if let Some(value) = count(word).filter(|value| *value > 0) {
+            return (!request.is_consumed(at)).then_some((value, at));
+        }
+        let skippable = BETWEEN.contains(&word) || (loose && request.is_word(at) && request.same_clause(at, start));
+        if !skippable {
+            return None;
+        }
+    }
+    None
+}
+
+/// Lines from the chosen sizes and colours (already de-duplicated, in
+/// order), or empty when the request names one variant. Consumes the counts
+/// it gives to lines.
+pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&ColourMention]) -> Vec<Line> {
+    let variants: Vec<(Option<&str>, Option<&str>, usize)> = if sizes.len() >= 2 && sizes.len() == colours.len() {
+        sizes
+            .iter()
+            .zip(colours)
+            .map(|(size, colour)| (Some(size.label.as_str()), Some(colour.colour.as_str()), colour.at.min(size.start)))
+            .collect()
+    } else if sizes.len() >= 2 {
+        sizes.iter().map(|size| (Some(size.label.as_str()), None, size.start)).collect()
+    } else if colours.len() >= 2 {
+        colours.iter().map(|colour| (None, Some(colour.colour.as_str()), colour.at)).collect()
+    } else {
+        Vec::new()
+    };
+    let mut quantities: Vec<Option<(u64, usize)>> =
+        variants.iter().map(|(_, _, start)| count_before(request, *start, false)).collect();
+    // When some lines carry a count ("… and 1 in L"), the others' counts may
+    // sit further back ("2 pairs of socks in size M").
+    if quantities.iter().any(Option::is_some) {
+        for (quantity, (_, _, start)) in quantities.iter_mut().zip(&variants) {
+            if quantity.is_none() {
+                *quantity = count_before(request, *start, true);
+            }
+        }
+    }
+    variants
+        .iter()
+        .zip(quantities)
+        .map(|((size, colour, _), quantity)| {
+            if let Some((_, at)) = quantity {
+                request.consume(at, at);
+            }
+            Line {
+                model: None,
+                color: colour.map(str::to_owned),
+                size_label: size.map(str::to_owned),
+                quantity: quantity.map(|(value, _)| value),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{colour, size};
+    use super::*;
+
+    fn lines(text: &str) -> Vec<Line> {
+        let mut request = Request::new(text);
+        let sizes = size::extract(&mut request);
+        let colours = colour::extract(&mut request);
+        let sizes: Vec<&SizeMention> = sizes.iter().collect();
+        let colours: Vec<&ColourMention> = colours.iter().collect();
+        assemble(&mut request, &sizes, &colours)
+    }
+
+    fn line(size: Option<&str>, colour: Option<&str>, quantity: Option<u64>) -> Line {
+        Line { model: None, color: colour.map(Into::into), size_label: size.map(Into::into), quantity }
+    }
+
+    #[test]
+    fn sizes_colours_and_pairs_make_lines() {
+        assert_eq!(
+            lines("size 40 for my wife and 43 for me"),
+            [line(Some("40"), None, None), line(Some("43"), None, None)]
+        );
+        assert_eq!(
+            lines("2 in size 40 and 1 in size 41"),
+            [line(Some("40"), None, Some(2)), line(Some("41"), None, Some(1))]
+        );
+        assert_eq!(
+            lines("one white one black, both XL"),
+            [line(None, Some("white"), Some(1)), line(None, Some("black"), Some(1))]
+        );
+        assert_eq!(
+            lines("синюю размер M и чёрную размер S"),
+            [line(Some("M"), Some("blue"), None), line(Some("S"), Some("black"), None)]
+        );
+        assert!(lines("size 42, black").is_empty());
+        assert_eq!(
+            lines("2 pairs of socks in size M and 1 in L"),
+            [line(Some("M"), None, Some(2)), line(Some("L"), None, Some(1))]
+        );
+    }
+}

@@ -1,0 +1,641 @@
+//! The embedded offline extractor `rules`: a deterministic parser for English
+//! and Russian shopping requests.
+//!
+//! It owns the order in which the rules read a request and the overlay of
+//! the person's later answers; each rule lives in its own module with its
+//! tests. Facts are what the person stated, never guesses: a rule that is
+//! unsure leaves the field null. The parse is pure (no clock, no I/O); only
+//! the [`Extractor`] adapter measures latency.
+//!
+//! Order matters because rules claim tokens: brands and models first (so the
+//! "41" of "Pegasus 41" is not a size or a count), then money, deadlines,
+//! sizes and colours, then lines (which take their own counts), and the
+//! count last, from whatever numbers are left.
+//!
+//! Work is linear in the request for every rule except model matching, which
+//! is linear in the request times the vocabulary; the caller bounds both.
+
+mod colour;
+mod deadline;
+mod level;
+mod lines;
+mod money;
+mod price;
+mod quantity;
+mod refund;
+mod requirement;
+mod size;
+mod text;
+mod vocabulary;
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use chrono::NaiveDate;
+
+pub use vocabulary::Vocabulary;
+
+use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
+use crate::facts::FieldName;
+use crate::normalize::fold;
+use colour::{ColourMention, Role};
+use size::SizeMention;
+use text::Request;
+
+/// The extractor's configured name.
+pub const NAME: &str = "rules";
+
+/// The longest free-text requirement kept, in characters: a requirement is a
+/// phrase, and a runaway clause should not become a 4 KiB fact.
+const MAX_REQUIREMENT_CHARS: usize = 200;
+
+/// The most free-text requirements kept per list (the facts schema allows 256).
+const MAX_REQUIREMENTS: usize = 32;
+
+/// The offline extractor: rules over a vocabulary of brands and models.
+#[derive(Debug, Clone, Default)]
+pub struct RulesExtractor {
+    vocabulary: Vocabulary,
+}
+
+impl RulesExtractor {
+    pub fn new(vocabulary: Vocabulary) -> RulesExtractor {
+        RulesExtractor { vocabulary }
+    }
+
+    /// The facts of a request and the person's later answers. Answers are
+    /// more of the request: a later value replaces an earlier one for the
+    /// same field ("make it 43"), while "43 is fine too" only marks the field
+    /// soft; excluded brands and free-text requirements accumulate.
+    pub fn parse(&self, request: &str, answers: &[String], today: NaiveDate) -> ExtractedFacts {
+        let mut facts = parse_text(&self.vocabulary, request, today, false);
+        for answer in answers {
+            let expects_size = facts.size_label.is_some() || facts.lines.iter().any(|line| line.size_label.is_some());
+            let later = parse_text(&self.vocabulary, answer, today, expects_size);
+            overlay(&mut facts, later);
+        }
+        facts
+    }
+}
+
+impl Extractor for RulesExtractor {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn extract<'a>(&'a self, input: &'a ExtractInput) -> ExtractFuture<'a> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let extracted = self.parse(&input.request, &input.answers, input.today);
+            let raw = serde_json::to_value(&extracted).unwrap_or_default();
+            let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            Ok(Extraction { extracted, raw, cost: Cost { latency_ms, input_tokens: None, output_tokens: None } })
+        })
+    }
+}
+
+/// Brands that the words before them exclude.
+const BRAND_NEGATIONS: [&[&str]; 15] = [
+    &["not"],
+    &["no"],
+    &["except"],
+    &["anything", "but"],
+    &["brand", "but"],
+    &["other", "than"],
+    &["besides"],
+    &["не"],
+    &["кроме"],
+    &["без"],
+    &["avoid"],
+    &["excluding"],
+    &["don't", "want"],
+    &["hate"],
+    &["never"],
+];
+
+/// Whether the value at `at` corrects an earlier one ("actually make it
+/// white", "instead", "лучше").
+fn is_correction(request: &Request, at: usize) -> bool {
+    request.preceded_by(
+        at,
+        4,
+        &[
+            &["actually"],
+            &["make", "it"],
+            &["change", "to"],
+            &["change", "it", "to"],
+            &["switch", "to"],
+            &["instead", "of"],
+            &["лучше"],
+            &["передумал"],
+            &["передумала"],
+        ],
+    ) || request.followed_by(at, 2, &[&["instead"], &["вместо"]])
+}
+
+/// Whether a brand is one of "X or Y" with another named brand.
+fn offered_with_another(
+    request: &Request,
+    brand: &vocabulary::BrandMention,
+    brands: &[vocabulary::BrandMention],
+) -> bool {
+    let is_or = |word: &str| matches!(word, "or" | "или");
+    brands.iter().any(|other| {
+        (other.start == brand.end + 2 && is_or(request.word(brand.end + 1)))
+            || (brand.start == other.end + 2 && is_or(request.word(other.end + 1)))
+    })
+}
+
+/// A stated fact and the token that states it, for soft markers.
+struct Mention {
+    field: FieldName,
+    at: usize,
+}
+
+fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> ExtractedFacts {
+    let mut request = Request::new(text);
+    let mut facts = ExtractedFacts::default();
+    let mut mentions: Vec<Mention> = Vec::new();
+    let mut soft: BTreeSet<FieldName> = BTreeSet::new();
+
+    let brands = vocabulary::find_brands(vocabulary, &request);
+    let mut either_brand = false;
+    for brand in &brands {
+        request.consume(brand.start, brand.end);
+        let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+        if excluded {
+            if !facts.brand_not.iter().any(|known| fold(known) == fold(&brand.display)) {
+                facts.brand_not.push(brand.display.clone());
+            }
+        } else if size::is_fallback(&request, brand.end) {
+            soft.insert(FieldName::Brand);
+        } else if offered_with_another(&request, brand, &brands) {
+            // "Nike or Adidas": a choice left open is not a chosen brand.
+            either_brand = true;
+        } else if facts.brand.is_none() {
+            facts.brand = Some(brand.display.clone());
+            mentions.push(Mention { field: FieldName::Brand, at: brand.start });
+        }
+    }
+    if either_brand {
+        facts.brand = None;
+    }
+    if let Some(model) = vocabulary::find_model(vocabulary, &request, &brands) {
+        request.consume(model.start, model.end);
+        // "anything but the Pure Drive" excludes a model; there is no fact
+        // for that, and it must not become the chosen one.
+        let excluded = request.preceded_by_within(model.start, 3, &BRAND_NEGATIONS, false);
+        // "WH-1000XM5 or AirPods Pro 2": two models offered choose neither,
+        // nor the brand of either.
+        let other = vocabulary::find_model(vocabulary, &request, &brands);
+        // Joined by "or", with at most a (consumed) brand between.
+        let joined_by_or = |first_end: usize, second_start: usize| {
+            matches!(request.word(first_end + 1), "or" | "или")
+                && second_start >= first_end + 2
+                && second_start <= first_end + 4
+                && (first_end + 2..second_start).all(|at| request.is_consumed(at))
+        };
+        let either = other
+            .as_ref()
+            .is_some_and(|other| joined_by_or(model.end, other.start) || joined_by_or(other.end, model.start));
+        if either {
+            let brands_offered = [Some(fold(&model.brand)), other.map(|other| fold(&other.brand))];
+            if facts.brand.as_deref().is_some_and(|brand| brands_offered.contains(&Some(fold(brand)))) {
+                facts.brand = None;
+            }
+        } else if !excluded {
+            facts.model = Some(model.display);
+            mentions.push(Mention { field: FieldName::Model, at: model.start });
+        }
+    }
+
+    let limit = money::extract(&mut request);
+    if let Some(limit) = limit
+        && !limit.per_unit
+    {
+        facts.explicit_max_cents = Some(limit.hundredths);
+        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+    }
+
+    let deadline = deadline::extract(&mut request, today);
+    facts.deadline_weekday = deadline.weekday;
+    facts.deadline_days = deadline.days;
+    if let Some(at) = deadline.at {
+        mentions.push(Mention { field: FieldName::DeadlineDays, at });
+    }
+
+    let mut sizes = size::extract(&mut request);
+    if sizes.is_empty() && expects_size {
+        sizes.extend(size::bare_size(&mut request));
+    }
+    let colours = colour::extract(&mut request);
+    let mut chosen_sizes = distinct_sizes(&sizes);
+    let mut chosen_colours = distinct_colours(&colours);
+    // "black, actually make it white": a correction replaces what came before.
+    if let Some(last) = chosen_sizes.iter().rposition(|mention| is_correction(&request, mention.start)) {
+        chosen_sizes.drain(..last);
+    }
+    if let Some(last) = chosen_colours.iter().rposition(|mention| is_correction(&request, mention.at)) {
+        chosen_colours.drain(..last);
+    }
+    facts.lines = lines::assemble(&mut request, &chosen_sizes, &chosen_colours);
+    if sizes.iter().any(|mention| mention.fallback) {
+        soft.insert(FieldName::SizeLabel);
+    }
+    if colours.iter().any(|mention| mention.role == Role::Fallback) {
+        soft.insert(FieldName::Color);
+    }
+    let size_lines = facts.lines.iter().any(|line| line.size_label.is_some());
+    let colour_lines = facts.lines.iter().any(|line| line.color.is_some());
+    if let [only] = chosen_sizes.as_slice()
+        && !size_lines
+    {
+        facts.size_label = Some(only.label.clone());
+        mentions.push(Mention { field: FieldName::SizeLabel, at: only.start });
+    }
+    if let [only] = chosen_colours.as_slice()
+        && !colour_lines
+    {
+        facts.color = Some(only.colour.clone());
+        mentions.push(Mention { field: FieldName::Color, at: only.at });
+    }
+
+    if let Some((count, at)) = quantity::extract(&mut request)
+        && facts.lines.is_empty()
+    {
+        facts.quantity = Some(count);
+        mentions.push(Mention { field: FieldName::Quantity, at });
+    }
+    // "under $15 each": the cart total is the count times that; with no count
+    // the total is unknown, and a guessed limit is not a stated one.
+    if let Some(limit) = limit
+        && limit.per_unit
+    {
+        let total = facts.quantity.and_then(|count| count.checked_mul(limit.hundredths));
+        facts.explicit_max_cents = total;
+        if total.is_some() {
+            mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+        }
+    }
+    if let Some((level, at)) = level::extract(&request) {
+        facts.level = Some(level);
+        mentions.push(Mention { field: FieldName::Level, at });
+    }
+    if let Some((preference, at)) = price::extract(&request) {
+        facts.price_preference = Some(preference);
+        mentions.push(Mention { field: FieldName::PricePreference, at });
+    }
+    if let Some(at) = refund::extract(&request) {
+        facts.needs_refundable = true;
+        request.consume(at, at);
+        mentions.push(Mention { field: FieldName::NeedsRefundable, at });
+    }
+    requirements(&request, &mentions, &mut facts, &mut soft);
+    facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
+    facts
+}
+
+/// Soft markers next to a fact mark it soft; next to free text they make it
+/// nice to have. Then the musts.
+fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFacts, soft: &mut BTreeSet<FieldName>) {
+    // A real request holds a handful of markers; the cap keeps a hostile one
+    // (a thousand "ideally"s in one clause) from costing markers × clause.
+    let mut markers = requirement::soft_markers(request);
+    markers.truncate(MAX_REQUIREMENTS);
+    let mut optional: Vec<requirement::Requirement> = Vec::new();
+    let soft_clauses: BTreeSet<usize> = markers.iter().filter_map(|(first, _)| request.clause(*first)).collect();
+    for marker in &markers {
+        let nearest = mentions
+            .iter()
+            .filter(|mention| request.same_clause(mention.at, marker.0))
+            .min_by_key(|mention| mention.at.abs_diff(marker.0));
+        match nearest {
+            Some(mention) => {
+                soft.insert(mention.field);
+            }
+            None => optional.extend(requirement::optional_wish(request, &markers, *marker)),
+        }
+    }
+    let mut musts: Vec<requirement::Requirement> = Vec::new();
+    let candidates = requirement::musts(request)
+        .into_iter()
+        .take(MAX_REQUIREMENTS)
+        .chain(requirement::properties(request))
+        .chain(requirement::phone_fits(request))
+        .take(4 * MAX_REQUIREMENTS);
+    for candidate in candidates {
+        let in_soft_clause = request.clause(candidate.start).is_some_and(|clause| soft_clauses.contains(&clause));
+        let target = if in_soft_clause { &mut optional } else { &mut musts };
+        let overlaps = target.iter().any(|known| candidate.start <= known.end && known.start <= candidate.end);
+        if !overlaps {
+            target.push(candidate);
+        }
+    }
+    facts.other = requirement_texts(musts);
+    facts.other_optional = requirement_texts(optional);
+    facts.other_optional.retain(|wish| !facts.other.iter().any(|must| fold(must) == fold(wish)));
+}
+
+fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for requirement in list {
+        let text: String = requirement.text.chars().take(MAX_REQUIREMENT_CHARS).collect();
+        let text = text.trim().to_owned();
+        if !text.is_empty() && !texts.iter().any(|known| fold(known) == fold(&text)) && texts.len() < MAX_REQUIREMENTS {
+            texts.push(text);
+        }
+    }
+    texts
+}
+
+fn distinct_sizes(sizes: &[SizeMention]) -> Vec<&SizeMention> {
+    let mut chosen: Vec<&SizeMention> = Vec::new();
+    for mention in sizes.iter().filter(|mention| !mention.fallback && !mention.either) {
+        if !chosen.iter().any(|known| fold(&known.label) == fold(&mention.label)) {
+            chosen.push(mention);
+        }
+    }
+    chosen
+}
+
+fn distinct_colours(colours: &[ColourMention]) -> Vec<&ColourMention> {
+    let mut chosen: Vec<&ColourMention> = Vec::new();
+    for mention in colours.iter().filter(|mention| mention.role == Role::Chosen) {
+        if !chosen.iter().any(|known| known.colour == mention.colour) {
+            chosen.push(mention);
+        }
+    }
+    chosen
+}
+
+/// Lays a later answer over the facts so far: stated values replace, lists
+/// and soft marks accumulate, refundability once asked stays asked.
+fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
+    let mut soft: BTreeSet<String> = facts.soft.drain(..).collect();
+    let mut replace = |field: FieldName, stated: bool| {
+        if stated {
+            soft.remove(field.as_str());
+        }
+    };
+    replace(FieldName::Brand, later.brand.is_some());
+    replace(FieldName::Model, later.model.is_some());
+    replace(FieldName::Color, later.color.is_some());
+    replace(FieldName::SizeLabel, later.size_label.is_some());
+    replace(FieldName::Level, later.level.is_some());
+    replace(FieldName::PricePreference, later.price_preference.is_some());
+    replace(FieldName::ExplicitMaxCents, later.explicit_max_cents.is_some());
+    replace(FieldName::Quantity, later.quantity.is_some());
+    replace(FieldName::DeadlineDays, later.deadline_days.is_some() || later.deadline_weekday.is_some());
+    for brand in later.brand_not {
+        if facts.brand.as_deref().is_some_and(|chosen| fold(chosen) == fold(&brand)) {
+            facts.brand = None;
+        }
+        if !facts.brand_not.iter().any(|known| fold(known) == fold(&brand)) {
+            facts.brand_not.push(brand);
+        }
+    }
+    if later.brand.is_some() {
+        facts.brand = later.brand;
+    }
+    facts.model = later.model.or(facts.model.take());
+    facts.color = later.color.or(facts.color.take());
+    if later.size_label.is_some() && !facts.lines.is_empty() && facts.lines.iter().any(|line| line.size_label.is_some())
+    {
+        // One size in an answer to a multi-size order is ambiguous: keep the lines.
+    } else {
+        facts.size_label = later.size_label.or(facts.size_label.take());
+    }
+    facts.level = later.level.or(facts.level);
+    facts.price_preference = later.price_preference.or(facts.price_preference);
+    facts.explicit_max_cents = later.explicit_max_cents.or(facts.explicit_max_cents);
+    facts.quantity = later.quantity.or(facts.quantity);
+    facts.needs_refundable |= later.needs_refundable;
+    if later.deadline_days.is_some() || later.deadline_weekday.is_some() {
+        facts.deadline_days = later.deadline_days;
+        facts.deadline_weekday = later.deadline_weekday;
+    }
+    if !later.lines.is_empty() {
+        facts.lines = later.lines;
+    }
+    for must in later.other {
+        if !facts.other.iter().any(|known| fold(known) == fold(&must)) {
+            facts.other.push(must);
+        }
+    }
+    for wish in later.other_optional {
+        if !facts.other_optional.iter().any(|known| fold(known) == fold(&wish)) {
+            facts.other_optional.push(wish);
+        }
+    }
+    soft.extend(later.soft);
+    facts.soft = soft.into_iter().collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Weekday;
+    use crate::facts::{Level, Line, PricePreference};
+
+    fn date(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    fn extractor() -> RulesExtractor {
+        RulesExtractor::new(Vocabulary::from_catalog_names([
+            ("Nike", "Nike Pegasus 41"),
+            ("Wilson", "Wilson Clash 100"),
+            ("Wilson", "Wilson Championship Regular Duty, single can"),
+            ("Babolat", "Babolat Pure Drive"),
+            ("Head", "Head Speed MP"),
+            ("Penn", "Penn Championship Extra Duty, 4-can box"),
+        ]))
+    }
+
+    fn parse(text: &str) -> ExtractedFacts {
+        extractor().parse(text, &[], date("2026-11-02"))
+    }
+
+    #[test]
+    fn a_full_request() {
+        let facts =
+            parse("Nike Pegasus 41 in black ideally, white is fine, size 42, under $120, by Friday, returnable");
+        assert_eq!(facts.brand.as_deref(), Some("Nike"));
+        assert_eq!(facts.model.as_deref(), Some("Pegasus 41"));
+        assert_eq!(facts.color.as_deref(), Some("black"));
+        assert_eq!(facts.size_label.as_deref(), Some("42"));
+        assert_eq!(facts.explicit_max_cents, Some(12000));
+        assert_eq!(facts.deadline_weekday, Some(Weekday::Friday));
+        assert!(facts.needs_refundable);
+        assert_eq!(facts.soft, ["color"]);
+        assert_eq!(facts.quantity, None);
+    }
+
+    #[test]
+    fn excluded_brands_are_not_chosen() {
+        for text in ["anything but Wilson", "no Wilson please", "not Wilson", "не Wilson", "кроме Wilson"] {
+            let facts = parse(text);
+            assert_eq!(facts.brand_not, ["Wilson"], "{text}");
+            assert_eq!(facts.brand, None, "{text}");
+        }
+        let facts = parse("Babolat Pure Drive, not Head");
+        assert_eq!((facts.brand.as_deref(), facts.brand_not.as_slice()), (Some("Babolat"), &["Head".to_owned()][..]));
+    }
+
+    #[test]
+    fn soft_markers_reach_their_own_clause() {
+        assert_eq!(parse("grey running shoes in size 9, Nike if possible").soft, ["brand"]);
+        let facts = parse("Penn Championship, gift wrap if possible");
+        assert!(facts.soft.is_empty());
+        assert_eq!(facts.other_optional, ["gift wrap"]);
+        let facts = parse("would be nice if it's vegan, must be gluten-free");
+        assert_eq!(
+            (facts.other.as_slice(), facts.other_optional.as_slice()),
+            (&["gluten-free".to_owned()][..], &["vegan".to_owned()][..])
+        );
+    }
+
+    #[test]
+    fn every_soft_marker_softens_its_fact() {
+        for (text, field) in [
+            ("black ideally, white is fine", "color"),
+            ("preferably by Thursday", "deadline_days"),
+            ("Nike if possible", "brand"),
+            ("size 42, 43 is fine too", "size_label"),
+            ("желательно к понедельнику", "deadline_days"),
+            ("жёлтая, можно и чёрную", "color"),
+            ("under $100 ideally", "explicit_max_cents"),
+            ("returnable if possible", "needs_refundable"),
+        ] {
+            assert_eq!(parse(text).soft, [field], "{text}");
+        }
+    }
+
+    #[test]
+    fn musts_and_wishes_in_the_persons_words() {
+        assert_eq!(parse("must be gluten-free").other, ["gluten-free"]);
+        assert_eq!(parse("a case, has to fit an iPhone 15").other, ["fit an iPhone 15"]);
+        assert_eq!(parse("vegan protein bars").other, ["vegan"]);
+        assert_eq!(parse("would be nice if it's vegan").other_optional, ["vegan"]);
+        assert_eq!(parse("ракетка для новичок").level, Some(Level::Beginner));
+        assert_eq!(parse("я новичок").level, Some(Level::Beginner));
+    }
+
+    #[test]
+    fn open_choices_and_exclusions_are_not_choices() {
+        let facts = parse("Nike or Babolat, size 9 or 9.5, anything but the Pure Drive");
+        assert_eq!((facts.brand, facts.size_label, facts.model), (None, None, None));
+        assert!(facts.lines.is_empty());
+        assert!(parse("I don't want anything final sale").needs_refundable);
+        assert_eq!(parse("budget's around $100").explicit_max_cents, Some(10000));
+        assert_eq!(parse("max 2 days delivery").deadline_days, Some(2));
+        assert_eq!(parse("size 10.5 US").size_label.as_deref(), Some("US 10.5"));
+    }
+
+    #[test]
+    fn a_per_unit_limit_becomes_a_total_only_with_a_count() {
+        assert_eq!(parse("3 cans of Penn, under $15 each").explicit_max_cents, Some(4500));
+        assert_eq!(parse("Penn balls, under $15 each").explicit_max_cents, None);
+    }
+
+    #[test]
+    fn two_models_offered_choose_neither() {
+        let facts = parse("Babolat Pure Drive or Head Speed MP, grip 4 3/8");
+        assert_eq!((facts.brand, facts.model, facts.size_label.as_deref()), (None, None, Some("4 3/8")));
+    }
+
+    #[test]
+    fn a_correction_replaces_the_earlier_value() {
+        let facts = parse("Pegasus 41 size 42 black, actually make it white");
+        assert_eq!((facts.color.as_deref(), facts.lines.len()), (Some("white"), 0));
+        assert_eq!(parse("size 42, no wait, make it 43").size_label.as_deref(), Some("43"));
+    }
+
+    #[test]
+    fn lines_replace_the_shared_quantity() {
+        let facts = parse("Two Pegasus 41, one white one black, both size 42");
+        assert_eq!(facts.quantity, None);
+        assert_eq!(facts.size_label.as_deref(), Some("42"));
+        assert_eq!(facts.lines.len(), 2);
+        let facts = parse("Two Clash 100 in 4 1/2");
+        assert_eq!((facts.quantity, facts.lines.len()), (Some(2), 0));
+    }
+
+    #[test]
+    fn answers_override_or_soften() {
+        let extractor = extractor();
+        let today = date("2026-11-02");
+        let replaced = extractor.parse("Nike Pegasus 41 size 42", &["make it 43".to_owned()], today);
+        assert_eq!(replaced.size_label.as_deref(), Some("43"));
+        let softened = extractor.parse("Nike Pegasus 41 size 42", &["43 is fine too".to_owned()], today);
+        assert_eq!(softened.size_label.as_deref(), Some("42"));
+        assert_eq!(softened.soft, ["size_label"]);
+        let limited = extractor.parse(
+            "Wilson Clash 100",
+            &["under $250 please".to_owned(), "no Wilson after all".to_owned()],
+            today,
+        );
+        assert_eq!(limited.explicit_max_cents, Some(25000));
+        assert_eq!((limited.brand, limited.brand_not), (None, vec!["Wilson".to_owned()]));
+    }
+
+    #[test]
+    fn russian_request() {
+        let facts =
+            parse("Две банки мячей Penn Championship, не дороже 1500 рублей, к пятнице, для новичка, подешевле");
+        assert_eq!(facts.quantity, Some(2));
+        assert_eq!(facts.model.as_deref(), Some("Championship"));
+        assert_eq!(facts.explicit_max_cents, Some(150000));
+        assert_eq!(facts.deadline_weekday, Some(Weekday::Friday));
+        assert_eq!(facts.level, Some(Level::Beginner));
+        assert_eq!(facts.price_preference, Some(PricePreference::Cheap));
+    }
+
+    #[test]
+    fn an_empty_vocabulary_names_no_brand() {
+        let facts = RulesExtractor::default().parse("Nike Pegasus 41 size 42", &[], date("2026-11-02"));
+        assert_eq!((facts.brand, facts.model, facts.size_label.as_deref()), (None, None, Some("42")));
+        assert_eq!(facts.lines, Vec::<Line>::new());
+    }
+
+    #[tokio::test]
+    async fn the_extractor_reports_facts_and_raw_json() {
+        let input =
+            ExtractInput { request: "4 cans of Penn, by Friday".into(), today: date("2026-11-06"), answers: vec![] };
+        let extraction = extractor().extract(&input).await.unwrap();
+        assert_eq!(extractor().name(), "rules");
+        assert_eq!(extraction.raw["quantity"], 4);
+        assert_eq!(extraction.cost.input_tokens, None);
+        let facts = extraction.extracted.into_facts(input.today);
+        assert_eq!(facts.deadline_days, Some(0), "by Friday on a Friday is today");
+        assert!(facts.validate().is_ok());
+    }
+
+    #[test]
+    fn long_hostile_input_stays_fast() {
+        let started = std::time::Instant::now();
+        for word in ["today ", "ideally ", "must be x ", "Wilson ", "size 42 and 43 ", "one white one black ", "vegan "]
+        {
+            let text = word.repeat(3000);
+            let facts = extractor().parse(&text, &[], date("2026-11-02"));
+            assert!(facts.into_facts(date("2026-11-02")).validate().is_ok());
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "took {:?}", started.elapsed());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_always_validates(text in "\\PC{0,200}") {
+            let facts = extractor().parse(&text, std::slice::from_ref(&text), date("2026-11-02"));
+            proptest::prop_assert!(facts.into_facts(date("2026-11-02")).validate().is_ok());
+        }
+
+        #[test]
+        fn never_panics_on_request_like_text(words in proptest::collection::vec(
+            "(size|42,5|4 3/8|\\$|€|under|не|Wilson|x2|one|black|or|ideally|by|Friday|к|пятнице|must|be|in|a|pair|of|,|\\.|-|no|final|sale|next|week|1 kg)", 0..40)) {
+            let text = words.join(" ");
+            let facts = extractor().parse(&text, &[], date("2026-11-02"));
+            proptest::prop_assert!(facts.into_facts(date("2026-11-02")).validate().is_ok());
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Refundability: "I need to be able to return it", "returnable", "no final
+//! sale", "send it back", "exchangeable", "с возможностью возврата".
+//!
+//! "Return" alone is not enough ("a return trip"): it counts after a word of
+//! ability or need ("can return", "able to return", "need to return"), as an
+//! adjective ("returnable"), or as the Russian noun, which is always about
+//! returning goods. A stated indifference ("final sale is fine", "no need to
+//! return", "без возврата") wins over everything else in the request.
+
+use super::text::Request;
+
+/// Whether the person asked to be able to return or exchange; the token that says it.
+pub fn extract(request: &Request) -> Option<usize> {
+    for index in 0..request.len() {
+        let word = request.word(index);
+        if indifferent_at(request, index) {
+            return None;
+        }
+        let adjective = word.starts_with("returnable")
+            || word.starts_with("refundable")
+            || word.starts_with("exchangeable")
+            || word == "refund"
+            || word == "refunds"
+            || word.starts_with("exchange");
+        let verb_return = matches!(word, "return" | "returns" | "returned")
+            && (request.preceded_by(
+                index,
+                4,
+                &[
+                    &["can"],
+                    &["could"],
+                    &["able"],
+                    &["need"],
+                    &["want"],
+                    &["might"],
+                    &["may"],
+                    &["option"],
+                    &["possible"],
+                    &["free"],
+                    &["easy"],
+                    &["accepts"],
+                    &["allow"],
+                    &["allows"],
+                ],
+            ) || request.followed_by(index, 1, &[&["it"], &["them"], &["if"], &["policy"]]));
+        let send_back = word == "send" && request.followed_by(index, 2, &[&["back"]]);
+        let no_final_sale = word == "final"
+            && request.word(index + 1).starts_with("sale")
+            && request.preceded_by(index, 4, &[&["no"], &["not"], &["nothing"], &["don't"], &["avoid"], &["without"]]);
+        let russian = word.starts_with("возврат") || word == "вернуть" || word.starts_with("обмен");
+        if adjective || verb_return || send_back || no_final_sale || russian {
+            return Some(index);
+        }
+    }
+    None
+}
+
+/// "final sale is fine", "no need to return", "don't need returns", "без возврата".
+fn indifferent_at(request: &Request, index: usize) -> bool {
+    let word = request.word(index);
+    (word == "final"
+        && request.word(index + 1).starts_with("sale")
+        && request.followed_by(index + 1, 3, &[&["is", "fine"], &["fine"], &["ok"], &["is", "ok"], &["okay"]]))
+        || (word.starts_with("return")
+            && request.preceded_by(index, 4, &[&["no", "need"], &["don't", "need"], &["won't"], &["never"]]))
+        || (word.starts_with("возврат") && request.word_before(index, 1) == "без")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refundable(text: &str) -> bool {
+        extract(&Request::new(text)).is_some()
+    }
+
+    #[test]
+    fn stated_refundability() {
+        for text in [
+            "I need to be able to return it",
+            "has to be returnable",
+            "no final sale pls",
+            "make sure i can send it back if it's wrong",
+            "must be exchangeable in case it's not right",
+            "need to return them if they don't fit",
+            "с возможностью возврата",
+            "главное чтобы можно было вернуть",
+        ] {
+            assert!(refundable(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn other_returns_and_indifference_are_not() {
+        for text in
+            ["a return trip", "final sale is fine", "no need to return it", "без возврата можно", "Nike Pegasus"]
+        {
+            assert!(!refundable(text), "{text}");
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Free-text requirements and soft markers.
+//!
+//! `other` holds musts no fact field can: a known property ("gluten-free",
+//! "vegan", "waterproof", "с MagSafe"), a phone it must fit ("for my iPhone
+//! 15"), or whatever follows "must be" / "has to" / "обязательно" when no
+//! rule has claimed those words. `other_optional` holds the same said as
+//! nice to have ("gift wrap if possible", "vegan would be nice"). Both keep
+//! the person's words. A soft marker ("ideally", "if possible",
+//! "желательно") next to a stated fact marks that fact's field soft instead.
+
+use super::text::Request;
+
+/// Phrases that make what is next to them optional.
+pub const SOFT_MARKERS: [&[&str]; 18] = [
+    &["ideally"],
+    &["preferably"],
+    &["preferred"],
+    &["if", "possible"],
+    &["if", "you", "can"],
+    &["if", "they", "can"],
+    &["if", "available"],
+    &["would", "be", "nice"],
+    &["nice", "to", "have"],
+    &["not", "required"],
+    &["optional"],
+    &["bonus"],
+    &["if", "they", "do"],
+    &["желательно"],
+    &["по", "возможности"],
+    &["если", "можно"],
+    &["если", "есть"],
+    &["лучше", "всего"],
+];
+
+/// Words around an optional wish that are not the wish ("that's a bonus").
+const OPTIONAL_FILLER: [&str; 22] = [
+    "that's", "a", "an", "if", "it's", "is", "would", "be", "nice", "to", "have", "i'd", "like", "that", "also", "and",
+    "please", "pls", "it", "they", "can", "do",
+];
+
+/// Filler before a wish; "a gift receipt" keeps its article.
+const LEADING_FILLER: [&str; 12] =
+    ["if", "it's", "is", "would", "be", "nice", "to", "have", "i'd", "like", "that", "also"];
+
+/// The most must markers read per request; real requests have one or two.
+const MAX_MUST_MARKERS: usize = 32;
+
+/// Phrases that introduce a must.
+const MUST_MARKERS: [&[&str]; 11] = [
+    &["must", "be"],
+    &["has", "to", "be"],
+    &["have", "to", "be"],
+    &["needs", "to", "be"],
+    &["must"],
+    &["has", "to"],
+    &["обязательно"],
+    &["должен", "быть"],
+    &["должна", "быть"],
+    &["должны", "быть"],
+    &["должно", "быть"],
+];
+
+/// Words that make a must about delivery or returns, which other rules own.
+const NOT_FREE_TEXT: [&str; 10] =
+    ["arrive", "here", "delivered", "come", "ship", "returnable", "exchangeable", "возврат", "доставлен", "приехать"];
+
+/// Things a product can be free of ("paraben free", "lactose and dairy free").
+const FREE_OF: [&str; 20] = [
+    "gluten",
+    "sugar",
+    "paraben",
+    "bpa",
+    "cruelty",
+    "lactose",
+    "dairy",
+    "nut",
+    "grain",
+    "lead",
+    "fat",
+    "caffeine",
+    "alcohol",
+    "gmo",
+    "fragrance",
+    "soy",
+    "egg",
+    "wheat",
+    "oil",
+    "sulfate",
+];
+
+/// Single-word properties.
+fn is_property_word(word: &str) -> bool {
+    matches!(word, "vegan" | "vegetarian" | "organic" | "kosher" | "halal" | "waterproof" | "hypoallergenic")
+        || word.starts_with("веган")
+        || word.starts_with("органическ")
+        || word.starts_with("водонепроницаем")
+        || (word.ends_with("-free") && word.len() > 5)
+}
+
+/// Two-word properties.
+const PROPERTY_PHRASES: [&[&str]; 14] = [
+    &["water", "resistant"],
+    &["dust", "proof"],
+    &["leak", "proof"],
+    &["machine", "washable"],
+    &["non", "slip"],
+    &["non-slip"],
+    &["keto", "friendly"],
+    &["low", "carb"],
+    &["noise", "cancelling"],
+    &["noise", "canceling"],
+    &["без", "глютена"],
+    &["с", "magsafe"],
+    &["with", "magsafe"],
+    &["без", "сахара"],
+];
+
+/// A requirement in the person's words and the tokens it covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirement {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Known properties ("gluten-free", "noise cancelling"), not claimed by other rules.
+pub fn properties(request: &Request) -> Vec<Requirement> {
+    let mut found: Vec<Requirement> = Vec::new();
+    let mut index = 0;
+    while index < request.len() {
+        let word = request.word(index);
+        let mut span: Option<(usize, usize)> = None;
+        if word == "free" && index > 0 && FREE_OF.contains(&request.word_before(index, 1)) {
+            let first = index - 1;
+            let joined = first >= 2
+                && matches!(request.word_before(first, 1), "and" | "&")
+                && FREE_OF.contains(&request.word_before(first, 2));
+            span = Some((if joined { first - 2 } else { first }, index));
+        } else if is_property_word(word) {
+            span = Some((index, index));
+        } else if let Some(phrase) = PROPERTY_PHRASES.iter().find(|phrase| request.phrase_at(index, phrase)) {
+            span = Some((index, index + phrase.len() - 1));
+        }
+        match span {
+            Some((start, end))
+                if (start..=end).all(|at| !request.is_consumed(at)) && !describes_model(request, end) =>
+            {
+                while found.last().is_some_and(|earlier| earlier.end >= start) {
+                    found.pop();
+                }
+                found.push(Requirement { text: request.original(start, end), start, end });
+                index = end + 1;
+            }
+            _ => index += 1,
+        }
+    }
+    found
+}
+
+/// "noise cancelling AirPods Pro 2": a property right before a named model
+/// describes that model and is not a separate must.
+fn describes_model(request: &Request, end: usize) -> bool {
+    request.is_consumed(end + 1) && request.is_word(end + 1) && request.same_clause(end, end + 1)
+}
+
+/// "for my iPhone 15", "для iPhone 15", "fits an iPhone 15 Pro": the phone a
+/// case must fit, when no model rule has claimed those words.
+pub fn phone_fits(request: &Request) -> Vec<Requirement> {
+    let mut found = Vec::new();
+    for index in 0..request.len() {
+        if !matches!(request.word(index), "for" | "для" | "на" | "fits" | "fit") {
+            continue;
+        }
+        let mut at = index + 1;
+        if matches!(request.word(at), "my" | "an" | "a" | "the" | "моего" | "мой") {
+            at += 1;
+        }
+        if !matches!(request.word(at), "iphone" | "galaxy" | "pixel") || request.is_consumed(at) {
+            continue;
+        }
+        let mut end = at;
+        while let next = request.word(end + 1)
+            && !request.is_consumed(end + 1)
+            && (next.bytes().all(|byte| byte.is_ascii_digit()) && !next.is_empty()
+                || matches!(next, "pro" | "max" | "plus" | "ultra" | "mini" | "s24" | "s23"))
+        {
+            end += 1;
+        }
+        if end > at {
+            found.push(Requirement { text: request.original(index, end), start: index, end });
+        }
+    }
+    found
+}
+
+/// What follows "must be" / "has to" / "обязательно" in its clause, when no
+/// other rule has claimed it.
+pub fn musts(request: &Request) -> Vec<Requirement> {
+    let mut found = Vec::new();
+    let mut markers_seen = 0usize;
+    for index in 0..request.len() {
+        let Some(marker) = MUST_MARKERS.iter().find(|marker| request.phrase_at(index, marker)) else {
+            continue;
+        };
+        // Each marker reads to the end of its clause; a bounded number of
+        // markers keeps a hostile "must must must…" request linear.
+        markers_seen += 1;
+        if markers_seen > MAX_MUST_MARKERS {
+            break;
+        }
+        let start = index + marker.len();
+        let mut end = start;
+        while request.same_clause(start, end + 1) {
+            end += 1;
+        }
+        if start >= request.len() || !request.same_clause(index, start) {
+            continue;
+        }
+        let claimed = (start..=end).any(|at| request.is_consumed(at) && request.is_word(at));
+        let about_other_rule =
+            (start..=end).any(|at| NOT_FREE_TEXT.iter().any(|word| request.word(at).starts_with(word)));
+        let trailing_punct = (start..=end).rev().take_while(|at| !request.is_word(*at)).count();
+        let end = end.saturating_sub(trailing_punct);
+        if !claimed && !about_other_rule && end >= start && request.is_word(start) {
+            found.push(Requirement { text: request.original(start, end), start, end });
+        }
+    }
+    found
+}
+
+/// Where soft markers are: (first token, last token).
+pub fn soft_markers(request: &Request) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    for index in 0..request.len() {
+        if let Some(marker) = SOFT_MARKERS.iter().find(|marker| request.phrase_at(index, marker)) {
+            found.push((index, index + marker.len() - 1));
+        }
+    }
+    found
+}
+
+/// The wish in a clause that holds a soft marker but no stated fact: the
+/// clause without its markers and the filler around them.
+pub fn optional_wish(request: &Request, markers: &[(usize, usize)], marker: (usize, usize)) -> Option<Requirement> {
+    let mut clause_start = marker.0;
+    while clause_start > 0 && request.same_clause(clause_start - 1, marker.0) {
+        clause_start -= 1;
+    }
+    let mut clause_end = marker.1;
+    while request.same_clause(clause_end + 1, marker.0) {
+        clause_end += 1;
+    }
+    let in_marker = |at: usize| markers.iter().any(|(first, last)| (*first..=*last).contains(&at));
+    let words: Vec<usize> = (clause_start..=clause_end).filter(|at| request.is_word(*at) && !in_marker(*at)).collect();
+    let first = words.iter().position(|at| !LEADING_FILLER.contains(&request.word(*at)))?;
+    let last = words.iter().rposition(|at| !OPTIONAL_FILLER.contains(&request.word(*at)))?;
+    let (start, end) = (*words.get(first)?, *words.get(last)?);
+    if end < start || (start..=end).any(|at| request.is_consumed(at) && request.is_word(at)) {
+        return None;
+    }
+    Some(Requirement { text: request.original(start, end), start, end })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(list: Vec<Requirement>) -> Vec<String> {
+        list.into_iter().map(|requirement| requirement.text).collect()
+    }
+
+    #[test]
+    fn known_properties_in_the_persons_words() {
+        let request = Request::new("cookies which is keto friendly grain free and sugar free, lactose and dairy free");
+        assert_eq!(
+            texts(properties(&request)),
+            ["keto friendly", "grain free", "sugar free", "lactose and dairy free"]
+        );
+        assert_eq!(texts(properties(&Request::new("it must be gluten-free"))), ["gluten-free"]);
+        assert_eq!(texts(properties(&Request::new("обязательно с MagSafe"))), ["с MagSafe"]);
+    }
+
+    #[test]
+    fn musts_and_phones() {
+        assert_eq!(texts(musts(&Request::new("a case that has to fit an iPhone 15, blue"))), ["fit an iPhone 15"]);
+        assert_eq!(texts(musts(&Request::new("They MUST arrive by Saturday"))), Vec::<String>::new());
+        assert_eq!(texts(phone_fits(&Request::new("Чехол для iPhone 15, зелёный"))), ["для iPhone 15"]);
+    }
+
+    #[test]
+    fn optional_wishes_without_their_markers() {
+        for (text, wish) in [
+            ("if they do gift wrap that's a bonus", "gift wrap"),
+            ("would be nice if it's vegan leather", "vegan leather"),
+            ("a gift receipt if possible", "a gift receipt"),
+            ("подарочная упаковка желательно", "подарочная упаковка"),
+        ] {
+            let request = Request::new(text);
+            let markers = soft_markers(&request);
+            assert_eq!(
+                optional_wish(&request, &markers, markers[0]).map(|wish| wish.text).as_deref(),
+                Some(wish),
+                "{text}"
+            );
+        }
+    }
+}

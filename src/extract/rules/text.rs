@@ -1,0 +1,295 @@
+//! Tokens of a request, and the small look-around helpers every rule uses.
+//!
+//! The rules never slice the request by byte offsets they computed
+//! themselves: the tokenizer walks `char_indices`, so every token is cut at a
+//! char boundary and no input can make a rule panic. Each token keeps the
+//! person's spelling (`text`, for facts "in the person's words") and a folded
+//! form (`folded`, for matching), plus the clause it sits in, because a marker
+//! such as "ideally" or "not" only reaches as far as its clause.
+
+use crate::normalize::fold;
+
+/// Whether a token is a word (letters and digits) or a single punctuation mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    Word,
+    Punct,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// The person's spelling.
+    pub text: String,
+    /// Folded (`fold`), `ё` as `е`, typographic apostrophe as `'`.
+    pub folded: String,
+    pub kind: TokenKind,
+    /// Clauses end at `, . ; ! ? : ( ) —`, at a line break and before "but"/"но".
+    pub clause: usize,
+}
+
+/// Punctuation that ends a clause.
+fn ends_clause(character: char) -> bool {
+    matches!(character, ',' | '.' | ';' | '!' | '?' | ':' | '(' | ')' | '—' | '–' | '\n' | '|')
+}
+
+/// Words that start a new clause: "black ideally but pink works" is two.
+const CLAUSE_WORDS: [&str; 4] = ["but", "но", "however", "although"];
+
+/// Splits a request into tokens. Digits joined by `.`, `,` or `/` stay one
+/// token ("42,5", "3/8", "1,200"); so do letters joined by `-` or an
+/// apostrophe ("t-shirt", "don't"); "No." before a number keeps its point.
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let characters: Vec<char> = text.chars().collect();
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut clause = 0usize;
+    let mut current = String::new();
+    let mut position = 0usize;
+    let push_word = |current: &mut String, tokens: &mut Vec<Token>, clause: &mut usize| {
+        if current.is_empty() {
+            return;
+        }
+        let folded = fold(current).replace('ё', "е").replace('’', "'");
+        if CLAUSE_WORDS.contains(&folded.as_str()) && tokens.last().is_some_and(|last| last.clause == *clause) {
+            *clause += 1;
+        }
+        tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause });
+    };
+    while let Some(&character) = characters.get(position) {
+        let previous = if position > 0 { characters.get(position - 1).copied() } else { None };
+        let next = characters.get(position + 1).copied();
+        let joins_digits = matches!(character, '.' | ',' | '/')
+            && previous.is_some_and(|c| c.is_ascii_digit())
+            && next.is_some_and(|c| c.is_ascii_digit());
+        let joins_letters = matches!(character, '-' | '\'' | '’') && next.is_some_and(char::is_alphanumeric);
+        let number_sign = character == '.' && fold(&current) == "no" && number_follows(&characters, position + 1);
+        if character.is_alphanumeric() || (!current.is_empty() && (joins_digits || joins_letters)) || number_sign {
+            current.push(character);
+        } else {
+            push_word(&mut current, &mut tokens, &mut clause);
+            if character == '\n' {
+                clause += 1;
+            } else if !character.is_whitespace() {
+                tokens.push(Token {
+                    text: character.to_string(),
+                    folded: character.to_string(),
+                    kind: TokenKind::Punct,
+                    clause,
+                });
+                if ends_clause(character) {
+                    clause += 1;
+                }
+            }
+        }
+        position += 1;
+    }
+    push_word(&mut current, &mut tokens, &mut clause);
+    tokens
+}
+
+fn number_follows(characters: &[char], from: usize) -> bool {
+    characters.iter().skip(from).find(|character| !character.is_whitespace()).is_some_and(char::is_ascii_digit)
+}
+
+/// A tokenized request and which tokens a rule has already claimed, so that
+/// the "41" of "Pegasus 41" or the "120" of "$120" is never read as a count.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub tokens: Vec<Token>,
+    pub consumed: Vec<bool>,
+}
+
+impl Request {
+    pub fn new(text: &str) -> Request {
+        let tokens = tokenize(text);
+        let consumed = vec![false; tokens.len()];
+        Request { tokens, consumed }
+    }
+
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The folded token at `index`, or "" past either end.
+    pub fn word(&self, index: usize) -> &str {
+        self.tokens.get(index).map_or("", |token| token.folded.as_str())
+    }
+
+    /// The folded token `offset` before `index`, or "" before the start.
+    pub fn word_before(&self, index: usize, offset: usize) -> &str {
+        index.checked_sub(offset).map_or("", |at| self.word(at))
+    }
+
+    pub fn is_word(&self, index: usize) -> bool {
+        self.tokens.get(index).is_some_and(|token| token.kind == TokenKind::Word)
+    }
+
+    pub fn clause(&self, index: usize) -> Option<usize> {
+        self.tokens.get(index).map(|token| token.clause)
+    }
+
+    pub fn same_clause(&self, first: usize, second: usize) -> bool {
+        matches!((self.clause(first), self.clause(second)), (Some(a), Some(b)) if a == b)
+    }
+
+    pub fn is_consumed(&self, index: usize) -> bool {
+        self.consumed.get(index).copied().unwrap_or(true)
+    }
+
+    pub fn consume(&mut self, from: usize, to_inclusive: usize) {
+        for index in from..=to_inclusive {
+            if let Some(slot) = self.consumed.get_mut(index) {
+                *slot = true;
+            }
+        }
+    }
+
+    /// Whether `phrase` (folded words) starts at `index`.
+    pub fn phrase_at(&self, index: usize, phrase: &[&str]) -> bool {
+        !phrase.is_empty() && phrase.iter().enumerate().all(|(offset, word)| self.word(index + offset) == *word)
+    }
+
+    /// Whether one of `phrases` ends within `window` tokens before `index`,
+    /// inside the clause of `index`.
+    pub fn preceded_by(&self, index: usize, window: usize, phrases: &[&[&str]]) -> bool {
+        self.preceded_by_within(index, window, phrases, true)
+    }
+
+    /// As [`Request::preceded_by`], optionally crossing clause boundaries
+    /// ("anything but Wilson" crosses the "but").
+    pub fn preceded_by_within(&self, index: usize, window: usize, phrases: &[&[&str]], same_clause: bool) -> bool {
+        let earliest = index.saturating_sub(window);
+        for start in earliest..index {
+            if same_clause && !self.same_clause(start, index) {
+                continue;
+            }
+            for phrase in phrases {
+                if start + phrase.len() <= index && self.phrase_at(start, phrase) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether one of `phrases` starts within `window` tokens after `index`,
+    /// inside the clause of `index`.
+    pub fn followed_by(&self, index: usize, window: usize, phrases: &[&[&str]]) -> bool {
+        for start in index + 1..=index + window {
+            if !self.same_clause(start, index) {
+                break;
+            }
+            if phrases.iter().any(|phrase| self.phrase_at(start, phrase)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The person's words from `from` to `to_inclusive`, joined by single
+    /// spaces, without a space before closing punctuation.
+    pub fn original(&self, from: usize, to_inclusive: usize) -> String {
+        let mut out = String::new();
+        for token in self.tokens.iter().skip(from).take(to_inclusive.saturating_add(1).saturating_sub(from)) {
+            let glue = token.kind == TokenKind::Punct && matches!(token.text.as_str(), "," | "." | "!" | "?" | ")");
+            if !out.is_empty() && !glue {
+                out.push(' ');
+            }
+            out.push_str(&token.text);
+        }
+        out
+    }
+}
+
+/// A count said in words: "two", "две", "a dozen" is not handled (rare).
+pub fn number_word(word: &str) -> Option<u64> {
+    Some(match word {
+        "one" | "один" | "одна" | "одну" | "одно" | "одни" => 1,
+        "two" | "два" | "две" => 2,
+        "three" | "три" => 3,
+        "four" | "четыре" => 4,
+        "five" | "пять" => 5,
+        "six" | "шесть" => 6,
+        "seven" | "семь" => 7,
+        "eight" | "восемь" => 8,
+        "nine" | "девять" => 9,
+        "ten" | "десять" => 10,
+        "eleven" | "одиннадцать" => 11,
+        "twelve" | "dozen" | "двенадцать" => 12,
+        "twenty" | "двадцать" => 20,
+        "twenty-four" => 24,
+        _ => return None,
+    })
+}
+
+/// A whole number written in digits, at most nine of them (nobody orders a
+/// billion of anything; the bound also keeps arithmetic far from overflow).
+pub fn whole_number(word: &str) -> Option<u64> {
+    if word.is_empty() || word.len() > 9 || !word.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    word.parse().ok()
+}
+
+/// A digit count or a number word.
+pub fn count(word: &str) -> Option<u64> {
+    whole_number(word).or_else(|| number_word(word))
+}
+
+/// An amount in hundredths: "120" → 12000, "12.50" → 1250, "42,5" → 4250,
+/// "1,200" → 120000 (a comma before exactly three digits groups thousands).
+pub fn hundredths(word: &str) -> Option<u64> {
+    let normalised: String = match word.split_once(',') {
+        Some((whole, rest)) if rest.len() == 3 && !rest.contains([',', '.']) => format!("{whole}{rest}"),
+        Some((whole, rest)) if !rest.contains([',', '.']) => format!("{whole}.{rest}"),
+        Some(_) => word.replace(',', ""),
+        None => word.to_owned(),
+    };
+    let (whole, fraction) = normalised.split_once('.').unwrap_or((normalised.as_str(), ""));
+    let whole = whole_number(whole)?;
+    let fraction_value = match fraction.len() {
+        0 => 0,
+        1 => whole_number(fraction)? * 10,
+        2 => whole_number(fraction)?,
+        _ => return None,
+    };
+    whole.checked_mul(100)?.checked_add(fraction_value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folded(text: &str) -> Vec<String> {
+        tokenize(text).into_iter().map(|token| token.folded).collect()
+    }
+
+    #[test]
+    fn digits_with_separators_stay_one_token() {
+        assert_eq!(folded("EU 42,5, $1,200 and 4 3/8"), ["eu", "42,5", ",", "$", "1,200", "and", "4", "3/8"]);
+        assert_eq!(folded("Spaghetti No. 5"), ["spaghetti", "no.", "5"]);
+        assert_eq!(folded("a t-shirt, don't"), ["a", "t-shirt", ",", "don't"]);
+    }
+
+    #[test]
+    fn clauses_break_at_punctuation_and_but() {
+        let tokens = tokenize("black ideally, white is fine but pink");
+        let clauses: Vec<usize> = tokens.iter().map(|token| token.clause).collect();
+        assert_eq!(clauses, [0, 0, 0, 1, 1, 1, 2, 2]);
+    }
+
+    #[test]
+    fn amounts_read_decimal_and_grouping_commas() {
+        assert_eq!(hundredths("120"), Some(12000));
+        assert_eq!(hundredths("12.50"), Some(1250));
+        assert_eq!(hundredths("42,5"), Some(4250));
+        assert_eq!(hundredths("1,200"), Some(120000));
+        assert_eq!(hundredths("99999999999999999999"), None);
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        for text in ["", "...", "-", "'", "no.", "№ 5", "１２,５", "\u{200B}", "a-", "5/", ",5"] {
+            let _ = tokenize(text);
+        }
+    }
+}

@@ -1,0 +1,511 @@
+//! Brands and models the rules extractor can recognise, and finding them in a
+//! request.
+//!
+//! A brand or model is only recognised if a catalog names it: the rules do not
+//! guess that a capitalised word is a brand. A model is "the product line as
+//! named, minus the brand" (guard.md §3), so the vocabulary keeps each
+//! catalog model's words, and a request names a model when a run of its words
+//! are all words of one catalog model. The run is then trimmed of kind words
+//! ("running", "t-shirt", "olive oil") at its ends, because the model check
+//! requires every word of the stated model in the item name, and the person
+//! who says "Miler running t-shirt" named the line "Miler", not the kind.
+
+use std::collections::BTreeSet;
+
+use super::text::Request;
+use crate::normalize::{fold, words};
+
+/// One brand as the catalog spells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Brand {
+    display: String,
+    words: Vec<String>,
+}
+
+/// One catalog model: its tokens as spelt (for output) and its word set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Model {
+    brand: String,
+    tokens: Vec<String>,
+    words: BTreeSet<String>,
+}
+
+/// The brands and models the rules extractor knows. Empty by default: then
+/// no brand, excluded brand or model is ever extracted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Vocabulary {
+    brands: Vec<Brand>,
+    models: Vec<Model>,
+}
+
+/// Brands that are also common words; recognised only when capitalised
+/// ("Head Speed MP", not "a head band").
+const COMMON_WORD_BRANDS: [&str; 5] = ["head", "heat", "apple", "amazon", "ember"];
+
+/// Words that occur in model names but say nothing specific on their own:
+/// function words, kinds of product, colours, phone names. A run of request
+/// words made only of these is a model only right after its brand
+/// ("Moleskine Classic Notebook"), never on its own ("a classic notebook").
+const COMMON_WORDS: &[&str] = &[
+    "the",
+    "a",
+    "and",
+    "with",
+    "for",
+    "of",
+    "on",
+    "in",
+    "pro",
+    "max",
+    "plus",
+    "mini",
+    "ultra",
+    "light",
+    "classic",
+    "large",
+    "medium",
+    "small",
+    "gold",
+    "pink",
+    "orange",
+    "black",
+    "white",
+    "extra",
+    "run",
+    "running",
+    "shoes",
+    "case",
+    "set",
+    "bar",
+    "box",
+    "edition",
+    "water",
+    "sparkling",
+    "sea",
+    "salt",
+    "chocolate",
+    "dark",
+    "cocoa",
+    "oil",
+    "olive",
+    "milk",
+    "oat",
+    "drink",
+    "coffee",
+    "ground",
+    "whole",
+    "bean",
+    "raw",
+    "honey",
+    "butter",
+    "crew",
+    "neck",
+    "t-shirt",
+    "tee",
+    "socks",
+    "short",
+    "jacket",
+    "down",
+    "hoodie",
+    "skirt",
+    "tennis",
+    "headphones",
+    "earbuds",
+    "candle",
+    "jar",
+    "notebook",
+    "iphone",
+    "galaxy",
+    "s24",
+    "mug",
+    "tumbler",
+    "cup",
+    "bottle",
+    "shorts",
+    "tank",
+    "balls",
+    "ball",
+    "racket",
+    "can",
+    "gift",
+    "card",
+    "rolls",
+    "spaghetti",
+    "pasta",
+    "us",
+    "open",
+    "stage",
+    "no",
+    "t",
+    "shirt",
+    "free",
+    "fit",
+    "dri",
+    "magsafe",
+    "silicone",
+    "gluten",
+    "soy",
+    "bunny",
+    "protein",
+];
+
+/// Kind words trimmed from the end of a recognised model ("Miler running
+/// t-shirt" → "Miler"), as long as something specific remains.
+const KIND_WORDS: &[&str] = &[
+    "running",
+    "water",
+    "candle",
+    "shoes",
+    "sneakers",
+    "t-shirt",
+    "shirt",
+    "tee",
+    "tees",
+    "socks",
+    "olive",
+    "oil",
+    "bar",
+    "bars",
+    "protein",
+    "coffee",
+    "beans",
+    "whole",
+    "bean",
+    "chocolate",
+    "dark",
+    "headphones",
+    "earbuds",
+    "crew",
+    "set",
+];
+
+/// Words that may sit inside a stated model without being part of it:
+/// "Tough Armor for iPhone 15", "Parallax на iPhone 15".
+const CONNECTORS: [&str; 3] = ["for", "на", "для"];
+
+impl Vocabulary {
+    /// Builds a vocabulary from catalog (brand, product name) pairs. The
+    /// model is the name without the brand and without pack descriptions
+    /// (", 4-can box", " 6-Pack").
+    pub fn from_catalog_names<I, B, N>(names: I) -> Vocabulary
+    where
+        I: IntoIterator<Item = (B, N)>,
+        B: AsRef<str>,
+        N: AsRef<str>,
+    {
+        let mut vocabulary = Vocabulary::default();
+        for (brand, name) in names {
+            let brand = brand.as_ref().trim();
+            let brand_words = words(brand);
+            if brand_words.is_empty() {
+                continue;
+            }
+            if !vocabulary.brands.iter().any(|known| known.words == brand_words) {
+                vocabulary.brands.push(Brand { display: brand.to_owned(), words: brand_words.clone() });
+            }
+            let before_comma = name.as_ref().split(',').next().unwrap_or_default();
+            let mut tokens: Vec<String> = before_comma.split_whitespace().map(str::to_owned).collect();
+            let leading: Vec<String> = tokens.iter().take(brand_words.len()).flat_map(|token| words(token)).collect();
+            if leading == brand_words {
+                tokens.drain(..brand_words.len().min(tokens.len()));
+            }
+            tokens.retain(|token| !fold(token).ends_with("-pack") && fold(token) != "pack");
+            let model_words: BTreeSet<String> = tokens.iter().flat_map(|token| words(token)).collect();
+            if model_words.is_empty() {
+                continue;
+            }
+            let model = Model { brand: brand.to_owned(), tokens, words: model_words };
+            if !vocabulary.models.contains(&model) {
+                vocabulary.models.push(model);
+            }
+        }
+        vocabulary
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.brands.is_empty() && self.models.is_empty()
+    }
+}
+
+/// A brand named in the request, at tokens `start..=end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrandMention {
+    pub display: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Every brand named in the request, in order.
+pub fn find_brands(vocabulary: &Vocabulary, request: &Request) -> Vec<BrandMention> {
+    let mut found = Vec::new();
+    let mut index = 0;
+    while index < request.len() {
+        let mut matched: Option<(usize, &Brand)> = None;
+        for brand in &vocabulary.brands {
+            if let Some(end) = brand_ends_at(request, index, &brand.words)
+                && matched.is_none_or(|(best_end, _)| end > best_end)
+            {
+                matched = Some((end, brand));
+            }
+        }
+        match matched {
+            Some((end, brand)) if brand_is_meant(vocabulary, request, index, brand) => {
+                found.push(BrandMention { display: brand.display.clone(), start: index, end });
+                index = end + 1;
+            }
+            _ => index += 1,
+        }
+    }
+    found
+}
+
+/// Where a brand's words, starting at token `start`, end (a token may hold
+/// several words: "Justin's").
+fn brand_ends_at(request: &Request, start: usize, brand_words: &[String]) -> Option<usize> {
+    let mut wanted = brand_words.iter();
+    let mut index = start;
+    let mut next = wanted.next()?;
+    loop {
+        if !request.is_word(index) {
+            return None;
+        }
+        for word in words(request.word(index)) {
+            if word != *next {
+                return None;
+            }
+            match wanted.next() {
+                Some(following) => next = following,
+                None => return Some(index),
+            }
+        }
+        index += 1;
+    }
+}
+
+fn brand_is_meant(vocabulary: &Vocabulary, request: &Request, start: usize, brand: &Brand) -> bool {
+    let folded = brand.words.join(" ");
+    if !COMMON_WORD_BRANDS.contains(&folded.as_str()) {
+        return true;
+    }
+    let capitalised =
+        request.tokens.get(start).and_then(|token| token.text.chars().next()).is_some_and(char::is_uppercase);
+    capitalised || followed_by_own_model(vocabulary, request, start + brand.words.len(), brand)
+}
+
+/// "apple airpods": a lower-case common-word brand is still meant when one of
+/// its own model words follows.
+fn followed_by_own_model(vocabulary: &Vocabulary, request: &Request, next: usize, brand: &Brand) -> bool {
+    let next_words = token_words(request, next);
+    !next_words.is_empty()
+        && vocabulary.models.iter().any(|model| {
+            words(&model.brand) == brand.words
+                && next_words.iter().all(|word| model.words.contains(word) && is_specific(word))
+        })
+}
+
+/// A model named in the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelMention {
+    pub display: String,
+    pub brand: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The words a request token contributes to model matching: "41s" counts as
+/// "41" ("Pegasus 41s"), punctuation as nothing.
+fn token_words(request: &Request, index: usize) -> Vec<String> {
+    words(request.word(index))
+        .into_iter()
+        .map(|word| match word.strip_suffix('s') {
+            Some(digits) if !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit()) => digits.to_owned(),
+            _ => word,
+        })
+        .collect()
+}
+
+fn is_specific(word: &str) -> bool {
+    !COMMON_WORDS.contains(&word) && !word.bytes().all(|byte| byte.is_ascii_digit())
+}
+
+/// The best-named model: the longest run of request tokens whose words all
+/// belong to one catalog model, ranked by how many specific words it holds.
+/// Models of a brand named just before the run win ties.
+pub fn find_model(vocabulary: &Vocabulary, request: &Request, brands: &[BrandMention]) -> Option<ModelMention> {
+    let mut best: Option<(usize, usize, bool, ModelMention)> = None;
+    for model in &vocabulary.models {
+        let mut index = 0;
+        while index < request.len() {
+            let Some(end) = run_end(request, index, model) else {
+                index += 1;
+                continue;
+            };
+            let brand_before =
+                brands.iter().any(|brand| brand.end + 1 == index && fold(&brand.display) == fold(&model.brand));
+            if let Some(mention) = trimmed_mention(request, index, end, model, brand_before) {
+                let specific = (mention.start..=mention.end)
+                    .flat_map(|at| token_words(request, at))
+                    .filter(|word| is_specific(word))
+                    .count();
+                let length = mention.end - mention.start + 1;
+                let better = match &best {
+                    None => true,
+                    Some((best_specific, best_length, best_brand, _)) => {
+                        (specific, length, brand_before) > (*best_specific, *best_length, *best_brand)
+                    }
+                };
+                if better {
+                    best = Some((specific, length, brand_before, mention));
+                }
+            }
+            index = end + 1;
+        }
+    }
+    best.map(|(_, _, _, mention)| mention)
+}
+
+/// The last token of the run of model words starting at `start`, if any.
+fn run_end(request: &Request, start: usize, model: &Model) -> Option<usize> {
+    let belongs = |index: usize| {
+        request.is_word(index) && !request.is_consumed(index) && {
+            let token_words = token_words(request, index);
+            !token_words.is_empty() && token_words.iter().all(|word| model.words.contains(word))
+        }
+    };
+    if !belongs(start) {
+        return None;
+    }
+    let mut end = start;
+    let mut index = start + 1;
+    while index < request.len() {
+        if belongs(index) {
+            end = index;
+        } else if !(CONNECTORS.contains(&request.word(index)) && belongs(index + 1)) {
+            break;
+        }
+        index += 1;
+    }
+    Some(end)
+}
+
+/// Trims kind words off the ends of a run and decides whether what remains
+/// names a model.
+fn trimmed_mention(
+    request: &Request,
+    start: usize,
+    end: usize,
+    model: &Model,
+    brand_before: bool,
+) -> Option<ModelMention> {
+    let has_specific = |from: usize, to: usize| {
+        (from..=to).flat_map(|index| token_words(request, index)).any(|word| is_specific(&word))
+    };
+    // Only the end is trimmed: a kind word before the line is usually part
+    // of its name ("Chocolate Chip"), after it the person's noun ("Miler running t-shirt").
+    let (from, mut to) = (start, end);
+    while to > from && KIND_WORDS.contains(&request.word(to)) && (has_specific(from, to - 1) || brand_before) {
+        to -= 1;
+    }
+    // A lone word that is only part of a catalog token ("fit" of "Dri-FIT")
+    // is an ordinary word, not a model.
+    if from == to && !model.tokens.iter().any(|token| words(token) == token_words(request, from)) {
+        return None;
+    }
+    let specific = has_specific(from, to);
+    let several_words = to > from;
+    let named_after_brand = brand_before && several_words && from == start;
+    // One lower-case word on its own ("vintage cupcake picks", "high speed")
+    // is an ordinary word; a model named alone is capitalised, has a digit,
+    // or comes with more of its name ("miler running t-shirt").
+    let token_text = request.tokens.get(start).map_or("", |token| token.text.as_str());
+    let looks_like_a_name = token_text.chars().any(|character| character.is_uppercase() || character.is_ascii_digit());
+    if start == end && !brand_before && !looks_like_a_name {
+        return None;
+    }
+    if !(specific || named_after_brand) {
+        return None;
+    }
+    let display = (from..=to)
+        .filter(|index| !CONNECTORS.contains(&request.word(*index)))
+        .map(|index| spelled_as_catalog(request, index, model))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(ModelMention { display, brand: model.brand.clone(), start: from, end: to })
+}
+
+/// The catalog's spelling of a request token when the catalog has a token
+/// with the same words ("wh-1000xm5" → "WH-1000XM5", "41s" → "41").
+fn spelled_as_catalog(request: &Request, index: usize, model: &Model) -> String {
+    let wanted = token_words(request, index);
+    model
+        .tokens
+        .iter()
+        .find(|token| words(token) == wanted)
+        .cloned()
+        .unwrap_or_else(|| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vocabulary() -> Vocabulary {
+        Vocabulary::from_catalog_names([
+            ("Nike", "Nike Pegasus 41"),
+            ("Nike", "Nike Dri-FIT Miler Running T-Shirt"),
+            ("Babolat", "Babolat Pure Drive"),
+            ("Babolat", "Babolat Pure Drive Team"),
+            ("Penn", "Penn Championship Extra Duty, 4-can box"),
+            ("Moleskine", "Moleskine Classic Notebook Large"),
+            ("Ember", "Ember Mug 2 10 oz"),
+            ("Spigen", "Spigen Tough Armor iPhone 15"),
+            ("Head", "Head Speed MP"),
+            ("Colavita", "Colavita Extra Virgin Olive Oil"),
+            ("Under Armour", "Under Armour Rival Fleece Hoodie"),
+        ])
+    }
+
+    fn model_of(text: &str) -> Option<String> {
+        let vocabulary = vocabulary();
+        let request = Request::new(text);
+        let brands = find_brands(&vocabulary, &request);
+        find_model(&vocabulary, &request, &brands).map(|mention| mention.display)
+    }
+
+    #[test]
+    fn models_are_the_line_as_named_without_brand_or_kind() {
+        assert_eq!(model_of("Nike Pegasus 41s in black").as_deref(), Some("Pegasus 41"));
+        assert_eq!(model_of("the Babolat Pure Drive, grip 4 3/8").as_deref(), Some("Pure Drive"));
+        assert_eq!(model_of("one miler running t-shirt size s").as_deref(), Some("Miler"));
+        assert_eq!(model_of("Tough Armor for iPhone 15").as_deref(), Some("Tough Armor iPhone 15"));
+        assert_eq!(model_of("pls find Colavita extra virgin olive oil").as_deref(), Some("Extra Virgin"));
+        assert_eq!(model_of("Penn Championship balls").as_deref(), Some("Championship"));
+    }
+
+    #[test]
+    fn generic_words_name_a_model_only_after_its_brand() {
+        assert_eq!(model_of("Moleskine Classic Notebook, black").as_deref(), Some("Classic Notebook"));
+        assert_eq!(model_of("a classic notebook").as_deref(), None);
+        assert_eq!(model_of("Ember Mug 2 in red").as_deref(), Some("Mug 2"));
+        assert_eq!(model_of("Ember mug, red").as_deref(), None);
+        assert_eq!(model_of("Nike running t-shirt size s").as_deref(), None);
+        assert_eq!(model_of("Colavita olive oil").as_deref(), None);
+        assert_eq!(model_of("a usb cable that is high speed").as_deref(), None);
+        assert_eq!(model_of("for a pro, under $200").as_deref(), None);
+        assert_eq!(model_of("has to fit an iPhone 15").as_deref(), None);
+    }
+
+    #[test]
+    fn brands_are_found_by_words_and_common_words_need_a_capital() {
+        let vocabulary = vocabulary();
+        let brands = |text: &str| -> Vec<String> {
+            find_brands(&vocabulary, &Request::new(text)).into_iter().map(|mention| mention.display).collect()
+        };
+        assert_eq!(brands("under armour rival fleece"), ["Under Armour"]);
+        assert_eq!(brands("not Head, maybe nike"), ["Head", "Nike"]);
+        assert!(brands("a head band").is_empty());
+        assert_eq!(brands("a head speed mp"), ["Head"], "its own model word follows");
+        assert!(Vocabulary::default().is_empty());
+        assert!(brands("").is_empty());
+    }
+}

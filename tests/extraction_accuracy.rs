@@ -1,0 +1,187 @@
+//! Per-field accuracy of the `rules` extractor on the hand-labelled requests
+//! in tests/extraction/labelled.jsonl (see tests/extraction/README.md).
+//!
+//! Exact match per field: strings compared after `normalize::fold`, lists as
+//! sets, null = null correct. The floors are the measured figures minus a
+//! small margin, so a regression fails and an improvement is free; raise
+//! them when the parser gets better. `cargo test --test extraction_accuracy
+//! -- --nocapture` prints the table and every miss.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use asasked::Facts;
+use asasked::extract::rules::{RulesExtractor, Vocabulary};
+use asasked::normalize::fold;
+use chrono::NaiveDate;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct Labelled {
+    id: String,
+    request: String,
+    today: NaiveDate,
+    #[serde(default)]
+    answers: Vec<String>,
+    gold: Facts,
+}
+
+/// The vocabulary the labels assume: brands and product names like the
+/// sandbox catalog's, written here so the test does not depend on it.
+const CATALOG: &[(&str, &str)] = &[
+    ("Nike", "Nike Pegasus 41"),
+    ("Nike", "Nike Pegasus 40"),
+    ("Nike", "Nike Vaporfly 3"),
+    ("Nike", "Nike Dri-FIT Miler Running T-Shirt"),
+    ("Nike", "Nike Dri-FIT Miler Running Tank"),
+    ("Nike", "Nike Everyday Cushioned Crew Socks 6-Pack"),
+    ("Adidas", "Adidas Adizero SL"),
+    ("Adidas", "Adidas Own The Run Tee"),
+    ("Asics", "Asics Gel-Kayano 30"),
+    ("Asics", "Asics Gel-Nimbus 26"),
+    ("Hoka", "Hoka Clifton 9"),
+    ("Brooks", "Brooks Ghost 16"),
+    ("Salomon", "Salomon Speedcross 6"),
+    ("Babolat", "Babolat Pure Drive"),
+    ("Babolat", "Babolat Pure Drive Team"),
+    ("Babolat", "Babolat Pure Aero"),
+    ("Babolat", "Babolat Evo Drive"),
+    ("Babolat", "Babolat Gold Championship, single can"),
+    ("Wilson", "Wilson Clash 100"),
+    ("Wilson", "Wilson Clash 100L"),
+    ("Wilson", "Wilson Pro Staff 97"),
+    ("Wilson", "Wilson Championship Regular Duty, single can"),
+    ("Wilson", "Wilson US Open Extra Duty, 4-can box"),
+    ("Head", "Head Speed MP"),
+    ("Head", "Head Ti S6"),
+    ("Head", "Head Tour, single can"),
+    ("Yonex", "Yonex EZONE 98"),
+    ("Yonex", "Yonex EZONE 100"),
+    ("Penn", "Penn Championship Extra Duty, single can"),
+    ("Penn", "Penn Tour Extra Duty, 4-can box"),
+    ("Dunlop", "Dunlop ATP Championship, single can"),
+    ("Uniqlo", "Uniqlo AIRism Crew Neck T-Shirt"),
+    ("Lululemon", "Lululemon Pace Breaker Short 7\""),
+    ("Balega", "Balega Hidden Comfort Running Socks 3-Pack"),
+    ("Under Armour", "Under Armour Rival Fleece Hoodie"),
+    ("Apple", "Apple iPhone 15 Silicone Case with MagSafe"),
+    ("Apple", "Apple AirPods Pro 2"),
+    ("OtterBox", "OtterBox Defender iPhone 15"),
+    ("Spigen", "Spigen Ultra Hybrid iPhone 15"),
+    ("Spigen", "Spigen Tough Armor iPhone 15"),
+    ("Caseology", "Caseology Parallax iPhone 15"),
+    ("Sony", "Sony WH-1000XM5"),
+    ("Sony", "Sony WH-CH520"),
+    ("Bose", "Bose QuietComfort 45"),
+    ("JBL", "JBL Tune 510BT"),
+    ("JBL", "JBL Tune 520BT"),
+    ("Ember", "Ember Mug 2 10 oz"),
+    ("LEGO", "LEGO Icons Bonsai Tree 10281"),
+    ("Moleskine", "Moleskine Classic Notebook Large"),
+    ("Stanley", "Stanley Quencher H2.0 40 oz Tumbler"),
+    ("Barilla", "Barilla Spaghetti No. 5"),
+    ("Barilla", "Barilla Gluten Free Spaghetti"),
+    ("Lavazza", "Lavazza Super Crema Whole Bean Coffee"),
+    ("Oatly", "Oatly Oat Milk Barista Edition"),
+    ("Alpro", "Alpro Soy Drink, 6-pack"),
+    ("Lindt", "Lindt Excellence 70% Cocoa Dark Chocolate"),
+    ("Clif", "Clif Bar Chocolate Chip"),
+];
+
+const FIELDS: [&str; 15] = [
+    "brand",
+    "brand_not",
+    "model",
+    "color",
+    "size_label",
+    "level",
+    "price_preference",
+    "explicit_max_cents",
+    "quantity",
+    "needs_refundable",
+    "deadline_days",
+    "lines",
+    "other",
+    "other_optional",
+    "soft",
+];
+
+/// Measured accuracy minus a margin of about one request (1.1%), per field.
+const FLOORS: [(&str, f64); 15] = [
+    ("brand", 0.98),
+    ("brand_not", 0.98),
+    ("model", 0.95),
+    ("color", 0.97),
+    ("size_label", 0.98),
+    ("level", 0.98),
+    ("price_preference", 0.98),
+    ("explicit_max_cents", 0.98),
+    ("quantity", 0.98),
+    ("needs_refundable", 0.98),
+    ("deadline_days", 0.98),
+    ("lines", 0.98),
+    ("other", 0.91),
+    ("other_optional", 0.97),
+    ("soft", 0.97),
+];
+
+/// A field's value in a comparable form: folded strings, sorted sets.
+fn comparable(value: &Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(fold(text)),
+        Value::Array(items) => {
+            let mut set: Vec<String> = items.iter().map(|item| comparable(item).to_string()).collect();
+            set.sort();
+            set.dedup();
+            Value::Array(set.into_iter().map(Value::String).collect())
+        }
+        Value::Object(map) => {
+            Value::Object(map.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), comparable(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn rules_extractor_accuracy_per_field() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction/labelled.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let labelled: Vec<Labelled> =
+        text.lines().filter(|line| !line.trim().is_empty()).map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert!(labelled.len() >= 80, "only {} labelled requests", labelled.len());
+    let ids: BTreeSet<&str> = labelled.iter().map(|item| item.id.as_str()).collect();
+    assert_eq!(ids.len(), labelled.len(), "duplicate ids");
+
+    let extractor = RulesExtractor::new(Vocabulary::from_catalog_names(CATALOG.iter().copied()));
+    let mut correct = [0usize; FIELDS.len()];
+    let mut misses: Vec<String> = Vec::new();
+    for item in &labelled {
+        item.gold.validate().unwrap_or_else(|error| panic!("{}: gold invalid: {error}", item.id));
+        let facts = extractor.parse(&item.request, &item.answers, item.today).into_facts(item.today);
+        facts.validate().unwrap_or_else(|error| panic!("{}: extracted facts invalid: {error}", item.id));
+        let got = serde_json::to_value(&facts).unwrap();
+        let want = serde_json::to_value(&item.gold).unwrap();
+        for (position, field) in FIELDS.iter().enumerate() {
+            if comparable(&got[field]) == comparable(&want[field]) {
+                correct[position] += 1;
+            } else {
+                misses.push(format!("{} {field}: got {} want {}", item.id, got[field], want[field]));
+            }
+        }
+    }
+    let total = labelled.len() as f64;
+    println!("rules extractor on {} labelled requests", labelled.len());
+    println!("{:<20} {:>8} {:>9} {:>7}", "field", "correct", "accuracy", "floor");
+    let mut failures = Vec::new();
+    for (position, field) in FIELDS.iter().enumerate() {
+        let accuracy = correct[position] as f64 / total;
+        let floor = FLOORS.iter().find(|(name, _)| name == field).map_or(1.0, |(_, floor)| *floor);
+        println!("{field:<20} {:>8} {:>8.1}% {:>6.1}%", correct[position], accuracy * 100.0, floor * 100.0);
+        if accuracy < floor {
+            failures.push(format!("{field}: {:.1}% < floor {:.1}%", accuracy * 100.0, floor * 100.0));
+        }
+    }
+    println!("\nmisses:\n{}", misses.join("\n"));
+    assert!(failures.is_empty(), "accuracy below floor: {failures:?}");
+}
