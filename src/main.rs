@@ -179,7 +179,13 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
 /// The extractors this build knows besides the sandbox's `gold` and
 /// `noisy:SEED:RATE`: `rules`, `replay:DIR` and hosted providers plug in here.
 fn extractor_fallback(name: &str) -> Option<std::sync::Arc<dyn asasked::extract::Extractor>> {
-    registry::no_fallback(name)
+    match name {
+        "rules" => {
+            let catalog = asasked::catalog::Catalog::embedded().ok()?;
+            Some(std::sync::Arc::new(asasked::extract::rules::RulesExtractor::for_catalog(&catalog)))
+        }
+        _ => registry::no_fallback(name),
+    }
 }
 
 /// One thread is enough: offline extractors are instant, and hosted ones

@@ -63,6 +63,13 @@ impl RulesExtractor {
         RulesExtractor { vocabulary }
     }
 
+    /// A rules extractor whose brands and models are the catalog's.
+    pub fn for_catalog(catalog: &crate::catalog::Catalog) -> RulesExtractor {
+        let names =
+            catalog.items().iter().filter_map(|item| Some((item.item.brand.as_deref()?, item.item.name.as_deref()?)));
+        RulesExtractor::new(Vocabulary::from_catalog_names(names))
+    }
+
     /// The facts of a request and the person's later answers. Answers are
     /// more of the request: a later value replaces an earlier one for the
     /// same field ("make it 43"), while "43 is fine too" only marks the field
