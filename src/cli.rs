@@ -86,12 +86,21 @@ pub fn exit_status(decision: Decision) -> u8 {
     }
 }
 
+/// Why a conformance run could not report.
+#[derive(Debug, thiserror::Error)]
+pub enum ConformRunError {
+    #[error(transparent)]
+    Cases(#[from] conform::ConformError),
+    #[error("cannot write the results")]
+    Write(#[from] std::io::Error),
+    #[error("cannot render a result")]
+    Render(#[from] serde_json::Error),
+    #[error("no cases found")]
+    NoCases,
+}
+
 /// Runs conformance cases and prints them; returns whether all passed.
-pub fn conform(
-    out: &mut impl Write,
-    paths: &[PathBuf],
-    json: bool,
-) -> Result<bool, Box<dyn std::error::Error + Send + Sync>> {
+pub fn conform(out: &mut impl Write, paths: &[PathBuf], json: bool) -> Result<bool, ConformRunError> {
     let results = conform::run_paths(paths)?;
     let failed: Vec<&CaseResult> = results.iter().filter(|result| !result.passed()).collect();
     if json {
@@ -105,7 +114,7 @@ pub fn conform(
         writeln!(out, "{} passed, {} failed", results.len() - failed.len(), failed.len())?;
     }
     if results.is_empty() {
-        return Err("no cases found".into());
+        return Err(ConformRunError::NoCases);
     }
     Ok(failed.is_empty())
 }

@@ -114,11 +114,22 @@ fn main() -> ExitCode {
         .init();
     match run(Arguments::parse()) {
         Ok(code) => ExitCode::from(code),
+        // A reader that stopped early (`asasked … | head`) is not an error.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|json| json.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+    })
 }
 
 fn run(arguments: Arguments) -> anyhow::Result<u8> {
@@ -142,8 +153,7 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
             Ok(cli::exit_status(verdict.decision))
         }
         Command::Conform { paths, json } => {
-            let all_passed =
-                cli::conform(&mut out, &paths, json).map_err(|error| anyhow::anyhow!(error)).context("conform")?;
+            let all_passed = cli::conform(&mut out, &paths, json).context("conform")?;
             Ok(if all_passed { 0 } else { 1 })
         }
         Command::Replay(arguments) => {
