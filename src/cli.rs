@@ -143,11 +143,11 @@ impl CatalogChoice {
 /// Errors of setting a service up, naming the option at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
-    #[error("--catalog: {0}")]
+    #[error("--catalog")]
     Catalog(#[from] crate::catalog::CatalogError),
-    #[error("--extractors: {0}")]
+    #[error("--extractors")]
     Extractors(#[from] crate::extractors::BuildError),
-    #[error("--data-dir: {0}")]
+    #[error("--data-dir")]
     Evidence(#[from] crate::evidence::StoreError),
 }
 

@@ -296,7 +296,14 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
             Ok(cli::exit_status(verdict.decision))
         }
         Command::Serve { http, service } => {
+            // The stdio transport writes stdout from tokio's blocking pool:
+            // holding the lock here would stall every reply.
+            drop(out);
             let options = service.options();
+            let token = process_env("ASASKED_HTTP_TOKEN").filter(|token| !token.is_empty());
+            if let Some(address) = http {
+                mcp::check_bind(address, token.as_deref())?;
+            }
             let server_service = cli::build_service(&options, &process_env)?;
             let open_world = extractors::any_hosted(&options.extractors);
             if !open_world {
@@ -315,8 +322,6 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                     shutdown_signal(),
                 ))?,
                 Some(address) => {
-                    let token = process_env("ASASKED_HTTP_TOKEN").filter(|token| !token.is_empty());
-                    mcp::check_bind(address, token.as_deref())?;
                     runtime.block_on(async {
                         let listener = tokio::net::TcpListener::bind(address)
                             .await

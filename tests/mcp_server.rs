@@ -90,7 +90,10 @@ async fn the_tool_is_described_for_the_calling_model() {
     let tool = &tools[0];
     assert_eq!(tool.name, "check_order");
     assert!(tool.title.is_some());
-    assert!(tool.description.as_deref().unwrap().contains("never pay") || tool.description.as_deref().unwrap().contains("do NOT pay"));
+    assert!(
+        tool.description.as_deref().unwrap().contains("never pay")
+            || tool.description.as_deref().unwrap().contains("do NOT pay")
+    );
     let annotations = tool.annotations.as_ref().unwrap();
     assert_eq!(
         (annotations.read_only_hint, annotations.idempotent_hint, annotations.open_world_hint),
@@ -106,7 +109,8 @@ async fn the_tool_is_described_for_the_calling_model() {
 #[tokio::test]
 async fn proceed_ask_accept_and_replay() {
     let harness = start().await;
-    let proceed = structured(&call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "2026-11-02"})).await);
+    let proceed =
+        structured(&call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "2026-11-02"})).await);
     assert_eq!(proceed["decision"], "proceed");
     assert_eq!(proceed["acf"]["com.provecart.conformity"]["verdict"], "MATCH");
     assert_eq!(proceed["acf"]["ucp_status"], "ready_for_complete");
@@ -158,7 +162,8 @@ async fn proceed_ask_accept_and_replay() {
 #[tokio::test]
 async fn free_text_answers_are_re_extracted_and_decline_keeps_blocking() {
     let harness = start().await;
-    let ask = structured(&call(&harness, json!({"request": REQUEST, "cart": cart("shoe-002"), "today": "2026-11-02"})).await);
+    let ask =
+        structured(&call(&harness, json!({"request": REQUEST, "cart": cart("shoe-002"), "today": "2026-11-02"})).await);
     let record_id = ask["record_id"].as_str().unwrap().to_owned();
     let finding_id = ask["findings"][0]["id"].as_str().unwrap().to_owned();
 
@@ -208,13 +213,16 @@ async fn invalid_arguments_are_errors_naming_the_field() {
     assert!(error_text(&missing_cart).contains("cart"));
     let unknown = call(&harness, json!({"request": REQUEST, "cart": cart("shoe-999")})).await;
     assert!(error_text(&unknown).contains("unknown catalog ids: shoe-999"));
-    let bad_today = call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "Tuesday, 2 November 2026"})).await;
+    let bad_today =
+        call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "Tuesday, 2 November 2026"}))
+            .await;
     assert!(error_text(&bad_today).contains("today"));
     let foreign =
         call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003"), "previous_record_id": "rec_0000"})).await;
     assert!(error_text(&foreign).contains("previous_record_id"));
 
-    let ask = structured(&call(&harness, json!({"request": REQUEST, "cart": cart("shoe-002"), "today": "2026-11-02"})).await);
+    let ask =
+        structured(&call(&harness, json!({"request": REQUEST, "cart": cart("shoe-002"), "today": "2026-11-02"})).await);
     let other_request = call(
         &harness,
         json!({"request": "a red hat", "cart": cart("shoe-002"), "previous_record_id": ask["record_id"]}),
@@ -235,16 +243,18 @@ async fn an_extraction_failure_fails_closed_and_is_sealed() {
     let harness = start().await;
     std::fs::write(&harness.facts, "{not json").unwrap();
     let result = structured(
-        &call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "2026-11-02", "format": "acf-v0.1"}))
-            .await,
+        &call(
+            &harness,
+            json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "2026-11-02", "format": "acf-v0.1"}),
+        )
+        .await,
     );
     assert_eq!(result["decision"], "ask");
     assert_eq!(result["reasons"][0], "The request could not be checked.");
     assert_eq!(result["acf"]["messages"][0]["code"], "com.provecart.conformity.engine_error");
     assert_eq!(result["acf"]["com.provecart.conformity"]["verdict"], "REVIEW");
     assert_eq!(result["acf_v01"]["format"], "acf-v0.1");
-    let record = evidence::show(&harness.data.join(evidence::LOG_FILE), result["record_id"].as_str().unwrap())
-        .unwrap()
-        .unwrap();
+    let record =
+        evidence::show(&harness.data.join(evidence::LOG_FILE), result["record_id"].as_str().unwrap()).unwrap().unwrap();
     assert!(record.body["fail_closed"].as_str().unwrap().contains("malformed"), "{}", record.body);
 }
