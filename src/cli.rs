@@ -119,6 +119,8 @@ pub struct ServiceOptions {
     pub catalog: CatalogChoice,
     /// Extractor names (`--extractors`).
     pub extractors: Vec<String>,
+    /// How long a verdict may be acted on (`expires_at - issued_at`).
+    pub validity: chrono::Duration,
 }
 
 /// Which catalog `{id, quantity}` cart entries refer to.
@@ -165,7 +167,8 @@ pub fn build_service(
     };
     let extractors = Arc::new(crate::extractors::build(&options.extractors, env)?);
     let store = crate::evidence::EvidenceStore::open(&options.data_dir)?;
-    Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock)))
+    Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
+        .with_validity(options.validity))
 }
 
 /// The platform data directory (`~/.local/share/asasked` on Linux), or

@@ -143,6 +143,9 @@ struct ServiceArguments {
     /// Extractors, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "rules")]
     extractors: Vec<String>,
+    /// Minutes a verdict may be acted on (the conformity object's expires_at).
+    #[arg(long, default_value_t = asasked::service::DEFAULT_VALIDITY_MINUTES, value_parser = clap::value_parser!(i64).range(1..=1440))]
+    validity_minutes: i64,
 }
 
 impl ServiceArguments {
@@ -151,6 +154,7 @@ impl ServiceArguments {
             data_dir: self.data_dir.clone().unwrap_or_else(cli::default_data_dir),
             catalog: CatalogChoice::parse(&self.catalog),
             extractors: self.extractors.clone(),
+            validity: chrono::Duration::minutes(self.validity_minutes),
         }
     }
 }

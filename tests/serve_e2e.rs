@@ -113,3 +113,77 @@ async fn http_requires_the_bearer_token_when_one_is_set() {
     assert!(asasked::mcp::check_bind(public, None).is_err());
     assert!(asasked::mcp::check_bind(public, Some("token")).is_ok());
 }
+
+#[test]
+fn check_with_a_request_seals_evidence_and_maps_the_decision_to_the_exit_status() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = directory.path().join("facts.json");
+    std::fs::write(&facts, FACTS).unwrap();
+    let cart = directory.path().join("cart.json");
+    let data = directory.path().join("data");
+    let check = |item: &str, format: bool| {
+        std::fs::write(&cart, format!(r#"[{{"id": "{item}", "quantity": 1}}]"#)).unwrap();
+        let mut command = Command::new(BIN);
+        command
+            .args(["check", "--request", "Nike Pegasus 41, white, size 42 please", "--today", "2 Nov 2026"])
+            .arg("--cart")
+            .arg(&cart)
+            .arg("--data-dir")
+            .arg(&data)
+            .arg("--extractors")
+            .arg(format!("fixed:{}", facts.display()));
+        if format {
+            command.args(["--format", "acf-v0.1"]);
+        }
+        command.output().unwrap()
+    };
+    let proceed = check("shoe-003", false);
+    assert_eq!(proceed.status.code(), Some(0), "{}", String::from_utf8_lossy(&proceed.stderr));
+    assert!(String::from_utf8_lossy(&proceed.stdout).contains("record: rec_"));
+    let ask = check("shoe-002", true);
+    assert_eq!(ask.status.code(), Some(1));
+    let result: Value = serde_json::from_slice(&ask.stdout).unwrap();
+    assert_eq!(result["acf_v01"]["format"], "acf-v0.1");
+    assert_eq!(result["acf_v01"]["verdict"], "BLOCK");
+    assert_eq!(result["acf_v01"]["corrections"][0]["action"], "change_variant");
+    let unknown = check("shoe-999", false);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("cart: unknown catalog ids: shoe-999"));
+    let verify = evidence(&data, &["verify"]);
+    assert!(String::from_utf8_lossy(&verify.stdout).starts_with("ok: 2 records"));
+}
+
+#[tokio::test]
+async fn http_refuses_a_body_above_the_limit() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = directory.path().join("facts.json");
+    std::fs::write(&facts, FACTS).unwrap();
+    let names = vec![format!("fixed:{}", facts.display())];
+    let extractors = std::sync::Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
+    let store = asasked::evidence::EvidenceStore::open(&directory.path().join("data")).unwrap();
+    let service =
+        asasked::service::Service::new(extractors, None, store, std::sync::Arc::new(asasked::service::SystemClock));
+    let server = asasked::mcp::CheckServer::new(service, false);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(asasked::mcp::serve_http(server, listener, None, async {
+        let _ = stopped.await;
+    }));
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(asasked::mcp::MAX_BODY_BYTES)
+    );
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let _ = stream.write_all(body.as_bytes()).await;
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response).await;
+    assert!(response.starts_with("HTTP/1.1 413"), "{}", &response[..response.len().min(300)]);
+    stop.send(()).unwrap();
+    serving.await.unwrap().unwrap();
+}
