@@ -165,7 +165,7 @@ pub fn build_service(
         CatalogChoice::Directory(path) => Some(Arc::new(crate::catalog::Catalog::load_dir(path)?)),
         CatalogChoice::None => None,
     };
-    let extractors = Arc::new(crate::extractors::build(&options.extractors, env)?);
+    let extractors = Arc::new(crate::extractors::build_with_catalog(&options.extractors, env, catalog.as_deref())?);
     let store = crate::evidence::EvidenceStore::open(&options.data_dir)?;
     Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
         .with_validity(options.validity))

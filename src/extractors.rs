@@ -1,9 +1,11 @@
 //! Building the configured [`ExtractorSet`] from extractor names: the one
 //! place `--extractors` is interpreted, so the CLI and the server agree.
 //!
-//! Known names on this branch: `fixed:PATH`, a test extractor that returns
-//! the facts in the JSON file at PATH for any request (the file is read at
-//! build time and again at each extraction, so a test can change it).
+//! Known names: `rules`, the offline extractor (its brands and models come
+//! from the configured catalog, else the embedded sandbox catalog), and
+//! `fixed:PATH`, a test extractor that returns the facts in the JSON file at
+//! PATH for any request (the file is read at build time and again at each
+//! extraction, so a test can change it).
 //! Credentials, when providers need them, come through `env`; this module
 //! never reads the process environment itself.
 
@@ -12,6 +14,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::catalog::{Catalog, CatalogError};
+use crate::extract::rules::RulesExtractor;
 use crate::extract::set::{ExtractorSet, SetError};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
 
@@ -27,8 +31,10 @@ const CACHE_CAPACITY: NonZeroUsize = match NonZeroUsize::new(256) {
 /// A name that does not build an extractor.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    #[error("unknown extractor {0:?} (known: fixed:PATH)")]
+    #[error("unknown extractor {0:?} (known: rules, fixed:PATH)")]
     Unknown(String),
+    #[error("the embedded catalog does not load: {0}")]
+    Catalog(#[from] CatalogError),
     #[error("extractor {name:?}: {message}")]
     Invalid { name: String, message: String },
     #[error(transparent)]
@@ -38,10 +44,26 @@ pub enum BuildError {
 /// Builds the set named by `names`. `env` looks up configuration such as API
 /// keys (the binary passes the process environment; tests pass a map).
 pub fn build(names: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<ExtractorSet, BuildError> {
+    build_with_catalog(names, env, None)
+}
+
+/// Like [`build`], with the catalog whose brands and models `rules` knows
+/// (`None`: the embedded sandbox catalog).
+pub fn build_with_catalog(
+    names: &[String],
+    env: &dyn Fn(&str) -> Option<String>,
+    catalog: Option<&Catalog>,
+) -> Result<ExtractorSet, BuildError> {
     let _ = env;
     let mut extractors: Vec<Arc<dyn Extractor>> = Vec::with_capacity(names.len());
     for name in names {
-        if let Some(path) = name.strip_prefix("fixed:") {
+        if name == RULES {
+            let rules = match catalog {
+                Some(catalog) => RulesExtractor::for_catalog(catalog),
+                None => RulesExtractor::for_catalog(&Catalog::embedded()?),
+            };
+            extractors.push(Arc::new(rules));
+        } else if let Some(path) = name.strip_prefix("fixed:") {
             let fixed = Fixed { name: name.clone(), path: PathBuf::from(path) };
             fixed.read().map_err(|error| BuildError::Invalid { name: name.clone(), message: error.to_string() })?;
             extractors.push(Arc::new(fixed));
@@ -52,10 +74,13 @@ pub fn build(names: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<E
     Ok(ExtractorSet::new(extractors, None, EXTRACTION_DEADLINE, CACHE_CAPACITY)?)
 }
 
+/// The offline extractor's name.
+pub const RULES: &str = "rules";
+
 /// Whether any of `names` sends the request to a hosted model (the tool's
 /// `openWorldHint`).
 pub fn any_hosted(names: &[String]) -> bool {
-    names.iter().any(|name| !name.starts_with("fixed:") && name != "rules")
+    names.iter().any(|name| !name.starts_with("fixed:") && name != RULES)
 }
 
 /// Returns the facts of one JSON file for every request.

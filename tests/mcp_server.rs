@@ -258,3 +258,37 @@ async fn an_extraction_failure_fails_closed_and_is_sealed() {
         evidence::show(&harness.data.join(evidence::LOG_FILE), result["record_id"].as_str().unwrap()).unwrap().unwrap();
     assert!(record.body["fail_closed"].as_str().unwrap().contains("malformed"), "{}", record.body);
 }
+
+#[tokio::test]
+async fn with_the_offline_rules_extractor_a_clarification_changes_the_decision() {
+    let directory = tempfile::tempdir().unwrap();
+    let extractors = Arc::new(asasked::extractors::build(&["rules".to_owned()], &|_| None).unwrap());
+    let store = EvidenceStore::open(&directory.path().join("data")).unwrap();
+    let service = Service::new(extractors, Some(Arc::new(Catalog::embedded().unwrap())), store, Arc::new(FixedClock));
+    let server = CheckServer::new(service, false);
+    let (server_side, client_side) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(server_side);
+        mcp::serve_stdio(server, (read, write), std::future::pending()).await
+    });
+    let client = ().serve(client_side).await.unwrap();
+    let call = |arguments: Value| {
+        let client = &client;
+        async move {
+            let arguments = arguments.as_object().unwrap().clone();
+            client.call_tool(CallToolRequestParams::new(mcp::TOOL_NAME).with_arguments(arguments)).await.unwrap()
+        }
+    };
+    let request = "Nike Pegasus 41 in white, size 42";
+    let ask = structured(&call(json!({"request": request, "cart": cart("shoe-002"), "today": "2026-11-02"})).await);
+    assert_eq!(ask["decision"], "ask", "{ask}");
+    let finding_id =
+        ask["findings"].as_array().unwrap().iter().find(|finding| finding["code"] == "size").unwrap()["id"].clone();
+    let clarified = structured(
+        &call(json!({"request": request, "cart": cart("shoe-002"), "today": "2026-11-02",
+                     "previous_record_id": ask["record_id"], "answers": [{"finding_id": finding_id, "reply": "41 is fine too"}]}))
+        .await,
+    );
+    assert_eq!(clarified["decision"], "proceed", "{clarified}");
+    assert!(clarified["facts"]["soft"].as_array().unwrap().contains(&json!("size_label")), "{clarified}");
+}
