@@ -324,7 +324,9 @@ impl Inner {
 
         // Replaying the very same check returns its record; nothing new is sealed.
         if let Some(existing) = self.store.get(&record_id).await? {
-            return stored_result(&existing, arguments.format);
+            let mut result = stored_result(&existing, arguments.format)?;
+            self.renew_if_expired(&mut result);
+            return Ok(result);
         }
         if let Some(record) = &previous {
             if record.attempt >= MAX_ATTEMPTS {
@@ -406,6 +408,19 @@ impl Inner {
             Err(error @ (LinkError::NotFound(_) | LinkError::OtherRequest(_) | LinkError::NotHead(..))) => {
                 Err(invalid("previous_record_id", error.to_string()))
             }
+        }
+    }
+
+    /// A replay after `expires_at` gets a fresh validity window: the verdict
+    /// is the sealed one (same digests, same record), and a window that has
+    /// run out would only make the agent check again to get it back.
+    fn renew_if_expired(&self, result: &mut CheckResult) {
+        let conformity = &mut result.acf.conformity;
+        let now = self.clock.now();
+        let expired = DateTime::parse_from_rfc3339(&conformity.expires_at).map_or(true, |expires| expires < now);
+        if expired {
+            conformity.issued_at = acf::rfc3339(now);
+            conformity.expires_at = acf::rfc3339(now + self.validity);
         }
     }
 

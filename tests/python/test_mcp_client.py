@@ -146,6 +146,28 @@ async def over_http(work, mode):
         assert code == 0, f"graceful shutdown on SIGTERM should exit 0, got {code}"
 
 
+async def newcomer_default(work):
+    """No key, no options but a data dir: the offline `rules` extractor and the
+    embedded sandbox catalog give a proceed and an ask."""
+    params = StdioServerParameters(command=BIN, args=["serve", "--data-dir", os.path.join(work, "data")])
+    async with Client(params, read_timeout_seconds=30) as client:
+        request = "Nike Pegasus 41 in white, size 42"
+        proceed = structured(await client.call_tool("check_order", {"request": request, "cart": cart("shoe-003"), "today": TODAY}))
+        assert proceed["decision"] == "proceed", proceed
+        ask = structured(await client.call_tool("check_order", {"request": request, "cart": cart("shoe-002"), "today": TODAY}))
+        assert ask["decision"] == "ask", ask
+        size = next(finding["id"] for finding in ask["findings"] if finding["code"] == "size")
+        clarified = structured(
+            await client.call_tool(
+                "check_order",
+                {"request": request, "cart": cart("shoe-002"), "today": TODAY, "previous_record_id": ask["record_id"],
+                 "answers": [{"finding_id": size, "reply": "41 is fine too"}]},
+            )
+        )
+        assert clarified["decision"] == "proceed", clarified
+    print("ok: default server (rules, embedded catalog): proceed, ask, clarification proceeds")
+
+
 def refuses_public_bind(work):
     with open(os.path.join(work, "facts.json"), "w") as handle:
         json.dump(FACTS, handle)
@@ -196,6 +218,15 @@ async def main():
             print(f"FAIL {name}: {type(error).__name__}: {error}", file=sys.stderr)
         finally:
             shutil.rmtree(work, ignore_errors=True)
+    work = tempfile.mkdtemp(prefix="asasked-py-")
+    try:
+        await newcomer_default(work)
+        evidence_verifies(work)
+    except Exception as error:
+        failures += 1
+        print(f"FAIL default server: {type(error).__name__}: {error}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="asasked-py-")
     try:
         refuses_public_bind(work)
