@@ -60,3 +60,49 @@ async fn replays_keep_the_record_and_renew_an_expired_window_and_races_seal_once
     assert!(report.ok());
     assert_eq!(report.records, 2, "one record per distinct check");
 }
+
+struct Slow;
+
+impl asasked::extract::Extractor for Slow {
+    fn name(&self) -> &str {
+        "slow"
+    }
+
+    fn extract<'a>(&'a self, _input: &'a asasked::extract::ExtractInput) -> asasked::extract::ExtractFuture<'a> {
+        Box::pin(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            let extracted = asasked::extract::ExtractedFacts { size_label: Some("42".into()), ..Default::default() };
+            Ok(asasked::extract::Extraction {
+                raw: serde_json::to_value(&extracted).unwrap(),
+                extracted,
+                cost: Default::default(),
+            })
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_waits_for_checks_in_flight_even_when_their_caller_is_gone() {
+    let directory = tempfile::tempdir().unwrap();
+    let extractors = Arc::new(
+        asasked::extract::set::ExtractorSet::new(
+            vec![Arc::new(Slow)],
+            None,
+            std::time::Duration::from_secs(10),
+            std::num::NonZeroUsize::new(4).unwrap(),
+        )
+        .unwrap(),
+    );
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let catalog = Some(Arc::new(Catalog::embedded().unwrap()));
+    let service = Service::new(extractors, catalog, store, Arc::new(asasked::service::SystemClock));
+    let caller = tokio::spawn({
+        let service = service.clone();
+        async move { service.check_order(request("shoe-002")).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    caller.abort(); // the connection went away mid-check
+    service.shutdown().await;
+    let report = evidence::verify_file(&directory.path().join(evidence::LOG_FILE)).unwrap();
+    assert_eq!((report.ok(), report.records), (true, 1), "the check finished and was sealed");
+}
