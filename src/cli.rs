@@ -118,3 +118,101 @@ pub fn conform(out: &mut impl Write, paths: &[PathBuf], json: bool) -> Result<bo
     }
     Ok(failed.is_empty())
 }
+
+/// What `check --request` and `serve` need to build a [`crate::service::Service`].
+#[derive(Debug, Clone)]
+pub struct ServiceOptions {
+    /// Where evidence is sealed.
+    pub data_dir: PathBuf,
+    /// A catalog folder, the embedded sandbox catalog, or none.
+    pub catalog: CatalogChoice,
+    /// Extractor names (`--extractors`).
+    pub extractors: Vec<String>,
+    /// How long a verdict may be acted on (`expires_at - issued_at`).
+    pub validity: chrono::Duration,
+}
+
+/// Which catalog `{id, quantity}` cart entries refer to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogChoice {
+    Embedded,
+    Directory(PathBuf),
+    None,
+}
+
+impl CatalogChoice {
+    /// `embedded`, `none`, or a folder path.
+    pub fn parse(text: &str) -> CatalogChoice {
+        match text {
+            "embedded" => CatalogChoice::Embedded,
+            "none" => CatalogChoice::None,
+            path => CatalogChoice::Directory(PathBuf::from(path)),
+        }
+    }
+}
+
+/// Errors of setting a service up, naming the option at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("--catalog")]
+    Catalog(#[from] crate::catalog::CatalogError),
+    #[error("--extractors")]
+    Extractors(#[from] crate::extractors::BuildError),
+    #[error("--data-dir")]
+    Evidence(#[from] crate::evidence::StoreError),
+}
+
+/// Builds the service: catalog, extractors (with `env` for their keys),
+/// evidence store, system clock.
+pub fn build_service(
+    options: &ServiceOptions,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<crate::service::Service, SetupError> {
+    use std::sync::Arc;
+    let catalog = match &options.catalog {
+        CatalogChoice::Embedded => Some(Arc::new(crate::catalog::Catalog::embedded()?)),
+        CatalogChoice::Directory(path) => Some(Arc::new(crate::catalog::Catalog::load_dir(path)?)),
+        CatalogChoice::None => None,
+    };
+    let extractors = Arc::new(crate::extractors::build_with_catalog(&options.extractors, env, catalog.as_deref())?);
+    let store = crate::evidence::EvidenceStore::open(&options.data_dir)?;
+    Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
+        .with_validity(options.validity))
+}
+
+/// The platform data directory (`~/.local/share/asasked` on Linux), or
+/// `./asasked-data` where the platform has none.
+pub fn default_data_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "asasked")
+        .map(|directories| directories.data_dir().to_owned())
+        .unwrap_or_else(|| PathBuf::from("asasked-data"))
+}
+
+/// Prints a service check result for people: the verdict, then its record.
+pub fn print_check_result(out: &mut impl Write, result: &crate::service::CheckResult) -> std::io::Result<()> {
+    let verdict = Verdict {
+        decision: result.decision,
+        reasons: result.reasons.clone(),
+        question: result.question.clone(),
+        notes: result.notes.clone(),
+        findings: result.findings.clone(),
+    };
+    print_verdict(out, &verdict)?;
+    writeln!(out, "record: {} (attempt {})", result.record_id, result.attempt)
+}
+
+/// Prints the outcome of `evidence verify`; returns whether the log verified.
+pub fn print_verify(out: &mut impl Write, report: &crate::evidence::VerifyReport) -> std::io::Result<bool> {
+    match &report.first_broken {
+        None => {
+            writeln!(out, "ok: {} records, head {}", report.records, report.head)?;
+            Ok(true)
+        }
+        Some(broken) => {
+            let record = broken.record_id.as_deref().map(|id| format!(" (record {id})")).unwrap_or_default();
+            writeln!(out, "BROKEN at line {}{record}: {}", broken.line, broken.reason)?;
+            writeln!(out, "{} records verified before it", report.records)?;
+            Ok(false)
+        }
+    }
+}

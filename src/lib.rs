@@ -12,21 +12,35 @@
 //! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
 //! - [`sandbox`]: replaying labelled datasets and comparing extractors (guard.md §10).
+//! - [`today`]: reading the date deadlines are counted from.
+//! - [`digest`]: canonical JSON and SHA-256 digests.
+//! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
+//! - [`evidence`]: the hash-chained, fsynced evidence log.
+//! - [`extractors`]: building the configured extractor set from names.
+//! - [`service`]: the one orchestration of a check, for the CLI and MCP.
+//! - [`mcp`]: the MCP server (the only module that knows rmcp).
 //!
 //! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
 //! pure: no I/O, no clock, no model.
 
+pub mod acf;
 pub mod cart;
 pub mod catalog;
 pub mod checks;
 pub mod cli;
 pub mod conform;
 pub mod decision;
+pub mod digest;
+pub mod evidence;
 pub mod extract;
+pub mod extractors;
 pub mod facts;
 pub mod lines;
+pub mod mcp;
 pub mod normalize;
 pub mod sandbox;
+pub mod service;
+pub mod today;
 
 pub use cart::{Cart, CartEntry, Item};
 pub use checks::{Code, Finding, Severity};

@@ -8,11 +8,13 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+use asasked::cli::{self, CatalogChoice, ServiceOptions};
 use asasked::sandbox::command::{self, CompareCommand, ReplayCommand};
 use asasked::sandbox::dataset::SplitFilter;
 use asasked::sandbox::registry;
 use asasked::sandbox::replay::Agent;
-use asasked::{cli, decision};
+use asasked::service::{Answer, CheckError, CheckRequest, Format};
+use asasked::{decision, evidence, extractors, mcp};
 
 #[derive(Parser)]
 #[command(name = "asasked", version, about = "A pre-checkout guard for AI shopping agents")]
@@ -23,21 +25,44 @@ struct Arguments {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check a cart against intent facts: prints the decision, reasons, notes and question.
-    /// Exit status: 0 proceed, 1 ask, 2 error.
+    /// Check a cart against intent facts (--facts) or against the person's words
+    /// (--request, extracted and sealed as evidence): prints the decision,
+    /// reasons, notes and question. Exit status: 0 proceed, 1 ask, 2 error.
     Check {
         /// Intent facts (JSON, guard.md §3).
+        #[arg(long, conflicts_with = "request", required_unless_present = "request")]
+        facts: Option<PathBuf>,
+        /// The person's request, verbatim: extract facts and seal the check.
         #[arg(long)]
-        facts: PathBuf,
-        /// The cart (JSON list of {item, quantity} or flat items).
+        request: Option<String>,
+        /// The cart (JSON list of {item, quantity}, flat items or {id, quantity}).
         #[arg(long)]
         cart: PathBuf,
+        #[command(flatten)]
+        checked: CheckedOptions,
         /// Items the person's mandate allows, for the price check (JSON list).
         #[arg(long)]
         allowed: Option<PathBuf>,
         /// Print the full result as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Serve the check_order MCP tool over stdio (default) or Streamable HTTP.
+    Serve {
+        /// Listen for Streamable HTTP at ADDR (path /mcp), e.g. 127.0.0.1:8750.
+        /// A non-loopback address needs ASASKED_HTTP_TOKEN, then required as bearer token.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        #[command(flatten)]
+        service: ServiceArguments,
+    },
+    /// Inspect the sealed evidence log.
+    Evidence {
+        #[command(subcommand)]
+        command: EvidenceCommand,
+        /// Where evidence is sealed (default: the platform data directory).
+        #[arg(long, global = true)]
+        data_dir: Option<PathBuf>,
     },
     /// Run conformance case files (shared/conformance/FORMAT.md).
     /// Exit status: 0 if every case passed.
@@ -107,6 +132,99 @@ struct CompareArguments {
     json: bool,
 }
 
+#[derive(clap::Args)]
+struct ServiceArguments {
+    /// Where evidence is sealed (default: the platform data directory).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Catalog for {id, quantity} cart entries: a folder, `embedded` (the sandbox) or `none`.
+    #[arg(long, default_value = "embedded")]
+    catalog: String,
+    /// Extractors, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "rules")]
+    extractors: Vec<String>,
+    /// Minutes a verdict may be acted on (the conformity object's expires_at).
+    #[arg(long, default_value_t = asasked::service::DEFAULT_VALIDITY_MINUTES, value_parser = clap::value_parser!(i64).range(1..=1440))]
+    validity_minutes: i64,
+}
+
+impl ServiceArguments {
+    fn options(&self) -> ServiceOptions {
+        ServiceOptions {
+            data_dir: self.data_dir.clone().unwrap_or_else(cli::default_data_dir),
+            catalog: CatalogChoice::parse(&self.catalog),
+            extractors: self.extractors.clone(),
+            validity: chrono::Duration::minutes(self.validity_minutes),
+        }
+    }
+}
+
+/// Options of `check --request`.
+#[derive(clap::Args)]
+struct CheckedOptions {
+    /// Today's date (ISO or "Monday, 2 November 2026"); default: the current date.
+    #[arg(long, requires = "request")]
+    today: Option<String>,
+    /// The person's answers to the previous check: JSON list of {finding_id, reply}.
+    #[arg(long, requires = "previous_record_id")]
+    answers: Option<PathBuf>,
+    /// The record this check supersedes.
+    #[arg(long, requires = "request")]
+    previous_record_id: Option<String>,
+    /// Also print the ACF v0.1 verdict object (implies --json).
+    #[arg(long, value_parser = ["acf-v0.1"], requires = "request")]
+    format: Option<String>,
+    #[command(flatten)]
+    service: ServiceArguments,
+}
+
+#[derive(Subcommand)]
+enum EvidenceCommand {
+    /// Verify the whole hash chain; exit 1 and name the first broken record otherwise.
+    Verify,
+    /// Print one sealed record.
+    Show { record_id: String },
+    /// Print the attempt chain of a record as one dispute bundle.
+    Export {
+        record_id: String,
+        /// Drop the request text, free-text answers, facts and extractor outputs; keep digests, codes, decisions.
+        #[arg(long)]
+        redact: bool,
+    },
+}
+
+fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// The server's runtime: several threads, so HTTP sessions and checks run
+/// side by side.
+fn server_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -136,8 +254,48 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match arguments.command {
-        Command::Check { facts, cart, allowed, json } => {
-            let facts = cli::read_facts(&facts)?;
+        Command::Check { facts: None, request: Some(request), cart, allowed, json, checked } => {
+            let cart_value: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(&cart).with_context(|| format!("--cart {}", cart.display()))?,
+            )
+            .with_context(|| format!("--cart {}", cart.display()))?;
+            let cart = serde_json::from_value(cart_value).context("--cart: expected a list of objects")?;
+            let allowed_items = match allowed {
+                Some(path) => Some(
+                    serde_json::from_str(&std::fs::read_to_string(&path)?)
+                        .with_context(|| format!("--allowed {}", path.display()))?,
+                ),
+                None => None,
+            };
+            let answers: Vec<Answer> = match &checked.answers {
+                Some(path) => serde_json::from_str(&std::fs::read_to_string(path)?)
+                    .with_context(|| format!("--answers {}", path.display()))?,
+                None => Vec::new(),
+            };
+            let arguments = CheckRequest {
+                request,
+                cart,
+                answers,
+                today: checked.today,
+                allowed_items,
+                previous_record_id: checked.previous_record_id,
+                format: checked.format.as_ref().map(|_| Format::AcfV01),
+            };
+            let service = cli::build_service(&checked.service.options(), &process_env)?;
+            let result = runtime()?.block_on(service.check_order(arguments)).map_err(|error| match error {
+                CheckError::InvalidArgument { .. } => anyhow::anyhow!("invalid argument {error}"),
+                other => anyhow::anyhow!(other),
+            })?;
+            if json || checked.format.is_some() {
+                serde_json::to_writer_pretty(&mut out, &result)?;
+                writeln!(out)?;
+            } else {
+                cli::print_check_result(&mut out, &result)?;
+            }
+            Ok(cli::exit_status(result.decision))
+        }
+        Command::Check { facts, cart, allowed, json, .. } => {
+            let facts = cli::read_facts(&facts.context("--facts or --request is required")?)?;
             let cart = cli::read_cart(&cart)?;
             let allowed = match allowed {
                 Some(path) => cli::read_items(&path)?,
@@ -151,6 +309,70 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                 cli::print_verdict(&mut out, &verdict)?;
             }
             Ok(cli::exit_status(verdict.decision))
+        }
+        Command::Serve { http, service } => {
+            // The stdio transport writes stdout from tokio's blocking pool:
+            // holding the lock here would stall every reply.
+            drop(out);
+            let options = service.options();
+            let token = process_env("ASASKED_HTTP_TOKEN").filter(|token| !token.is_empty());
+            if let Some(address) = http {
+                mcp::check_bind(address, token.as_deref())?;
+            }
+            let server_service = cli::build_service(&options, &process_env)?;
+            let open_world = extractors::any_hosted(&options.extractors);
+            if !open_world {
+                eprintln!(
+                    "asasked: no hosted extractor configured; checking with {} (evidence in {})",
+                    options.extractors.join(", "),
+                    options.data_dir.display()
+                );
+            }
+            let server = mcp::CheckServer::new(server_service, open_world);
+            let runtime = server_runtime()?;
+            match http {
+                None => runtime.block_on(mcp::serve_stdio(
+                    server,
+                    (tokio::io::stdin(), tokio::io::stdout()),
+                    shutdown_signal(),
+                ))?,
+                Some(address) => {
+                    runtime.block_on(async {
+                        let listener = tokio::net::TcpListener::bind(address)
+                            .await
+                            .with_context(|| format!("cannot listen on {address}"))?;
+                        eprintln!("asasked: serving MCP at http://{}{}", listener.local_addr()?, mcp::HTTP_PATH);
+                        mcp::serve_http(server, listener, token, shutdown_signal()).await?;
+                        anyhow::Ok(())
+                    })?;
+                }
+            }
+            Ok(0)
+        }
+        Command::Evidence { command, data_dir } => {
+            let path = data_dir.unwrap_or_else(cli::default_data_dir).join(evidence::LOG_FILE);
+            match command {
+                EvidenceCommand::Verify => {
+                    let report = evidence::verify_file(&path)?;
+                    Ok(if cli::print_verify(&mut out, &report)? { 0 } else { 1 })
+                }
+                EvidenceCommand::Show { record_id } => match evidence::show(&path, &record_id)? {
+                    Some(record) => {
+                        serde_json::to_writer_pretty(&mut out, &record)?;
+                        writeln!(out)?;
+                        Ok(0)
+                    }
+                    None => anyhow::bail!("no record {record_id} in {}", path.display()),
+                },
+                EvidenceCommand::Export { record_id, redact } => match evidence::export(&path, &record_id, redact)? {
+                    Some(bundle) => {
+                        serde_json::to_writer_pretty(&mut out, &bundle)?;
+                        writeln!(out)?;
+                        Ok(0)
+                    }
+                    None => anyhow::bail!("no record {record_id} in {}", path.display()),
+                },
+            }
         }
         Command::Conform { paths, json } => {
             let all_passed = cli::conform(&mut out, &paths, json).context("conform")?;

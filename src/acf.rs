@@ -1,0 +1,515 @@
+//! Rendering findings in the Agent Correction Format: the ACF v0.2 projection
+//! (`messages[]` entries plus one `com.provecart.conformity` object and the
+//! UCP checkout status it maps to) and the ACF v0.1 verdict object.
+//!
+//! Pure: the digests, the record id and the clock reading are inputs. The
+//! code table (guard code → ACF code, severity, action) lives here and only
+//! here; docs/acf.md documents it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::checks::{Code, Finding, Severity};
+use crate::decision::Decision;
+
+/// The namespace of the conformity object and of ACF codes.
+pub const CONFORMITY_KEY: &str = "com.provecart.conformity";
+/// The namespace of the guard's own codes where ACF has none.
+pub const OWN_NAMESPACE: &str = "asasked";
+/// The `mandate_ref.scheme`: the instruction is the person's request text.
+pub const MANDATE_SCHEME: &str = "asasked.request";
+/// The retry budget (ACF §7 reference value).
+pub const MAX_ATTEMPTS: u32 = 3;
+/// The `guard_code` of a check that could not run (fail closed).
+pub const ENGINE_ERROR: &str = "engine_error";
+/// The `guard_code` of a resubmission past the retry budget.
+pub const RETRY_BUDGET: &str = "retry-budget";
+
+/// The checker's summary (ACF v0.2 §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum AcfVerdict {
+    Match,
+    Block,
+    Review,
+}
+
+/// The UCP checkout status a verdict maps to (ACF v0.2 §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UcpStatus {
+    ReadyForComplete,
+    Incomplete,
+    RequiresEscalation,
+}
+
+impl AcfVerdict {
+    pub fn ucp_status(self) -> UcpStatus {
+        match self {
+            AcfVerdict::Match => UcpStatus::ReadyForComplete,
+            AcfVerdict::Block => UcpStatus::Incomplete,
+            AcfVerdict::Review => UcpStatus::RequiresEscalation,
+        }
+    }
+}
+
+/// `type` of a message: `error` for a block finding, `warning` for a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageType {
+    Error,
+    Warning,
+}
+
+/// Host severity of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageSeverity {
+    /// A repair inside what the person said exists.
+    Recoverable,
+    /// Only the person can decide.
+    RequiresBuyerReview,
+}
+
+/// The closed cart action vocabulary (ACF v0.2 §5.4) this guard uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    ReplaceItem,
+    ChangeVariant,
+    ReduceQuantity,
+    ReduceTotal,
+    RemoveItem,
+}
+
+/// One entry of the checkout's `messages[]` (ACF v0.2 §5.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Message {
+    #[serde(rename = "type")]
+    pub message_type: MessageType,
+    /// `com.provecart.conformity.<code>` or `asasked.<guard code>`.
+    pub code: String,
+    /// The guard's own code (guard.md §5).
+    pub guard_code: String,
+    /// The finding id, for `answers`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding_id: Option<String>,
+    pub severity: MessageSeverity,
+    /// JSONPath into the cart.
+    pub path: String,
+    /// The reason, for people.
+    pub content: String,
+    pub expected: Value,
+    pub actual: Value,
+    /// The fix, where one of the closed vocabulary fits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
+    /// True when conformity could not be positively determined.
+    pub uncertain: bool,
+    /// True when no repair within what the person said exists.
+    pub requires_buyer_approval: bool,
+}
+
+/// `mandate_ref`: the instruction checked, by digest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct MandateRef {
+    pub scheme: String,
+    /// SHA-256 of the canonical {request, answers, today}.
+    pub digest: String,
+}
+
+/// The one conformity object (ACF v0.2 §4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Conformity {
+    pub verdict: AcfVerdict,
+    pub record_id: String,
+    pub mandate_ref: MandateRef,
+    /// SHA-256 of the canonical cart as checked.
+    pub subject_digest: String,
+    /// RFC 3339, UTC.
+    pub issued_at: String,
+    /// RFC 3339, UTC: the verdict must not be acted on after this.
+    pub expires_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_record_id: Option<String>,
+    pub max_attempts: u32,
+}
+
+/// The ACF v0.2 projection of one check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AcfProjection {
+    pub messages: Vec<Message>,
+    #[serde(rename = "com.provecart.conformity")]
+    pub conformity: Conformity,
+    /// The UCP checkout status this verdict maps to.
+    pub ucp_status: UcpStatus,
+}
+
+/// What identifies and dates one check, read at the edge and passed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    pub record_id: String,
+    pub mandate_digest: String,
+    pub subject_digest: String,
+    pub issued_at: chrono::DateTime<chrono::Utc>,
+    pub validity: chrono::Duration,
+    pub previous_record_id: Option<String>,
+}
+
+/// How one guard code is rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeRule {
+    /// The ACF code without namespace, or `None` for the guard's namespace.
+    pub acf: Option<&'static str>,
+    pub recoverable: bool,
+    pub action: Option<Action>,
+    /// The v0.1 dimension.
+    pub dimension: &'static str,
+}
+
+/// The code table (documented in docs/acf.md). Quantity depends on the
+/// direction: above the stated number is reducible, below is not.
+pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
+    let of = |acf, recoverable, action, dimension| CodeRule { acf, recoverable, action, dimension };
+    match code {
+        Code::Brand => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),
+        Code::Model => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),
+        Code::Level => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),
+        Code::BrandExcluded => of(Some("item_excluded"), true, Some(Action::ReplaceItem), "item_match"),
+        Code::Color => of(Some("variant_mismatch"), true, Some(Action::ChangeVariant), "variant"),
+        Code::Size => of(Some("variant_mismatch"), true, Some(Action::ChangeVariant), "variant"),
+        Code::ExplicitMax => of(Some("price_over_ceiling"), true, Some(Action::ReduceTotal), "price"),
+        Code::Quantity if quantity_below => of(Some("quantity_below_min"), false, None, "quantity"),
+        Code::Quantity => of(Some("quantity_over_max"), true, Some(Action::ReduceQuantity), "quantity"),
+        Code::Deadline => of(Some("date_outside_window"), true, Some(Action::ReplaceItem), "delivery"),
+        Code::Other => of(Some("item_indeterminate"), false, None, "requirements"),
+        Code::Unchecked => of(Some("item_indeterminate"), false, None, "attributes"),
+        Code::Refund => of(None, false, Some(Action::ReplaceItem), "returnability"),
+        Code::Price => of(None, false, Some(Action::ReplaceItem), "price_preference"),
+        Code::Missing => of(None, false, None, "lines"),
+        Code::Extra => of(None, false, Some(Action::RemoveItem), "lines"),
+        Code::Lines => of(None, false, None, "lines"),
+    }
+}
+
+/// True when a quantity finding says the cart holds fewer than asked.
+fn quantity_below(finding: &Finding) -> bool {
+    match (finding.expected.as_u64(), finding.actual.as_u64()) {
+        (Some(expected), Some(actual)) => actual < expected,
+        _ => false,
+    }
+}
+
+fn full_code(rule: &CodeRule, guard_code: &str) -> String {
+    match rule.acf {
+        Some(code) => format!("{CONFORMITY_KEY}.{code}"),
+        None => format!("{OWN_NAMESPACE}.{guard_code}"),
+    }
+}
+
+/// Renders one finding. `disputed` are the fact fields the extractors
+/// disagreed on: a finding on one of them is uncertain.
+pub fn message(finding: &Finding, disputed: &std::collections::BTreeSet<String>) -> Message {
+    let rule = rule(finding.code, quantity_below(finding));
+    let field = finding.field.as_str();
+    let field_disputed =
+        disputed.iter().any(|name| name == field || name.ends_with(&format!(".{field}")) || name == "lines");
+    let uncertain = matches!(finding.code, Code::Other | Code::Unchecked | Code::Lines) || field_disputed;
+    Message {
+        message_type: match finding.severity {
+            Severity::Block => MessageType::Error,
+            Severity::Warn => MessageType::Warning,
+        },
+        code: full_code(&rule, finding.code.as_str()),
+        guard_code: finding.code.as_str().to_owned(),
+        finding_id: Some(finding.id.clone()),
+        severity: if rule.recoverable { MessageSeverity::Recoverable } else { MessageSeverity::RequiresBuyerReview },
+        path: finding.path.clone(),
+        content: finding.reason.clone(),
+        expected: finding.expected.clone(),
+        actual: finding.actual.clone(),
+        action: rule.action,
+        uncertain,
+        requires_buyer_approval: !rule.recoverable,
+    }
+}
+
+/// The engine-error message of a check that failed closed.
+pub fn engine_error_message(detail: &str) -> Message {
+    Message {
+        message_type: MessageType::Error,
+        code: format!("{CONFORMITY_KEY}.{ENGINE_ERROR}"),
+        guard_code: ENGINE_ERROR.to_owned(),
+        finding_id: None,
+        severity: MessageSeverity::RequiresBuyerReview,
+        path: "$".to_owned(),
+        content: detail.to_owned(),
+        expected: Value::Null,
+        actual: Value::Null,
+        action: None,
+        uncertain: true,
+        requires_buyer_approval: true,
+    }
+}
+
+/// The message of a resubmission past the retry budget.
+pub fn retry_budget_message(content: &str) -> Message {
+    Message {
+        message_type: MessageType::Error,
+        code: format!("{OWN_NAMESPACE}.{RETRY_BUDGET}"),
+        guard_code: RETRY_BUDGET.to_owned(),
+        finding_id: None,
+        severity: MessageSeverity::RequiresBuyerReview,
+        path: "$".to_owned(),
+        content: content.to_owned(),
+        expected: Value::from(MAX_ATTEMPTS),
+        actual: Value::from(MAX_ATTEMPTS + 1),
+        action: None,
+        uncertain: false,
+        requires_buyer_approval: true,
+    }
+}
+
+/// MATCH on proceed; on ask BLOCK when every error message is recoverable,
+/// else REVIEW.
+pub fn verdict(decision: Decision, messages: &[Message]) -> AcfVerdict {
+    if decision == Decision::Proceed {
+        return AcfVerdict::Match;
+    }
+    let all_recoverable = messages
+        .iter()
+        .filter(|message| message.message_type == MessageType::Error)
+        .all(|message| message.severity == MessageSeverity::Recoverable);
+    if all_recoverable { AcfVerdict::Block } else { AcfVerdict::Review }
+}
+
+pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
+    time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Builds the projection from rendered messages.
+pub fn project(decision: Decision, messages: Vec<Message>, binding: &Binding) -> AcfProjection {
+    let verdict = verdict(decision, &messages);
+    AcfProjection {
+        conformity: Conformity {
+            verdict,
+            record_id: binding.record_id.clone(),
+            mandate_ref: MandateRef { scheme: MANDATE_SCHEME.to_owned(), digest: binding.mandate_digest.clone() },
+            subject_digest: binding.subject_digest.clone(),
+            issued_at: rfc3339(binding.issued_at),
+            expires_at: rfc3339(binding.issued_at + binding.validity),
+            previous_record_id: binding.previous_record_id.clone(),
+            max_attempts: MAX_ATTEMPTS,
+        },
+        ucp_status: verdict.ucp_status(),
+        messages,
+    }
+}
+
+/// `pass`, `soft_fail` or `hard_fail` (ACF v0.1 §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DimensionStatus {
+    Pass,
+    SoftFail,
+    HardFail,
+}
+
+/// One per-dimension result of the v0.1 object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DimensionResult {
+    pub dimension: String,
+    pub status: DimensionStatus,
+    pub reasons: Vec<String>,
+    /// False when no edit of the cart repairs this dimension.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub correctable: Option<bool>,
+}
+
+/// One correction of the v0.1 object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Correction {
+    pub dimension: String,
+    pub action: Action,
+    pub path: String,
+    pub reason: String,
+    pub expected: Value,
+    pub actual: Value,
+}
+
+/// The ACF v0.1 verdict object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AcfV01 {
+    /// Always `acf-v0.1`.
+    pub format: String,
+    pub verdict: AcfVerdict,
+    pub record_id: String,
+    pub max_attempts: u32,
+    pub results: Vec<DimensionResult>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<Correction>,
+}
+
+/// The v0.1 dimensions, in the order they are reported.
+pub const DIMENSIONS: [&str; 10] = [
+    "item_match",
+    "variant",
+    "price",
+    "price_preference",
+    "quantity",
+    "delivery",
+    "returnability",
+    "requirements",
+    "attributes",
+    "lines",
+];
+
+fn dimension_of(message: &Message) -> &'static str {
+    if message.guard_code == ENGINE_ERROR {
+        return ENGINE_ERROR;
+    }
+    if message.guard_code == RETRY_BUDGET {
+        return "retry_budget";
+    }
+    let below = message.code.ends_with("quantity_below_min");
+    Code::parse(&message.guard_code).map(|code| rule(code, below).dimension).unwrap_or("attributes")
+}
+
+/// Builds the v0.1 object from the v0.2 projection: a recoverable error is a
+/// hard_fail, an error that needs the person a soft_fail, a warning a pass
+/// with its note as reason (so MATCH stays MATCH).
+pub fn v01(projection: &AcfProjection) -> AcfV01 {
+    let mut dimensions: Vec<&str> = DIMENSIONS.to_vec();
+    for message in &projection.messages {
+        let dimension = dimension_of(message);
+        if !dimensions.contains(&dimension) {
+            dimensions.push(dimension);
+        }
+    }
+    let results = dimensions
+        .into_iter()
+        .map(|dimension| {
+            let of_dimension: Vec<&Message> =
+                projection.messages.iter().filter(|message| dimension_of(message) == dimension).collect();
+            let errors: Vec<&&Message> =
+                of_dimension.iter().filter(|message| message.message_type == MessageType::Error).collect();
+            let status = if errors.is_empty() {
+                DimensionStatus::Pass
+            } else if errors.iter().all(|message| message.severity == MessageSeverity::Recoverable) {
+                DimensionStatus::HardFail
+            } else {
+                DimensionStatus::SoftFail
+            };
+            let correctable = (!errors.is_empty()).then(|| errors.iter().all(|message| message.action.is_some()));
+            DimensionResult {
+                dimension: dimension.to_owned(),
+                status,
+                reasons: of_dimension.iter().map(|message| message.content.clone()).collect(),
+                correctable: correctable.filter(|correctable| !correctable),
+            }
+        })
+        .collect();
+    let corrections = if projection.conformity.verdict == AcfVerdict::Match {
+        Vec::new()
+    } else {
+        projection
+            .messages
+            .iter()
+            .filter(|message| message.message_type == MessageType::Error)
+            .filter_map(|message| {
+                message.action.map(|action| Correction {
+                    dimension: dimension_of(message).to_owned(),
+                    action,
+                    path: message.path.clone(),
+                    reason: message.content.clone(),
+                    expected: message.expected.clone(),
+                    actual: message.actual.clone(),
+                })
+            })
+            .collect()
+    };
+    AcfV01 {
+        format: "acf-v0.1".to_owned(),
+        verdict: projection.conformity.verdict,
+        record_id: projection.conformity.record_id.clone(),
+        max_attempts: projection.conformity.max_attempts,
+        results,
+        corrections,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::FieldName;
+    use serde_json::json;
+
+    fn finding(code: Code, severity: Severity, expected: Value, actual: Value) -> Finding {
+        let field = match code {
+            Code::Quantity => FieldName::Quantity,
+            Code::Refund => FieldName::NeedsRefundable,
+            _ => FieldName::Color,
+        };
+        Finding {
+            id: format!("{code}@$.cart[0]"),
+            code,
+            severity,
+            field,
+            line: None,
+            path: "$.cart[0]".into(),
+            expected,
+            actual,
+            reason: "reason".into(),
+        }
+    }
+
+    fn binding() -> Binding {
+        Binding {
+            record_id: "rec".into(),
+            mandate_digest: "sha256:m".into(),
+            subject_digest: "sha256:s".into(),
+            issued_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+            validity: chrono::Duration::minutes(15),
+            previous_record_id: None,
+        }
+    }
+
+    #[test]
+    fn codes_severities_and_actions_follow_the_table() {
+        let none = Default::default();
+        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
+        assert_eq!(colour.code, "com.provecart.conformity.variant_mismatch");
+        assert_eq!((colour.severity, colour.action), (MessageSeverity::Recoverable, Some(Action::ChangeVariant)));
+        assert_eq!(colour.guard_code, "color");
+        let over = message(&finding(Code::Quantity, Severity::Block, json!(2), json!(3)), &none);
+        assert_eq!(over.code, "com.provecart.conformity.quantity_over_max");
+        let below = message(&finding(Code::Quantity, Severity::Block, json!(3), json!(2)), &none);
+        assert_eq!(below.code, "com.provecart.conformity.quantity_below_min");
+        assert_eq!((below.severity, below.action), (MessageSeverity::RequiresBuyerReview, None));
+        let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
+        assert_eq!(refund.code, "asasked.refund");
+        assert!(refund.requires_buyer_approval);
+    }
+
+    #[test]
+    fn verdicts_and_status() {
+        let none = Default::default();
+        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
+        let projection = project(Decision::Ask, vec![colour.clone()], &binding());
+        assert_eq!(projection.conformity.verdict, AcfVerdict::Block);
+        assert_eq!(projection.ucp_status, UcpStatus::Incomplete);
+        assert_eq!(projection.conformity.expires_at, "2023-11-14T22:28:20Z");
+        let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
+        assert_eq!(verdict(Decision::Ask, &[colour, refund]), AcfVerdict::Review);
+        let engine = project(Decision::Ask, vec![engine_error_message("x")], &binding());
+        assert_eq!(engine.conformity.verdict, AcfVerdict::Review);
+        let object = v01(&engine);
+        assert_eq!(object.format, "acf-v0.1");
+        let engine_result = object.results.iter().find(|result| result.dimension == ENGINE_ERROR).unwrap();
+        assert_eq!((engine_result.status, engine_result.correctable), (DimensionStatus::SoftFail, Some(false)));
+        let value = serde_json::to_value(project(Decision::Proceed, vec![], &binding())).unwrap();
+        assert_eq!(value["com.provecart.conformity"]["verdict"], "MATCH");
+        assert_eq!(value["ucp_status"], "ready_for_complete");
+    }
+}

@@ -1,0 +1,692 @@
+//! The sealed evidence log (guard.md §8, ACF v0.2 §7 and §11): append-only
+//! JSON Lines in a data directory, each record carrying the SHA-256 of the
+//! record before it, so a later edit of any record breaks the chain.
+//!
+//! One writer thread owns the file: appends are serialised, `fsync`ed before
+//! the caller hears back, and the attempt-chain rules (a link must exist and
+//! still head its chain) are checked under the same serialisation, so two
+//! concurrent resubmissions cannot both extend one record. The log is never
+//! rewritten: a torn last line after a crash is reported, and the store
+//! refuses to append after it rather than "repair" it.
+//!
+//! This module does not know what a check is: a record's `body` is the
+//! service's JSON. It knows record ids, request text, attempt links and hashes.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::digest;
+
+/// The log file inside the data directory.
+pub const LOG_FILE: &str = "evidence.jsonl";
+/// `prev_hash` of the first record.
+pub const GENESIS: &str = "sha256:0000000000000000000000000000000000000000000000000000000000000000";
+
+/// One sealed record as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SealedRecord {
+    /// 1-based position in the log.
+    pub seq: u64,
+    pub record_id: String,
+    #[serde(default)]
+    pub previous_record_id: Option<String>,
+    /// 1 for a first check, n for the n-th attempt of a chain.
+    pub attempt: u32,
+    /// RFC 3339, UTC.
+    pub sealed_at: String,
+    /// The person's words: attempts of one chain must share them.
+    pub request: String,
+    pub body: Value,
+    /// The `hash` of the record before (or [`GENESIS`]).
+    pub prev_hash: String,
+    /// SHA-256 of this record's canonical JSON without `hash`.
+    pub hash: String,
+}
+
+impl SealedRecord {
+    fn compute_hash(&self) -> Result<String, serde_json::Error> {
+        let mut value = serde_json::to_value(self)?;
+        if let Value::Object(map) = &mut value {
+            map.remove("hash");
+        }
+        Ok(digest::of_value(&value))
+    }
+}
+
+/// What the service asks to seal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub record_id: String,
+    pub previous_record_id: Option<String>,
+    pub request: String,
+    pub sealed_at: String,
+    pub body: Value,
+}
+
+/// The store's failures.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("evidence log {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("evidence log {path} is broken at line {line}: {reason}; run `asasked evidence verify`")]
+    Broken { path: PathBuf, line: u64, reason: String },
+    #[error("cannot encode the record: {0}")]
+    Encode(#[from] serde_json::Error),
+    #[error("the evidence writer has stopped")]
+    WriterStopped,
+}
+
+/// Why a `previous_record_id` is refused (ACF v0.2 §7).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    #[error("previous_record_id {0:?} does not exist")]
+    NotFound(String),
+    #[error("previous_record_id {0:?} belongs to another request")]
+    OtherRequest(String),
+    #[error("previous_record_id {0:?} was already superseded by {1:?}: resubmit against the latest record")]
+    NotHead(String, String),
+}
+
+/// The outcome of an append.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Appended {
+    /// Written and fsynced.
+    New(Arc<SealedRecord>),
+    /// A record with this id already existed: nothing was written.
+    Existing(Arc<SealedRecord>),
+}
+
+impl Appended {
+    pub fn record(&self) -> &Arc<SealedRecord> {
+        match self {
+            Appended::New(record) | Appended::Existing(record) => record,
+        }
+    }
+}
+
+enum Command {
+    Append { draft: Draft, reply: oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>> },
+    Get { record_id: String, reply: oneshot::Sender<Result<Option<Arc<SealedRecord>>, StoreError>> },
+    Successor { record_id: String, reply: oneshot::Sender<Result<Option<String>, StoreError>> },
+}
+
+/// A handle to the writer thread. Cheap to clone; the thread ends when the
+/// last handle is dropped, after every queued append has been fsynced.
+#[derive(Debug, Clone)]
+pub struct EvidenceStore {
+    sender: mpsc::Sender<Command>,
+    path: PathBuf,
+}
+
+struct Index {
+    records: HashMap<String, Arc<SealedRecord>>,
+    /// previous_record_id → the record that superseded it.
+    successors: HashMap<String, String>,
+    last_hash: String,
+    last_seq: u64,
+    /// File length after the last record this index knows.
+    length: u64,
+}
+
+impl Index {
+    fn load(path: &Path) -> Result<Index, StoreError> {
+        let mut index = Index {
+            records: HashMap::new(),
+            successors: HashMap::new(),
+            last_hash: GENESIS.to_owned(),
+            last_seq: 0,
+            length: 0,
+        };
+        let bytes = match fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(index),
+            Err(source) => return Err(StoreError::Io { path: path.to_owned(), source }),
+        };
+        let report = verify_bytes(&bytes);
+        if let Some(broken) = report.first_broken {
+            return Err(StoreError::Broken { path: path.to_owned(), line: broken.line, reason: broken.reason });
+        }
+        for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+            let record: SealedRecord = serde_json::from_slice(line)?;
+            index.insert(Arc::new(record));
+        }
+        index.length = bytes.len() as u64;
+        Ok(index)
+    }
+
+    fn insert(&mut self, record: Arc<SealedRecord>) {
+        if let Some(previous) = &record.previous_record_id {
+            self.successors.insert(previous.clone(), record.record_id.clone());
+        }
+        self.last_hash = record.hash.clone();
+        self.last_seq = record.seq;
+        self.records.insert(record.record_id.clone(), record);
+    }
+}
+
+impl EvidenceStore {
+    /// Opens (creating if needed) the log in `data_dir` and starts the writer
+    /// thread. Fails if the existing log does not verify.
+    pub fn open(data_dir: &Path) -> Result<EvidenceStore, StoreError> {
+        fs::create_dir_all(data_dir).map_err(|source| StoreError::Io { path: data_dir.to_owned(), source })?;
+        let path = data_dir.join(LOG_FILE);
+        let index = Index::load(&path)?;
+        // The bound only applies back-pressure: each check waits for its own
+        // fsync anyway.
+        let (sender, receiver) = mpsc::channel(64);
+        let thread_path = path.clone();
+        std::thread::Builder::new()
+            .name("asasked-evidence".into())
+            .spawn(move || writer(thread_path, index, receiver))
+            .map_err(|source| StoreError::Io { path: path.clone(), source })?;
+        Ok(EvidenceStore { sender, path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Seals `draft` unless a record with its id exists. Link rules are checked
+    /// against the log as it is when the writer gets to this append.
+    pub async fn append(&self, draft: Draft) -> Result<Result<Appended, LinkError>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.sender.send(Command::Append { draft, reply }).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    pub async fn get(&self, record_id: &str) -> Result<Option<Arc<SealedRecord>>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let command = Command::Get { record_id: record_id.to_owned(), reply };
+        self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    /// The record that superseded `record_id`, if any.
+    pub async fn successor(&self, record_id: &str) -> Result<Option<String>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let command = Command::Successor { record_id: record_id.to_owned(), reply };
+        self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    /// Validates a link without appending: the record exists, concerns
+    /// `request`, and still heads its chain.
+    pub async fn check_link(
+        &self,
+        previous: &str,
+        request: &str,
+    ) -> Result<Result<Arc<SealedRecord>, LinkError>, StoreError> {
+        let Some(record) = self.get(previous).await? else {
+            return Ok(Err(LinkError::NotFound(previous.to_owned())));
+        };
+        if record.request != request {
+            return Ok(Err(LinkError::OtherRequest(previous.to_owned())));
+        }
+        if let Some(successor) = self.successor(previous).await? {
+            return Ok(Err(LinkError::NotHead(previous.to_owned(), successor)));
+        }
+        Ok(Ok(record))
+    }
+}
+
+fn writer(path: PathBuf, mut index: Index, mut receiver: mpsc::Receiver<Command>) {
+    let io = |source| StoreError::Io { path: path.clone(), source };
+    while let Some(command) = receiver.blocking_recv() {
+        if let Err(error) = refresh(&path, &mut index) {
+            reply_error(command, error);
+            continue;
+        }
+        match command {
+            Command::Get { record_id, reply } => {
+                let _ = reply.send(Ok(index.records.get(&record_id).cloned()));
+            }
+            Command::Successor { record_id, reply } => {
+                let _ = reply.send(Ok(index.successors.get(&record_id).cloned()));
+            }
+            Command::Append { draft, reply } => {
+                let result = append(&path, &mut index, draft).map_err(|error| match error {
+                    AppendError::Io(source) => io(source),
+                    AppendError::Encode(error) => StoreError::Encode(error),
+                });
+                let _ = reply.send(result);
+            }
+        }
+    }
+}
+
+/// Another process (a CLI check next to a running server) may have appended:
+/// reload the index when the file grew behind this writer's back.
+fn refresh(path: &Path, index: &mut Index) -> Result<(), StoreError> {
+    let length = match fs::metadata(path) {
+        Ok(metadata) => metadata.len(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(source) => return Err(StoreError::Io { path: path.to_owned(), source }),
+    };
+    if length != index.length {
+        *index = Index::load(path)?;
+    }
+    Ok(())
+}
+
+fn reply_error(command: Command, error: StoreError) {
+    match command {
+        Command::Get { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Successor { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Append { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+    }
+}
+
+enum AppendError {
+    Io(std::io::Error),
+    Encode(serde_json::Error),
+}
+
+fn append(path: &Path, index: &mut Index, draft: Draft) -> Result<Result<Appended, LinkError>, AppendError> {
+    if let Some(existing) = index.records.get(&draft.record_id) {
+        return Ok(Ok(Appended::Existing(Arc::clone(existing))));
+    }
+    let attempt = match &draft.previous_record_id {
+        None => 1,
+        Some(previous) => {
+            let Some(record) = index.records.get(previous) else {
+                return Ok(Err(LinkError::NotFound(previous.clone())));
+            };
+            if record.request != draft.request {
+                return Ok(Err(LinkError::OtherRequest(previous.clone())));
+            }
+            if let Some(successor) = index.successors.get(previous) {
+                return Ok(Err(LinkError::NotHead(previous.clone(), successor.clone())));
+            }
+            record.attempt + 1
+        }
+    };
+    let mut record = SealedRecord {
+        seq: index.last_seq + 1,
+        record_id: draft.record_id,
+        previous_record_id: draft.previous_record_id,
+        attempt,
+        sealed_at: draft.sealed_at,
+        request: draft.request,
+        body: draft.body,
+        prev_hash: index.last_hash.clone(),
+        hash: String::new(),
+    };
+    record.hash = record.compute_hash().map_err(AppendError::Encode)?;
+    let mut line = serde_json::to_string(&record).map_err(AppendError::Encode)?;
+    line.push('\n');
+    let mut file = OpenOptions::new().create(true).append(true).open(path).map_err(AppendError::Io)?;
+    file.write_all(line.as_bytes()).map_err(AppendError::Io)?;
+    // The reply is the caller's licence to act on the verdict: the record
+    // must be on disk first (ACF §11: sealed before it is relied on).
+    file.sync_all().map_err(AppendError::Io)?;
+    if index.length == 0
+        && let Some(directory) = path.parent()
+        && let Ok(directory) = File::open(directory)
+    {
+        // A new file's directory entry must survive a crash too.
+        let _ = directory.sync_all();
+    }
+    index.length += line.len() as u64;
+    let record = Arc::new(record);
+    index.insert(Arc::clone(&record));
+    Ok(Ok(Appended::New(record)))
+}
+
+/// Where a log stops verifying.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Broken {
+    /// 1-based line number.
+    pub line: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_id: Option<String>,
+    pub reason: String,
+}
+
+/// The outcome of verifying a log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// Records that verified before the first broken one (all, if none).
+    pub records: u64,
+    /// The hash of the last verified record: the chain head to compare with
+    /// a copy kept elsewhere.
+    pub head: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_broken: Option<Broken>,
+}
+
+impl VerifyReport {
+    pub fn ok(&self) -> bool {
+        self.first_broken.is_none()
+    }
+}
+
+/// Verifies the log file at `path` (missing file: an empty, valid log).
+pub fn verify_file(path: &Path) -> Result<VerifyReport, StoreError> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(verify_bytes(&bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            Ok(VerifyReport { records: 0, head: GENESIS.to_owned(), first_broken: None })
+        }
+        Err(source) => Err(StoreError::Io { path: path.to_owned(), source }),
+    }
+}
+
+/// Verifies every record: JSON shape, sequence, the link to the previous
+/// hash, its own hash, unique ids, and that every `previous_record_id` points
+/// to an earlier record of the same request.
+pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
+    let mut report = VerifyReport { records: 0, head: GENESIS.to_owned(), first_broken: None };
+    let mut seen: HashMap<String, (String, u32)> = HashMap::new();
+    let mut superseded: HashSet<String> = HashSet::new();
+    let torn = !bytes.is_empty() && !bytes.ends_with(b"\n");
+    let lines: Vec<&[u8]> = bytes.split(|byte| *byte == b'\n').collect();
+    let count = if bytes.ends_with(b"\n") { lines.len() - 1 } else { lines.len() };
+    for (position, line) in lines.iter().take(count).enumerate() {
+        let number = position as u64 + 1;
+        let mut fail = |record_id: Option<String>, reason: String| {
+            report.first_broken = Some(Broken { line: number, record_id, reason });
+        };
+        if torn && position + 1 == count {
+            let record_id = serde_json::from_slice::<Value>(line)
+                .ok()
+                .and_then(|value| value.get("record_id").and_then(Value::as_str).map(str::to_owned));
+            fail(record_id, "torn last line: the record was not completely written (no final newline)".into());
+            break;
+        }
+        let record: SealedRecord = match serde_json::from_slice(line) {
+            Ok(record) => record,
+            Err(error) => {
+                fail(None, format!("not a sealed record: {error}"));
+                break;
+            }
+        };
+        let id = Some(record.record_id.clone());
+        if record.seq != number {
+            fail(id, format!("sequence {} where {number} was expected", record.seq));
+            break;
+        }
+        if record.prev_hash != report.head {
+            fail(id, "prev_hash does not match the previous record's hash".into());
+            break;
+        }
+        match record.compute_hash() {
+            Ok(hash) if hash == record.hash => {}
+            Ok(_) => {
+                fail(id, "hash does not match the record's content: it was altered".into());
+                break;
+            }
+            Err(error) => {
+                fail(id, format!("cannot hash: {error}"));
+                break;
+            }
+        }
+        if seen.contains_key(&record.record_id) {
+            fail(id, "record_id appears twice".into());
+            break;
+        }
+        if let Some(previous) = &record.previous_record_id {
+            match seen.get(previous) {
+                Some((request, attempt)) if *request == record.request && attempt + 1 == record.attempt => {}
+                Some(_) => {
+                    fail(id, format!("link to {previous} changes the request or skips an attempt"));
+                    break;
+                }
+                None => {
+                    fail(id, format!("previous_record_id {previous} is not an earlier record"));
+                    break;
+                }
+            }
+            if !superseded.insert(previous.clone()) {
+                fail(id, format!("{previous} is superseded twice"));
+                break;
+            }
+        } else if record.attempt != 1 {
+            fail(id, "attempt above 1 without previous_record_id".into());
+            break;
+        }
+        seen.insert(record.record_id.clone(), (record.request.clone(), record.attempt));
+        report.head = record.hash.clone();
+        report.records = number;
+    }
+    report
+}
+
+/// Reads every record of a log that verifies.
+pub fn read_all(path: &Path) -> Result<Vec<SealedRecord>, StoreError> {
+    let bytes = fs::read(path).map_err(|source| StoreError::Io { path: path.to_owned(), source })?;
+    let report = verify_bytes(&bytes);
+    if let Some(broken) = report.first_broken {
+        return Err(StoreError::Broken { path: path.to_owned(), line: broken.line, reason: broken.reason });
+    }
+    bytes
+        .split(|byte| *byte == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_slice(line).map_err(StoreError::from))
+        .collect()
+}
+
+/// The record `record_id`, if the log has it.
+pub fn show(path: &Path, record_id: &str) -> Result<Option<SealedRecord>, StoreError> {
+    Ok(read_all(path)?.into_iter().find(|record| record.record_id == record_id))
+}
+
+/// The attempt chain `record_id` belongs to, first attempt first.
+pub fn chain(records: &[SealedRecord], record_id: &str) -> Vec<SealedRecord> {
+    let by_id: HashMap<&str, &SealedRecord> =
+        records.iter().map(|record| (record.record_id.as_str(), record)).collect();
+    let Some(start) = by_id.get(record_id) else {
+        return Vec::new();
+    };
+    let mut backwards = vec![(*start).clone()];
+    let mut current = *start;
+    while let Some(previous) = current.previous_record_id.as_deref().and_then(|id| by_id.get(id)) {
+        backwards.push((*previous).clone());
+        current = previous;
+    }
+    backwards.reverse();
+    let successor: HashMap<&str, &SealedRecord> = records
+        .iter()
+        .filter_map(|record| record.previous_record_id.as_deref().map(|previous| (previous, record)))
+        .collect();
+    let mut current = record_id.to_owned();
+    while let Some(next) = successor.get(current.as_str()) {
+        backwards.push((*next).clone());
+        current = next.record_id.clone();
+    }
+    backwards
+}
+
+/// The dispute bundle of the chain `record_id` belongs to. `redact` drops the
+/// request text, the person's free-text answers, extractor outputs, facts and
+/// item names and keeps digests, codes and decisions (ACF v0.2 §10).
+pub fn export(path: &Path, record_id: &str, redact: bool) -> Result<Option<Value>, StoreError> {
+    let records = read_all(path)?;
+    let chain = chain(&records, record_id);
+    if chain.is_empty() {
+        return Ok(None);
+    }
+    let rendered: Vec<Value> = chain
+        .iter()
+        .map(|record| if redact { redacted(record) } else { serde_json::to_value(record).unwrap_or(Value::Null) })
+        .collect();
+    let head = chain.last().map(|record| record.record_id.clone());
+    Ok(Some(json!({
+        "format": "asasked.dispute-bundle.v1",
+        "redacted": redact,
+        "log_head": verify_file(path)?.head,
+        "chain_head": head,
+        "records": rendered,
+    })))
+}
+
+fn redacted(record: &SealedRecord) -> Value {
+    let body = &record.body;
+    let pick = |pointer: &str| body.pointer(pointer).cloned().unwrap_or(Value::Null);
+    let findings: Vec<Value> = body
+        .pointer("/result/findings")
+        .and_then(Value::as_array)
+        .map(|findings| {
+            findings
+                .iter()
+                .map(|finding| {
+                    json!({
+                        "id": finding.get("id"),
+                        "code": finding.get("code"),
+                        "severity": finding.get("severity"),
+                        "path": finding.get("path"),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let messages: Vec<Value> = body
+        .pointer("/result/acf/messages")
+        .and_then(Value::as_array)
+        .map(|messages| {
+            messages
+                .iter()
+                .map(|message| {
+                    json!({
+                        "code": message.get("code"),
+                        "guard_code": message.get("guard_code"),
+                        "severity": message.get("severity"),
+                        "path": message.get("path"),
+                        "action": message.get("action"),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let answers: Vec<Value> = body
+        .pointer("/answers")
+        .and_then(Value::as_array)
+        .map(|answers| {
+            answers
+                .iter()
+                .map(|answer| {
+                    let reply = answer.get("reply").and_then(Value::as_str).unwrap_or_default();
+                    let kept = if reply == "accept" || reply == "decline" { reply } else { "[clarification withheld]" };
+                    json!({"finding_id": answer.get("finding_id"), "reply": kept})
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({
+        "seq": record.seq,
+        "record_id": record.record_id,
+        "previous_record_id": record.previous_record_id,
+        "attempt": record.attempt,
+        "sealed_at": record.sealed_at,
+        "prev_hash": record.prev_hash,
+        "hash": record.hash,
+        "request_digest": digest::sha256(record.request.as_bytes()),
+        "mandate_digest": pick("/mandate_digest"),
+        "subject_digest": pick("/subject_digest"),
+        "today": pick("/today"),
+        "decision": pick("/result/decision"),
+        "verdict": pick("/result/acf/com.provecart.conformity/verdict"),
+        "findings": findings,
+        "messages": messages,
+        "answers": answers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draft(id: &str, previous: Option<&str>, request: &str) -> Draft {
+        Draft {
+            record_id: id.into(),
+            previous_record_id: previous.map(str::to_owned),
+            request: request.into(),
+            sealed_at: "2026-11-02T10:00:00Z".into(),
+            body: json!({"decision": "ask", "person": {"name": "Ada Lovelace"}}),
+        }
+    }
+
+    #[tokio::test]
+    async fn appends_chain_links_and_replays() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        let first = store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+        assert!(matches!(first, Appended::New(_)));
+        assert!(matches!(store.append(draft("a", None, "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
+        let second = store.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+        assert_eq!(second.record().attempt, 2);
+        assert_eq!(second.record().prev_hash, first.record().hash);
+        assert_eq!(
+            store.append(draft("c", Some("a"), "shoes")).await.unwrap(),
+            Err(LinkError::NotHead("a".into(), "b".into()))
+        );
+        assert_eq!(
+            store.append(draft("c", Some("b"), "a hat")).await.unwrap(),
+            Err(LinkError::OtherRequest("b".into()))
+        );
+        assert_eq!(store.append(draft("c", Some("zz"), "shoes")).await.unwrap(), Err(LinkError::NotFound("zz".into())));
+        drop(store);
+        let path = directory.path().join(LOG_FILE);
+        let report = verify_file(&path).unwrap();
+        assert!(report.ok() && report.records == 2, "{report:?}");
+        // Reopening rebuilds the index from the file.
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        assert_eq!(store.successor("a").await.unwrap().as_deref(), Some("b"));
+        assert_eq!(chain(&read_all(&path).unwrap(), "b").len(), 2);
+    }
+
+    #[tokio::test]
+    async fn tampering_and_a_torn_line_are_reported() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        for (id, previous) in [("a", None), ("b", Some("a")), ("c", Some("b"))] {
+            store.append(draft(id, previous, "shoes")).await.unwrap().unwrap();
+        }
+        drop(store);
+        let path = directory.path().join(LOG_FILE);
+        let original = fs::read_to_string(&path).unwrap();
+
+        let tampered = original.replacen("\"decision\":\"ask\"", "\"decision\":\"proceed\"", 2);
+        let report = verify_bytes(tampered.as_bytes());
+        let broken = report.first_broken.unwrap();
+        assert_eq!((broken.line, broken.record_id.as_deref()), (1, Some("a")));
+        assert!(broken.reason.contains("altered"), "{}", broken.reason);
+
+        let torn = &original[..original.len() - 20];
+        let report = verify_bytes(torn.as_bytes());
+        let broken = report.first_broken.unwrap();
+        assert_eq!(broken.line, 3);
+        assert!(broken.reason.contains("torn"), "{}", broken.reason);
+        assert_eq!(report.records, 2);
+        fs::write(&path, torn).unwrap();
+        let error = EvidenceStore::open(directory.path()).unwrap_err();
+        assert!(error.to_string().contains("line 3"), "{error}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), torn, "never repaired");
+    }
+
+    #[tokio::test]
+    async fn redacted_export_drops_the_words_and_keeps_codes() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        store.append(draft("a", None, "shoes for Ada at 12 Baker Street")).await.unwrap().unwrap();
+        store.append(draft("b", Some("a"), "shoes for Ada at 12 Baker Street")).await.unwrap().unwrap();
+        drop(store);
+        let bundle = export(&directory.path().join(LOG_FILE), "a", true).unwrap().unwrap();
+        let text = bundle.to_string();
+        assert!(!text.contains("Baker") && !text.contains("Ada"), "{text}");
+        assert_eq!(bundle["records"].as_array().unwrap().len(), 2);
+        assert_eq!(bundle["chain_head"], "b");
+    }
+}

@@ -1,0 +1,243 @@
+"""A client the project did not write: the official Python MCP SDK (PyPI `mcp`
+2.x) drives `asasked serve` over stdio and over Streamable HTTP, in both the
+2026-07-28 mode and the legacy 2025-11-25 handshake.
+
+Run: ASASKED_BIN=target/debug/asasked .venv-mcp/bin/python tests/python/test_mcp_client.py
+(scripts/setup-python-mcp.sh creates .venv-mcp). Exit status 0 when every
+scenario passed; each failure is printed with the transport and mode.
+"""
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from mcp import Client, StdioServerParameters
+
+BIN = os.environ.get("ASASKED_BIN", "target/debug/asasked")
+REQUEST = "Nike Pegasus 41, white, size 42 please"
+FACTS = {"brand": "Nike", "model": "Pegasus 41", "color": "white", "size_label": "42"}
+TODAY = "Monday, 2 November 2026"
+
+
+def cart(item_id):
+    return [{"id": item_id, "quantity": 1}]
+
+
+def structured(result):
+    assert not result.is_error, f"unexpected error: {result.content}"
+    value = result.structured_content
+    assert isinstance(value, dict), f"no structured content: {result}"
+    mirror = json.loads(result.content[0].text)
+    assert mirror == value, "the text content must mirror the structured content"
+    return value
+
+
+def error_text(result):
+    assert result.is_error, f"expected an error result, got {result.structured_content}"
+    return result.content[0].text
+
+
+async def scenarios(client, facts_path, label):
+    tools = (await client.list_tools()).tools
+    assert [tool.name for tool in tools] == ["check_order"], tools
+    tool = tools[0]
+    assert tool.title, "the tool has a title"
+    assert "pay" in tool.description
+    assert set(tool.input_schema["required"]) >= {"request", "cart"}, tool.input_schema
+    assert "decision" in tool.output_schema["properties"], tool.output_schema
+    assert tool.annotations.read_only_hint is True
+    assert tool.annotations.idempotent_hint is True
+    assert tool.annotations.open_world_hint is False
+
+    with open(facts_path, "w") as handle:
+        json.dump(FACTS, handle)
+
+    # proceed
+    proceed = structured(await client.call_tool("check_order", {"request": REQUEST, "cart": cart("shoe-003"), "today": TODAY}))
+    assert proceed["decision"] == "proceed", proceed
+    assert proceed["acf"]["com.provecart.conformity"]["verdict"] == "MATCH"
+
+    # ask
+    ask = structured(await client.call_tool("check_order", {"request": REQUEST, "cart": cart("shoe-002"), "today": TODAY}))
+    assert ask["decision"] == "ask", ask
+    assert "size 42" in ask["question"], ask["question"]
+    finding_id = ask["findings"][0]["id"]
+
+    # answers round trip that then proceeds
+    accepted = structured(
+        await client.call_tool(
+            "check_order",
+            {
+                "request": REQUEST,
+                "cart": cart("shoe-002"),
+                "today": TODAY,
+                "previous_record_id": ask["record_id"],
+                "answers": [{"finding_id": finding_id, "reply": "accept"}],
+            },
+        )
+    )
+    assert accepted["decision"] == "proceed", accepted
+    assert any("accepted by the person" in note for note in accepted["notes"]), accepted["notes"]
+    assert accepted["previous_record_id"] == ask["record_id"]
+
+    # invalid argument
+    unknown = error_text(await client.call_tool("check_order", {"request": REQUEST, "cart": cart("shoe-999")}))
+    assert "cart" in unknown and "shoe-999" in unknown, unknown
+    missing = error_text(await client.call_tool("check_order", {"request": REQUEST}))
+    assert "cart" in missing, missing
+
+    # foreign previous_record_id: unknown, and belonging to another request
+    foreign = error_text(
+        await client.call_tool(
+            "check_order", {"request": REQUEST, "cart": cart("shoe-003"), "previous_record_id": "rec_from_elsewhere"}
+        )
+    )
+    assert "previous_record_id" in foreign, foreign
+    other = error_text(
+        await client.call_tool(
+            "check_order", {"request": "a red hat", "cart": cart("shoe-003"), "previous_record_id": accepted["record_id"]}
+        )
+    )
+    assert "another request" in other, other
+    print(f"ok: {label}")
+
+
+def serve_args(data_dir, facts_path):
+    return ["serve", "--data-dir", data_dir, "--extractors", f"fixed:{facts_path}"]
+
+
+async def over_stdio(work, mode):
+    facts_path = os.path.join(work, "facts.json")
+    with open(facts_path, "w") as handle:
+        json.dump(FACTS, handle)
+    params = StdioServerParameters(command=BIN, args=serve_args(os.path.join(work, "data"), facts_path))
+    async with Client(params, mode=mode, read_timeout_seconds=30) as client:
+        await scenarios(client, facts_path, f"stdio ({mode})")
+
+
+async def over_http(work, mode):
+    facts_path = os.path.join(work, "facts.json")
+    with open(facts_path, "w") as handle:
+        json.dump(FACTS, handle)
+    process = subprocess.Popen(
+        [BIN, *serve_args(os.path.join(work, "data"), facts_path), "--http", "127.0.0.1:0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        for _ in range(50):
+            line = process.stderr.readline()
+            match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
+            if match:
+                url = match.group(1)
+                break
+        assert url, "the server did not report its address"
+        async with Client(url, mode=mode, read_timeout_seconds=30) as client:
+            await scenarios(client, facts_path, f"streamable http ({mode})")
+    finally:
+        process.terminate()
+        code = process.wait(timeout=20)
+        assert code == 0, f"graceful shutdown on SIGTERM should exit 0, got {code}"
+
+
+async def newcomer_default(work):
+    """No key, no options but a data dir: the offline `rules` extractor and the
+    embedded sandbox catalog give a proceed and an ask."""
+    params = StdioServerParameters(command=BIN, args=["serve", "--data-dir", os.path.join(work, "data")])
+    async with Client(params, read_timeout_seconds=30) as client:
+        request = "Nike Pegasus 41 in white, size 42"
+        proceed = structured(await client.call_tool("check_order", {"request": request, "cart": cart("shoe-003"), "today": TODAY}))
+        assert proceed["decision"] == "proceed", proceed
+        ask = structured(await client.call_tool("check_order", {"request": request, "cart": cart("shoe-002"), "today": TODAY}))
+        assert ask["decision"] == "ask", ask
+        size = next(finding["id"] for finding in ask["findings"] if finding["code"] == "size")
+        clarified = structured(
+            await client.call_tool(
+                "check_order",
+                {"request": request, "cart": cart("shoe-002"), "today": TODAY, "previous_record_id": ask["record_id"],
+                 "answers": [{"finding_id": size, "reply": "41 is fine too"}]},
+            )
+        )
+        assert clarified["decision"] == "proceed", clarified
+    print("ok: default server (rules, embedded catalog): proceed, ask, clarification proceeds")
+
+
+def refuses_public_bind(work):
+    with open(os.path.join(work, "facts.json"), "w") as handle:
+        json.dump(FACTS, handle)
+    result = subprocess.run(
+        [BIN, "serve", "--data-dir", os.path.join(work, "data"), "--extractors", f"fixed:{os.path.join(work, 'facts.json')}",
+         "--http", "0.0.0.0:0"],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env={key: value for key, value in os.environ.items() if key != "ASASKED_HTTP_TOKEN"},
+    )
+    assert result.returncode != 0 and "ASASKED_HTTP_TOKEN" in result.stderr, result
+    print("ok: a non-loopback bind without a token is refused")
+
+
+def evidence_verifies(work):
+    data = os.path.join(work, "data")
+    verify = subprocess.run([BIN, "evidence", "verify", "--data-dir", data], capture_output=True, text=True)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    tampered = os.path.join(work, "tampered")
+    shutil.copytree(data, tampered)
+    log = os.path.join(tampered, "evidence.jsonl")
+    with open(log) as handle:
+        text = handle.read()
+    with open(log, "w") as handle:
+        handle.write(text.replace('"decision":"ask"', '"decision":"proceed"', 1))
+    broken = subprocess.run([BIN, "evidence", "verify", "--data-dir", tampered], capture_output=True, text=True)
+    assert broken.returncode == 1 and "BROKEN" in broken.stdout, broken.stdout + broken.stderr
+    print(f"ok: evidence verifies ({verify.stdout.strip()}); a tampered copy fails")
+
+
+async def main():
+    failures = 0
+    passed = 0
+    for name, run in [
+        ("stdio auto", lambda work: over_stdio(work, "auto")),
+        ("stdio legacy", lambda work: over_stdio(work, "legacy")),
+        ("http auto", lambda work: over_http(work, "auto")),
+        ("http legacy", lambda work: over_http(work, "legacy")),
+    ]:
+        work = tempfile.mkdtemp(prefix="asasked-py-")
+        try:
+            await run(work)
+            evidence_verifies(work)
+            passed += 1
+        except Exception as error:  # report every scenario, not just the first
+            failures += 1
+            print(f"FAIL {name}: {type(error).__name__}: {error}", file=sys.stderr)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    work = tempfile.mkdtemp(prefix="asasked-py-")
+    try:
+        await newcomer_default(work)
+        evidence_verifies(work)
+    except Exception as error:
+        failures += 1
+        print(f"FAIL default server: {type(error).__name__}: {error}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    work = tempfile.mkdtemp(prefix="asasked-py-")
+    try:
+        refuses_public_bind(work)
+    except Exception as error:
+        failures += 1
+        print(f"FAIL public bind: {error}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{passed} transport scenarios passed, {failures} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

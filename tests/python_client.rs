@@ -1,0 +1,32 @@
+//! Runs tests/python/test_mcp_client.py: the official Python MCP SDK, a client
+//! this project did not write, drives the built `asasked serve` over stdio and
+//! Streamable HTTP. Needs .venv-mcp (scripts/setup-python-mcp.sh). Without it
+//! the test fails under CI (env CI set) and prints a skip note otherwise.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn the_python_mcp_sdk_drives_the_server_over_stdio_and_http() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join(".venv-mcp/bin/python");
+    if !python.exists() {
+        let message = "the Python MCP client is not installed: run scripts/setup-python-mcp.sh";
+        if std::env::var_os("CI").is_some() {
+            panic!("{message}");
+        }
+        eprintln!("SKIPPED: {message}");
+        return;
+    }
+    let output = Command::new(&python)
+        .arg(root.join("tests/python/test_mcp_client.py"))
+        .env("ASASKED_BIN", env!("CARGO_BIN_EXE_asasked"))
+        .current_dir(root)
+        .output()
+        .expect("run python");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(output.status.success(), "the Python client failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("4 transport scenarios passed, 0 failures"), "{stdout}");
+}

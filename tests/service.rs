@@ -1,0 +1,108 @@
+//! The service without a transport: replays across the validity window and
+//! concurrent identical checks.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use asasked::catalog::Catalog;
+use asasked::evidence::{self, EvidenceStore};
+use asasked::service::{CheckRequest, Clock, Service};
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+struct MovableClock(AtomicI64);
+
+impl Clock for MovableClock {
+    fn now(&self) -> DateTime<Utc> {
+        DateTime::from_timestamp(self.0.load(Ordering::SeqCst), 0).unwrap()
+    }
+}
+
+fn request(item: &str) -> CheckRequest {
+    serde_json::from_value(json!({
+        "request": "Nike Pegasus 41 in white, size 42",
+        "cart": [{"id": item, "quantity": 1}],
+        "today": "2026-11-02",
+    }))
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replays_keep_the_record_and_renew_an_expired_window_and_races_seal_once() {
+    let directory = tempfile::tempdir().unwrap();
+    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
+    let extractors = Arc::new(asasked::extractors::build(&["rules".to_owned()], &|_| None).unwrap());
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let catalog = Some(Arc::new(Catalog::embedded().unwrap()));
+    let service = Service::new(extractors, catalog, store, clock.clone());
+
+    let first = service.check_order(request("shoe-002")).await.unwrap();
+    clock.0.fetch_add(20 * 60, Ordering::SeqCst);
+    let replay = service.check_order(request("shoe-002")).await.unwrap();
+    assert_eq!(replay.record_id, first.record_id);
+    assert_eq!(replay.decision, first.decision);
+    assert!(replay.acf.conformity.expires_at > first.acf.conformity.expires_at, "an expired window is renewed");
+
+    let racing: Vec<_> = (0..8)
+        .map(|_| {
+            let service = service.clone();
+            tokio::spawn(async move { service.check_order(request("shoe-003")).await.unwrap().record_id })
+        })
+        .collect();
+    let mut ids = Vec::new();
+    for handle in racing {
+        ids.push(handle.await.unwrap());
+    }
+    ids.dedup();
+    assert_eq!(ids.len(), 1, "identical concurrent checks share one record");
+    service.shutdown().await;
+    let report = evidence::verify_file(&directory.path().join(evidence::LOG_FILE)).unwrap();
+    assert!(report.ok());
+    assert_eq!(report.records, 2, "one record per distinct check");
+}
+
+struct Slow;
+
+impl asasked::extract::Extractor for Slow {
+    fn name(&self) -> &str {
+        "slow"
+    }
+
+    fn extract<'a>(&'a self, _input: &'a asasked::extract::ExtractInput) -> asasked::extract::ExtractFuture<'a> {
+        Box::pin(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            let extracted = asasked::extract::ExtractedFacts { size_label: Some("42".into()), ..Default::default() };
+            Ok(asasked::extract::Extraction {
+                raw: serde_json::to_value(&extracted).unwrap(),
+                extracted,
+                cost: Default::default(),
+            })
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_waits_for_checks_in_flight_even_when_their_caller_is_gone() {
+    let directory = tempfile::tempdir().unwrap();
+    let extractors = Arc::new(
+        asasked::extract::set::ExtractorSet::new(
+            vec![Arc::new(Slow)],
+            None,
+            std::time::Duration::from_secs(10),
+            std::num::NonZeroUsize::new(4).unwrap(),
+        )
+        .unwrap(),
+    );
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let catalog = Some(Arc::new(Catalog::embedded().unwrap()));
+    let service = Service::new(extractors, catalog, store, Arc::new(asasked::service::SystemClock));
+    let caller = tokio::spawn({
+        let service = service.clone();
+        async move { service.check_order(request("shoe-002")).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    caller.abort(); // the connection went away mid-check
+    service.shutdown().await;
+    let report = evidence::verify_file(&directory.path().join(evidence::LOG_FILE)).unwrap();
+    assert_eq!((report.ok(), report.records), (true, 1), "the check finished and was sealed");
+}
