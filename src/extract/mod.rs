@@ -7,6 +7,8 @@
 //! several extractors' facts. It never runs checks.
 
 pub mod merge;
+pub mod prompt;
+pub mod schema;
 pub mod set;
 
 use std::future::Future;
