@@ -10,6 +10,7 @@
 //! - [`checks`]: one file per rule of guard.md §5, and their runner.
 //! - [`lines`]: the exact assignment of cart entries to requested lines.
 //! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
+//! - [`providers`]: LLM clients over HTTP (Anthropic, OpenAI-compatible).
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
 //!
 //! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
@@ -24,6 +25,7 @@ pub mod extract;
 pub mod facts;
 pub mod lines;
 pub mod normalize;
+pub mod providers;
 
 pub use cart::{Cart, CartEntry, Item};
 pub use checks::{Code, Finding, Severity};

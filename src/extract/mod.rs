@@ -6,8 +6,10 @@
 //! with models), the weekday-to-days conversion done by code, and the merge of
 //! several extractors' facts. It never runs checks.
 
+pub mod config;
 pub mod merge;
 pub mod prompt;
+pub mod replay;
 pub mod schema;
 pub mod set;
 
