@@ -330,6 +330,29 @@ async fn json_object_mode_puts_the_schema_in_the_instructions() {
 }
 
 #[tokio::test]
+async fn length_bounds_reach_the_server_but_not_validation() {
+    let mut long_list = black_shoes();
+    long_list["other"] = json!(["a", "b", "c", "d", "e", "f"]);
+    let (url, script) = serve(vec![Reply::ok(Api::OpenAi.output(&long_list))]).await;
+    let settings = ProviderSettings {
+        name: "local".into(),
+        model: "m".into(),
+        base_url: format!("{url}/v1"),
+        key_env: None,
+        key: None,
+        max_tokens: 512,
+        http: quick(),
+    };
+    let extractor =
+        OpenAiExtractor::new(settings, ResponseFormat::JsonSchema).unwrap().with_length_bounds(Some(4), Some(64));
+    let extraction = extractor.extract(&input()).await.unwrap();
+    assert_eq!(extraction.extracted.other.len(), 6, "the contract is the unbounded schema");
+    let schema = &script.seen()[0].body["response_format"]["json_schema"]["schema"];
+    assert_eq!(schema["properties"]["other"]["maxItems"], 4);
+    assert_eq!(schema["properties"]["brand"]["maxLength"], 64);
+}
+
+#[tokio::test]
 async fn schema_invalid_output_is_fed_back_once() {
     for api in BOTH {
         let replies = vec![Reply::ok(api.output(&schema_invalid())), Reply::ok(api.output(&black_shoes()))];
@@ -515,4 +538,35 @@ async fn a_failing_provider_fails_the_set_closed() {
     assert!(error.detail.contains("openai: output does not match the facts schema"), "{error}");
     let report = outcome.reports.iter().find(|report| report.name == "openai").unwrap();
     assert!(report.facts.is_none() && report.error.is_some());
+}
+
+#[tokio::test]
+async fn a_recorded_provider_replays_offline() {
+    use asasked::extract::config::{ExtractorsConfig, build_extractors, parse_names};
+    use asasked::extract::replay::record_all;
+
+    let (url, script) = serve(vec![Reply::ok(Api::OpenAi.output(&black_shoes()))]).await;
+    let config = ExtractorsConfig::parse(&format!(
+        "[extractors.mock]\nprovider = \"openai\"\nmodel = \"m\"\nbase_url = \"{url}/v1\"\nkey_env = \"MOCK_KEY\"\n"
+    ))
+    .unwrap();
+    let env = |name: &str| (name == "MOCK_KEY").then(|| KEY.to_owned());
+    let no_extra = |_: &str| None;
+    let dir = tempfile::tempdir().unwrap();
+    let live = record_all(build_extractors(&parse_names("mock"), &config, &env, &no_extra).unwrap(), dir.path());
+    let recorded = live[0].extract(&input()).await.unwrap();
+    assert_eq!(script.seen()[0].headers["authorization"], format!("Bearer {KEY}").as_str());
+
+    let replay_name = format!("replay:{}", dir.path().join("mock").display());
+    let replay = build_extractors(&[replay_name], &config, &|_: &str| None, &no_extra).unwrap();
+    let replayed = replay[0].extract(&input()).await.unwrap();
+    assert_eq!((replayed.extracted, replayed.raw), (recorded.extracted, recorded.raw));
+    assert_eq!(script.seen().len(), 1, "the replay sent nothing");
+    let files = std::fs::read_dir(dir.path().join("mock")).unwrap().count();
+    assert_eq!(files, 1);
+    assert!(
+        !std::fs::read_to_string(std::fs::read_dir(dir.path().join("mock")).unwrap().next().unwrap().unwrap().path())
+            .unwrap()
+            .contains(KEY)
+    );
 }

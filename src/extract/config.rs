@@ -61,6 +61,13 @@ pub struct ExtractorConfig {
     /// OpenAI-compatible only: `json_schema` (default) or `json_object`.
     #[serde(default)]
     pub response_format: Option<ResponseFormat>,
+    /// OpenAI-compatible only: `maxItems` for every list in the schema sent,
+    /// for grammar-constrained local servers (see `schema::bound_lengths`).
+    #[serde(default)]
+    pub max_items: Option<u32>,
+    /// OpenAI-compatible only: `maxLength` for every free string sent.
+    #[serde(default)]
+    pub max_string_length: Option<u32>,
 }
 
 /// The whole file.
@@ -124,8 +131,16 @@ impl ExtractorsConfig {
             if extractor.provider == Provider::Anthropic && extractor.key_env.is_none() {
                 return Err(invalid("key_env", "the anthropic provider needs a key"));
             }
-            if extractor.provider == Provider::Anthropic && extractor.response_format.is_some() {
-                return Err(invalid("response_format", "only for the openai provider"));
+            if extractor.provider == Provider::Anthropic {
+                for (key, set) in [
+                    ("response_format", extractor.response_format.is_some()),
+                    ("max_items", extractor.max_items.is_some()),
+                    ("max_string_length", extractor.max_string_length.is_some()),
+                ] {
+                    if set {
+                        return Err(invalid(key, "only for the openai provider"));
+                    }
+                }
             }
             if extractor.timeout_ms == Some(0) || extractor.connect_timeout_ms == Some(0) {
                 return Err(invalid("timeout_ms", "must be above 0"));
@@ -230,7 +245,8 @@ fn build_one(
         Provider::Anthropic => Arc::new(AnthropicExtractor::new(settings).map_err(build_error)?),
         Provider::Openai => Arc::new(
             OpenAiExtractor::new(settings, extractor_config.response_format.unwrap_or_default())
-                .map_err(build_error)?,
+                .map_err(build_error)?
+                .with_length_bounds(extractor_config.max_items, extractor_config.max_string_length),
         ),
     })
 }

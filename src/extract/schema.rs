@@ -71,28 +71,60 @@ pub fn facts_schema_text() -> String {
 
 /// Rewrites one schema object and, recursively, every subschema in it.
 fn make_strict(schema: &mut Value) {
+    visit_subschemas(schema, &mut |map| {
+        for keyword in STRIPPED_KEYWORDS {
+            map.remove(keyword);
+        }
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+            map.insert("required".into(), Value::Array(names));
+            map.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    });
+}
+
+/// Adds `maxItems` to every list and `maxLength` to every free string of a
+/// schema sent to a grammar-constrained local server (llama.cpp). Small
+/// models otherwise repeat list entries or characters until the token limit;
+/// with the bounds the grammar closes the list. Hosted strict modes may
+/// reject these keywords, so they are opt-in per extractor, and local
+/// validation still uses [`facts_schema`].
+pub fn bound_lengths(schema: &mut Value, max_items: Option<u32>, max_string_length: Option<u32>) {
+    visit_subschemas(schema, &mut |map| {
+        let has_type = |name: &str| match map.get("type") {
+            Some(Value::String(single)) => single == name,
+            Some(Value::Array(types)) => types.iter().any(|entry| entry == name),
+            _ => false,
+        };
+        let (is_array, is_free_string) = (has_type("array"), has_type("string") && !map.contains_key("enum"));
+        if let (true, Some(limit)) = (is_array, max_items) {
+            map.insert("maxItems".into(), Value::from(limit));
+        }
+        if let (true, Some(limit)) = (is_free_string, max_string_length) {
+            map.insert("maxLength".into(), Value::from(limit));
+        }
+    });
+}
+
+/// Calls `visit` on one schema object and on every subschema below it, and
+/// never on a `properties` map itself (its keys are field names, not
+/// keywords).
+fn visit_subschemas(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
     let Value::Object(map) = schema else { return };
-    for keyword in STRIPPED_KEYWORDS {
-        map.remove(keyword);
-    }
-    if let Some(Value::Object(properties)) = map.get("properties") {
-        let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
-        map.insert("required".into(), Value::Array(names));
-        map.insert("additionalProperties".into(), Value::Bool(false));
-    }
+    visit(map);
     for keyword in ["properties", "$defs", "definitions"] {
         if let Some(Value::Object(children)) = map.get_mut(keyword) {
-            children.values_mut().for_each(make_strict);
+            children.values_mut().for_each(|child| visit_subschemas(child, visit));
         }
     }
     for keyword in ["anyOf", "oneOf", "allOf", "prefixItems"] {
         if let Some(Value::Array(children)) = map.get_mut(keyword) {
-            children.iter_mut().for_each(make_strict);
+            children.iter_mut().for_each(|child| visit_subschemas(child, visit));
         }
     }
     for keyword in ["items", "additionalProperties", "not"] {
         if let Some(child @ Value::Object(_)) = map.get_mut(keyword) {
-            make_strict(child);
+            visit_subschemas(child, visit);
         }
     }
 }
@@ -243,6 +275,19 @@ mod tests {
         negative["explicit_max_cents"] = json!(-5);
         assert!(matches!(validate(&negative), Err(ExtractError::SchemaInvalid(_))));
         assert!(matches!(validate(&json!("not an object")), Err(ExtractError::SchemaInvalid(_))));
+    }
+
+    #[test]
+    fn lengths_are_bounded_only_on_request() {
+        let mut schema = wire_schema();
+        bound_lengths(&mut schema, Some(4), Some(64));
+        assert_eq!(schema["properties"]["brand_not"]["maxItems"], json!(4));
+        assert_eq!(schema["properties"]["brand_not"]["items"]["maxLength"], json!(64));
+        assert_eq!(schema["properties"]["brand"]["maxLength"], json!(64));
+        assert_eq!(schema["$defs"]["Line"]["properties"]["color"]["maxLength"], json!(64));
+        assert!(schema["$defs"]["Weekday"].get("maxLength").is_none(), "enums are bounded already");
+        assert!(schema["properties"]["quantity"].get("maxLength").is_none());
+        assert!(!wire_schema().to_string().contains("maxItems"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::http::HttpClient;
 use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, feedback};
 use crate::extract::prompt::{system_prompt, user_message};
-use crate::extract::schema::{validate, wire_schema};
+use crate::extract::schema::{bound_lengths, validate, wire_schema};
 use crate::extract::{ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -37,13 +37,23 @@ pub enum ResponseFormat {
 pub struct OpenAiExtractor {
     settings: ProviderSettings,
     response_format: ResponseFormat,
+    /// The schema sent, with any length bounds; validation uses the
+    /// unbounded facts schema regardless.
+    schema: Value,
     client: HttpClient,
 }
 
 impl OpenAiExtractor {
     pub fn new(settings: ProviderSettings, response_format: ResponseFormat) -> Result<OpenAiExtractor, ExtractError> {
         let client = HttpClient::new(settings.http.clone())?;
-        Ok(OpenAiExtractor { settings, response_format, client })
+        Ok(OpenAiExtractor { settings, response_format, schema: wire_schema(), client })
+    }
+
+    /// Bounds lists and strings in the schema sent to the server (see
+    /// [`bound_lengths`]), for grammar-constrained local servers.
+    pub fn with_length_bounds(mut self, max_items: Option<u32>, max_string_length: Option<u32>) -> OpenAiExtractor {
+        bound_lengths(&mut self.schema, max_items, max_string_length);
+        self
     }
 
     fn instructions_and_format(&self, input: &ExtractInput) -> (String, Value) {
@@ -53,13 +63,13 @@ impl OpenAiExtractor {
                 system,
                 json!({
                     "type": "json_schema",
-                    "json_schema": { "name": SCHEMA_NAME, "strict": true, "schema": wire_schema() },
+                    "json_schema": { "name": SCHEMA_NAME, "strict": true, "schema": self.schema },
                 }),
             ),
             ResponseFormat::JsonObject => (
                 format!(
                     "{system}\nReturn one JSON object, and nothing else, that matches this JSON Schema:\n{}\n",
-                    wire_schema()
+                    self.schema
                 ),
                 json!({ "type": "json_object" }),
             ),
