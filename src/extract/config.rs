@@ -89,6 +89,8 @@ struct ConfigFile {
 /// Why a configuration or a list of names cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: String, source: std::io::Error },
     /// The TOML is malformed, or has a key outside `[extractors.NAME]`.
     #[error("invalid extractors config: {0}")]
     Parse(#[from] toml::de::Error),
@@ -151,11 +153,8 @@ impl ExtractorsConfig {
 
     /// Reads and parses a config file.
     pub fn load(path: &Path) -> Result<ExtractorsConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Invalid {
-            extractor: String::new(),
-            key: "file",
-            message: format!("cannot read {}: {error}", path.display()),
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
         ExtractorsConfig::parse(&text)
     }
 
