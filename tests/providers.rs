@@ -570,3 +570,15 @@ async fn a_recorded_provider_replays_offline() {
             .contains(KEY)
     );
 }
+
+#[tokio::test]
+async fn facts_rules_beyond_the_schema_are_fed_back_too() {
+    for api in BOTH {
+        let mut unknown_soft = black_shoes();
+        unknown_soft["soft"] = json!(["in"]);
+        let replies = vec![Reply::ok(api.output(&unknown_soft)), Reply::ok(api.output(&black_shoes()))];
+        let (result, seen) = run(api, replies, quick()).await;
+        assert!(result.is_ok(), "{api:?}: {result:?}");
+        assert!(api.feedback_text(&seen[1].body).contains("$.soft: unknown field name"), "{api:?}");
+    }
+}

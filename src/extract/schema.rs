@@ -135,7 +135,8 @@ fn visit_subschemas(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, V
 static VALIDATOR: LazyLock<Result<jsonschema::Validator, String>> =
     LazyLock::new(|| jsonschema::draft202012::new(&facts_schema()).map_err(|error| error.to_string()));
 
-/// Validates a model's output against the facts schema, then reads it.
+/// Validates a model's output against the facts schema, then reads it and
+/// checks the facts' own rules ([`crate::facts::Facts::validate`]).
 ///
 /// The error lists every violation (up to 20) with its JSONPath, so it can be
 /// fed back to the model verbatim.
@@ -151,8 +152,18 @@ pub fn validate(value: &Value) -> Result<ExtractedFacts, ExtractError> {
     if !messages.is_empty() {
         return Err(ExtractError::SchemaInvalid(messages.join("; ")));
     }
-    serde_json::from_value::<ExtractedFacts>(value.clone())
-        .map_err(|error| ExtractError::SchemaInvalid(format!("$: {error}")))
+    let extracted = serde_json::from_value::<ExtractedFacts>(value.clone())
+        .map_err(|error| ExtractError::SchemaInvalid(format!("$: {error}")))?;
+    // The rules JSON Schema cannot state (a `soft` entry names a real field,
+    // no empty strings, no quantity 0) are checked here too, so a model gets
+    // them fed back like any schema error. They do not depend on the date,
+    // so any date resolves the weekday.
+    extracted
+        .clone()
+        .into_facts(chrono::NaiveDate::MIN)
+        .validate()
+        .map_err(|error| ExtractError::SchemaInvalid(error.to_string()))?;
+    Ok(extracted)
 }
 
 /// Turns a JSON Pointer (`/lines/0/color`) into the JSONPath the rest of
@@ -275,6 +286,10 @@ mod tests {
         negative["explicit_max_cents"] = json!(-5);
         assert!(matches!(validate(&negative), Err(ExtractError::SchemaInvalid(_))));
         assert!(matches!(validate(&json!("not an object")), Err(ExtractError::SchemaInvalid(_))));
+        let mut unknown_soft = empty_facts_value();
+        unknown_soft["soft"] = json!(["colour"]);
+        let ExtractError::SchemaInvalid(message) = validate(&unknown_soft).unwrap_err() else { panic!() };
+        assert_eq!(message, "$.soft: unknown field name \"colour\"");
     }
 
     #[test]
