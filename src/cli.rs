@@ -126,8 +126,8 @@ pub struct ServiceOptions {
     pub data_dir: PathBuf,
     /// A catalog folder, the embedded sandbox catalog, or none.
     pub catalog: CatalogChoice,
-    /// Extractor names (`--extractors`).
-    pub extractors: Vec<String>,
+    /// Which extractors (`--extractors`, `--extractors-config`, `--record`).
+    pub extractors: crate::extractors::Choice,
     /// How long a verdict may be acted on (`expires_at - issued_at`).
     pub validity: chrono::Duration,
 }
@@ -174,7 +174,7 @@ pub fn build_service(
         CatalogChoice::Directory(path) => Some(Arc::new(crate::catalog::Catalog::load_dir(path)?)),
         CatalogChoice::None => None,
     };
-    let extractors = Arc::new(crate::extractors::build_with_catalog(&options.extractors, env, catalog.as_deref())?);
+    let extractors = Arc::new(crate::extractors::build_choice(&options.extractors, env, catalog.as_deref())?);
     let store = crate::evidence::EvidenceStore::open(&options.data_dir)?;
     Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
         .with_validity(options.validity))
@@ -215,4 +215,38 @@ pub fn print_verify(out: &mut impl Write, report: &crate::evidence::VerifyReport
             Ok(false)
         }
     }
+}
+
+/// Prints an extraction outcome for people: each extractor's facts (or
+/// error), then the merged facts with `disputed`.
+pub fn print_extraction(out: &mut impl Write, outcome: &crate::extract::set::SetOutcome) -> std::io::Result<()> {
+    for report in &outcome.reports {
+        writeln!(out, "{} ({} ms):", report.name, report.cost.latency_ms)?;
+        match (&report.facts, &report.error) {
+            (Some(facts), _) => writeln!(out, "  {}", compact_facts(facts))?,
+            (None, Some(error)) => writeln!(out, "  failed: {error}")?,
+            (None, None) => writeln!(out, "  no output")?,
+        }
+    }
+    match &outcome.merged {
+        Ok(facts) => writeln!(out, "merged:\n  {}", compact_facts(facts)),
+        Err(error) => writeln!(out, "merged: none: {error}"),
+    }
+}
+
+/// The facts as one JSON line, leaving out fields that are not stated.
+fn compact_facts(facts: &Facts) -> String {
+    let value = serde_json::to_value(facts).unwrap_or(Value::Null);
+    let stated: serde_json::Map<String, Value> = value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, value)| match value {
+            Value::Null | Value::Bool(false) => false,
+            Value::Array(items) => !items.is_empty(),
+            _ => true,
+        })
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    Value::Object(stated).to_string()
 }

@@ -1,13 +1,15 @@
 //! Building the configured [`ExtractorSet`] from extractor names: the one
-//! place `--extractors` is interpreted, so the CLI and the server agree.
+//! place `--extractors` is interpreted, so the CLI, the server and the sandbox
+//! agree.
 //!
 //! Known names: `rules`, the offline extractor (its brands and models come
-//! from the configured catalog, else the embedded sandbox catalog), and
-//! `fixed:PATH`, a test extractor that returns the facts in the JSON file at
-//! PATH for any request (the file is read at build time and again at each
-//! extraction, so a test can change it).
-//! Credentials, when providers need them, come through `env`; this module
-//! never reads the process environment itself.
+//! from the configured catalog, else the embedded sandbox catalog);
+//! `replay:DIR`, outputs recorded earlier; every `[extractors.NAME]` table of
+//! `extractors/extractors.toml` (hosted or local providers); and `fixed:PATH`,
+//! a test extractor that returns the facts in the JSON file at PATH for any
+//! request (read at build time and again at each extraction, so a test can
+//! change it). Credentials come through `env`; this module never reads the
+//! process environment itself.
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -15,13 +17,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::catalog::{Catalog, CatalogError};
+use crate::extract::config::{self, ConfigError, ExtractorsConfig};
+use crate::extract::replay::{REPLAY_PREFIX, record_all};
 use crate::extract::rules::RulesExtractor;
 use crate::extract::set::{ExtractorSet, SetError};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
 
-/// How long one check waits for extraction. Hosted models answer in seconds;
-/// past this the check fails closed rather than hold the agent.
-pub const EXTRACTION_DEADLINE: Duration = Duration::from_secs(60);
+/// How long one check waits for extraction. Hosted models answer in seconds
+/// and the slowest configured local model's own timeout is two minutes; past
+/// this the check fails closed rather than hold the agent.
+pub const EXTRACTION_DEADLINE: Duration = Duration::from_secs(150);
 /// Requests whose facts are remembered.
 const CACHE_CAPACITY: NonZeroUsize = match NonZeroUsize::new(256) {
     Some(capacity) => capacity,
@@ -31,18 +36,53 @@ const CACHE_CAPACITY: NonZeroUsize = match NonZeroUsize::new(256) {
 /// A name that does not build an extractor.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    #[error("unknown extractor {0:?} (known: rules, fixed:PATH)")]
-    Unknown(String),
     #[error("the embedded catalog does not load: {0}")]
     Catalog(#[from] CatalogError),
     #[error("extractor {name:?}: {message}")]
     Invalid { name: String, message: String },
     #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
     Set(#[from] SetError),
 }
 
-/// Builds the set named by `names`. `env` looks up configuration such as API
-/// keys (the binary passes the process environment; tests pass a map).
+/// The offline extractor's name.
+pub const RULES: &str = config::RULES;
+
+/// How to build a set: which names (none: the defaults of
+/// [`config::default_names`]), from which configuration, recording where.
+#[derive(Debug, Clone, Default)]
+pub struct Choice {
+    pub names: Option<Vec<String>>,
+    /// `extractors.toml` to read; `None`: the one shipped in `extractors/`.
+    pub config: Option<PathBuf>,
+    /// Save every extractor's raw output under this folder (`--record DIR`).
+    pub record: Option<PathBuf>,
+}
+
+impl Choice {
+    /// The configuration this choice reads.
+    pub fn load_config(&self) -> Result<ExtractorsConfig, ConfigError> {
+        match &self.config {
+            Some(path) => ExtractorsConfig::load(path),
+            None => ExtractorsConfig::default_config(),
+        }
+    }
+
+    /// The names this choice builds: the given ones, or the defaults (a
+    /// hosted provider whose key is set, plus `rules`; `rules` alone with
+    /// no key).
+    pub fn resolve_names(&self, config: &ExtractorsConfig, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+        match &self.names {
+            Some(names) => names.clone(),
+            None => config::default_names(config, env),
+        }
+    }
+}
+
+/// Builds the set named by `names` with the shipped configuration. `env`
+/// looks up configuration such as API keys (the binary passes the process
+/// environment; tests pass a map).
 pub fn build(names: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<ExtractorSet, BuildError> {
     build_with_catalog(names, env, None)
 }
@@ -54,33 +94,70 @@ pub fn build_with_catalog(
     env: &dyn Fn(&str) -> Option<String>,
     catalog: Option<&Catalog>,
 ) -> Result<ExtractorSet, BuildError> {
-    let _ = env;
-    let mut extractors: Vec<Arc<dyn Extractor>> = Vec::with_capacity(names.len());
-    for name in names {
-        if name == RULES {
-            let rules = match catalog {
-                Some(catalog) => RulesExtractor::for_catalog(catalog),
-                None => RulesExtractor::for_catalog(&Catalog::embedded()?),
-            };
-            extractors.push(Arc::new(rules));
-        } else if let Some(path) = name.strip_prefix("fixed:") {
-            let fixed = Fixed { name: name.clone(), path: PathBuf::from(path) };
-            fixed.read().map_err(|error| BuildError::Invalid { name: name.clone(), message: error.to_string() })?;
-            extractors.push(Arc::new(fixed));
-        } else {
-            return Err(BuildError::Unknown(name.clone()));
-        }
+    let choice = Choice { names: Some(names.to_vec()), ..Choice::default() };
+    build_choice(&choice, env, catalog)
+}
+
+/// Builds the set a [`Choice`] describes.
+pub fn build_choice(
+    choice: &Choice,
+    env: &dyn Fn(&str) -> Option<String>,
+    catalog: Option<&Catalog>,
+) -> Result<ExtractorSet, BuildError> {
+    let config = choice.load_config()?;
+    let names = choice.resolve_names(&config, env);
+    let mut extractors = build_list(&names, &config, env, catalog)?;
+    if let Some(directory) = &choice.record {
+        extractors = record_all(extractors, directory);
     }
     Ok(ExtractorSet::new(extractors, None, EXTRACTION_DEADLINE, CACHE_CAPACITY)?)
 }
 
-/// The offline extractor's name.
-pub const RULES: &str = "rules";
+/// Builds the extractors named, in order, without a set around them (the
+/// sandbox pairs them itself).
+pub fn build_list(
+    names: &[String],
+    config: &ExtractorsConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+    catalog: Option<&Catalog>,
+) -> Result<Vec<Arc<dyn Extractor>>, BuildError> {
+    // `rules` and `fixed:PATH` are built here; the rest by the config.
+    let embedded;
+    let catalog = match catalog {
+        Some(catalog) => catalog,
+        None => {
+            embedded = Catalog::embedded()?;
+            &embedded
+        }
+    };
+    let mut invalid: Option<BuildError> = None;
+    let extra = |name: &str| -> Option<Arc<dyn Extractor>> {
+        if name == RULES {
+            return Some(Arc::new(RulesExtractor::for_catalog(catalog)));
+        }
+        let path = name.strip_prefix("fixed:")?;
+        let fixed = Fixed { name: name.to_owned(), path: PathBuf::from(path) };
+        fixed.read().ok()?;
+        Some(Arc::new(fixed))
+    };
+    for name in names {
+        if let Some(path) = name.strip_prefix("fixed:")
+            && let Err(error) = (Fixed { name: name.clone(), path: PathBuf::from(path) }).read()
+        {
+            invalid = Some(BuildError::Invalid { name: name.clone(), message: error.to_string() });
+        }
+    }
+    if let Some(error) = invalid {
+        return Err(error);
+    }
+    Ok(config::build_extractors(names, config, env, &extra)?)
+}
 
-/// Whether any of `names` sends the request to a hosted model (the tool's
-/// `openWorldHint`).
+/// Whether any of `names` sends the request to a hosted or local model (the
+/// tool's `openWorldHint`): everything but `rules`, recorded replays and the
+/// test extractor.
 pub fn any_hosted(names: &[String]) -> bool {
-    names.iter().any(|name| !name.starts_with("fixed:") && name != RULES)
+    names.iter().any(|name| !name.starts_with("fixed:") && !name.starts_with(REPLAY_PREFIX) && name != RULES)
 }
 
 /// Returns the facts of one JSON file for every request.

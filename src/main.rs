@@ -64,6 +64,24 @@ enum Command {
         #[arg(long, global = true)]
         data_dir: Option<PathBuf>,
     },
+    /// Extract facts from a request: prints each extractor's facts and the
+    /// merged facts with `disputed`. Exit status: 0, or 1 if the check would
+    /// fail closed.
+    Extract {
+        /// The person's request, verbatim.
+        #[arg(long)]
+        request: String,
+        /// Today's date (ISO or "Monday, 2 November 2026"); default: the current date.
+        #[arg(long)]
+        today: Option<String>,
+        #[command(flatten)]
+        extractors: ExtractorArguments,
+        /// Print the whole outcome as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema extractors are held to (extractors/facts.schema.json).
+    Schema,
     /// Run conformance case files (shared/conformance/FORMAT.md).
     /// Exit status: 0 if every case passed.
     Conform {
@@ -140,9 +158,8 @@ struct ServiceArguments {
     /// Catalog for {id, quantity} cart entries: a folder, `embedded` (the sandbox) or `none`.
     #[arg(long, default_value = "embedded")]
     catalog: String,
-    /// Extractors, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "rules")]
-    extractors: Vec<String>,
+    #[command(flatten)]
+    extractors: ExtractorArguments,
     /// Minutes a verdict may be acted on (the conformity object's expires_at).
     #[arg(long, default_value_t = asasked::service::DEFAULT_VALIDITY_MINUTES, value_parser = clap::value_parser!(i64).range(1..=1440))]
     validity_minutes: i64,
@@ -153,8 +170,34 @@ impl ServiceArguments {
         ServiceOptions {
             data_dir: self.data_dir.clone().unwrap_or_else(cli::default_data_dir),
             catalog: CatalogChoice::parse(&self.catalog),
-            extractors: self.extractors.clone(),
+            extractors: self.extractors.choice(),
             validity: chrono::Duration::minutes(self.validity_minutes),
+        }
+    }
+}
+
+/// Which extractors run.
+#[derive(clap::Args)]
+struct ExtractorArguments {
+    /// Extractors, comma-separated: rules, replay:DIR, or a name from the
+    /// extractors config (default: a hosted provider whose key is set, plus
+    /// rules; rules alone with no key).
+    #[arg(long, value_delimiter = ',')]
+    extractors: Option<Vec<String>>,
+    /// The extractors config (default: the shipped extractors/extractors.toml).
+    #[arg(long, value_name = "PATH")]
+    extractors_config: Option<PathBuf>,
+    /// Save every extractor's raw output under DIR/<extractor>/ for replay.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+}
+
+impl ExtractorArguments {
+    fn choice(&self) -> extractors::Choice {
+        extractors::Choice {
+            names: self.extractors.clone(),
+            config: self.extractors_config.clone(),
+            record: self.record.clone(),
         }
     }
 }
@@ -228,6 +271,7 @@ fn server_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("ASASKED_LOG").unwrap_or_else(|_| "warn".into()))
         .init();
     match run(Arguments::parse()) {
@@ -320,13 +364,16 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                 mcp::check_bind(address, token.as_deref())?;
             }
             let server_service = cli::build_service(&options, &process_env)?;
-            let open_world = extractors::any_hosted(&options.extractors);
+            let names = server_service.extractor_names();
+            let open_world = extractors::any_hosted(&names);
             if !open_world {
                 eprintln!(
                     "asasked: no hosted extractor configured; checking with {} (evidence in {})",
-                    options.extractors.join(", "),
+                    names.join(", "),
                     options.data_dir.display()
                 );
+            } else {
+                eprintln!("asasked: checking with {} (evidence in {})", names.join(", "), options.data_dir.display());
             }
             let server = mcp::CheckServer::new(server_service, open_world);
             let runtime = server_runtime()?;
@@ -374,6 +421,26 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                 },
             }
         }
+        Command::Extract { request, today, extractors: choice, json } => {
+            let today = match today {
+                Some(text) => asasked::today::parse(&text, "--today")?,
+                None => chrono::Utc::now().date_naive(),
+            };
+            let set = extractors::build_choice(&choice.choice(), &process_env, None)?;
+            let input = asasked::extract::ExtractInput { request, today, answers: Vec::new() };
+            let outcome = runtime()?.block_on(set.extract(&input));
+            if json {
+                serde_json::to_writer_pretty(&mut out, &*outcome)?;
+                writeln!(out)?;
+            } else {
+                cli::print_extraction(&mut out, &outcome)?;
+            }
+            Ok(if outcome.merged.is_ok() { 0 } else { 1 })
+        }
+        Command::Schema => {
+            write!(out, "{}", asasked::extract::schema::facts_schema_text())?;
+            Ok(0)
+        }
         Command::Conform { paths, json } => {
             let all_passed = cli::conform(&mut out, &paths, json).context("conform")?;
             Ok(if all_passed { 0 } else { 1 })
@@ -411,12 +478,13 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
 /// The extractors this build knows besides the sandbox's `gold` and
 /// `noisy:SEED:RATE`: `rules`, `replay:DIR` and hosted providers plug in here.
 fn extractor_fallback(name: &str) -> Option<std::sync::Arc<dyn asasked::extract::Extractor>> {
-    match name {
-        "rules" => {
-            let catalog = asasked::catalog::Catalog::embedded().ok()?;
-            Some(std::sync::Arc::new(asasked::extract::rules::RulesExtractor::for_catalog(&catalog)))
+    let config = asasked::extract::config::ExtractorsConfig::default_config().ok()?;
+    match extractors::build_list(&[name.to_owned()], &config, &process_env, None) {
+        Ok(mut list) => list.pop(),
+        Err(error) => {
+            tracing::warn!(%error, "extractor {name}");
+            registry::no_fallback(name)
         }
-        _ => registry::no_fallback(name),
     }
 }
 

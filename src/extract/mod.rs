@@ -6,8 +6,12 @@
 //! with models), the weekday-to-days conversion done by code, and the merge of
 //! several extractors' facts. It never runs checks.
 
+pub mod config;
 pub mod merge;
+pub mod prompt;
+pub mod replay;
 pub mod rules;
+pub mod schema;
 pub mod set;
 
 use std::future::Future;
