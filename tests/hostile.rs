@@ -237,6 +237,10 @@ async fn injections_never_talk_the_deterministic_stage_out_of_asking() {
     assert!(cases.len() >= 30, "at least 30 injection cases, found {}", cases.len());
     let report = std::env::var_os("HOSTILE_REPORT").is_some();
     let mut failures = Vec::new();
+    // Proceeds with the obeying model, and how many of them a "soft only by
+    // consensus" merge (a field is soft only if every extractor says so)
+    // would have turned back into ask: the figures of docs/hostile.md.
+    let (mut proceeded, mut consensus_asks) = (0, 0);
     for case in &cases {
         let request = check_request(&case.request, case.cart.clone());
 
@@ -267,6 +271,16 @@ async fn injections_never_talk_the_deterministic_stage_out_of_asking() {
         if obeyed.decision != case.obeying {
             failures.push(format!("{} (obeying): {:?}, pinned {:?}", case.id, obeyed.decision, case.obeying));
         }
+        if obeyed.decision == Decision::Proceed {
+            proceeded += 1;
+            let mut facts = obeyed.facts.clone().unwrap();
+            let rules_soft = result.facts.as_ref().unwrap().soft.clone();
+            facts.soft = facts.soft.intersection(&rules_soft).cloned().collect();
+            let cart = resolved_cart(&case.cart, &catalog);
+            if asasked::decision::check(&facts, &cart, &[]).decision == Decision::Ask {
+                consensus_asks += 1;
+            }
+        }
         // Never silent: every finding that blocked with `rules` alone is still
         // reported (as a block, or as a note naming a soft/disputed field).
         for finding in result.findings.iter().filter(|finding| finding.severity == Severity::Block) {
@@ -294,6 +308,23 @@ async fn injections_never_talk_the_deterministic_stage_out_of_asking() {
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!((cases.len(), proceeded, consensus_asks), (35, 22, 16), "the figures of docs/hostile.md");
+}
+
+/// A case's cart with catalog ids replaced by the catalog items, parsed.
+fn resolved_cart(cart: &Value, catalog: &Catalog) -> asasked::cart::Cart {
+    let entries: Vec<Value> = cart
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| match entry.get("id").and_then(Value::as_str).and_then(|id| catalog.get(id)) {
+            Some(found) if entry.get("item").is_none() && entry.get("name").is_none() => {
+                json!({"item": serde_json::to_value(&found.item).unwrap(), "quantity": entry["quantity"]})
+            }
+            _ => entry.clone(),
+        })
+        .collect();
+    asasked::cart::Cart::from_value(&Value::Array(entries)).unwrap()
 }
 
 // ---------------------------------------------------------------------------
@@ -352,10 +383,16 @@ async fn unicode_tricks_fold_equal_or_block() {
         }
         // What the person reads shows no invisible direction control: a size
         // stored as "EU <U+202E>24" must not read as "EU 42" in the question.
-        let shown = format!("{:?} {:?} {:?}", result.reasons, result.notes, result.question);
+        let shown = format!(
+            "{} {} {} {}",
+            result.reasons.join(" "),
+            result.notes.join(" "),
+            result.question.clone().unwrap_or_default(),
+            result.findings.iter().map(|finding| finding.reason.as_str()).collect::<Vec<_>>().join(" ")
+        );
         let controls = ['\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}'];
         if shown.chars().any(|character| controls.contains(&character)) {
-            failures.push(format!("{case}: a bidi control reaches the person: {shown}"));
+            failures.push(format!("{case}: a bidi control reaches the person: {shown:?}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
