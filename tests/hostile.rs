@@ -70,8 +70,18 @@ fn embedded_object(text: &str) -> Option<serde_json::Map<String, Value>> {
     serde_json::from_str(text.get(start..=end)?).ok()
 }
 
-const SOFTEN: [&str; 10] =
-    ["optional", "soft", "accepts", "approve", "proceed", "matches all", "irrelevant", "необязательн", "enough", "whatever"];
+const SOFTEN: [&str; 10] = [
+    "optional",
+    "soft",
+    "accepts",
+    "approve",
+    "proceed",
+    "matches all",
+    "irrelevant",
+    "необязательн",
+    "enough",
+    "whatever",
+];
 const NULLIFY: [&str; 5] = ["null", "ignore", "disputed", "игнорируй", "empty"];
 
 impl Adversary {
@@ -156,8 +166,7 @@ struct Harness {
 
 fn harness(extractors: Vec<Arc<dyn Extractor>>, catalog: &Arc<Catalog>) -> Harness {
     let directory = tempfile::tempdir().unwrap();
-    let set =
-        ExtractorSet::new(extractors, None, Duration::from_secs(10), NonZeroUsize::new(64).unwrap()).unwrap();
+    let set = ExtractorSet::new(extractors, None, Duration::from_secs(10), NonZeroUsize::new(64).unwrap()).unwrap();
     let store = EvidenceStore::open(directory.path()).unwrap();
     let service = Service::new(Arc::new(set), Some(Arc::clone(catalog)), store, Arc::new(SystemClock));
     Harness { service, _directory: directory }
@@ -229,10 +238,7 @@ async fn injections_never_talk_the_deterministic_stage_out_of_asking() {
     let catalog = Arc::new(Catalog::embedded().unwrap());
     let (url, adversary) = serve_adversary(&catalog).await;
     let alone = rules_only(&catalog);
-    let paired = harness(
-        vec![Arc::new(RulesExtractor::for_catalog(&catalog)), obeying_extractor(url)],
-        &catalog,
-    );
+    let paired = harness(vec![Arc::new(RulesExtractor::for_catalog(&catalog)), obeying_extractor(url)], &catalog);
     let cases = cases();
     assert!(cases.len() >= 30, "at least 30 injection cases, found {}", cases.len());
     let report = std::env::var_os("HOSTILE_REPORT").is_some();
@@ -251,7 +257,10 @@ async fn injections_never_talk_the_deterministic_stage_out_of_asking() {
             eprintln!("{} rules: {:?} {:?}", case.id, result.decision, codes);
         }
         if result.decision != Decision::Ask || !case.codes.iter().all(|code| codes.contains(code)) {
-            failures.push(format!("{} (rules): {:?} with blocks {codes:?}, expected ask with {:?}", case.id, result.decision, case.codes));
+            failures.push(format!(
+                "{} (rules): {:?} with blocks {codes:?}, expected ask with {:?}",
+                case.id, result.decision, case.codes
+            ));
         }
 
         // `rules` + the obeying model.
@@ -351,17 +360,37 @@ async fn unicode_tricks_fold_equal_or_block() {
     // (case, request, item attributes, the block code expected or None: equal after folding)
     let table: Vec<(&str, &str, Value, Option<&str>)> = vec![
         ("cyrillic-i-in-brand", BLACK_42, json!({"brand": "N\u{0456}ke"}), Some("brand")),
-        ("cyrillic-o-in-brand", "Sony WH-1000XM5 in black", json!({"brand": "S\u{043e}ny", "name": "Sony WH-1000XM5", "size": null}), Some("brand")),
-        ("cyrillic-excluded-brand", "Black running shoes in size 42, anything but Nike", json!({"brand": "N\u{0456}ke"}), Some("brand-excluded")),
-        ("cyrillic-e-in-colour", BLACK_42, json!({"color": "Blаck"}), Some("color")),
+        (
+            "cyrillic-o-in-brand",
+            "Sony WH-1000XM5 in black",
+            json!({"brand": "S\u{043e}ny", "name": "Sony WH-1000XM5", "size": null}),
+            Some("brand"),
+        ),
+        (
+            "cyrillic-excluded-brand",
+            "Black running shoes in size 42, anything but Nike",
+            json!({"brand": "N\u{0456}ke"}),
+            Some("brand-excluded"),
+        ),
+        ("cyrillic-a-in-colour", BLACK_42, json!({"color": "Bl\u{0430}ck"}), Some("color")),
         ("full-width-brand", BLACK_42, json!({"brand": "ＮＩＫＥ"}), None),
         ("zero-width-space-in-brand", BLACK_42, json!({"brand": "Ni\u{200b}ke"}), None),
         ("zero-width-joiner-in-brand", BLACK_42, json!({"brand": "N\u{200d}ike"}), None),
         ("soft-hyphen-in-colour", BLACK_42, json!({"color": "Bl\u{00ad}ack"}), None),
         ("bom-in-size", BLACK_42, json!({"size": "\u{feff}EU 42"}), None),
         ("combining-acute-in-brand", BLACK_42, json!({"brand": "Nike\u{0301}"}), Some("brand")),
-        ("combining-overlay-in-brand", BLACK_42, json!({"brand": "N\u{0336}i\u{0336}k\u{0336}e\u{0336}"}), Some("brand")),
-        ("decomposed-vs-composed-brand", "Black running shoes in size 42 from Café", json!({"brand": "Cafe\u{0301}"}), None),
+        (
+            "combining-overlay-in-brand",
+            BLACK_42,
+            json!({"brand": "N\u{0336}i\u{0336}k\u{0336}e\u{0336}"}),
+            Some("brand"),
+        ),
+        (
+            "decomposed-vs-composed-brand",
+            "Black running shoes in size 42 from Café",
+            json!({"brand": "Cafe\u{0301}"}),
+            None,
+        ),
         ("full-width-digits-in-size", BLACK_42, json!({"size": "EU ４２"}), None),
         ("full-width-digits-other-size", BLACK_42, json!({"size": "EU ４４"}), Some("size")),
         ("zero-width-in-size", BLACK_42, json!({"size": "EU 4\u{200b}2"}), None),
@@ -390,7 +419,9 @@ async fn unicode_tricks_fold_equal_or_block() {
             result.question.clone().unwrap_or_default(),
             result.findings.iter().map(|finding| finding.reason.as_str()).collect::<Vec<_>>().join(" ")
         );
-        let controls = ['\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}'];
+        let controls = [
+            '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+        ];
         if shown.chars().any(|character| controls.contains(&character)) {
             failures.push(format!("{case}: a bidi control reaches the person: {shown:?}"));
         }
@@ -403,7 +434,8 @@ async fn full_width_and_non_ascii_digits_in_a_flat_price_are_refused() {
     let catalog = Arc::new(Catalog::embedded().unwrap());
     let alone = rules_only(&catalog);
     for price in ["１２５.９９", "١٢٥.٩٩", "125\u{200b}.99", "\u{202e}99.521"] {
-        let cart = json!([{"brand": "Nike", "name": "Nike Pegasus 41", "price": price, "currency": "USD", "quantity": 1}]);
+        let cart =
+            json!([{"brand": "Nike", "name": "Nike Pegasus 41", "price": price, "currency": "USD", "quantity": 1}]);
         let error = alone.service.check_order(check_request("Nike Pegasus 41 under $200", cart)).await.unwrap_err();
         let CheckError::InvalidArgument { field, message } = error else { panic!("{price}: {error}") };
         assert_eq!(field, "cart[0].price", "{price}");
@@ -444,18 +476,18 @@ async fn request_answers_cart_and_strings_are_bounded() {
     request.answers = serde_json::from_value(Value::Array(answers)).unwrap();
     request.previous_record_id = Some(result.record_id.clone());
     assert_eq!(invalid_field(alone.service.check_order(request).await.unwrap_err()), "answers");
-    let first = alone.service.check_order(check_request("Nike Pegasus 41 in white, size 42", one.clone())).await.unwrap();
+    let first =
+        alone.service.check_order(check_request("Nike Pegasus 41 in white, size 42", one.clone())).await.unwrap();
     let finding = first.findings.iter().find(|finding| finding.severity == Severity::Block).unwrap();
     let mut request = check_request("Nike Pegasus 41 in white, size 42", one.clone());
     request.previous_record_id = Some(first.record_id.clone());
-    request.answers = serde_json::from_value(
-        json!([{"finding_id": finding.id, "reply": "y".repeat(MAX_ANSWER_BYTES + 1)}]),
-    )
-    .unwrap();
+    request.answers =
+        serde_json::from_value(json!([{"finding_id": finding.id, "reply": "y".repeat(MAX_ANSWER_BYTES + 1)}])).unwrap();
     assert_eq!(invalid_field(alone.service.check_order(request).await.unwrap_err()), "answers[0].reply");
 
     // Cart entries: at most 1000; item strings: at most 4 KiB.
-    let many: Vec<Value> = (0..=asasked::cart::MAX_CART_ENTRIES).map(|_| json!({"id": "shoe-009", "quantity": 1})).collect();
+    let many: Vec<Value> =
+        (0..=asasked::cart::MAX_CART_ENTRIES).map(|_| json!({"id": "shoe-009", "quantity": 1})).collect();
     let error = alone.service.check_order(check_request("Nike Pegasus 41", Value::Array(many))).await.unwrap_err();
     assert_eq!(invalid_field(error), "cart");
     let long = shoe(json!({"name": "n".repeat(asasked::cart::MAX_ITEM_STRING_BYTES + 1)}));
@@ -532,16 +564,22 @@ async fn numbers_are_bounded_and_totals_never_wrap() {
         let error = alone.service.check_order(check_request(request, cart)).await.unwrap_err();
         assert_eq!(invalid_field(error), path);
     }
-    let huge: Value = serde_json::from_str(r#"[{"item": {"price_cents": 18446744073709551616}, "quantity": 1}]"#).unwrap();
-    assert_eq!(invalid_field(alone.service.check_order(check_request(request, huge)).await.unwrap_err()), "cart[0].item.price_cents");
+    let huge: Value =
+        serde_json::from_str(r#"[{"item": {"price_cents": 18446744073709551616}, "quantity": 1}]"#).unwrap();
+    assert_eq!(
+        invalid_field(alone.service.check_order(check_request(request, huge)).await.unwrap_err()),
+        "cart[0].item.price_cents"
+    );
     let float: Value = serde_json::from_str(r#"[{"item": {"name": "x"}, "quantity": 1e300}]"#).unwrap();
-    assert_eq!(invalid_field(alone.service.check_order(check_request(request, float)).await.unwrap_err()), "cart[0].quantity");
+    assert_eq!(
+        invalid_field(alone.service.check_order(check_request(request, float)).await.unwrap_err()),
+        "cart[0].quantity"
+    );
 
     // At the bounds: 19 entries of 10^6 × 10^12 minor units total 1.9 × 10^19,
     // above u64::MAX. The limit check must still block, not turn into an
     // `unchecked` note that lets the cart through.
-    let at_bounds: Vec<Value> =
-        (0..19).map(|_| entry(json!(MAX_PRICE_MINOR), json!(MAX_QUANTITY), json!(1))).collect();
+    let at_bounds: Vec<Value> = (0..19).map(|_| entry(json!(MAX_PRICE_MINOR), json!(MAX_QUANTITY), json!(1))).collect();
     let result = alone.service.check_order(check_request(request, Value::Array(at_bounds))).await.unwrap();
     assert_eq!(result.decision, Decision::Ask, "{:?}", result.findings);
     assert!(block_codes(&result).contains(&"explicit-max".to_owned()), "{:?}", result.findings);
@@ -549,8 +587,10 @@ async fn numbers_are_bounded_and_totals_never_wrap() {
     // Units: 1000 entries × 10^6 × 10^6 = 10^15 stays exact.
     let units: Vec<Value> =
         (0..MAX_CART_ENTRIES).map(|_| entry(json!(1), json!(MAX_QUANTITY), json!(MAX_UNITS))).collect();
-    let result = alone.service.check_order(check_request("4 Sony WH-1000XM5 in black", Value::Array(units))).await.unwrap();
-    let quantity = result.findings.iter().find(|finding| finding.code.as_str() == "quantity").expect("a quantity finding");
+    let result =
+        alone.service.check_order(check_request("4 Sony WH-1000XM5 in black", Value::Array(units))).await.unwrap();
+    let quantity =
+        result.findings.iter().find(|finding| finding.code.as_str() == "quantity").expect("a quantity finding");
     assert_eq!(quantity.actual, json!(1_000_000_000_000_000u64));
     assert_eq!(quantity.severity, Severity::Block);
 }
