@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::cart::{Cart, Item};
 use crate::checks::{self, Finding, Severity};
 use crate::facts::Facts;
+use crate::normalize;
 
 /// What the agent must do before paying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
@@ -58,8 +59,13 @@ pub fn question(reasons: &[String]) -> String {
 }
 
 impl Verdict {
-    /// Decides from findings alone.
-    pub fn from_findings(findings: Vec<Finding>) -> Verdict {
+    /// Decides from findings alone. Reasons quote item text, so direction
+    /// controls are taken out of them: what the person reads is what was
+    /// compared (see [`normalize::without_direction_controls`]).
+    pub fn from_findings(mut findings: Vec<Finding>) -> Verdict {
+        for finding in &mut findings {
+            finding.reason = normalize::without_direction_controls(&finding.reason);
+        }
         let reasons: Vec<String> = findings
             .iter()
             .filter(|finding| finding.severity == Severity::Block)

@@ -17,6 +17,20 @@ fn is_invisible(character: char) -> bool {
         '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
+/// Characters that change the display order of text: bidi marks, embeddings,
+/// overrides and isolates.
+fn is_direction_control(character: char) -> bool {
+    matches!(character, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` without direction controls, for text shown to the person: a store
+/// size `"EU \u{202E}24"` displays as "EU 42", so a reason quoting it raw would
+/// read "asked for 42, the cart has EU 42". Without the controls it reads in
+/// the logical order the guard compared ("EU 24").
+pub fn without_direction_controls(text: &str) -> String {
+    text.chars().filter(|character| !is_direction_control(*character)).collect()
+}
+
 /// NFKC, full case folding, NFKC again (the fold can denormalise), invisible
 /// characters removed, whitespace collapsed to single spaces and trimmed.
 pub fn fold(text: &str) -> String {

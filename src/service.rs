@@ -36,6 +36,12 @@ pub const MAX_REQUEST_BYTES: usize = 16 * 1024;
 pub const MAX_ANSWER_BYTES: usize = 4 * 1024;
 /// The most answers one call may carry.
 pub const MAX_ANSWERS: usize = 64;
+/// The deepest nesting accepted inside a cart entry or an allowed item. An
+/// item's attributes are scalars, so a real entry is two containers deep
+/// (`{item: {...}}`); the bound refuses a hostile value before anything
+/// recurses over it (cloning, digesting, dropping). JSON text is already
+/// limited to 128 levels by serde_json; this covers values built in memory.
+pub const MAX_JSON_DEPTH: usize = 32;
 /// How long a verdict may be acted on, by default (ACF v0.2 §4).
 pub const DEFAULT_VALIDITY_MINUTES: i64 = 15;
 /// The note appended to an accepted finding (guard.md §6: the person decided).
@@ -272,6 +278,10 @@ impl Service {
 
 impl Inner {
     async fn check(&self, arguments: CheckRequest) -> Result<CheckResult, CheckError> {
+        if let Some(field) = too_deep(&arguments) {
+            dismantle(arguments);
+            return Err(invalid(field, format!("nested deeper than the bound of {MAX_JSON_DEPTH}")));
+        }
         let request = arguments.request.trim().to_owned();
         if request.is_empty() {
             return Err(invalid("request", "empty: pass the person's words verbatim"));
@@ -514,6 +524,52 @@ impl Inner {
                 }
             })
             .collect()
+    }
+}
+
+/// The first cart entry or allowed item nested deeper than [`MAX_JSON_DEPTH`],
+/// found without recursion.
+fn too_deep(arguments: &CheckRequest) -> Option<String> {
+    let exceeds = |map: &Map<String, Value>| {
+        let mut stack: Vec<(&Value, usize)> = map.values().map(|value| (value, 2)).collect();
+        while let Some((value, depth)) = stack.pop() {
+            let children: Box<dyn Iterator<Item = &Value>> = match value {
+                Value::Array(items) => Box::new(items.iter()),
+                Value::Object(object) => Box::new(object.values()),
+                _ => continue,
+            };
+            if depth > MAX_JSON_DEPTH {
+                return true;
+            }
+            stack.extend(children.map(|child| (child, depth + 1)));
+        }
+        false
+    };
+    if let Some(index) = arguments.cart.iter().position(exceeds) {
+        return Some(format!("cart[{index}]"));
+    }
+    let allowed = arguments.allowed_items.as_deref().unwrap_or_default();
+    allowed
+        .iter()
+        .position(|allowed| matches!(allowed, AllowedItem::Item(object) if exceeds(object)))
+        .map(|index| format!("allowed_items[{index}]"))
+}
+
+/// Drops a refused request without recursion: its values may be nested
+/// deeper than a worker thread's stack could drop recursively.
+fn dismantle(arguments: CheckRequest) {
+    let mut stack: Vec<Value> = arguments.cart.into_iter().map(Value::Object).collect();
+    for allowed in arguments.allowed_items.unwrap_or_default() {
+        if let AllowedItem::Item(object) = allowed {
+            stack.push(Value::Object(object));
+        }
+    }
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(object) => stack.extend(object.into_iter().map(|(_, child)| child)),
+            _ => {}
+        }
     }
 }
 

@@ -27,21 +27,27 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
             (None, Some(this)) => currency = Some(this),
             _ => {}
         }
-        // Bounded inputs make overflow impossible; checked arithmetic keeps it so.
+        // The bounds keep one entry's cost inside u64, but not a whole cart's
+        // (19 entries at the bounds already overflow). A total past u64 is
+        // past every limit: it blocks like any other excess, never a note.
         match price.checked_mul(entry.quantity).and_then(|cost| total.checked_add(cost)) {
             Some(sum) => total = sum,
-            None => {
-                let mut finding =
-                    unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, entry_path(index), None);
-                finding.reason = "Could not check the spending limit: the cart total is out of range.".to_owned();
-                return Some(finding);
-            }
+            None => return Some(above(max, None, currency, rules)),
         }
     }
     if total <= max {
         return None;
     }
-    Some(Finding {
+    Some(above(max, Some(total), currency, rules))
+}
+
+/// The finding for a total above the limit; `None`: beyond u64.
+fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityRules) -> Finding {
+    let shown = match total {
+        Some(total) => money(total, currency),
+        None => format!("more than {}", money(u64::MAX, currency)),
+    };
+    Finding {
         id: "explicit-max@$.cart".to_owned(),
         code: Code::ExplicitMax,
         severity: rules.severity(FieldName::ExplicitMaxCents, Source::Shared),
@@ -50,8 +56,8 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
         path: "$.cart".to_owned(),
         expected: json!({ "total_at_most_minor": max }),
         actual: json!({ "total_minor": total, "currency": currency }),
-        reason: format!("Asked to spend at most {}, the cart totals {}.", money(max, currency), money(total, currency)),
-    })
+        reason: format!("Asked to spend at most {}, the cart totals {shown}.", money(max, currency)),
+    }
 }
 
 #[cfg(test)]
@@ -81,5 +87,13 @@ mod tests {
         assert_eq!(over.reason, "Asked to spend at most 120.00 USD, the cart totals 120.02 USD.");
         assert_eq!(run(12000, &[(None, "USD", 1)]).unwrap().code, Code::Unchecked);
         assert_eq!(run(12000, &[(Some(1), "USD", 1), (Some(1), "EUR", 1)]).unwrap().code, Code::Unchecked);
+    }
+
+    #[test]
+    fn a_total_beyond_u64_blocks() {
+        let over = run(30000, &[(Some(u64::MAX / 2), "USD", 1), (Some(u64::MAX / 2), "USD", 3)]).unwrap();
+        assert_eq!((over.code, over.severity), (Code::ExplicitMax, crate::checks::Severity::Block));
+        assert_eq!(over.actual["total_minor"], serde_json::Value::Null);
+        assert!(over.reason.contains("the cart totals more than"), "{}", over.reason);
     }
 }
