@@ -9,14 +9,20 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
+use rmcp::model::{
+    CallToolResult, ClientJsonRpcMessage, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
+    ToolAnnotations,
+};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -38,6 +44,10 @@ pub const HTTP_PATH: &str = "/mcp";
 /// request and a cart: a few KiB; 256 KiB leaves room for big carts and
 /// refuses memory-exhausting bodies.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// How long a request body may take to arrive. A check's arguments are a few
+/// KiB, sent at once; a client trickling its body would otherwise hold one of
+/// the [`MAX_CONCURRENT_REQUESTS`] slots for as long as it likes.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// HTTP requests served at once. Each check may wait on extraction; beyond
 /// this, callers queue instead of piling up work on a 2-core machine.
 pub const MAX_CONCURRENT_REQUESTS: usize = 32;
@@ -177,8 +187,19 @@ pub fn check_bind(address: SocketAddr, token: Option<&str>) -> Result<(), ServeE
 }
 
 /// The axum router: `/mcp` with the bearer check (when a token is set), the
-/// concurrency limit and the body limit. `cancel` ends the MCP sessions.
+/// concurrency limit, the body limit and [`BODY_READ_TIMEOUT`]. `cancel` ends
+/// the MCP sessions.
 pub fn router(server: CheckServer, token: Option<String>, cancel: CancellationToken) -> axum::Router {
+    router_with_timeout(server, token, cancel, BODY_READ_TIMEOUT)
+}
+
+/// [`router`] with another body read timeout (tests use a short one).
+pub fn router_with_timeout(
+    server: CheckServer,
+    token: Option<String>,
+    cancel: CancellationToken,
+    body_read_timeout: Duration,
+) -> axum::Router {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
@@ -188,7 +209,11 @@ pub fn router(server: CheckServer, token: Option<String>, cancel: CancellationTo
         config = config.disable_allowed_hosts();
     }
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), LocalSessionManager::default().into(), config);
-    let mut app = axum::Router::new().nest_service(HTTP_PATH, mcp);
+    // Layers run outside in: the concurrency limit, then the bearer check (it
+    // refuses without reading the body), then the timed body read.
+    let mut app = axum::Router::new().nest_service(HTTP_PATH, mcp).layer(axum::middleware::from_fn(
+        move |request: Request, next: Next| async move { read_body_in_time(body_read_timeout, request, next).await },
+    ));
     if let Some(token) = token {
         let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
         app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
@@ -208,6 +233,58 @@ async fn require_bearer(expected: &str, request: Request, next: Next) -> Respons
         response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         response
     }
+}
+
+/// Reads the whole body within `timeout` (408 otherwise) and up to
+/// [`MAX_BODY_BYTES`] (413 otherwise), then passes it on.
+async fn read_body_in_time(timeout: Duration, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let read = async {
+        let mut stream = body.into_data_stream();
+        let mut collected = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|_| StatusCode::BAD_REQUEST)?;
+            if collected.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(StatusCode::PAYLOAD_TOO_LARGE);
+            }
+            collected.extend_from_slice(&chunk);
+        }
+        Ok(collected)
+    };
+    match tokio::time::timeout(timeout, read).await {
+        Ok(Ok(bytes)) => {
+            if parts.method == axum::http::Method::POST
+                && let Some(refusal) = malformed_json_rpc(&bytes)
+            {
+                return refusal;
+            }
+            next.run(Request::from_parts(parts, Body::from(bytes))).await
+        }
+        Ok(Err(StatusCode::PAYLOAD_TOO_LARGE)) => {
+            (StatusCode::PAYLOAD_TOO_LARGE, format!("the request body is above {MAX_BODY_BYTES} bytes\n"))
+                .into_response()
+        }
+        Ok(Err(status)) => (status, "the request body could not be read\n").into_response(),
+        Err(_) => (StatusCode::REQUEST_TIMEOUT, "the request body did not arrive in time\n").into_response(),
+    }
+}
+
+/// JSON-RPC's own error for a body that is not JSON (-32700) or not a
+/// JSON-RPC message (-32600), with status 400. rmcp answers both with a
+/// plain-text 415, which a client cannot tell from a wrong content type.
+fn malformed_json_rpc(body: &[u8]) -> Option<Response> {
+    let (code, message, id) = match serde_json::from_slice::<serde_json::Value>(body) {
+        Err(_) => (-32700, "parse error: the body is not JSON", serde_json::Value::Null),
+        Ok(value) => {
+            if serde_json::from_value::<ClientJsonRpcMessage>(value.clone()).is_ok() {
+                return None;
+            }
+            let id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+            (-32600, "invalid request: not a JSON-RPC 2.0 message an MCP client sends", id.unwrap_or_default())
+        }
+    };
+    let error = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    Some((StatusCode::BAD_REQUEST, axum::Json(error)).into_response())
 }
 
 /// Compares without an early exit, so response time does not reveal how much
