@@ -187,12 +187,14 @@ async fn a_provider_that_streams_forever_is_cut_off_by_the_deadline() {
     for extractor in [openai(&url), anthropic(&url)] {
         let elapsed = assert_fails_closed(extractor, deadline, "timed out").await;
         assert!(elapsed >= deadline && elapsed < Duration::from_secs(4), "{elapsed:?}");
+        eprintln!("a trickling provider, deadline {deadline:?}: the check asked after {elapsed:?}");
     }
     // A flood: the reply is cut at its bound long before the deadline, and
     // memory stays bounded while it streams.
     let url = endless_provider(Duration::ZERO, 64 * 1024, 1024).await;
     let elapsed = assert_fails_closed(openai(&url), Duration::from_secs(10), "longer than").await;
     assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    eprintln!("a flooding provider: cut at 1 MiB, the check asked after {elapsed:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -597,6 +599,7 @@ async fn a_slow_client_is_timed_out_and_the_server_stays_up() {
     let response = String::from_utf8_lossy(&response);
     assert!(response.starts_with("HTTP/1.1 408"), "{response}");
     assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    eprintln!("a trickled body, read timeout 500 ms: 408 after {:?}", started.elapsed());
 
     let mut client = McpClient::connect(&url).await.unwrap();
     assert_eq!(client.check(REQUEST).await.unwrap()["structuredContent"]["decision"], "proceed");
