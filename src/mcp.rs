@@ -48,6 +48,10 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024;
 /// KiB, sent at once; a client trickling its body would otherwise hold one of
 /// the [`MAX_CONCURRENT_REQUESTS`] slots for as long as it likes.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send a request's headers. axum's `serve`
+/// sets no timer, so a client sending one header byte a minute kept its
+/// socket and task for ever; enough of them exhaust the file descriptors.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// HTTP requests served at once. Each check may wait on extraction; beyond
 /// this, callers queue instead of piling up work on a 2-core machine.
 pub const MAX_CONCURRENT_REQUESTS: usize = 32;
@@ -302,11 +306,37 @@ pub async fn serve_http(
     token: Option<String>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    serve_http_with(server, listener, token, HttpTimeouts::default(), shutdown).await
+}
+
+/// How long a client may take to send its request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpTimeouts {
+    /// The request line and headers. Shutdown also waits at most this long
+    /// for a connection still sending them.
+    pub header_read: Duration,
+    pub body_read: Duration,
+}
+
+impl Default for HttpTimeouts {
+    fn default() -> HttpTimeouts {
+        HttpTimeouts { header_read: HEADER_READ_TIMEOUT, body_read: BODY_READ_TIMEOUT }
+    }
+}
+
+/// [`serve_http`] with other timeouts (tests use short ones).
+pub async fn serve_http_with(
+    server: CheckServer,
+    listener: TcpListener,
+    token: Option<String>,
+    timeouts: HttpTimeouts,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     check_bind(listener.local_addr()?, token.as_deref())?;
     let sessions = CancellationToken::new();
     let stopping = CancellationToken::new();
     let service = server.service.clone();
-    let app = router(server, token, sessions.clone());
+    let app = router_with_timeout(server, token, sessions.clone(), timeouts.body_read);
     tokio::spawn({
         let stopping = stopping.clone();
         async move {
@@ -325,8 +355,53 @@ pub async fn serve_http(
             sessions.cancel();
         }
     });
-    axum::serve(listener, app).with_graceful_shutdown(stopping.clone().cancelled_owned()).await?;
+    serve_connections(listener, app, timeouts.header_read, stopping.clone()).await;
     stopping.cancel();
     let _ = drain.await;
     Ok(())
+}
+
+/// Accepts HTTP/1.1 connections until `stopping` fires, each with a header
+/// read timeout; then asks every open connection to finish its request in
+/// flight and close, and waits for them (a connection still sending its
+/// headers, at most `header_read`).
+async fn serve_connections(
+    listener: TcpListener,
+    app: axum::Router,
+    header_read: Duration,
+    stopping: CancellationToken,
+) {
+    let connections = tokio_util::task::TaskTracker::new();
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors or a connection reset before
+                    // accept: wait a moment instead of spinning.
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = stopping.cancelled() => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let stopping = stopping.clone();
+        connections.spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_read);
+            let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = stopping.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    connections.close();
+    connections.wait().await;
 }

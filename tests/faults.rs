@@ -679,3 +679,45 @@ async fn a_hundred_concurrent_sessions_are_all_served() {
     let report = evidence::verify_file(&data.join(evidence::LOG_FILE)).unwrap();
     assert!(report.ok() && report.records == SESSIONS as u64, "{report:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let names = vec![format!("fixed:{}", facts.display())];
+    let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
+    let store = EvidenceStore::open(&directory.path().join("data")).unwrap();
+    let server = asasked::mcp::CheckServer::new(Service::new(extractors, None, store, Arc::new(SystemClock)), false);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let timeouts = asasked::mcp::HttpTimeouts { header_read: Duration::from_secs(1), ..Default::default() };
+    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, async {
+        let _ = stopped.await;
+    }));
+    // Half a request line, then silence.
+    let mut slow = TcpStream::connect(address).await.unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0").await.unwrap();
+    let started = Instant::now();
+    let mut response = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(15), slow.read_to_end(&mut response)).await;
+    let elapsed = started.elapsed();
+    assert!(read.is_ok(), "the connection was not closed");
+    let timeout = timeouts.header_read;
+    assert!(
+        elapsed >= timeout - Duration::from_millis(100) && elapsed < timeout + Duration::from_secs(3),
+        "{elapsed:?}"
+    );
+    eprintln!("slow headers: connection closed after {elapsed:?}");
+
+    // A slow client still sending headers keeps shutdown waiting no longer
+    // than the header timeout.
+    let mut another = TcpStream::connect(address).await.unwrap();
+    another.write_all(b"POST /mcp HTTP/1.1\r\n").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let stopping = Instant::now();
+    stop.send(()).unwrap();
+    let bound = timeout + Duration::from_secs(2);
+    tokio::time::timeout(bound, serving).await.expect("shutdown is bounded").unwrap().unwrap();
+    eprintln!("shutdown with a half-sent request open: {:?}", stopping.elapsed());
+}
