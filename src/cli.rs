@@ -217,6 +217,16 @@ pub fn print_verify(out: &mut impl Write, report: &crate::evidence::VerifyReport
     }
 }
 
+/// Lists the torn lines set aside from the log: they were never acknowledged,
+/// but they are kept, and a person should see that they exist.
+pub fn print_set_aside(out: &mut impl Write, side_files: &[PathBuf]) -> std::io::Result<()> {
+    for side_file in side_files {
+        let bytes = std::fs::metadata(side_file).map(|metadata| metadata.len()).unwrap_or(0);
+        writeln!(out, "set aside: {} ({bytes} bytes of a torn last line, never acknowledged)", side_file.display())?;
+    }
+    Ok(())
+}
+
 /// Prints an extraction outcome for people: each extractor's facts (or
 /// error), then the merged facts with `disputed`.
 pub fn print_extraction(out: &mut impl Write, outcome: &crate::extract::set::SetOutcome) -> std::io::Result<()> {

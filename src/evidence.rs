@@ -6,8 +6,15 @@
 //! the caller hears back, and the attempt-chain rules (a link must exist and
 //! still head its chain) are checked under the same serialisation, so two
 //! concurrent resubmissions cannot both extend one record. The log is never
-//! rewritten: a torn last line after a crash is reported, and the store
-//! refuses to append after it rather than "repair" it.
+//! rewritten: no acknowledged record is ever changed or removed. One case is
+//! set aside rather than refused: a torn last line (no final newline) after
+//! a chain that verifies. Its write never completed, so its fsync never
+//! happened and no caller was told its result; on open its bytes are moved,
+//! verbatim, to a side file (`evidence.jsonl.torn-<line>-<unix seconds>`),
+//! fsynced, logged as a warning and listed by `evidence verify`, and only
+//! then is the log cut back to its last complete record. Any other break
+//! (an altered, reordered or unparsable record) is reported and the store
+//! refuses to open.
 //!
 //! This module does not know what a check is: a record's `body` is the
 //! service's JSON. It knows record ids, request text, attempt links and hashes.
@@ -177,6 +184,16 @@ impl EvidenceStore {
     pub fn open(data_dir: &Path) -> Result<EvidenceStore, StoreError> {
         fs::create_dir_all(data_dir).map_err(|source| StoreError::Io { path: data_dir.to_owned(), source })?;
         let path = data_dir.join(LOG_FILE);
+        if let Some(set_aside) = set_aside_torn_tail(&path)? {
+            tracing::warn!(
+                log = %path.display(),
+                side_file = %set_aside.side_file.display(),
+                line = set_aside.line,
+                bytes = set_aside.bytes,
+                "evidence log ended in a torn line (a write cut off by a crash, never acknowledged): \
+                 its bytes were set aside in the side file and the log continues after the last complete record"
+            );
+        }
         let index = Index::load(&path)?;
         // The bound only applies back-pressure: each check waits for its own
         // fsync anyway.
@@ -328,7 +345,14 @@ fn append(path: &Path, index: &mut Index, draft: Draft) -> Result<Result<Appende
     let mut line = serde_json::to_string(&record).map_err(AppendError::Encode)?;
     line.push('\n');
     let mut file = OpenOptions::new().create(true).append(true).open(path).map_err(AppendError::Io)?;
-    file.write_all(line.as_bytes()).map_err(AppendError::Io)?;
+    if let Err(error) = file.write_all(line.as_bytes()) {
+        // A full disk may take part of the line. Those bytes were never
+        // acknowledged: cut them off so the log stays whole and the next
+        // append (once there is room) extends a verifying chain. If even
+        // that fails, the next command finds a torn line and fails closed.
+        let _ = file.set_len(index.length).and_then(|()| file.sync_all());
+        return Err(AppendError::Io(error));
+    }
     // The reply is the caller's licence to act on the verdict: the record
     // must be on disk first (ACF §11: sealed before it is relied on).
     file.sync_all().map_err(AppendError::Io)?;
@@ -343,6 +367,71 @@ fn append(path: &Path, index: &mut Index, draft: Draft) -> Result<Result<Appende
     let record = Arc::new(record);
     index.insert(Arc::clone(&record));
     Ok(Ok(Appended::New(record)))
+}
+
+/// The prefix of every side file that holds a torn last line.
+pub const TORN_PREFIX: &str = "evidence.jsonl.torn-";
+
+/// A torn last line moved out of the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetAside {
+    /// The 1-based line the torn bytes occupied.
+    pub line: u64,
+    pub bytes: u64,
+    pub side_file: PathBuf,
+}
+
+/// Moves a torn last line to a side file, if the log ends in one and every
+/// complete line before it verifies. The side file is written and fsynced
+/// before the log is cut, so a crash in between leaves the bytes in both
+/// places, never in neither.
+pub fn set_aside_torn_tail(path: &Path) -> Result<Option<SetAside>, StoreError> {
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| StoreError::Io { path, source }
+    };
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(StoreError::Io { path: path.to_owned(), source }),
+    };
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(None);
+    }
+    let complete = bytes.iter().rposition(|byte| *byte == b'\n').map_or(0, |position| position + 1);
+    let (kept, torn) = bytes.split_at(complete);
+    let report = verify_bytes(kept);
+    if !report.ok() {
+        // Not only a torn tail: leave everything as it is for `verify`.
+        return Ok(None);
+    }
+    let line = report.records + 1;
+    let seconds =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs());
+    let directory = path.parent().unwrap_or_else(|| Path::new("."));
+    let side_file = directory.join(format!("{TORN_PREFIX}{line}-{seconds}"));
+    let mut side = OpenOptions::new().create_new(true).write(true).open(&side_file).map_err(io(&side_file))?;
+    side.write_all(torn).and_then(|()| side.sync_all()).map_err(io(&side_file))?;
+    if let Ok(directory) = File::open(directory) {
+        let _ = directory.sync_all();
+    }
+    let log = OpenOptions::new().write(true).open(path).map_err(io(path))?;
+    log.set_len(kept.len() as u64).and_then(|()| log.sync_all()).map_err(io(path))?;
+    Ok(Some(SetAside { line, bytes: torn.len() as u64, side_file }))
+}
+
+/// The side files holding torn lines set aside from the log in `data_dir`,
+/// sorted by name.
+pub fn set_aside_files(data_dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(data_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with(TORN_PREFIX))
+        .map(|entry| entry.path())
+        .collect();
+    files.sort();
+    files
 }
 
 /// Where a log stops verifying.
@@ -670,10 +759,28 @@ mod tests {
         assert_eq!(broken.line, 3);
         assert!(broken.reason.contains("torn"), "{}", broken.reason);
         assert_eq!(report.records, 2);
+        // A torn tail is set aside verbatim, and the log goes on after the
+        // last complete record.
         fs::write(&path, torn).unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        let side_files = set_aside_files(directory.path());
+        assert_eq!(side_files.len(), 1, "{side_files:?}");
+        let kept_length = original.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+        assert_eq!(fs::read_to_string(&side_files[0]).unwrap(), &torn[kept_length..]);
+        assert_eq!(fs::read_to_string(&path).unwrap(), &original[..kept_length]);
+        store.append(draft("d", None, "hats")).await.unwrap().unwrap();
+        drop(store);
+        assert!(verify_file(&path).unwrap().ok());
+
+        // Anything else is refused, and the log is left as it is.
+        fs::write(&path, &tampered).unwrap();
         let error = EvidenceStore::open(directory.path()).unwrap_err();
-        assert!(error.to_string().contains("line 3"), "{error}");
-        assert_eq!(fs::read_to_string(&path).unwrap(), torn, "never repaired");
+        assert!(error.to_string().contains("line 1"), "{error}");
+        let torn_and_tampered = &tampered[..tampered.len() - 20];
+        fs::write(&path, torn_and_tampered).unwrap();
+        assert!(EvidenceStore::open(directory.path()).is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), torn_and_tampered, "never repaired");
+        assert_eq!(set_aside_files(directory.path()).len(), 1);
     }
 
     #[tokio::test]

@@ -401,7 +401,10 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
             match command {
                 EvidenceCommand::Verify => {
                     let report = evidence::verify_file(&path)?;
-                    Ok(if cli::print_verify(&mut out, &report)? { 0 } else { 1 })
+                    let verified = cli::print_verify(&mut out, &report)?;
+                    let directory = path.parent().unwrap_or_else(|| std::path::Path::new("."));
+                    cli::print_set_aside(&mut out, &evidence::set_aside_files(directory))?;
+                    Ok(if verified { 0 } else { 1 })
                 }
                 EvidenceCommand::Show { record_id } => match evidence::show(&path, &record_id)? {
                     Some(record) => {

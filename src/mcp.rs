@@ -9,14 +9,20 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
+use rmcp::model::{
+    CallToolResult, ClientJsonRpcMessage, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
+    ToolAnnotations,
+};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -38,6 +44,14 @@ pub const HTTP_PATH: &str = "/mcp";
 /// request and a cart: a few KiB; 256 KiB leaves room for big carts and
 /// refuses memory-exhausting bodies.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// How long a request body may take to arrive. A check's arguments are a few
+/// KiB, sent at once; a client trickling its body would otherwise hold one of
+/// the [`MAX_CONCURRENT_REQUESTS`] slots for as long as it likes.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send a request's headers. axum's `serve`
+/// sets no timer, so a client sending one header byte a minute kept its
+/// socket and task for ever; enough of them exhaust the file descriptors.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// HTTP requests served at once. Each check may wait on extraction; beyond
 /// this, callers queue instead of piling up work on a 2-core machine.
 pub const MAX_CONCURRENT_REQUESTS: usize = 32;
@@ -177,8 +191,19 @@ pub fn check_bind(address: SocketAddr, token: Option<&str>) -> Result<(), ServeE
 }
 
 /// The axum router: `/mcp` with the bearer check (when a token is set), the
-/// concurrency limit and the body limit. `cancel` ends the MCP sessions.
+/// concurrency limit, the body limit and [`BODY_READ_TIMEOUT`]. `cancel` ends
+/// the MCP sessions.
 pub fn router(server: CheckServer, token: Option<String>, cancel: CancellationToken) -> axum::Router {
+    router_with_timeout(server, token, cancel, BODY_READ_TIMEOUT)
+}
+
+/// [`router`] with another body read timeout (tests use a short one).
+pub fn router_with_timeout(
+    server: CheckServer,
+    token: Option<String>,
+    cancel: CancellationToken,
+    body_read_timeout: Duration,
+) -> axum::Router {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
@@ -188,7 +213,11 @@ pub fn router(server: CheckServer, token: Option<String>, cancel: CancellationTo
         config = config.disable_allowed_hosts();
     }
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), LocalSessionManager::default().into(), config);
-    let mut app = axum::Router::new().nest_service(HTTP_PATH, mcp);
+    // Layers run outside in: the concurrency limit, then the bearer check (it
+    // refuses without reading the body), then the timed body read.
+    let mut app = axum::Router::new().nest_service(HTTP_PATH, mcp).layer(axum::middleware::from_fn(
+        move |request: Request, next: Next| async move { read_body_in_time(body_read_timeout, request, next).await },
+    ));
     if let Some(token) = token {
         let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
         app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
@@ -210,6 +239,58 @@ async fn require_bearer(expected: &str, request: Request, next: Next) -> Respons
     }
 }
 
+/// Reads the whole body within `timeout` (408 otherwise) and up to
+/// [`MAX_BODY_BYTES`] (413 otherwise), then passes it on.
+async fn read_body_in_time(timeout: Duration, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let read = async {
+        let mut stream = body.into_data_stream();
+        let mut collected = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|_| StatusCode::BAD_REQUEST)?;
+            if collected.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(StatusCode::PAYLOAD_TOO_LARGE);
+            }
+            collected.extend_from_slice(&chunk);
+        }
+        Ok(collected)
+    };
+    match tokio::time::timeout(timeout, read).await {
+        Ok(Ok(bytes)) => {
+            if parts.method == axum::http::Method::POST
+                && let Some(refusal) = malformed_json_rpc(&bytes)
+            {
+                return refusal;
+            }
+            next.run(Request::from_parts(parts, Body::from(bytes))).await
+        }
+        Ok(Err(StatusCode::PAYLOAD_TOO_LARGE)) => {
+            (StatusCode::PAYLOAD_TOO_LARGE, format!("the request body is above {MAX_BODY_BYTES} bytes\n"))
+                .into_response()
+        }
+        Ok(Err(status)) => (status, "the request body could not be read\n").into_response(),
+        Err(_) => (StatusCode::REQUEST_TIMEOUT, "the request body did not arrive in time\n").into_response(),
+    }
+}
+
+/// JSON-RPC's own error for a body that is not JSON (-32700) or not a
+/// JSON-RPC message (-32600), with status 400. rmcp answers both with a
+/// plain-text 415, which a client cannot tell from a wrong content type.
+fn malformed_json_rpc(body: &[u8]) -> Option<Response> {
+    let (code, message, id) = match serde_json::from_slice::<serde_json::Value>(body) {
+        Err(_) => (-32700, "parse error: the body is not JSON", serde_json::Value::Null),
+        Ok(value) => {
+            if serde_json::from_value::<ClientJsonRpcMessage>(value.clone()).is_ok() {
+                return None;
+            }
+            let id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+            (-32600, "invalid request: not a JSON-RPC 2.0 message an MCP client sends", id.unwrap_or_default())
+        }
+    };
+    let error = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    Some((StatusCode::BAD_REQUEST, axum::Json(error)).into_response())
+}
+
 /// Compares without an early exit, so response time does not reveal how much
 /// of the token was right.
 fn constant_time_equal(left: &[u8], right: &[u8]) -> bool {
@@ -225,11 +306,37 @@ pub async fn serve_http(
     token: Option<String>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    serve_http_with(server, listener, token, HttpTimeouts::default(), shutdown).await
+}
+
+/// How long a client may take to send its request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpTimeouts {
+    /// The request line and headers. Shutdown also waits at most this long
+    /// for a connection still sending them.
+    pub header_read: Duration,
+    pub body_read: Duration,
+}
+
+impl Default for HttpTimeouts {
+    fn default() -> HttpTimeouts {
+        HttpTimeouts { header_read: HEADER_READ_TIMEOUT, body_read: BODY_READ_TIMEOUT }
+    }
+}
+
+/// [`serve_http`] with other timeouts (tests use short ones).
+pub async fn serve_http_with(
+    server: CheckServer,
+    listener: TcpListener,
+    token: Option<String>,
+    timeouts: HttpTimeouts,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     check_bind(listener.local_addr()?, token.as_deref())?;
     let sessions = CancellationToken::new();
     let stopping = CancellationToken::new();
     let service = server.service.clone();
-    let app = router(server, token, sessions.clone());
+    let app = router_with_timeout(server, token, sessions.clone(), timeouts.body_read);
     tokio::spawn({
         let stopping = stopping.clone();
         async move {
@@ -248,8 +355,53 @@ pub async fn serve_http(
             sessions.cancel();
         }
     });
-    axum::serve(listener, app).with_graceful_shutdown(stopping.clone().cancelled_owned()).await?;
+    serve_connections(listener, app, timeouts.header_read, stopping.clone()).await;
     stopping.cancel();
     let _ = drain.await;
     Ok(())
+}
+
+/// Accepts HTTP/1.1 connections until `stopping` fires, each with a header
+/// read timeout; then asks every open connection to finish its request in
+/// flight and close, and waits for them (a connection still sending its
+/// headers, at most `header_read`).
+async fn serve_connections(
+    listener: TcpListener,
+    app: axum::Router,
+    header_read: Duration,
+    stopping: CancellationToken,
+) {
+    let connections = tokio_util::task::TaskTracker::new();
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors or a connection reset before
+                    // accept: wait a moment instead of spinning.
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = stopping.cancelled() => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let stopping = stopping.clone();
+        connections.spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_read);
+            let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = stopping.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    connections.close();
+    connections.wait().await;
 }

@@ -1,6 +1,6 @@
 //! End to end: the built binary serves MCP over stdio to rmcp's client, its
 //! evidence verifies with `asasked evidence verify` (and a tampered copy does
-//! not), and the HTTP transport refuses a missing bearer token.
+//! not), and the HTTP transport refuses a missing or wrong bearer token.
 
 use std::path::Path;
 use std::process::Command;
@@ -95,17 +95,31 @@ async fn http_requires_the_bearer_token_when_one_is_set() {
     let serving = tokio::spawn(asasked::mcp::serve_http(server, listener, Some("s3cret".into()), async {
         let _ = stopped.await;
     }));
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    assert!(response.starts_with("HTTP/1.1 401"), "{response}");
-    assert!(response.to_lowercase().contains("www-authenticate: bearer"), "{response}");
+    let send = |authorization: &'static str| async move {
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{authorization}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = vec![0u8; 4096];
+        let read = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read(&mut response)).await;
+        String::from_utf8_lossy(&response[..read.unwrap().unwrap()]).into_owned()
+    };
+    // Missing, wrong, of another scheme, or with the right token as a prefix.
+    for authorization in [
+        "",
+        "Authorization: Bearer wrong\r\n",
+        "Authorization: Basic czNjcmV0\r\n",
+        "Authorization: Bearer s3cret2\r\n",
+    ] {
+        let response = send(authorization).await;
+        assert!(response.starts_with("HTTP/1.1 401"), "{authorization:?}: {response}");
+        assert!(response.to_lowercase().contains("www-authenticate: bearer"), "{response}");
+    }
+    let response = send("Authorization: Bearer s3cret\r\n").await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     stop.send(()).unwrap();
     serving.await.unwrap().unwrap();
 

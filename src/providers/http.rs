@@ -156,12 +156,17 @@ impl HttpClient {
             .and_then(|value| value.to_str().ok())
             .and_then(|text| text.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let text = match response.text().await {
+        let text = match read_bounded(response).await {
             Ok(text) => text,
-            Err(error) if error.is_timeout() => {
+            Err(Read::Failed(error)) if error.is_timeout() => {
                 return Attempt::Retryable { error: ExtractError::Timeout(self.settings.timeout), retry_after: None };
             }
-            Err(error) => return Attempt::Done(Err(ExtractError::Http(scrub(&error_chain(&error))))),
+            Err(Read::Failed(error)) => return Attempt::Done(Err(ExtractError::Http(scrub(&error_chain(&error))))),
+            Err(Read::TooLarge) => {
+                return Attempt::Done(Err(ExtractError::Malformed(format!(
+                    "the reply is longer than {MAX_REPLY_BYTES} bytes"
+                ))));
+            }
         };
         if status.is_success() {
             return Attempt::Done(serde_json::from_str(&text).map_err(|error| {
@@ -175,6 +180,30 @@ impl HttpClient {
             Attempt::Done(Err(error))
         }
     }
+}
+
+/// The longest reply read. A facts reply is a few KiB; a server that streams
+/// without end must not grow the process's memory until the timeout.
+pub const MAX_REPLY_BYTES: usize = 1024 * 1024;
+
+enum Read {
+    Failed(reqwest::Error),
+    TooLarge,
+}
+
+/// The reply body as text, read chunk by chunk up to [`MAX_REPLY_BYTES`].
+async fn read_bounded(mut response: reqwest::Response) -> Result<String, Read> {
+    if response.content_length().is_some_and(|length| length > MAX_REPLY_BYTES as u64) {
+        return Err(Read::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(Read::Failed)? {
+        if body.len() + chunk.len() > MAX_REPLY_BYTES {
+            return Err(Read::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
 enum Attempt {

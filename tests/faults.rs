@@ -1,0 +1,723 @@
+//! Faults (issue 5): providers that answer in another schema version or
+//! stream without end, a server killed with SIGKILL under load and restarted,
+//! a full disk under the evidence log, and HTTP clients that are slow,
+//! malformed or many. Everything runs on 127.0.0.1; every loop is bounded.
+//!
+//! The disk-full test mounts a 128 KiB tmpfs and so needs root (CI runs as
+//! root); without it the test says so on stderr and passes without running.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use asasked::acf::ENGINE_ERROR;
+use asasked::decision::Decision;
+use asasked::evidence::{self, EvidenceStore};
+use asasked::extract::Extractor;
+use asasked::extract::schema::empty_facts_value;
+use asasked::extract::set::ExtractorSet;
+use asasked::providers::ProviderSettings;
+use asasked::providers::anthropic::{AnthropicExtractor, TOOL_NAME};
+use asasked::providers::http::{ApiKey, HttpSettings};
+use asasked::providers::openai::{OpenAiExtractor, ResponseFormat};
+use asasked::service::{CheckRequest, Service, SystemClock};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+const BIN: &str = env!("CARGO_BIN_EXE_asasked");
+const FACTS: &str = r#"{"brand":"Nike","model":"Pegasus 41","color":"white","size_label":"42"}"#;
+const REQUEST: &str = "Nike Pegasus 41, white, size 42 please";
+
+// ---------------------------------------------------------------------------
+// Providers
+
+/// A provider that answers every request with `reply` as JSON.
+async fn json_provider(reply: Value) -> String {
+    let router = axum::Router::new().fallback(move || {
+        let reply = reply.clone();
+        async move { axum::Json(reply) }
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!("http://{address}")
+}
+
+/// A provider that sends 200 and its headers, then body bytes without end:
+/// one space every `pause` (a trickle), or 64 KiB chunks as fast as the
+/// client reads (a flood). Each connection stops after `limit` chunks or when
+/// the client goes away, so the test never leaves a task running for long.
+async fn endless_provider(pause: Duration, chunk: usize, limit: usize) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = [0u8; 16 * 1024];
+                let _ = stream.read(&mut request).await;
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
+                if stream.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let frame = format!("{chunk:x}\r\n{}\r\n", " ".repeat(chunk));
+                for _ in 0..limit {
+                    if stream.write_all(frame.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(pause).await;
+                }
+            });
+        }
+    });
+    format!("http://{address}")
+}
+
+fn settings(base_url: String) -> ProviderSettings {
+    ProviderSettings {
+        name: "provider".into(),
+        model: "test-model".into(),
+        base_url,
+        key_env: Some("TEST_KEY".into()),
+        key: Some(ApiKey::new("sk-test")),
+        max_tokens: 1024,
+        http: HttpSettings {
+            connect_timeout: Duration::from_secs(2),
+            // Longer than the check's deadline: the deadline must cut first.
+            timeout: Duration::from_secs(30),
+            max_retries: 1,
+            backoff: Duration::from_millis(5),
+            max_retry_after: Duration::from_secs(1),
+        },
+    }
+}
+
+fn openai(url: &str) -> Arc<dyn Extractor> {
+    Arc::new(OpenAiExtractor::new(settings(format!("{url}/v1")), ResponseFormat::JsonSchema).unwrap())
+}
+
+fn anthropic(url: &str) -> Arc<dyn Extractor> {
+    Arc::new(AnthropicExtractor::new(settings(url.to_owned())).unwrap())
+}
+
+fn openai_reply(content: &Value) -> Value {
+    json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content.to_string(), "refusal": null},
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10},
+    })
+}
+
+fn anthropic_reply(input: &Value) -> Value {
+    json!({
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "m",
+        "content": [{"type": "tool_use", "id": "toolu_01", "name": TOOL_NAME, "input": input}],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 10, "output_tokens": 10},
+    })
+}
+
+fn service(extractor: Arc<dyn Extractor>, deadline: Duration, data: &Path) -> Service {
+    let set = ExtractorSet::new(vec![extractor], None, deadline, NonZeroUsize::new(8).unwrap()).unwrap();
+    let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
+    Service::new(Arc::new(set), catalog, EvidenceStore::open(data).unwrap(), Arc::new(SystemClock))
+}
+
+fn check_request(request: &str) -> CheckRequest {
+    serde_json::from_value(json!({
+        "request": request,
+        "cart": [{"id": "shoe-003", "quantity": 1}],
+        "today": "2026-11-02",
+    }))
+    .unwrap()
+}
+
+/// Runs one check and asserts it failed closed: `ask`, an `engine_error`
+/// message in the ACF projection, and the same in the sealed record.
+async fn assert_fails_closed(extractor: Arc<dyn Extractor>, deadline: Duration, detail: &str) -> Duration {
+    let directory = tempfile::tempdir().unwrap();
+    let service = service(extractor, deadline, directory.path());
+    let started = Instant::now();
+    let result = service.check_order(check_request(REQUEST)).await.unwrap();
+    let elapsed = started.elapsed();
+    service.shutdown().await;
+    assert_eq!(result.decision, Decision::Ask);
+    assert!(result.facts.is_none());
+    let message = result.acf.messages.iter().find(|message| message.guard_code == ENGINE_ERROR);
+    let message = message.unwrap_or_else(|| panic!("no engine_error in {:?}", result.acf.messages));
+    assert!(message.content.contains(detail), "{detail:?} not in {:?}", message.content);
+    let log = directory.path().join(evidence::LOG_FILE);
+    let record = evidence::show(&log, &result.record_id).unwrap().expect("the failure is sealed");
+    assert_eq!(record.body["result"]["decision"], "ask");
+    assert_eq!(record.body["result"]["acf"]["messages"][0]["guard_code"], ENGINE_ERROR);
+    assert!(record.body["fail_closed"].as_str().unwrap().contains(detail), "{}", record.body["fail_closed"]);
+    assert!(record.body["extractors"][0]["error"].is_string());
+    elapsed
+}
+
+#[tokio::test]
+async fn a_provider_answering_another_schema_version_fails_closed() {
+    let mut old_shape = empty_facts_value();
+    old_shape.as_object_mut().unwrap().remove("color");
+    old_shape["colour"] = json!("white");
+    let mut current = empty_facts_value();
+    current["color"] = json!("white");
+    let wrapped = json!({"version": 2, "facts": current});
+    for (shape, name) in [(&old_shape, "colour"), (&wrapped, "version")] {
+        let url = json_provider(openai_reply(shape)).await;
+        let elapsed = assert_fails_closed(openai(&url), Duration::from_secs(5), "schema").await;
+        assert!(elapsed < Duration::from_secs(5), "{name}: {elapsed:?}");
+        let url = json_provider(anthropic_reply(shape)).await;
+        assert_fails_closed(anthropic(&url), Duration::from_secs(5), name).await;
+    }
+}
+
+#[tokio::test]
+async fn a_provider_that_streams_forever_is_cut_off_by_the_deadline() {
+    // A trickle: one byte every 50 ms, for up to a minute.
+    let url = endless_provider(Duration::from_millis(50), 1, 1200).await;
+    let deadline = Duration::from_millis(800);
+    for extractor in [openai(&url), anthropic(&url)] {
+        let elapsed = assert_fails_closed(extractor, deadline, "timed out").await;
+        assert!(elapsed >= deadline && elapsed < Duration::from_secs(4), "{elapsed:?}");
+        eprintln!("a trickling provider, deadline {deadline:?}: the check asked after {elapsed:?}");
+    }
+    // A flood: the reply is cut at its bound long before the deadline, and
+    // memory stays bounded while it streams.
+    let url = endless_provider(Duration::ZERO, 64 * 1024, 1024).await;
+    let elapsed = assert_fails_closed(openai(&url), Duration::from_secs(10), "longer than").await;
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    eprintln!("a flooding provider: cut at 1 MiB, the check asked after {elapsed:?}");
+}
+
+// ---------------------------------------------------------------------------
+// A minimal MCP-over-HTTP client (raw JSON-RPC POSTs, SSE or JSON replies)
+
+struct McpClient {
+    http: reqwest::Client,
+    url: String,
+    session: Option<String>,
+    next_id: u64,
+}
+
+impl McpClient {
+    async fn connect(url: &str) -> Result<McpClient, String> {
+        McpClient::connect_with(http_client(), url).await
+    }
+
+    async fn connect_with(http: reqwest::Client, url: &str) -> Result<McpClient, String> {
+        let mut client = McpClient { http, url: url.to_owned(), session: None, next_id: 1 };
+        client
+            .request(
+                "initialize",
+                json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "faults", "version": "0"}}),
+            )
+            .await?;
+        let (status, _) = client.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+        if !status.is_success() {
+            return Err(format!("initialized: {status}"));
+        }
+        Ok(client)
+    }
+
+    /// POSTs one message; returns the status and the raw body text (read
+    /// until the reply to `id` arrived, for a stream).
+    async fn post(&mut self, message: &Value) -> Result<(reqwest::StatusCode, String), String> {
+        let mut builder = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .json(message);
+        if let Some(session) = &self.session {
+            builder = builder.header("mcp-session-id", session).header("mcp-protocol-version", "2025-06-18");
+        }
+        let mut response = builder.send().await.map_err(|error| error.to_string())?;
+        if let Some(session) = response.headers().get("mcp-session-id") {
+            self.session = Some(session.to_str().unwrap().to_owned());
+        }
+        let status = response.status();
+        let mut body = String::new();
+        while let Some(chunk) = response.chunk().await.map_err(|error| error.to_string())? {
+            body.push_str(&String::from_utf8_lossy(&chunk));
+            if reply_in(&body, message.get("id")).is_some() {
+                break;
+            }
+        }
+        Ok((status, body))
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let (status, body) = self.post(&message).await?;
+        reply_in(&body, Some(&json!(id))).ok_or_else(|| format!("{method}: {status}: {body}"))
+    }
+
+    /// One `check_order` call: the tool result (`structuredContent`,
+    /// `isError`), or why none arrived.
+    async fn check(&mut self, request: &str) -> Result<Value, String> {
+        let arguments = json!({"request": request, "cart": [{"id": "shoe-003", "quantity": 1}], "today": "2026-11-02"});
+        let reply = self.request("tools/call", json!({"name": "check_order", "arguments": arguments})).await?;
+        reply.get("result").cloned().ok_or_else(|| format!("no result: {reply}"))
+    }
+}
+
+/// Building a client loads the TLS roots, which costs more than a check in
+/// a debug build: many sessions share one.
+fn http_client() -> reqwest::Client {
+    reqwest::Client::builder().timeout(Duration::from_secs(20)).build().unwrap()
+}
+
+/// The JSON-RPC reply with `id` in a JSON body or an SSE stream.
+fn reply_in(body: &str, id: Option<&Value>) -> Option<Value> {
+    let id = id?;
+    let is_reply = |value: &Value| value.get("id") == Some(id);
+    if let Ok(value) = serde_json::from_str::<Value>(body) {
+        return is_reply(&value).then_some(value);
+    }
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .find(is_reply)
+}
+
+// ---------------------------------------------------------------------------
+// The binary, killed and restarted
+
+/// `asasked serve --http 127.0.0.1:0`; the bound address is read from stderr.
+struct Server {
+    child: Child,
+    url: String,
+    stderr: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    fn start(data: &Path, facts: &Path) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--http", "127.0.0.1:0", "--data-dir"])
+            .arg(data)
+            .arg("--extractors")
+            .arg(format!("fixed:{}", facts.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let (found, address) = std::sync::mpsc::channel();
+        let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let kept = Arc::clone(&stderr);
+        // Drains stderr for the server's whole life, so it never blocks on it.
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                if let Some(rest) = line.split("serving MCP at ").nth(1) {
+                    let _ = found.send(rest.trim().to_owned());
+                }
+                kept.lock().unwrap().push(line);
+            }
+        });
+        let url = match address.recv_timeout(Duration::from_secs(10)) {
+            Ok(url) => url,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the server did not start: {:?}", stderr.lock().unwrap());
+            }
+        };
+        Server { child, url, stderr }
+    }
+
+    fn kill(&mut self) {
+        // std's kill is SIGKILL on Unix: no shutdown path runs.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn facts_file(directory: &Path) -> PathBuf {
+    let facts = directory.join("facts.json");
+    std::fs::write(&facts, FACTS).unwrap();
+    facts
+}
+
+fn logged_ids(data: &Path) -> BTreeSet<String> {
+    std::fs::read_to_string(data.join(evidence::LOG_FILE))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["record_id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn verify(data: &Path) -> (bool, String) {
+    let output = Command::new(BIN).args(["evidence", "verify", "--data-dir"]).arg(data).output().unwrap();
+    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_under_load_loses_no_acknowledged_record() {
+    const ROUNDS: usize = 6;
+    const CLIENTS: usize = 6;
+    /// After this round's kill, the last record is torn mid-line.
+    const TORN_ROUND: usize = 2;
+    let seed = std::env::var("ASASKED_CRASH_SEED").ok().and_then(|seed| seed.parse().ok()).unwrap_or(0x5eed_u64);
+    eprintln!("crash test seed {seed} (ASASKED_CRASH_SEED to repeat)");
+    let mut random = fastrand::Rng::with_seed(seed);
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let data = directory.path().join("data");
+    let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
+    let counter = Arc::new(AtomicU64::new(0));
+    let mut torn_id = None;
+    let started = Instant::now();
+
+    for round in 0..ROUNDS {
+        let mut server = Server::start(&data, &facts);
+        let url = server.url.clone();
+        let http = http_client();
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|_| {
+                let (url, acknowledged, counter) = (url.clone(), Arc::clone(&acknowledged), Arc::clone(&counter));
+                let http = http.clone();
+                tokio::spawn(async move {
+                    // Bounded: a client stops at its first failure (the kill)
+                    // or after 2,000 checks.
+                    let Ok(mut client) = McpClient::connect_with(http, &url).await else { return };
+                    for _ in 0..2000 {
+                        let number = counter.fetch_add(1, Ordering::SeqCst);
+                        match client.check(&format!("{REQUEST} (order {number})")).await {
+                            Ok(result) => {
+                                let content = &result["structuredContent"];
+                                assert_ne!(result["isError"], true, "{result}");
+                                assert_eq!(content["decision"], "proceed", "{result}");
+                                acknowledged.lock().unwrap().insert(content["record_id"].as_str().unwrap().to_owned());
+                            }
+                            Err(_) => return,
+                        }
+                    }
+                })
+            })
+            .collect();
+        // Kill at a random point once this round's load is flowing (a debug
+        // build on a busy machine may need a while for its first check).
+        let before = acknowledged.lock().unwrap().len();
+        let flowing = Instant::now();
+        while acknowledged.lock().unwrap().len() == before && flowing.elapsed() < Duration::from_secs(10) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(random.u64(0..=600))).await;
+        server.kill();
+        for client in clients {
+            tokio::time::timeout(Duration::from_secs(10), client).await.expect("clients end after the kill").unwrap();
+        }
+        if round == TORN_ROUND {
+            // A crash mid-write: the last record loses its end. Such a write
+            // was never fsynced, so no client can have been told its result.
+            let log = data.join(evidence::LOG_FILE);
+            let text = std::fs::read_to_string(&log).unwrap();
+            let last_start = text.trim_end_matches('\n').rfind('\n').map_or(0, |position| position + 1);
+            let last: Value = serde_json::from_str(text[last_start..].trim_end()).unwrap();
+            let id = last["record_id"].as_str().unwrap().to_owned();
+            acknowledged.lock().unwrap().remove(&id);
+            let cut = last_start + (text.len() - last_start) / 2;
+            std::fs::write(&log, &text[..cut]).unwrap();
+            let (ok, report) = verify(&data);
+            assert!(!ok && report.contains("torn last line"), "verify reports the torn line: {report}");
+            torn_id = Some((id, text[last_start..cut].to_owned()));
+        }
+    }
+
+    let (ok, report) = verify(&data);
+    assert!(ok, "{report}");
+    let logged = logged_ids(&data);
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    let missing: Vec<_> = acknowledged.difference(&logged).collect();
+    assert!(missing.is_empty(), "acknowledged but not in the log: {missing:?}");
+    let (torn_id, torn_bytes) = torn_id.unwrap();
+    assert!(!logged.contains(&torn_id), "the torn record is not in the log");
+    let side_files = evidence::set_aside_files(&data);
+    assert_eq!(side_files.len(), 1, "{side_files:?}");
+    assert_eq!(std::fs::read_to_string(&side_files[0]).unwrap(), torn_bytes, "set aside verbatim");
+    assert!(report.contains("set aside: "), "{report}");
+    eprintln!(
+        "crash test: {ROUNDS} SIGKILLs, {} acknowledged records all present in {} logged, 1 torn line set aside, {:?}",
+        acknowledged.len(),
+        logged.len(),
+        started.elapsed()
+    );
+    assert!(acknowledged.len() >= ROUNDS, "the load reached the server");
+}
+
+// ---------------------------------------------------------------------------
+// Disk full
+
+/// A tmpfs mounted for the test, unmounted on drop (also on panic).
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(path: &Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(path).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(path)
+            .stderr(Stdio::null())
+            .status()
+            .ok()?;
+        status.success().then(|| Tmpfs(path.to_owned()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// Writes until the file system refuses.
+fn fill(path: &Path) {
+    use std::io::Write;
+    let mut file = std::fs::File::create(path).unwrap();
+    let block = vec![b'x'; 4096];
+    for _ in 0..1024 {
+        if file.write_all(&block).and_then(|()| file.sync_all()).is_err() {
+            return;
+        }
+    }
+    panic!("128 KiB tmpfs took 4 MiB");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_fails_checks_closed() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let data = directory.path().join("data");
+    let Some(_mount) = Tmpfs::mount(&data, "128k") else {
+        eprintln!("SKIPPED: cannot mount a tmpfs (needs root); the disk-full test did not run");
+        return;
+    };
+    let server = Server::start(&data, &facts);
+    let mut client = McpClient::connect(&server.url).await.unwrap();
+    let sealed = client.check(&format!("{REQUEST} (before)")).await.unwrap();
+    assert_eq!(sealed["structuredContent"]["decision"], "proceed");
+
+    let filler = data.join("filler");
+    fill(&filler);
+    for attempt in 0..3 {
+        let refused = client.check(&format!("{REQUEST} (full {attempt})")).await.unwrap();
+        assert_eq!(refused["isError"], true, "{refused}");
+        assert!(refused.get("structuredContent").is_none_or(Value::is_null), "no verdict without a seal: {refused}");
+        let text = refused["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("could not be sealed") && text.contains("do not pay"), "{text}");
+    }
+    let (ok, report) = verify(&data);
+    assert!(ok, "a refused write leaves no partial record: {report}");
+    let logged = |server: &Server| server.stderr.lock().unwrap().iter().any(|line| line.contains("No space left"));
+    for _ in 0..50 {
+        if logged(&server) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(logged(&server), "the cause is logged: {:?}", server.stderr.lock().unwrap());
+
+    std::fs::remove_file(&filler).unwrap();
+    let after = client.check(&format!("{REQUEST} (after)")).await.unwrap();
+    assert_eq!(after["structuredContent"]["decision"], "proceed", "{after}");
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
+    drop(server);
+}
+
+// ---------------------------------------------------------------------------
+// HTTP
+
+/// The MCP router on 127.0.0.1 with a short body read timeout.
+async fn serve_in_process(data: &Path, facts: &Path, body_timeout: Duration) -> (String, SocketAddr) {
+    let names = vec![format!("fixed:{}", facts.display())];
+    let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
+    let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
+    let service = Service::new(extractors, catalog, EvidenceStore::open(data).unwrap(), Arc::new(SystemClock));
+    let server = asasked::mcp::CheckServer::new(service, false);
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let app = asasked::mcp::router_with_timeout(server, None, cancel, body_timeout);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{address}{}", asasked::mcp::HTTP_PATH), address)
+}
+
+async fn raw(address: SocketAddr, head: &str, body: &[u8]) -> String {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let _ = stream.write_all(body).await;
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut response)).await;
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+fn post_head(length: usize, extra: &str) -> String {
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{extra}Content-Length: {length}\r\nConnection: close\r\n\r\n"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_client_is_timed_out_and_the_server_stays_up() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let (url, address) = serve_in_process(&directory.path().join("data"), &facts, Duration::from_millis(500)).await;
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(post_head(body.len(), "").as_bytes()).await.unwrap();
+    let started = Instant::now();
+    // One byte every 200 ms: the whole body would take 9 s.
+    let trickle = async {
+        for byte in body.iter() {
+            if stream.write_all(&[*byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), trickle).await;
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(3), stream.read_to_end(&mut response)).await;
+    let response = String::from_utf8_lossy(&response);
+    assert!(response.starts_with("HTTP/1.1 408"), "{response}");
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    eprintln!("a trickled body, read timeout 500 ms: 408 after {:?}", started.elapsed());
+
+    let mut client = McpClient::connect(&url).await.unwrap();
+    assert_eq!(client.check(REQUEST).await.unwrap()["structuredContent"]["decision"], "proceed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_and_malformed_requests_get_clean_errors() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let (url, address) = serve_in_process(&directory.path().join("data"), &facts, Duration::from_secs(5)).await;
+
+    // Oversized without a Content-Length: chunked, counted as it arrives.
+    let chunk = "x".repeat(64 * 1024);
+    let mut chunked = String::new();
+    for _ in 0..5 {
+        chunked.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
+    }
+    chunked.push_str("0\r\n\r\n");
+    let head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    let response = raw(address, head, chunked.as_bytes()).await;
+    assert!(response.starts_with("HTTP/1.1 413"), "{}", &response[..response.len().min(200)]);
+
+    // Not JSON, JSON that is not JSON-RPC, and a batch of junk: each a 4xx
+    // with a JSON-RPC error object, never a 5xx or a dropped connection.
+    for body in [&b"{not json"[..], br#"{"jsonrpc":"2.0"}"#, br#"[1,2,3]"#, br#"{"jsonrpc":"1.0","id":1,"method":7}"#] {
+        let response = raw(address, &post_head(body.len(), ""), body).await;
+        let status: u16 = response.get(9..12).and_then(|code| code.parse().ok()).unwrap_or(0);
+        assert!((400..500).contains(&status), "{}: {response}", String::from_utf8_lossy(body));
+        let payload = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+        let error = reply_in(payload, Some(&Value::Null)).or_else(|| serde_json::from_str(payload).ok());
+        let error = error.unwrap_or_else(|| panic!("{}: not JSON-RPC: {response}", String::from_utf8_lossy(body)));
+        assert!(error["error"]["code"].is_i64(), "{error}");
+    }
+
+    // Inside a session: an unknown method and wrong arguments are JSON-RPC
+    // errors, and the session keeps working.
+    let mut client = McpClient::connect(&url).await.unwrap();
+    let unknown = client.request("no/such/method", json!({})).await.unwrap();
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let wrong = client.request("tools/call", json!({"name": "check_order", "arguments": {"request": 5}})).await;
+    let wrong = wrong.unwrap();
+    assert!(wrong["error"]["code"].is_i64() || wrong["result"]["isError"] == true, "{wrong}");
+    assert_eq!(client.check(REQUEST).await.unwrap()["structuredContent"]["decision"], "proceed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_concurrent_sessions_are_all_served() {
+    const SESSIONS: usize = 100;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let data = directory.path().join("data");
+    let (url, _) = serve_in_process(&data, &facts, Duration::from_secs(5)).await;
+    let started = Instant::now();
+    let http = http_client();
+    let sessions: Vec<_> = (0..SESSIONS)
+        .map(|number| {
+            let (url, http) = (url.clone(), http.clone());
+            tokio::spawn(async move {
+                let mut client = McpClient::connect_with(http, &url).await.unwrap();
+                let result = client.check(&format!("{REQUEST} (session {number})")).await.unwrap();
+                (client.session.clone().unwrap(), result["structuredContent"]["record_id"].as_str().unwrap().to_owned())
+            })
+        })
+        .collect();
+    let mut session_ids = BTreeSet::new();
+    let mut record_ids = BTreeSet::new();
+    for session in sessions {
+        let (session_id, record_id) =
+            tokio::time::timeout(Duration::from_secs(15), session).await.expect("bounded").unwrap();
+        session_ids.insert(session_id);
+        record_ids.insert(record_id);
+    }
+    let elapsed = started.elapsed();
+    assert_eq!((session_ids.len(), record_ids.len()), (SESSIONS, SESSIONS));
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+    eprintln!("{SESSIONS} concurrent sessions, one check each: {elapsed:?}");
+    let report = evidence::verify_file(&data.join(evidence::LOG_FILE)).unwrap();
+    assert!(report.ok() && report.records == SESSIONS as u64, "{report:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let names = vec![format!("fixed:{}", facts.display())];
+    let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
+    let store = EvidenceStore::open(&directory.path().join("data")).unwrap();
+    let server = asasked::mcp::CheckServer::new(Service::new(extractors, None, store, Arc::new(SystemClock)), false);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let timeouts = asasked::mcp::HttpTimeouts { header_read: Duration::from_secs(1), ..Default::default() };
+    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, async {
+        let _ = stopped.await;
+    }));
+    // Half a request line, then silence.
+    let mut slow = TcpStream::connect(address).await.unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0").await.unwrap();
+    let started = Instant::now();
+    let mut response = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(15), slow.read_to_end(&mut response)).await;
+    let elapsed = started.elapsed();
+    assert!(read.is_ok(), "the connection was not closed");
+    let timeout = timeouts.header_read;
+    assert!(
+        elapsed >= timeout - Duration::from_millis(100) && elapsed < timeout + Duration::from_secs(3),
+        "{elapsed:?}"
+    );
+    eprintln!("slow headers: connection closed after {elapsed:?}");
+
+    // A slow client still sending headers keeps shutdown waiting no longer
+    // than the header timeout.
+    let mut another = TcpStream::connect(address).await.unwrap();
+    another.write_all(b"POST /mcp HTTP/1.1\r\n").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let stopping = Instant::now();
+    stop.send(()).unwrap();
+    let bound = timeout + Duration::from_secs(2);
+    tokio::time::timeout(bound, serving).await.expect("shutdown is bounded").unwrap().unwrap();
+    eprintln!("shutdown with a half-sent request open: {:?}", stopping.elapsed());
+}
