@@ -14,6 +14,7 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
@@ -246,6 +247,13 @@ pub async fn serve_http(
             // Open SSE streams would keep connections alive forever: end the
             // sessions once no check is in flight.
             sessions.cancel();
+        }
+    });
+    // A reply is a few small SSE writes: with Nagle's algorithm on, the last
+    // one waits for the client's delayed ACK (about 40 ms per check).
+    let listener = listener.tap_io(|stream| {
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
     });
     axum::serve(listener, app).with_graceful_shutdown(stopping.clone().cancelled_owned()).await?;
