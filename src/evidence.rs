@@ -16,17 +16,26 @@
 //! (an altered, reordered or unparsable record) is reported and the store
 //! refuses to open.
 //!
+//! Group commit: the writer takes every command queued when it wakes, writes
+//! the batch's records in order with one `fsync`, and only then sends any
+//! reply that reveals one of them. In memory it keeps an index entry per
+//! record (id, position, attempt, request digest) and only the latest
+//! [`RECENT_RECORDS`] whole records; older ones are read back from the log.
+//!
 //! This module does not know what a check is: a record's `body` is the
 //! service's JSON. It knows record ids, request text, attempt links and hashes.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use lru::LruCache;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::digest;
@@ -132,14 +141,40 @@ pub struct EvidenceStore {
     path: PathBuf,
 }
 
+/// Whole records kept in memory: the latest sealed or read ones, so a replay
+/// of a recent check or the next attempt of a chain reads no file. It must
+/// hold at least one batch of appends ([`MAX_BATCH`]): a record staged in a
+/// batch is not yet in the file and can only be found here.
+const RECENT_RECORDS: NonZeroUsize = match NonZeroUsize::new(1024) {
+    Some(capacity) => capacity,
+    None => NonZeroUsize::MIN,
+};
+
+/// What the writer knows of one record without its body: where its line is
+/// and what the link rules compare. The index grows by this much per record,
+/// not by the record (a body is kilobytes of JSON).
+struct Entry {
+    seq: u64,
+    offset: u64,
+    length: usize,
+    attempt: u32,
+    /// SHA-256 of the request: attempts of one chain must share it.
+    request: [u8; 32],
+}
+
 struct Index {
-    records: HashMap<String, Arc<SealedRecord>>,
+    records: HashMap<String, Entry>,
     /// previous_record_id → the record that superseded it.
     successors: HashMap<String, String>,
+    recent: LruCache<String, Arc<SealedRecord>>,
     last_hash: String,
     last_seq: u64,
     /// File length after the last record this index knows.
     length: u64,
+}
+
+fn request_digest(request: &str) -> [u8; 32] {
+    Sha256::digest(request.as_bytes()).into()
 }
 
 impl Index {
@@ -147,6 +182,7 @@ impl Index {
         let mut index = Index {
             records: HashMap::new(),
             successors: HashMap::new(),
+            recent: LruCache::new(RECENT_RECORDS),
             last_hash: GENESIS.to_owned(),
             last_seq: 0,
             length: 0,
@@ -160,21 +196,59 @@ impl Index {
         if let Some(broken) = report.first_broken {
             return Err(StoreError::Broken { path: path.to_owned(), line: broken.line, reason: broken.reason });
         }
-        for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
-            let record: SealedRecord = serde_json::from_slice(line)?;
-            index.insert(Arc::new(record));
+        let mut offset = 0;
+        for line in bytes.split(|byte| *byte == b'\n') {
+            if !line.is_empty() {
+                let record: SealedRecord = serde_json::from_slice(line)?;
+                index.insert(Arc::new(record), offset as u64, line.len() + 1);
+            }
+            offset += line.len() + 1;
         }
         index.length = bytes.len() as u64;
         Ok(index)
     }
 
-    fn insert(&mut self, record: Arc<SealedRecord>) {
+    /// `length` includes the line's newline.
+    fn insert(&mut self, record: Arc<SealedRecord>, offset: u64, length: usize) {
         if let Some(previous) = &record.previous_record_id {
             self.successors.insert(previous.clone(), record.record_id.clone());
         }
         self.last_hash = record.hash.clone();
         self.last_seq = record.seq;
-        self.records.insert(record.record_id.clone(), record);
+        let entry = Entry {
+            seq: record.seq,
+            offset,
+            length,
+            attempt: record.attempt,
+            request: request_digest(&record.request),
+        };
+        self.records.insert(record.record_id.clone(), entry);
+        self.recent.put(record.record_id.clone(), record);
+    }
+
+    /// The whole record `record_id`: from memory, or read back from its line
+    /// in the log and checked against its own hash.
+    fn record(&mut self, path: &Path, record_id: &str) -> Result<Option<Arc<SealedRecord>>, StoreError> {
+        let Some(entry) = self.records.get(record_id) else {
+            return Ok(None);
+        };
+        if let Some(record) = self.recent.get(record_id) {
+            return Ok(Some(Arc::clone(record)));
+        }
+        let io = |source| StoreError::Io { path: path.to_owned(), source };
+        let mut file = File::open(path).map_err(io)?;
+        file.seek(SeekFrom::Start(entry.offset)).map_err(io)?;
+        let mut line = vec![0; entry.length];
+        file.read_exact(&mut line).map_err(io)?;
+        let broken = |reason: String| StoreError::Broken { path: path.to_owned(), line: entry.seq, reason };
+        let record: SealedRecord =
+            serde_json::from_slice(line.trim_ascii_end()).map_err(|error| broken(format!("unreadable: {error}")))?;
+        if record.record_id != record_id || record.seq != entry.seq || record.compute_hash()? != record.hash {
+            return Err(broken("the record changed after it was sealed".into()));
+        }
+        let record = Arc::new(record);
+        self.recent.put(record_id.to_owned(), Arc::clone(&record));
+        Ok(Some(record))
     }
 }
 
@@ -253,29 +327,169 @@ impl EvidenceStore {
     }
 }
 
+/// The most commands one group commit serves: the channel's bound, so a full
+/// queue is one batch.
+const MAX_BATCH: usize = 64;
+
+/// Serves commands in batches (group commit): every command queued when the
+/// writer wakes is taken, appends are written in order and fsynced once, and
+/// only then are the replies that reveal a new record sent. Under load one
+/// fsync seals many checks; alone, a check still waits for exactly one.
 fn writer(path: PathBuf, mut index: Index, mut receiver: mpsc::Receiver<Command>) {
-    let io = |source| StoreError::Io { path: path.clone(), source };
-    while let Some(command) = receiver.blocking_recv() {
-        if let Err(error) = refresh(&path, &mut index) {
-            reply_error(command, error);
-            continue;
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Some(first) = receiver.blocking_recv() {
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match receiver.try_recv() {
+                Ok(command) => batch.push(command),
+                Err(_) => break,
+            }
         }
-        match command {
-            Command::Get { record_id, reply } => {
-                let _ = reply.send(Ok(index.records.get(&record_id).cloned()));
+        serve_batch(&path, &mut index, batch.drain(..));
+    }
+}
+
+/// A reply held back until the records it reveals are on disk.
+enum Reply {
+    Append(oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>>, Result<Appended, LinkError>),
+    Get(oneshot::Sender<Result<Option<Arc<SealedRecord>>, StoreError>>, Option<Arc<SealedRecord>>),
+    Successor(oneshot::Sender<Result<Option<String>, StoreError>>, Option<String>),
+}
+
+impl Reply {
+    fn send(self) {
+        match self {
+            Reply::Append(reply, result) => {
+                let _ = reply.send(Ok(result));
             }
-            Command::Successor { record_id, reply } => {
-                let _ = reply.send(Ok(index.successors.get(&record_id).cloned()));
+            Reply::Get(reply, record) => {
+                let _ = reply.send(Ok(record));
             }
-            Command::Append { draft, reply } => {
-                let result = append(&path, &mut index, draft).map_err(|error| match error {
-                    AppendError::Io(source) => io(source),
-                    AppendError::Encode(error) => StoreError::Encode(error),
-                });
-                let _ = reply.send(result);
+            Reply::Successor(reply, successor) => {
+                let _ = reply.send(Ok(successor));
             }
         }
     }
+
+    fn fail(self, error: StoreError) {
+        match self {
+            Reply::Append(reply, _) => {
+                let _ = reply.send(Err(error));
+            }
+            Reply::Get(reply, _) => {
+                let _ = reply.send(Err(error));
+            }
+            Reply::Successor(reply, _) => {
+                let _ = reply.send(Err(error));
+            }
+        }
+    }
+}
+
+fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Command>) {
+    let mut batch = batch.peekable();
+    if batch.peek().is_none() {
+        return;
+    }
+    if let Err(error) = refresh(path, index) {
+        // The first caller gets the typed error; the others its message.
+        let reason = error.to_string();
+        let mut error = Some(error);
+        for command in batch {
+            let error = error.take().unwrap_or_else(|| StoreError::Io {
+                path: path.to_owned(),
+                source: std::io::Error::other(reason.clone()),
+            });
+            reply_error(command, error);
+        }
+        return;
+    }
+    // Everything up to `durable_seq` is on disk; a reply that depends on a
+    // later record waits for this batch's fsync.
+    let durable_seq = index.last_seq;
+    let length_before = index.length;
+    let mut pending = Vec::new();
+    let mut held = Vec::new();
+    let mut hold_or_send = |reply: Reply, needs_seq: u64| {
+        if needs_seq > durable_seq { held.push(reply) } else { reply.send() }
+    };
+    for command in batch {
+        match command {
+            Command::Get { record_id, reply } => match index.record(path, &record_id) {
+                Ok(record) => {
+                    let needs = record.as_ref().map_or(0, |record| record.seq);
+                    hold_or_send(Reply::Get(reply, record), needs);
+                }
+                Err(error) => {
+                    let _ = reply.send(Err(error));
+                }
+            },
+            Command::Successor { record_id, reply } => {
+                let successor = index.successors.get(&record_id).cloned();
+                let needs = successor.as_ref().and_then(|id| index.records.get(id)).map_or(0, |entry| entry.seq);
+                hold_or_send(Reply::Successor(reply, successor), needs);
+            }
+            Command::Append { draft, reply } => match stage(path, index, draft, &mut pending) {
+                Ok(Ok(appended)) => {
+                    let needs = appended.record().seq;
+                    hold_or_send(Reply::Append(reply, Ok(appended)), needs);
+                }
+                // A refused link may name a successor of this batch.
+                Ok(Err(link)) => hold_or_send(Reply::Append(reply, Err(link)), index.last_seq),
+                Err(error) => {
+                    let _ = reply.send(Err(error));
+                }
+            },
+        }
+    }
+    if pending.is_empty() {
+        for reply in held {
+            reply.send();
+        }
+        return;
+    }
+    match write_and_sync(path, &pending, length_before) {
+        Ok(()) => {
+            for reply in held {
+                reply.send();
+            }
+        }
+        Err(source) => {
+            // The index already holds this batch's records, which are not
+            // known to be on disk: reload from the file on the next command,
+            // and tell every caller that waited on them that nothing sealed.
+            index.length = u64::MAX;
+            let reason = source.to_string();
+            let kind = source.kind();
+            for reply in held {
+                reply.fail(StoreError::Io { path: path.to_owned(), source: std::io::Error::new(kind, reason.clone()) });
+            }
+        }
+    }
+}
+
+fn write_and_sync(path: &Path, bytes: &[u8], length_before: u64) -> Result<(), std::io::Error> {
+    let new_file = length_before == 0;
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    if let Err(error) = file.write_all(bytes) {
+        // A full disk may take part of the batch. Those bytes were never
+        // acknowledged: cut them off so the log stays whole and the next
+        // append (once there is room) extends a verifying chain. If even
+        // that fails, the next command finds a torn line and fails closed.
+        let _ = file.set_len(length_before).and_then(|()| file.sync_all());
+        return Err(error);
+    }
+    // The reply is the caller's licence to act on the verdict: the record
+    // must be on disk first (ACF §11: sealed before it is relied on).
+    file.sync_all()?;
+    if new_file
+        && let Some(directory) = path.parent()
+        && let Ok(directory) = File::open(directory)
+    {
+        // A new file's directory entry must survive a crash too.
+        let _ = directory.sync_all();
+    }
+    Ok(())
 }
 
 /// Another process (a CLI check next to a running server) may have appended:
@@ -306,28 +520,31 @@ fn reply_error(command: Command, error: StoreError) {
     }
 }
 
-enum AppendError {
-    Io(std::io::Error),
-    Encode(serde_json::Error),
-}
-
-fn append(path: &Path, index: &mut Index, draft: Draft) -> Result<Result<Appended, LinkError>, AppendError> {
-    if let Some(existing) = index.records.get(&draft.record_id) {
-        return Ok(Ok(Appended::Existing(Arc::clone(existing))));
+/// Checks the link rules and, for a new record, seals it in the index and
+/// adds its line to `pending` (written and fsynced by the caller before any
+/// reply reveals it).
+fn stage(
+    path: &Path,
+    index: &mut Index,
+    draft: Draft,
+    pending: &mut Vec<u8>,
+) -> Result<Result<Appended, LinkError>, StoreError> {
+    if let Some(existing) = index.record(path, &draft.record_id)? {
+        return Ok(Ok(Appended::Existing(existing)));
     }
     let attempt = match &draft.previous_record_id {
         None => 1,
         Some(previous) => {
-            let Some(record) = index.records.get(previous) else {
+            let Some(entry) = index.records.get(previous) else {
                 return Ok(Err(LinkError::NotFound(previous.clone())));
             };
-            if record.request != draft.request {
+            if entry.request != request_digest(&draft.request) {
                 return Ok(Err(LinkError::OtherRequest(previous.clone())));
             }
             if let Some(successor) = index.successors.get(previous) {
                 return Ok(Err(LinkError::NotHead(previous.clone(), successor.clone())));
             }
-            record.attempt + 1
+            entry.attempt + 1
         }
     };
     let mut record = SealedRecord {
@@ -341,31 +558,14 @@ fn append(path: &Path, index: &mut Index, draft: Draft) -> Result<Result<Appende
         prev_hash: index.last_hash.clone(),
         hash: String::new(),
     };
-    record.hash = record.compute_hash().map_err(AppendError::Encode)?;
-    let mut line = serde_json::to_string(&record).map_err(AppendError::Encode)?;
+    record.hash = record.compute_hash()?;
+    let mut line = serde_json::to_string(&record)?;
     line.push('\n');
-    let mut file = OpenOptions::new().create(true).append(true).open(path).map_err(AppendError::Io)?;
-    if let Err(error) = file.write_all(line.as_bytes()) {
-        // A full disk may take part of the line. Those bytes were never
-        // acknowledged: cut them off so the log stays whole and the next
-        // append (once there is room) extends a verifying chain. If even
-        // that fails, the next command finds a torn line and fails closed.
-        let _ = file.set_len(index.length).and_then(|()| file.sync_all());
-        return Err(AppendError::Io(error));
-    }
-    // The reply is the caller's licence to act on the verdict: the record
-    // must be on disk first (ACF §11: sealed before it is relied on).
-    file.sync_all().map_err(AppendError::Io)?;
-    if index.length == 0
-        && let Some(directory) = path.parent()
-        && let Ok(directory) = File::open(directory)
-    {
-        // A new file's directory entry must survive a crash too.
-        let _ = directory.sync_all();
-    }
+    pending.extend_from_slice(line.as_bytes());
+    let offset = index.length;
     index.length += line.len() as u64;
     let record = Arc::new(record);
-    index.insert(Arc::clone(&record));
+    index.insert(Arc::clone(&record), offset, line.len());
     Ok(Ok(Appended::New(record)))
 }
 
@@ -734,6 +934,40 @@ mod tests {
         let store = EvidenceStore::open(directory.path()).unwrap();
         assert_eq!(store.successor("a").await.unwrap().as_deref(), Some("b"));
         assert_eq!(chain(&read_all(&path).unwrap(), "b").len(), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_appends_share_fsyncs_and_old_records_are_read_back() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        let count = RECENT_RECORDS.get() + 100;
+        let appends: Vec<_> = (0..count)
+            .map(|number| {
+                let store = store.clone();
+                tokio::spawn(async move { store.append(draft(&format!("r{number}"), None, "shoes")).await })
+            })
+            .collect();
+        let mut first = None;
+        for (number, append) in appends.into_iter().enumerate() {
+            let appended = append.await.unwrap().unwrap().unwrap();
+            assert!(matches!(appended, Appended::New(_)));
+            if number == 0 {
+                first = Some(appended.record().clone());
+            }
+        }
+        let first = first.unwrap();
+        // r0 left the in-memory window long ago: it comes back from the file.
+        assert_eq!(store.get("r0").await.unwrap().as_deref(), Some(&*first));
+        assert!(matches!(store.append(draft("r0", None, "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
+        assert_eq!(
+            store.append(draft("next", Some("r0"), "a hat")).await.unwrap(),
+            Err(LinkError::OtherRequest("r0".into()))
+        );
+        let next = store.append(draft("next", Some("r0"), "shoes")).await.unwrap().unwrap();
+        assert_eq!(next.record().attempt, 2);
+        drop(store);
+        let report = verify_file(&directory.path().join(LOG_FILE)).unwrap();
+        assert!(report.ok() && report.records == count as u64 + 1, "{report:?}");
     }
 
     #[tokio::test]

@@ -386,6 +386,11 @@ async fn serve_connections(
             },
             () = stopping.cancelled() => break,
         };
+        // A reply is a few small SSE writes: with Nagle's algorithm on, the
+        // last one waits for the client's delayed ACK (about 40 ms a check).
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         let stopping = stopping.clone();
         connections.spawn(async move {

@@ -1,0 +1,456 @@
+//! Load and speed over Streamable HTTP (issue 5, "Load and speed").
+//!
+//! Spawns the built `asasked serve --http 127.0.0.1:0` as its own process (so
+//! its RSS is the server's alone) and drives it with MCP clients speaking
+//! JSON-RPC over HTTP/1.1 on loopback, one session per client. Every run is
+//! bounded by a count and a time and stops by itself. The clients share the
+//! machine's cores with the server: the figures are for both together.
+//!
+//! Scenarios (all printed as one line each):
+//! - `load/new/disk` and `load/new/tmpfs`: one request text (facts cached
+//!   after the first check), a different cart per check, so every check
+//!   seals and fsyncs a new record; the data dir on the real disk, then on
+//!   /dev/shm, which separates the fsync's cost from the CPU's.
+//! - `load/replay`: the very same check again and again: the record exists,
+//!   nothing is appended.
+//! - `e2e/providers/disk` and `/tmpfs`: two OpenAI-compatible loopback
+//!   providers answering after 300 ms and 500 ms; distinct requests (no cache
+//!   hit); the check's wall time minus 500 ms, sequential checks.
+//! - `memory`: RSS of the idle server, then after each stage of 100,000
+//!   checks with distinct requests (the facts cache holds 256).
+//!
+//! Run: `cargo bench --bench load` (or `scripts/bench.sh`). Environment:
+//! `LOAD_CLIENTS` (8), `LOAD_CHECKS` (30000 per load run), `LOAD_SECONDS`
+//! (15 per load run), `LOAD_MEMORY_CHECKS` (100000), `LOAD_ONLY` (a
+//! scenario prefix, e.g. `load/new`).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use asasked::extract::schema::empty_facts_value;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+const BIN: &str = env!("CARGO_BIN_EXE_asasked");
+const REQUEST: &str = "Nike Pegasus 41 running shoes, white, size 42, under $150, must arrive within 5 days";
+const TODAY: &str = "2026-11-02";
+const PROTOCOL: &str = "2025-06-18";
+const WARM_UP: u64 = 200;
+const SLOW_PROVIDER: Duration = Duration::from_millis(500);
+const FAST_PROVIDER: Duration = Duration::from_millis(300);
+
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|value| value.parse().ok()).unwrap_or(default)
+}
+
+/// A spawned server and the URL of its MCP endpoint.
+struct Server {
+    child: tokio::process::Child,
+    pid: u32,
+    url: String,
+}
+
+impl Server {
+    async fn start(data_dir: &Path, extractor_arguments: &[String]) -> Server {
+        let mut child = tokio::process::Command::new(BIN)
+            .args(["serve", "--http", "127.0.0.1:0", "--catalog", "none", "--data-dir"])
+            .arg(data_dir)
+            .args(extractor_arguments)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn asasked serve");
+        let pid = child.id().expect("pid");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let url = loop {
+            let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+                .await
+                .expect("the server did not start within 30 s")
+                .expect("read stderr")
+                .expect("the server exited before listening");
+            if let Some(url) = line.strip_prefix("asasked: serving MCP at ") {
+                break url.trim().to_owned();
+            }
+        };
+        // Keep draining stderr so the server never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Server { child, pid, url }
+    }
+
+    /// (VmRSS, VmHWM) in KiB.
+    fn memory(&self) -> (u64, u64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid)).unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(name))
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|kib| kib.parse().ok())
+                .unwrap_or(0)
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// SIGTERM, then wait: the server drains and seals what is in flight.
+    async fn stop(mut self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.pid.to_string()).status();
+        let _ = tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await;
+    }
+}
+
+/// One MCP session over HTTP.
+struct Client {
+    http: reqwest::Client,
+    url: String,
+    session: String,
+    next_id: u64,
+}
+
+impl Client {
+    async fn connect(url: &str) -> Client {
+        let http = reqwest::Client::builder().http1_only().pool_max_idle_per_host(4).build().expect("client");
+        let initialize = json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "load", "version": "0"}},
+        });
+        let response = http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(initialize.to_string())
+            .send()
+            .await
+            .expect("initialize");
+        let session = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok())
+            .expect("a session id")
+            .to_owned();
+        let _ = response.text().await;
+        let mut client = Client { http, url: url.to_owned(), session, next_id: 1 };
+        client.post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        client
+    }
+
+    async fn post(&mut self, body: Value) -> Option<Value> {
+        let response = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.session)
+            .header("mcp-protocol-version", PROTOCOL)
+            .body(body.to_string())
+            .send()
+            .await
+            .ok()?;
+        let text = response.text().await.ok()?;
+        // An SSE stream: the JSON-RPC reply is the `data:` line that parses.
+        text.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+            .find(|value| value.get("id").is_some())
+            .or_else(|| serde_json::from_str(&text).ok())
+    }
+
+    /// One `check_order` call; the decision, or `None` on any error.
+    async fn check(&mut self, arguments: Value) -> Option<String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let reply = self
+            .post(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "check_order", "arguments": arguments}}))
+            .await?;
+        let result = reply.get("result")?;
+        if result.get("isError").and_then(Value::as_bool) == Some(true) {
+            return None;
+        }
+        result.pointer("/structuredContent/decision").and_then(Value::as_str).map(str::to_owned)
+    }
+}
+
+fn cart(variant: u64) -> Value {
+    json!([{
+        "item": {
+            "id": format!("bench-{variant}"), "brand": "Nike", "name": "Nike Pegasus 41",
+            "color": "White/Black", "size": "EU 42", "final_sale": false, "delivery_days": 3,
+            "units": 1, "price_cents": 12999, "currency": "USD",
+        },
+        "quantity": 1,
+    }])
+}
+
+fn arguments(request: &str, variant: u64) -> Value {
+    json!({"request": request, "cart": cart(variant), "today": TODAY})
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() as f64 - 1.0) * fraction).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+/// What a variant number becomes: a new cart each time, or always the same.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    NewRecord,
+    Replay,
+}
+
+/// N clients, each checking in a loop until the shared count or the time
+/// runs out.
+async fn load(name: &str, data_dir: &Path, mode: Mode) {
+    let clients = setting("LOAD_CLIENTS", 8);
+    let limit = setting("LOAD_CHECKS", 30_000);
+    let seconds = setting("LOAD_SECONDS", 15);
+    let server = Server::start(data_dir, &["--extractors".into(), "rules".into()]).await;
+    let url = server.url.clone();
+    // Warm-up: the first check extracts and caches the facts; the rest warm
+    // the connections and the allocator.
+    {
+        let mut client = Client::connect(&url).await;
+        for variant in 0..WARM_UP {
+            let variant = if mode == Mode::Replay { 0 } else { 1_000_000_000 + variant };
+            client.check(arguments(REQUEST, variant)).await.expect("warm-up check");
+        }
+    }
+    let counter = Arc::new(AtomicU64::new(0));
+    let failures = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let (counter, failures, url) = (Arc::clone(&counter), Arc::clone(&failures), url.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut client = Client::connect(&url).await;
+            let mut latencies = Vec::new();
+            loop {
+                let number = counter.fetch_add(1, Ordering::Relaxed);
+                if number >= limit || Instant::now() >= deadline {
+                    break;
+                }
+                let variant = if mode == Mode::Replay { 0 } else { number };
+                let sent = Instant::now();
+                if client.check(arguments(REQUEST, variant)).await.is_none() {
+                    failures.fetch_add(1, Ordering::Relaxed);
+                }
+                latencies.push(sent.elapsed());
+            }
+            latencies
+        }));
+    }
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.expect("client task"));
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let (_, peak) = server.memory();
+    server.stop().await;
+    println!(
+        "{name:<16} {clients} clients  {count} checks in {secs:.2} s  {rate:.0} checks/s  p50 {p50:.2} ms  p99 {p99:.2} ms  max {max:.2} ms  failed {failed}  peak RSS {peak_mib:.1} MiB  load {load}",
+        count = latencies.len(),
+        secs = elapsed.as_secs_f64(),
+        rate = latencies.len() as f64 / elapsed.as_secs_f64(),
+        p50 = millis(percentile(&latencies, 0.50)),
+        p99 = millis(percentile(&latencies, 0.99)),
+        max = millis(percentile(&latencies, 1.0)),
+        failed = failures.load(Ordering::Relaxed),
+        peak_mib = peak as f64 / 1024.0,
+        load = load_average(),
+    );
+}
+
+/// An OpenAI-compatible server that answers every chat completion with the
+/// same facts after `delay`.
+async fn fake_provider(delay: Duration) -> String {
+    let mut facts = empty_facts_value();
+    facts["brand"] = json!("Nike");
+    facts["model"] = json!("Pegasus 41");
+    facts["color"] = json!("white");
+    facts["size_label"] = json!("42");
+    let reply = json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": facts.to_string(), "refusal": null},
+            "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
+    });
+    let router = axum::Router::new().fallback(move || {
+        let reply = reply.clone();
+        async move {
+            tokio::time::sleep(delay).await;
+            axum::Json(reply)
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = listener.local_addr().expect("address");
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    format!("http://{address}/v1")
+}
+
+async fn end_to_end(name: &str, work: &Path, data_dir: &Path) {
+    let fast = fake_provider(FAST_PROVIDER).await;
+    let slow = fake_provider(SLOW_PROVIDER).await;
+    let config = work.join("extractors.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[extractors.fast]\nprovider = \"openai\"\nbase_url = \"{fast}\"\nmodel = \"fake\"\nmax_retries = 0\n\n\
+             [extractors.slow]\nprovider = \"openai\"\nbase_url = \"{slow}\"\nmodel = \"fake\"\nmax_retries = 0\n"
+        ),
+    )
+    .expect("write extractors.toml");
+    let extractor_arguments =
+        vec!["--extractors-config".into(), config.display().to_string(), "--extractors".into(), "fast,slow".into()];
+    // The slow provider's own latency as a client sees it (its timer's
+    // overshoot and one loopback round trip), to subtract too.
+    let direct = reqwest::Client::new();
+    let mut baseline = Vec::new();
+    for _ in 0..5 {
+        let sent = Instant::now();
+        let response = direct.post(format!("{slow}/chat/completions")).body("{}").send().await.expect("provider");
+        let _ = response.bytes().await;
+        baseline.push(sent.elapsed());
+    }
+    baseline.sort();
+    let slow_latency = percentile(&baseline, 0.5);
+    let server = Server::start(data_dir, &extractor_arguments).await;
+    let mut client = Client::connect(&server.url).await;
+    // One untimed check opens the server's connections to both providers.
+    client.check(arguments("warm-up: Nike Pegasus 41, white, size 42", 0)).await.expect("warm-up");
+    let mut overheads = Vec::new();
+    let mut beyond_measured = Vec::new();
+    for number in 0..20 {
+        let request = format!("Nike Pegasus 41, white, size 42 please (order {number})");
+        let sent = Instant::now();
+        let decision = client.check(arguments(&request, number)).await;
+        let wall = sent.elapsed();
+        assert!(decision.is_some(), "check {number} failed");
+        overheads.push(wall.saturating_sub(SLOW_PROVIDER));
+        beyond_measured.push(wall.saturating_sub(slow_latency));
+    }
+    server.stop().await;
+    overheads.sort();
+    beyond_measured.sort();
+    println!(
+        "{name:<16} 20 checks, providers 300 ms + 500 ms: wall − 500 ms  median {:.2} ms  min {:.2} ms  max {:.2} ms; \
+         wall − the slow provider's measured {:.2} ms  median {:.2} ms  load {}",
+        millis(percentile(&overheads, 0.5)),
+        millis(percentile(&overheads, 0.0)),
+        millis(percentile(&overheads, 1.0)),
+        millis(slow_latency),
+        millis(percentile(&beyond_measured, 0.5)),
+        load_average(),
+    );
+}
+
+async fn memory(data_dir: &Path) {
+    let total = setting("LOAD_MEMORY_CHECKS", 100_000);
+    let clients = setting("LOAD_CLIENTS", 8);
+    let server = Server::start(data_dir, &["--extractors".into(), "rules".into()]).await;
+    let mut client = Client::connect(&server.url).await;
+    client.check(arguments(REQUEST, 0)).await.expect("first check");
+    drop(client);
+    let (idle, _) = server.memory();
+    let mut report = format!("idle {:.1} MiB", idle as f64 / 1024.0);
+    let counter = Arc::new(AtomicU64::new(1));
+    let started = Instant::now();
+    for stage in [10_000, 25_000, 50_000, total] {
+        let stage = stage.min(total);
+        let mut tasks = Vec::new();
+        for _ in 0..clients {
+            let (counter, url) = (Arc::clone(&counter), server.url.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut client = Client::connect(&url).await;
+                loop {
+                    let number = counter.fetch_add(1, Ordering::Relaxed);
+                    if number >= stage {
+                        break;
+                    }
+                    // A distinct request each time: extraction runs and the
+                    // facts cache evicts.
+                    let request = format!("{REQUEST} (order {number})");
+                    client.check(arguments(&request, number)).await.expect("check");
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.expect("client task");
+        }
+        counter.store(stage, Ordering::Relaxed);
+        let (rss, _) = server.memory();
+        report.push_str(&format!(", after {stage} {:.1} MiB", rss as f64 / 1024.0));
+        if stage == total {
+            break;
+        }
+    }
+    let (_, peak) = server.memory();
+    let elapsed = started.elapsed();
+    server.stop().await;
+    println!(
+        "{:<16} RSS {report}; peak {:.1} MiB ({total} distinct requests in {:.1} s)  load {}",
+        "memory",
+        peak as f64 / 1024.0,
+        elapsed.as_secs_f64(),
+        load_average(),
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; anything else (`cargo test
+    // --all-targets` would run this in test mode) skips the bounded but
+    // minutes-long run.
+    if !std::env::args().any(|argument| argument == "--bench") {
+        println!("load: a benchmark; run it with `cargo bench --bench load`");
+        return;
+    }
+    let only = std::env::var("LOAD_ONLY").unwrap_or_default();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    runtime.block_on(async {
+        let disk = tempfile::Builder::new().prefix("asasked-load-").tempdir().expect("temp dir");
+        let shm = tempfile::Builder::new().prefix("asasked-load-").tempdir_in("/dev/shm").expect("/dev/shm");
+        println!(
+            "asasked load benchmark: {BIN}; disk data dir {}, tmpfs {}",
+            disk.path().display(),
+            shm.path().display()
+        );
+        let selected = |name: &str| name.starts_with(&only) || only.starts_with(name);
+        if selected("load/new/disk") {
+            load("load/new/disk", &disk.path().join("new"), Mode::NewRecord).await;
+        }
+        if selected("load/new/tmpfs") {
+            load("load/new/tmpfs", &shm.path().join("new"), Mode::NewRecord).await;
+        }
+        if selected("load/replay") {
+            load("load/replay", &disk.path().join("replay"), Mode::Replay).await;
+        }
+        if selected("e2e/providers/disk") {
+            end_to_end("e2e/providers/disk", disk.path(), &disk.path().join("e2e")).await;
+        }
+        if selected("e2e/providers/tmpfs") {
+            end_to_end("e2e/providers/tmpfs", disk.path(), &shm.path().join("e2e")).await;
+        }
+        if selected("memory") {
+            memory(&shm.path().join("memory")).await;
+        }
+    });
+}
