@@ -78,17 +78,23 @@ async fn the_binary_serves_stdio_and_seals_verifiable_evidence() {
     assert!(String::from_utf8_lossy(&report.stdout).contains("torn last line"));
 }
 
-#[tokio::test]
-async fn http_requires_the_bearer_token_when_one_is_set() {
-    let directory = tempfile::tempdir().unwrap();
-    let facts = directory.path().join("facts.json");
+/// An in-process server whose extractor returns `FACTS` for any request,
+/// sealing evidence under `directory`.
+fn fixed_facts_server(directory: &std::path::Path) -> asasked::mcp::CheckServer {
+    let facts = directory.join("facts.json");
     std::fs::write(&facts, FACTS).unwrap();
     let names = vec![format!("fixed:{}", facts.display())];
     let extractors = std::sync::Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
-    let store = asasked::evidence::EvidenceStore::open(&directory.path().join("data")).unwrap();
+    let store = asasked::evidence::EvidenceStore::open(&directory.join("data")).unwrap();
     let service =
         asasked::service::Service::new(extractors, None, store, std::sync::Arc::new(asasked::service::SystemClock));
-    let server = asasked::mcp::CheckServer::new(service, false);
+    asasked::mcp::CheckServer::new(service, false)
+}
+
+#[tokio::test]
+async fn http_requires_the_bearer_token_when_one_is_set() {
+    let directory = tempfile::tempdir().unwrap();
+    let server = fixed_facts_server(directory.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -170,14 +176,7 @@ fn check_with_a_request_seals_evidence_and_maps_the_decision_to_the_exit_status(
 #[tokio::test]
 async fn http_refuses_a_body_above_the_limit() {
     let directory = tempfile::tempdir().unwrap();
-    let facts = directory.path().join("facts.json");
-    std::fs::write(&facts, FACTS).unwrap();
-    let names = vec![format!("fixed:{}", facts.display())];
-    let extractors = std::sync::Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
-    let store = asasked::evidence::EvidenceStore::open(&directory.path().join("data")).unwrap();
-    let service =
-        asasked::service::Service::new(extractors, None, store, std::sync::Arc::new(asasked::service::SystemClock));
-    let server = asasked::mcp::CheckServer::new(service, false);
+    let server = fixed_facts_server(directory.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
