@@ -682,7 +682,9 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
     let mut superseded: HashSet<String> = HashSet::new();
     let torn = !bytes.is_empty() && !bytes.ends_with(b"\n");
     let lines: Vec<&[u8]> = bytes.split(|byte| *byte == b'\n').collect();
-    let count = if bytes.ends_with(b"\n") { lines.len() - 1 } else { lines.len() };
+    // An empty file holds no line at all (not one empty line): a log the
+    // store created and never wrote, or whose only write a full disk cut off.
+    let count = if bytes.is_empty() || bytes.ends_with(b"\n") { lines.len() - 1 } else { lines.len() };
     for (position, line) in lines.iter().take(count).enumerate() {
         let number = position as u64 + 1;
         let mut fail = |record_id: Option<String>, reason: String| {
@@ -934,6 +936,16 @@ mod tests {
         let store = EvidenceStore::open(directory.path()).unwrap();
         assert_eq!(store.successor("a").await.unwrap().as_deref(), Some("b"));
         assert_eq!(chain(&read_all(&path).unwrap(), "b").len(), 2);
+    }
+
+    #[test]
+    fn an_empty_log_verifies_as_no_records() {
+        // An empty file read as one unparsable line: a log whose first write
+        // a full disk cut back to nothing (`write_and_sync` creates the file,
+        // then truncates it to its old length, 0) refused to open again, and
+        // `evidence verify` called it broken.
+        let report = verify_bytes(b"");
+        assert!(report.ok() && report.records == 0 && report.head == GENESIS, "{report:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
