@@ -463,6 +463,63 @@ async fn sigkill_under_load_loses_no_acknowledged_record() {
 }
 
 // ---------------------------------------------------------------------------
+// Two processes, one data dir
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_writer_on_a_data_dir_is_refused_and_readers_still_work() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let data = directory.path().join("data");
+    let cart = directory.path().join("cart.json");
+    std::fs::write(&cart, r#"[{"id": "shoe-003", "quantity": 1}]"#).unwrap();
+    let server = Server::start(&data, &facts);
+    let mut client = McpClient::connect(&server.url).await.unwrap();
+    let first = client.check(&format!("{REQUEST} (first)")).await.unwrap();
+    let record_id = first["structuredContent"]["record_id"].as_str().unwrap().to_owned();
+
+    // A second server (stdio, whose stdin stays open) and a CLI check on the
+    // same data dir: each exits 2 at once, naming the data dir, and writes
+    // nothing.
+    let fixed = format!("fixed:{}", facts.display());
+    let cart_argument = cart.display().to_string();
+    let second_server = vec!["serve", "--extractors", &fixed];
+    let cli_check =
+        vec!["check", "--request", REQUEST, "--cart", &cart_argument, "--today", "2026-11-02", "--extractors", &fixed];
+    for arguments in [second_server, cli_check] {
+        let output =
+            Command::new(BIN).args(&arguments).arg("--data-dir").arg(&data).stdin(Stdio::piped()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
+        assert!(stderr.contains(&format!("data dir {}", data.display())), "{arguments:?}: {stderr}");
+        assert!(stderr.contains("another asasked process holds the evidence log"), "{arguments:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
+    }
+
+    // Readers take no lock: verify, show and export work while it serves.
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+    for arguments in [vec!["show", &record_id[..]], vec!["export", &record_id[..], "--redact"]] {
+        let output = Command::new(BIN).arg("evidence").args(&arguments).arg("--data-dir").arg(&data).output().unwrap();
+        assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(String::from_utf8_lossy(&output.stdout).contains(&record_id), "{arguments:?}");
+    }
+
+    // The server keeps sealing, and the chain is whole.
+    let second = client.check(&format!("{REQUEST} (second)")).await.unwrap();
+    assert_eq!(second["structuredContent"]["decision"], "proceed", "{second}");
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
+
+    // SIGKILL releases the lock with the process: the next server starts.
+    drop(server);
+    let server = Server::start(&data, &facts);
+    let mut client = McpClient::connect(&server.url).await.unwrap();
+    assert_eq!(client.check(&format!("{REQUEST} (third)")).await.unwrap()["structuredContent"]["decision"], "proceed");
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 3 records"), "{report}");
+}
+
+// ---------------------------------------------------------------------------
 // Disk full
 
 /// A tmpfs mounted for the test, unmounted on drop (also on panic).
