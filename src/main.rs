@@ -377,23 +377,25 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
             }
             let server = mcp::CheckServer::new(server_service, open_world);
             let runtime = server_runtime()?;
-            match http {
-                None => runtime.block_on(mcp::serve_stdio(
-                    server,
-                    (tokio::io::stdin(), tokio::io::stdout()),
-                    shutdown_signal(),
-                ))?,
-                Some(address) => {
-                    runtime.block_on(async {
-                        let listener = tokio::net::TcpListener::bind(address)
-                            .await
-                            .with_context(|| format!("cannot listen on {address}"))?;
-                        eprintln!("asasked: serving MCP at http://{}{}", listener.local_addr()?, mcp::HTTP_PATH);
-                        mcp::serve_http(server, listener, token, shutdown_signal()).await?;
-                        anyhow::Ok(())
-                    })?;
-                }
-            }
+            let served = match http {
+                None => runtime
+                    .block_on(mcp::serve_stdio(server, (tokio::io::stdin(), tokio::io::stdout()), shutdown_signal()))
+                    .map_err(anyhow::Error::from),
+                Some(address) => runtime.block_on(async {
+                    let listener = tokio::net::TcpListener::bind(address)
+                        .await
+                        .with_context(|| format!("cannot listen on {address}"))?;
+                    eprintln!("asasked: serving MCP at http://{}{}", listener.local_addr()?, mcp::HTTP_PATH);
+                    mcp::serve_http(server, listener, token, shutdown_signal()).await?;
+                    anyhow::Ok(())
+                }),
+            };
+            // Tokio reads stdin on a blocking thread that nothing can cancel,
+            // and dropping the runtime waits for it: after SIGTERM an idle
+            // stdio server hung until its client sent a byte or closed stdin.
+            // Every check has sealed by now (both serve functions wait).
+            runtime.shutdown_background();
+            served?;
             Ok(0)
         }
         Command::Evidence { command, data_dir } => {

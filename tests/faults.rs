@@ -1,7 +1,9 @@
 //! Faults (issue 5): providers that answer in another schema version or
 //! stream without end, a server killed with SIGKILL under load and restarted,
-//! a full disk under the evidence log, and HTTP clients that are slow,
-//! malformed or many. Everything runs on 127.0.0.1; every loop is bounded.
+//! a stdio client that sends junk, a huge line, EOF mid-request, closes
+//! stdout or sends SIGTERM, two processes on one data dir, a full disk under
+//! the evidence log, and HTTP clients that are slow, malformed or many.
+//! Everything runs on 127.0.0.1; every loop is bounded.
 //!
 //! The disk-full test mounts a 128 KiB tmpfs and so needs root (CI runs as
 //! root); without it the test says so on stderr and passes without running.
@@ -460,6 +462,291 @@ async fn sigkill_under_load_loses_no_acknowledged_record() {
         started.elapsed()
     );
     assert!(acknowledged.len() >= ROUNDS, "the load reached the server");
+}
+
+// ---------------------------------------------------------------------------
+// stdio
+
+/// `asasked serve` on stdio with the `rules` extractor, driven line by line.
+/// Replies are read by a thread into a channel, so every wait is bounded.
+struct StdioServer {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    replies: std::sync::mpsc::Receiver<String>,
+    stderr: Arc<Mutex<Vec<String>>>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl StdioServer {
+    /// Started and initialised (the `initialize` reply read).
+    fn start(data: &Path) -> StdioServer {
+        let mut server = StdioServer::spawn(data);
+        let reader = BufReader::new(server.child.stdout.take().unwrap());
+        let (sender, replies) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in reader.lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        server.replies = replies;
+        server.initialize();
+        let reply = server.reply();
+        assert_eq!(reply["id"], 0, "{reply}");
+        server
+    }
+
+    /// Spawned, stdout not yet read.
+    fn spawn(data: &Path) -> StdioServer {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--extractors", "rules", "--data-dir"])
+            .arg(data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let kept = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        let stdin = child.stdin.take();
+        let (_, replies) = std::sync::mpsc::channel();
+        StdioServer { child, stdin, replies, stderr }
+    }
+
+    fn initialize(&mut self) {
+        self.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "faults", "version": "0"}}}));
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).and_then(|()| stdin.flush())
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.write(format!("{message}\n").as_bytes()).unwrap();
+    }
+
+    fn check_message(id: u64, request: &str) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "check_order", "arguments":
+            {"request": request, "cart": [{"id": "shoe-003", "quantity": 1}], "today": "2026-11-02"}}})
+    }
+
+    fn reply(&self) -> Value {
+        let line =
+            self.replies.recv_timeout(WAIT).unwrap_or_else(|error| panic!("no reply: {error}: {:?}", self.stderr()));
+        serde_json::from_str(&line).unwrap()
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits (bounded) for the process to exit on its own.
+    fn exit_status(&mut self) -> std::process::ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if started.elapsed() > WAIT {
+                let _ = self.child.kill();
+                panic!("the server did not exit: {:?}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn stderr(&self) -> Vec<String> {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn assert_no_panic(&self) {
+        let stderr = self.stderr();
+        assert!(!stderr.iter().any(|line| line.contains("panicked")), "{stderr:?}");
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The peak resident memory of a process (Linux).
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn stdio_malformed_lines_are_skipped_or_refused_and_the_session_goes_on() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    // Not JSON: ignored without a reply (rmcp, like the other MCP SDKs,
+    // answers no unparsable line: there is no id to answer, and replying to
+    // junk can start an error storm with a peer that echoes it). JSON that is
+    // not a JSON-RPC message: -32600 with a null id. Then a check is served.
+    server.write(b"{not json\n\n   \n[1,2\n").unwrap();
+    server.write(b"{\"jsonrpc\":\"2.0\"}\n").unwrap();
+    server.send(&StdioServer::check_message(1, REQUEST));
+    let refused = server.reply();
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (Value::Null, json!(-32600)), "{refused}");
+    let checked = server.reply();
+    assert_eq!(checked["id"], 1, "{checked}");
+    assert_eq!(checked["result"]["structuredContent"]["decision"], "proceed", "{checked}");
+    // An unknown method and wrong arguments in a well-formed request are
+    // answered with their id, and the session still serves.
+    server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}));
+    assert_eq!(server.reply()["error"]["code"], -32601);
+    server.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "check_order", "arguments": {"request": 5}}}));
+    let wrong = server.reply();
+    assert_eq!(wrong["id"], 3, "{wrong}");
+    assert!(wrong["error"]["code"].is_i64() || wrong["result"]["isError"] == true, "{wrong}");
+    server.send(&StdioServer::check_message(4, &format!("{REQUEST} (after the junk)")));
+    assert_eq!(server.reply()["result"]["structuredContent"]["decision"], "proceed");
+    server.close_stdin();
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
+}
+
+#[test]
+fn stdio_an_oversized_line_is_dropped_in_bounded_memory() {
+    const SENT: usize = 64 << 20;
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    let before = peak_kib(server.child.id());
+    // 64 MiB on one line, four times the line bound: read through and
+    // dropped, never buffered whole.
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..SENT / chunk.len() {
+        server.write(&chunk).unwrap();
+    }
+    server.write(b"\n").unwrap();
+    server.send(&StdioServer::check_message(1, REQUEST));
+    let checked = server.reply();
+    assert_eq!(checked["id"], 1, "the oversized line gets no reply; the next request is served: {checked}");
+    assert_eq!(checked["result"]["structuredContent"]["decision"], "proceed", "{checked}");
+    if let (Some(before), Some(after)) = (before, peak_kib(server.child.id())) {
+        let grown_mib = (after.saturating_sub(before)) / 1024;
+        eprintln!("64 MiB line: peak RSS {} MiB -> {} MiB", before / 1024, after / 1024);
+        // At most one line's buffer (16 MiB), a copy while it grows, and
+        // slack; buffering the line whole would add 64 MiB.
+        assert!(grown_mib < 40, "peak RSS grew by {grown_mib} MiB");
+    }
+    let logged =
+        |server: &StdioServer| server.stderr().iter().any(|line| line.contains("exceeded the maximum line length"));
+    for _ in 0..100 {
+        if logged(&server) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(logged(&server), "the dropped line is logged: {:?}", server.stderr());
+
+    // 10 MiB without a newline, then EOF: an unfinished message, dropped;
+    // the server exits 0.
+    let chunk = vec![b'{'; 1 << 20];
+    for _ in 0..10 {
+        server.write(&chunk).unwrap();
+    }
+    server.close_stdin();
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+    assert_eq!(asasked::mcp::MAX_STDIO_LINE_BYTES, 16 << 20);
+}
+
+#[test]
+fn stdio_eof_mid_request_exits_0_and_every_reply_is_sealed() {
+    const CHECKS: u64 = 20;
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    // Twenty checks and half of a twenty-first in one burst, then EOF,
+    // without waiting for any reply.
+    let mut burst = String::new();
+    for id in 1..=CHECKS {
+        burst.push_str(&format!("{}\n", StdioServer::check_message(id, &format!("{REQUEST} (order {id})"))));
+    }
+    let partial = StdioServer::check_message(CHECKS + 1, &format!("{REQUEST} (cut off)")).to_string();
+    burst.push_str(&partial[..partial.len() / 2]);
+    server.write(burst.as_bytes()).unwrap();
+    server.close_stdin();
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let mut replied = BTreeSet::new();
+    while let Ok(line) = server.replies.recv_timeout(Duration::from_secs(2)) {
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        let record_id = reply["result"]["structuredContent"]["record_id"].as_str();
+        replied.insert(record_id.unwrap_or_else(|| panic!("{reply}")).to_owned());
+    }
+    let (ok, report) = verify(&data);
+    assert!(ok, "{report}");
+    let logged = logged_ids(&data);
+    assert!(replied.is_subset(&logged), "every reply written names a sealed record: {replied:?} {logged:?}");
+    assert!(!std::fs::read_to_string(data.join(evidence::LOG_FILE)).unwrap().contains("(cut off)"));
+    // rmcp drains replies for up to 5 s after EOF; these checks take
+    // milliseconds, so all of them reply.
+    eprintln!("EOF after {CHECKS} checks: {} replies, {} records", replied.len(), logged.len());
+    assert_eq!((replied.len(), logged.len()), (CHECKS as usize, CHECKS as usize));
+}
+
+#[test]
+fn stdio_a_client_that_closes_stdout_ends_the_server_without_a_panic() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::spawn(&data);
+    let mut stdout = BufReader::new(server.child.stdout.take().unwrap());
+    server.initialize();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("\"id\":0"), "{line}");
+    drop(stdout);
+    // The check runs and seals; its reply meets a closed pipe, and the
+    // server ends although stdin stays open. Before, rmcp logged the failed
+    // write and read on: a deaf server, until stdin closed.
+    server.send(&StdioServer::check_message(1, REQUEST));
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    assert!(server.stderr().iter().any(|line| line.contains("could not be written")), "{:?}", server.stderr());
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+}
+
+#[test]
+fn stdio_sigterm_while_idle_exits_0() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    server.send(&StdioServer::check_message(1, REQUEST));
+    assert_eq!(server.reply()["result"]["structuredContent"]["decision"], "proceed");
+    // Idle, stdin open. Before, the runtime's drop waited for tokio's
+    // blocking stdin read, and the server hung until the client wrote.
+    let status = Command::new("kill").arg("-TERM").arg(server.child.id().to_string()).status().unwrap();
+    assert!(status.success());
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
 }
 
 // ---------------------------------------------------------------------------
