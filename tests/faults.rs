@@ -304,8 +304,14 @@ struct Server {
 
 impl Server {
     fn start(data: &Path, facts: &Path) -> Server {
+        Server::start_with(data, facts, &[])
+    }
+
+    fn start_with(data: &Path, facts: &Path, options: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--http", "127.0.0.1:0", "--data-dir"])
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(options)
+            .arg("--data-dir")
             .arg(data)
             .arg("--extractors")
             .arg(format!("fixed:{}", facts.display()))
@@ -891,13 +897,22 @@ async fn a_full_disk_fails_checks_closed() {
 
 /// The MCP router on 127.0.0.1 with a short body read timeout.
 async fn serve_in_process(data: &Path, facts: &Path, body_timeout: Duration) -> (String, SocketAddr) {
+    serve_in_process_with(data, facts, body_timeout, asasked::mcp::SessionLimits::default()).await
+}
+
+async fn serve_in_process_with(
+    data: &Path,
+    facts: &Path,
+    body_timeout: Duration,
+    sessions: asasked::mcp::SessionLimits,
+) -> (String, SocketAddr) {
     let names = vec![format!("fixed:{}", facts.display())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
     let service = Service::new(extractors, catalog, EvidenceStore::open(data).unwrap(), Arc::new(SystemClock));
     let server = asasked::mcp::CheckServer::new(service, false);
     let cancel = tokio_util::sync::CancellationToken::new();
-    let app = asasked::mcp::router_with_timeout(server, None, cancel, body_timeout);
+    let app = asasked::mcp::router_with(server, None, cancel, body_timeout, sessions);
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -1036,7 +1051,8 @@ async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let timeouts = asasked::mcp::HttpTimeouts { header_read: Duration::from_secs(1), ..Default::default() };
-    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, async {
+    let limits = asasked::mcp::SessionLimits::default();
+    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, limits, async {
         let _ = stopped.await;
     }));
     // Half a request line, then silence.
@@ -1064,4 +1080,144 @@ async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let bound = timeout + Duration::from_secs(2);
     tokio::time::timeout(bound, serving).await.expect("shutdown is bounded").unwrap().unwrap();
     eprintln!("shutdown with a half-sent request open: {:?}", stopping.elapsed());
+}
+
+// ---------------------------------------------------------------------------
+// HTTP sessions: a cap, DELETE, idle expiry
+
+/// A raw `initialize`: the status, the session id if one was given, and the
+/// JSON-RPC reply (from a JSON body or the SSE stream).
+async fn initialize(http: &reqwest::Client, url: &str) -> (reqwest::StatusCode, Option<String>, Value) {
+    let message = json!({"jsonrpc": "2.0", "id": 7, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "faults", "version": "0"}}});
+    let response = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .json(&message)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let session = response.headers().get("mcp-session-id").map(|value| value.to_str().unwrap().to_owned());
+    let body = response.text().await.unwrap();
+    let reply = reply_in(&body, Some(&json!(7))).unwrap_or_else(|| panic!("{status}: {body}"));
+    (status, session, reply)
+}
+
+fn assert_session_limit(status: reqwest::StatusCode, reply: &Value, max_sessions: usize) {
+    assert_eq!(status, reqwest::StatusCode::SERVICE_UNAVAILABLE, "{reply}");
+    assert_eq!(reply["error"]["code"], asasked::mcp::SESSION_LIMIT_CODE, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("session limit reached") && message.contains(&format!("{max_sessions} MCP sessions")),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_past_the_cap_are_refused_and_a_deleted_one_frees_its_slot() {
+    const MAX: usize = 3;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let limits = asasked::mcp::SessionLimits { max_sessions: MAX, idle_timeout: Duration::from_secs(600) };
+    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, Duration::from_secs(5), limits).await;
+    let http = http_client();
+    let mut clients = Vec::new();
+    for _ in 0..MAX {
+        clients.push(McpClient::connect_with(http.clone(), &url).await.unwrap());
+    }
+    // The cap + 1st session is refused, twice (a refusal takes no slot).
+    for _ in 0..2 {
+        let (status, session, reply) = initialize(&http, &url).await;
+        assert_eq!(session, None);
+        assert_session_limit(status, &reply, MAX);
+    }
+    // The open sessions keep working.
+    for (number, client) in clients.iter_mut().enumerate() {
+        let result = client.check(&format!("{REQUEST} (session {number})")).await.unwrap();
+        assert_eq!(result["structuredContent"]["decision"], "proceed", "{result}");
+    }
+    // DELETE ends a session and frees its slot at once.
+    let mut deleted = clients.remove(0);
+    let response = http
+        .delete(&url)
+        .header("mcp-session-id", deleted.session.clone().unwrap())
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success(), "{}", response.status());
+    assert!(deleted.check(REQUEST).await.is_err(), "a deleted session is gone");
+    let mut replacement = McpClient::connect_with(http.clone(), &url).await.unwrap();
+    assert_eq!(
+        replacement.check(&format!("{REQUEST} (replacement)")).await.unwrap()["structuredContent"]["decision"],
+        "proceed"
+    );
+    let (status, _, reply) = initialize(&http, &url).await;
+    assert_session_limit(status, &reply, MAX);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_sessions_expire_and_free_their_slots() {
+    const MAX: usize = 2;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let idle_timeout = Duration::from_secs(1);
+    let limits = asasked::mcp::SessionLimits { max_sessions: MAX, idle_timeout };
+    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, Duration::from_secs(5), limits).await;
+    let http = http_client();
+    let mut idle = Vec::new();
+    for _ in 0..MAX {
+        idle.push(McpClient::connect_with(http.clone(), &url).await.unwrap());
+    }
+    let (status, _, reply) = initialize(&http, &url).await;
+    assert_session_limit(status, &reply, MAX);
+    // Once both have idled past the timeout, rmcp closes them and their
+    // slots take new sessions. Bounded: 20 s for a 1 s timeout.
+    let started = Instant::now();
+    let mut opened = 0;
+    while opened < MAX {
+        assert!(started.elapsed() < Duration::from_secs(20), "idle sessions were not expired");
+        let (status, session, _) = initialize(&http, &url).await;
+        if status.is_success() {
+            assert!(session.is_some());
+            opened += 1;
+        } else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    eprintln!("{MAX} sessions idle for {idle_timeout:?}: slots free again after {:?}", started.elapsed());
+    for client in &mut idle {
+        assert!(client.check(REQUEST).await.is_err(), "an expired session is gone");
+    }
+    let (status, _, reply) = initialize(&http, &url).await;
+    assert_session_limit(status, &reply, MAX);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_takes_its_session_limits_from_flags() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let server = Server::start_with(
+        &directory.path().join("data"),
+        &facts,
+        &["--max-sessions", "1", "--session-idle-timeout", "600"],
+    );
+    let http = http_client();
+    let mut client = McpClient::connect_with(http.clone(), &server.url).await.unwrap();
+    let (status, _, reply) = initialize(&http, &server.url).await;
+    assert_session_limit(status, &reply, 1);
+    assert_eq!(client.check(REQUEST).await.unwrap()["structuredContent"]["decision"], "proceed");
+    // The flags only mean something with --http, and the cap is at least 1.
+    let refusals = [
+        (&["serve", "--max-sessions", "4"][..], "--http"),
+        (&["serve", "--http", "127.0.0.1:0", "--max-sessions", "0"], "0 is not in 1..=65536"),
+    ];
+    for (arguments, expected) in refusals {
+        let output = Command::new(BIN).args(arguments).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
+        assert!(stderr.contains(expected), "{arguments:?}: {stderr}");
+    }
 }
