@@ -97,6 +97,11 @@ pub enum StoreError {
     Encode(#[from] serde_json::Error),
     #[error("the evidence writer has stopped")]
     WriterStopped,
+    #[error(
+        "data dir {data_dir}: another asasked process holds the evidence log {log} (a server or a check is \
+         writing to it); stop that process or pass another --data-dir"
+    )]
+    Locked { data_dir: PathBuf, log: PathBuf },
 }
 
 /// Why a `previous_record_id` is refused (ACF v0.2 §7).
@@ -137,8 +142,32 @@ enum Command {
 /// last handle is dropped, after every queued append has been fsynced.
 #[derive(Debug, Clone)]
 pub struct EvidenceStore {
+    // Declared before `_writer`: each handle drops its sender first, so when
+    // the last `_writer` goes, no sender is left and the thread can end.
     sender: mpsc::Sender<Command>,
     path: PathBuf,
+    _writer: Arc<Writer>,
+}
+
+/// The writer thread and the lock that makes it the log's only writer.
+#[derive(Debug)]
+struct Writer {
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The log, open with an exclusive advisory lock (`flock`) for as long as
+    /// the store lives. Two writers would each extend the chain from the
+    /// head they last saw, and the second record to land would break it.
+    _lock: File,
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        // Every sender is gone (see `EvidenceStore`): the thread seals what is
+        // queued and ends. Waiting for it before the lock is released means
+        // a store opened after this one is dropped never overlaps its writes.
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Whole records kept in memory: the latest sealed or read ones, so a replay
@@ -253,11 +282,17 @@ impl Index {
 }
 
 impl EvidenceStore {
-    /// Opens (creating if needed) the log in `data_dir` and starts the writer
-    /// thread. Fails if the existing log does not verify.
+    /// Opens (creating if needed) the log in `data_dir`, locks it and starts
+    /// the writer thread. Fails if the existing log does not verify, or with
+    /// [`StoreError::Locked`] if another store (in this process or another)
+    /// holds it.
     pub fn open(data_dir: &Path) -> Result<EvidenceStore, StoreError> {
         fs::create_dir_all(data_dir).map_err(|source| StoreError::Io { path: data_dir.to_owned(), source })?;
         let path = data_dir.join(LOG_FILE);
+        // Locked before anything reads or cuts the log: setting a torn tail
+        // aside while another writer is halfway through a line would cut
+        // off a record that writer is about to acknowledge.
+        let lock = lock_log(data_dir, &path)?;
         if let Some(set_aside) = set_aside_torn_tail(&path)? {
             tracing::warn!(
                 log = %path.display(),
@@ -273,11 +308,11 @@ impl EvidenceStore {
         // fsync anyway.
         let (sender, receiver) = mpsc::channel(64);
         let thread_path = path.clone();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("asasked-evidence".into())
             .spawn(move || writer(thread_path, index, receiver))
             .map_err(|source| StoreError::Io { path: path.clone(), source })?;
-        Ok(EvidenceStore { sender, path })
+        Ok(EvidenceStore { sender, path, _writer: Arc::new(Writer { thread: Some(thread), _lock: lock }) })
     }
 
     pub fn path(&self) -> &Path {
@@ -324,6 +359,23 @@ impl EvidenceStore {
             return Ok(Err(LinkError::NotHead(previous.to_owned(), successor)));
         }
         Ok(Ok(record))
+    }
+}
+
+/// Opens the log (creating it empty) and takes an exclusive advisory lock on
+/// it without waiting. The lock belongs to the open file description
+/// (`flock`), so a second open in the same process is refused too, and the
+/// kernel releases it when the process ends, even by SIGKILL. Readers
+/// ([`verify_file`], [`show`], [`export`]) take no lock.
+fn lock_log(data_dir: &Path, path: &Path) -> Result<File, StoreError> {
+    let io = |source| StoreError::Io { path: path.to_owned(), source };
+    let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(StoreError::Locked { data_dir: data_dir.to_owned(), log: path.to_owned() })
+        }
+        Err(std::fs::TryLockError::Error(source)) => Err(io(source)),
     }
 }
 
@@ -492,8 +544,9 @@ fn write_and_sync(path: &Path, bytes: &[u8], length_before: u64) -> Result<(), s
     Ok(())
 }
 
-/// Another process (a CLI check next to a running server) may have appended:
-/// reload the index when the file grew behind this writer's back.
+/// The lock keeps other asasked processes out, but a program that ignores it
+/// may have appended: reload the index when the file grew behind this
+/// writer's back, so the chain is verified before it is extended.
 fn refresh(path: &Path, index: &mut Index) -> Result<(), StoreError> {
     let length = match fs::metadata(path) {
         Ok(metadata) => metadata.len(),
@@ -682,7 +735,9 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
     let mut superseded: HashSet<String> = HashSet::new();
     let torn = !bytes.is_empty() && !bytes.ends_with(b"\n");
     let lines: Vec<&[u8]> = bytes.split(|byte| *byte == b'\n').collect();
-    let count = if bytes.ends_with(b"\n") { lines.len() - 1 } else { lines.len() };
+    // An empty file holds no line at all (not one empty line): a log the
+    // store created and never wrote, or whose only write a full disk cut off.
+    let count = if bytes.is_empty() || bytes.ends_with(b"\n") { lines.len() - 1 } else { lines.len() };
     for (position, line) in lines.iter().take(count).enumerate() {
         let number = position as u64 + 1;
         let mut fail = |record_id: Option<String>, reason: String| {
@@ -934,6 +989,44 @@ mod tests {
         let store = EvidenceStore::open(directory.path()).unwrap();
         assert_eq!(store.successor("a").await.unwrap().as_deref(), Some("b"));
         assert_eq!(chain(&read_all(&path).unwrap(), "b").len(), 2);
+    }
+
+    #[test]
+    fn an_empty_log_verifies_as_no_records() {
+        // An empty file read as one unparsable line: a log whose first write
+        // a full disk cut back to nothing (`write_and_sync` creates the file,
+        // then truncates it to its old length, 0) refused to open again, and
+        // `evidence verify` called it broken.
+        let report = verify_bytes(b"");
+        assert!(report.ok() && report.records == 0 && report.head == GENESIS, "{report:?}");
+    }
+
+    #[tokio::test]
+    async fn one_store_at_a_time_writes_a_log_and_readers_need_no_lock() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+        // The lock is `flock`, held per open file description: a second open
+        // in this process is refused exactly as another process's would be.
+        let error = EvidenceStore::open(directory.path()).unwrap_err();
+        assert!(matches!(&error, StoreError::Locked { data_dir, .. } if data_dir == directory.path()), "{error}");
+        let message = error.to_string();
+        assert!(message.contains(&directory.path().display().to_string()), "{message}");
+        assert!(message.contains("another asasked process holds the evidence log"), "{message}");
+        // Readers take no lock.
+        let path = directory.path().join(LOG_FILE);
+        assert!(verify_file(&path).unwrap().ok());
+        assert!(show(&path, "a").unwrap().is_some());
+        assert!(export(&path, "a", true).unwrap().is_some());
+        // Any handle keeps the lock; dropping the last one waits for the
+        // writer and releases it, so reopening right after never races.
+        let clone = store.clone();
+        drop(store);
+        assert!(matches!(EvidenceStore::open(directory.path()), Err(StoreError::Locked { .. })));
+        clone.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+        drop(clone);
+        let reopened = EvidenceStore::open(directory.path()).unwrap();
+        assert_eq!(reopened.successor("a").await.unwrap().as_deref(), Some("b"));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

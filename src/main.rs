@@ -53,6 +53,17 @@ enum Command {
         /// A non-loopback address needs ASASKED_HTTP_TOKEN, then required as bearer token.
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+        /// With --http: MCP sessions open at once; past it, a new session gets
+        /// 503 until one is deleted or expires.
+        #[arg(long, value_name = "N", requires = "http", default_value_t = mcp::DEFAULT_MAX_SESSIONS as u64,
+              value_parser = clap::value_parser!(u64).range(1..=65536))]
+        max_sessions: u64,
+        /// With --http: seconds a session may go without a message before it
+        /// is closed and its slot freed.
+        #[arg(long, value_name = "SECONDS", requires = "http",
+              default_value_t = mcp::DEFAULT_SESSION_IDLE_TIMEOUT.as_secs(),
+              value_parser = clap::value_parser!(u64).range(1..=86400))]
+        session_idle_timeout: u64,
         #[command(flatten)]
         service: ServiceArguments,
     },
@@ -354,7 +365,7 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
             }
             Ok(cli::exit_status(verdict.decision))
         }
-        Command::Serve { http, service } => {
+        Command::Serve { http, max_sessions, session_idle_timeout, service } => {
             // The stdio transport writes stdout from tokio's blocking pool:
             // holding the lock here would stall every reply.
             drop(out);
@@ -377,23 +388,31 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
             }
             let server = mcp::CheckServer::new(server_service, open_world);
             let runtime = server_runtime()?;
-            match http {
-                None => runtime.block_on(mcp::serve_stdio(
-                    server,
-                    (tokio::io::stdin(), tokio::io::stdout()),
-                    shutdown_signal(),
-                ))?,
-                Some(address) => {
-                    runtime.block_on(async {
-                        let listener = tokio::net::TcpListener::bind(address)
-                            .await
-                            .with_context(|| format!("cannot listen on {address}"))?;
-                        eprintln!("asasked: serving MCP at http://{}{}", listener.local_addr()?, mcp::HTTP_PATH);
-                        mcp::serve_http(server, listener, token, shutdown_signal()).await?;
-                        anyhow::Ok(())
-                    })?;
-                }
-            }
+            let served = match http {
+                None => runtime
+                    .block_on(mcp::serve_stdio(server, (tokio::io::stdin(), tokio::io::stdout()), shutdown_signal()))
+                    .map_err(anyhow::Error::from),
+                Some(address) => runtime.block_on(async {
+                    let listener = tokio::net::TcpListener::bind(address)
+                        .await
+                        .with_context(|| format!("cannot listen on {address}"))?;
+                    eprintln!("asasked: serving MCP at http://{}{}", listener.local_addr()?, mcp::HTTP_PATH);
+                    let limits = mcp::SessionLimits {
+                        // At most 65536 (the flag's range): fits any usize.
+                        max_sessions: usize::try_from(max_sessions).unwrap_or(usize::MAX),
+                        idle_timeout: std::time::Duration::from_secs(session_idle_timeout),
+                    };
+                    let timeouts = mcp::HttpTimeouts::default();
+                    mcp::serve_http_with(server, listener, token, timeouts, limits, shutdown_signal()).await?;
+                    anyhow::Ok(())
+                }),
+            };
+            // Tokio reads stdin on a blocking thread that nothing can cancel,
+            // and dropping the runtime waits for it: after SIGTERM an idle
+            // stdio server hung until its client sent a byte or closed stdin.
+            // Every check has sealed by now (both serve functions wait).
+            runtime.shutdown_background();
+            served?;
             Ok(0)
         }
         Command::Evidence { command, data_dir } => {

@@ -8,7 +8,9 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -23,11 +25,13 @@ use rmcp::model::{
     CallToolResult, ClientJsonRpcMessage, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
     ToolAnnotations,
 };
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
+use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::service::{CheckError, CheckRequest, CheckResult, Service};
@@ -55,6 +59,19 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// HTTP requests served at once. Each check may wait on extraction; beyond
 /// this, callers queue instead of piling up work on a 2-core machine.
 pub const MAX_CONCURRENT_REQUESTS: usize = 32;
+/// MCP sessions open at once over HTTP, by default. rmcp keeps every session
+/// (a worker task and its channels, about 55 KiB measured) until it is
+/// deleted or idles out, so one client initializing in a loop (about 900 a
+/// second on loopback) held some 14 GiB by the time the first expired. An
+/// agent host needs a session per conversation; 1024 is far beyond that and
+/// bounds them to about 55 MiB (docs/hostile.md).
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+/// How long an HTTP session may go without a message before it is closed,
+/// by default: rmcp's own default, set here so that an upgrade cannot change
+/// it. A client that vanished without DELETE frees its slot after this.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+/// The JSON-RPC error code of a refused `initialize` (the server-error range).
+pub const SESSION_LIMIT_CODE: i64 = -32000;
 
 const TOOL_DESCRIPTION: &str = "Call this BEFORE paying for any order you placed on a person's behalf. It checks \
 whether the cart matches what the person asked for (brand, model, colour, size, level, returnability, delivery \
@@ -153,12 +170,22 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
+/// The longest line (one JSON-RPC message) read over stdio: rmcp's own
+/// default, set here so that an rmcp upgrade cannot silently change it (rmcp
+/// before 3.x buffered a line without bound, so a client that never sent a
+/// newline grew the server until it was killed). A longer line is read
+/// through and dropped without being buffered, logged, and gets no reply:
+/// its JSON-RPC id is in the bytes that were not kept. A check's arguments
+/// are a few KiB; 16 MiB is a memory bound, not a size any client needs.
+pub const MAX_STDIO_LINE_BYTES: usize = 16 * 1024 * 1024;
+
 /// Serves one MCP session over a byte stream pair (stdin/stdout, or a pipe in
-/// tests) until the peer closes it or `shutdown` fires, then waits for the
-/// checks in flight.
+/// tests) until the peer closes its end for reading (EOF), stops reading
+/// replies (a failed write: the client closed stdout) or `shutdown` fires;
+/// then waits for the checks in flight, each of which seals its record.
 pub async fn serve_stdio<R, W>(
     server: CheckServer,
-    transport: (R, W),
+    (read, write): (R, W),
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError>
 where
@@ -166,11 +193,21 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let service = server.service.clone();
+    let write_failed = CancellationToken::new();
+    let write = WatchedWriter { inner: write, failed: write_failed.clone() };
+    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_STDIO_LINE_BYTES);
     let running = server.serve(transport).await.map_err(|error| ServeError::Initialize(error.to_string()))?;
     let cancel = running.cancellation_token();
     tokio::select! {
         finished = running.waiting() => {
             finished.map_err(|error| ServeError::Session(error.to_string()))?;
+        }
+        () = write_failed.cancelled() => {
+            // rmcp logs a failed reply and reads on, so a client that closed
+            // stdout but not stdin would keep a deaf server running.
+            tracing::warn!("a reply could not be written (the client closed stdout?): ending the session");
+            service.shutdown().await;
+            cancel.cancel();
         }
         () = shutdown => {
             service.shutdown().await;
@@ -179,6 +216,39 @@ where
     }
     service.shutdown().await;
     Ok(())
+}
+
+/// The stdio writer, which cancels `failed` when a write or flush fails: no
+/// later reply can reach the client either.
+struct WatchedWriter<W> {
+    inner: W,
+    failed: CancellationToken,
+}
+
+impl<W> WatchedWriter<W> {
+    fn watch<T>(&self, polled: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
+        if let Poll::Ready(Err(_)) = &polled {
+            self.failed.cancel();
+        }
+        polled
+    }
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for WatchedWriter<W> {
+    fn poll_write(mut self: Pin<&mut Self>, context: &mut Context<'_>, bytes: &[u8]) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(context, bytes);
+        self.watch(polled)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let polled = Pin::new(&mut self.inner).poll_flush(context);
+        self.watch(polled)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let polled = Pin::new(&mut self.inner).poll_shutdown(context);
+        self.watch(polled)
+    }
 }
 
 /// Refuses a non-loopback bind without a token (before anything listens).
@@ -190,9 +260,23 @@ pub fn check_bind(address: SocketAddr, token: Option<&str>) -> Result<(), ServeE
     }
 }
 
+/// How many HTTP sessions may be open and for how long one may idle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// Past it, `initialize` gets 503 until a session is deleted or expires.
+    pub max_sessions: usize,
+    pub idle_timeout: Duration,
+}
+
+impl Default for SessionLimits {
+    fn default() -> SessionLimits {
+        SessionLimits { max_sessions: DEFAULT_MAX_SESSIONS, idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT }
+    }
+}
+
 /// The axum router: `/mcp` with the bearer check (when a token is set), the
-/// concurrency limit, the body limit and [`BODY_READ_TIMEOUT`]. `cancel` ends
-/// the MCP sessions.
+/// concurrency limit, the body limit, [`BODY_READ_TIMEOUT`] and the default
+/// [`SessionLimits`]. `cancel` ends the MCP sessions.
 pub fn router(server: CheckServer, token: Option<String>, cancel: CancellationToken) -> axum::Router {
     router_with_timeout(server, token, cancel, BODY_READ_TIMEOUT)
 }
@@ -204,6 +288,17 @@ pub fn router_with_timeout(
     cancel: CancellationToken,
     body_read_timeout: Duration,
 ) -> axum::Router {
+    router_with(server, token, cancel, body_read_timeout, SessionLimits::default())
+}
+
+/// [`router`] with another body read timeout and other session limits.
+pub fn router_with(
+    server: CheckServer,
+    token: Option<String>,
+    cancel: CancellationToken,
+    body_read_timeout: Duration,
+    sessions: SessionLimits,
+) -> axum::Router {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
@@ -212,12 +307,26 @@ pub fn router_with_timeout(
         // loopback (a reverse proxy's, a LAN address) are accepted.
         config = config.disable_allowed_hosts();
     }
-    let mcp = StreamableHttpService::new(move || Ok(server.clone()), LocalSessionManager::default().into(), config);
+    // rmcp closes a session idle for `keep_alive` and removes it from the
+    // manager's map, as it does on DELETE: the map is the count of open
+    // sessions that the limit reads.
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(sessions.idle_timeout);
+    let manager = Arc::new(manager);
+    let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&manager), config);
+    let limit = Arc::new(SessionLimit { manager, max_sessions: sessions.max_sessions, turn: Mutex::new(()) });
     // Layers run outside in: the concurrency limit, then the bearer check (it
-    // refuses without reading the body), then the timed body read.
-    let mut app = axum::Router::new().nest_service(HTTP_PATH, mcp).layer(axum::middleware::from_fn(
-        move |request: Request, next: Next| async move { read_body_in_time(body_read_timeout, request, next).await },
-    ));
+    // refuses without reading the body), then the timed body read, then the
+    // session limit (which looks into the body read whole).
+    let mut app = axum::Router::new()
+        .nest_service(HTTP_PATH, mcp)
+        .layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+            let limit = Arc::clone(&limit);
+            async move { limit.admit(request, next).await }
+        }))
+        .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
+            read_body_in_time(body_read_timeout, request, next).await
+        }));
     if let Some(token) = token {
         let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
         app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
@@ -227,6 +336,53 @@ pub fn router_with_timeout(
     }
     app.layer(tower::limit::ConcurrencyLimitLayer::new(MAX_CONCURRENT_REQUESTS))
 }
+
+/// Counts the open sessions and refuses a new one past the limit.
+struct SessionLimit {
+    manager: Arc<LocalSessionManager>,
+    max_sessions: usize,
+    /// Held from the count until rmcp has added the new session to its map:
+    /// two `initialize` requests cannot both see the last free slot.
+    turn: Mutex<()>,
+}
+
+impl SessionLimit {
+    /// Passes every request on, except an `initialize` (a POST without a
+    /// session id) while `max_sessions` are open: that gets 503 and a
+    /// JSON-RPC error with its id. Only `initialize` creates a session.
+    async fn admit(&self, request: Request, next: Next) -> Response {
+        if request.method() != axum::http::Method::POST || request.headers().contains_key(SESSION_ID_HEADER) {
+            return next.run(request).await;
+        }
+        let (parts, body) = request.into_parts();
+        // `read_body_in_time` has read the body whole and within its bound.
+        let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY_BYTES).await else {
+            return (StatusCode::BAD_REQUEST, "the request body could not be read\n").into_response();
+        };
+        // A POST body that is not JSON was refused by `read_body_in_time`.
+        let message = serde_json::from_slice::<serde_json::Value>(&bytes).unwrap_or_default();
+        if message.get("method").and_then(serde_json::Value::as_str) != Some("initialize") {
+            return next.run(Request::from_parts(parts, Body::from(bytes))).await;
+        }
+        let _turn = self.turn.lock().await;
+        let open = self.manager.sessions.read().await.len();
+        if open >= self.max_sessions {
+            tracing::warn!(open, max_sessions = self.max_sessions, "session limit reached: initialize refused");
+            let id = message.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+            let message = format!(
+                "session limit reached: the server holds its maximum of {} MCP sessions; end one (DELETE) or retry \
+                 when one expires",
+                self.max_sessions
+            );
+            let error = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": SESSION_LIMIT_CODE, "message": message}});
+            return (StatusCode::SERVICE_UNAVAILABLE, axum::Json(error)).into_response();
+        }
+        next.run(Request::from_parts(parts, Body::from(bytes))).await
+    }
+}
+
+/// The header naming a request's MCP session.
+const SESSION_ID_HEADER: &str = "mcp-session-id";
 
 async fn require_bearer(expected: &str, request: Request, next: Next) -> Response {
     let presented = request.headers().get(header::AUTHORIZATION).map(HeaderValue::as_bytes).unwrap_or_default();
@@ -306,7 +462,7 @@ pub async fn serve_http(
     token: Option<String>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    serve_http_with(server, listener, token, HttpTimeouts::default(), shutdown).await
+    serve_http_with(server, listener, token, HttpTimeouts::default(), SessionLimits::default(), shutdown).await
 }
 
 /// How long a client may take to send its request.
@@ -324,19 +480,21 @@ impl Default for HttpTimeouts {
     }
 }
 
-/// [`serve_http`] with other timeouts (tests use short ones).
+/// [`serve_http`] with other timeouts (tests use short ones) and session
+/// limits.
 pub async fn serve_http_with(
     server: CheckServer,
     listener: TcpListener,
     token: Option<String>,
     timeouts: HttpTimeouts,
+    limits: SessionLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     check_bind(listener.local_addr()?, token.as_deref())?;
     let sessions = CancellationToken::new();
     let stopping = CancellationToken::new();
     let service = server.service.clone();
-    let app = router_with_timeout(server, token, sessions.clone(), timeouts.body_read);
+    let app = router_with(server, token, sessions.clone(), timeouts.body_read, limits);
     tokio::spawn({
         let stopping = stopping.clone();
         async move {

@@ -1,7 +1,9 @@
 //! Faults (issue 5): providers that answer in another schema version or
 //! stream without end, a server killed with SIGKILL under load and restarted,
-//! a full disk under the evidence log, and HTTP clients that are slow,
-//! malformed or many. Everything runs on 127.0.0.1; every loop is bounded.
+//! a stdio client that sends junk, a huge line, EOF mid-request, closes
+//! stdout or sends SIGTERM, two processes on one data dir, a full disk under
+//! the evidence log, and HTTP clients that are slow, malformed or many.
+//! Everything runs on 127.0.0.1; every loop is bounded.
 //!
 //! The disk-full test mounts a 128 KiB tmpfs and so needs root (CI runs as
 //! root); without it the test says so on stderr and passes without running.
@@ -302,8 +304,14 @@ struct Server {
 
 impl Server {
     fn start(data: &Path, facts: &Path) -> Server {
+        Server::start_with(data, facts, &[])
+    }
+
+    fn start_with(data: &Path, facts: &Path, options: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--http", "127.0.0.1:0", "--data-dir"])
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(options)
+            .arg("--data-dir")
             .arg(data)
             .arg("--extractors")
             .arg(format!("fixed:{}", facts.display()))
@@ -463,6 +471,348 @@ async fn sigkill_under_load_loses_no_acknowledged_record() {
 }
 
 // ---------------------------------------------------------------------------
+// stdio
+
+/// `asasked serve` on stdio with the `rules` extractor, driven line by line.
+/// Replies are read by a thread into a channel, so every wait is bounded.
+struct StdioServer {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    replies: std::sync::mpsc::Receiver<String>,
+    stderr: Arc<Mutex<Vec<String>>>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl StdioServer {
+    /// Started and initialised (the `initialize` reply read).
+    fn start(data: &Path) -> StdioServer {
+        let mut server = StdioServer::spawn(data);
+        let reader = BufReader::new(server.child.stdout.take().unwrap());
+        let (sender, replies) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in reader.lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        server.replies = replies;
+        server.initialize();
+        let reply = server.reply();
+        assert_eq!(reply["id"], 0, "{reply}");
+        server
+    }
+
+    /// Spawned, stdout not yet read.
+    fn spawn(data: &Path) -> StdioServer {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--extractors", "rules", "--data-dir"])
+            .arg(data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let kept = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        let stdin = child.stdin.take();
+        let (_, replies) = std::sync::mpsc::channel();
+        StdioServer { child, stdin, replies, stderr }
+    }
+
+    fn initialize(&mut self) {
+        self.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "faults", "version": "0"}}}));
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).and_then(|()| stdin.flush())
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.write(format!("{message}\n").as_bytes()).unwrap();
+    }
+
+    fn check_message(id: u64, request: &str) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "check_order", "arguments":
+            {"request": request, "cart": [{"id": "shoe-003", "quantity": 1}], "today": "2026-11-02"}}})
+    }
+
+    fn reply(&self) -> Value {
+        let line =
+            self.replies.recv_timeout(WAIT).unwrap_or_else(|error| panic!("no reply: {error}: {:?}", self.stderr()));
+        serde_json::from_str(&line).unwrap()
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits (bounded) for the process to exit on its own.
+    fn exit_status(&mut self) -> std::process::ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if started.elapsed() > WAIT {
+                let _ = self.child.kill();
+                panic!("the server did not exit: {:?}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn stderr(&self) -> Vec<String> {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn assert_no_panic(&self) {
+        let stderr = self.stderr();
+        assert!(!stderr.iter().any(|line| line.contains("panicked")), "{stderr:?}");
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The peak resident memory of a process (Linux).
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn stdio_malformed_lines_are_skipped_or_refused_and_the_session_goes_on() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    // Not JSON: ignored without a reply (rmcp, like the other MCP SDKs,
+    // answers no unparsable line: there is no id to answer, and replying to
+    // junk can start an error storm with a peer that echoes it). JSON that is
+    // not a JSON-RPC message: -32600 with a null id. Then a check is served.
+    server.write(b"{not json\n\n   \n[1,2\n").unwrap();
+    server.write(b"{\"jsonrpc\":\"2.0\"}\n").unwrap();
+    server.send(&StdioServer::check_message(1, REQUEST));
+    let refused = server.reply();
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (Value::Null, json!(-32600)), "{refused}");
+    let checked = server.reply();
+    assert_eq!(checked["id"], 1, "{checked}");
+    assert_eq!(checked["result"]["structuredContent"]["decision"], "proceed", "{checked}");
+    // An unknown method and wrong arguments in a well-formed request are
+    // answered with their id, and the session still serves.
+    server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}));
+    assert_eq!(server.reply()["error"]["code"], -32601);
+    server.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "check_order", "arguments": {"request": 5}}}));
+    let wrong = server.reply();
+    assert_eq!(wrong["id"], 3, "{wrong}");
+    assert!(wrong["error"]["code"].is_i64() || wrong["result"]["isError"] == true, "{wrong}");
+    server.send(&StdioServer::check_message(4, &format!("{REQUEST} (after the junk)")));
+    assert_eq!(server.reply()["result"]["structuredContent"]["decision"], "proceed");
+    server.close_stdin();
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
+}
+
+#[test]
+fn stdio_an_oversized_line_is_dropped_in_bounded_memory() {
+    const SENT: usize = 64 << 20;
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    let before = peak_kib(server.child.id());
+    // 64 MiB on one line, four times the line bound: read through and
+    // dropped, never buffered whole.
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..SENT / chunk.len() {
+        server.write(&chunk).unwrap();
+    }
+    server.write(b"\n").unwrap();
+    server.send(&StdioServer::check_message(1, REQUEST));
+    let checked = server.reply();
+    assert_eq!(checked["id"], 1, "the oversized line gets no reply; the next request is served: {checked}");
+    assert_eq!(checked["result"]["structuredContent"]["decision"], "proceed", "{checked}");
+    if let (Some(before), Some(after)) = (before, peak_kib(server.child.id())) {
+        let grown_mib = (after.saturating_sub(before)) / 1024;
+        eprintln!("64 MiB line: peak RSS {} MiB -> {} MiB", before / 1024, after / 1024);
+        // At most one line's buffer (16 MiB), a copy while it grows, and
+        // slack; buffering the line whole would add 64 MiB.
+        assert!(grown_mib < 40, "peak RSS grew by {grown_mib} MiB");
+    }
+    let logged =
+        |server: &StdioServer| server.stderr().iter().any(|line| line.contains("exceeded the maximum line length"));
+    for _ in 0..100 {
+        if logged(&server) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(logged(&server), "the dropped line is logged: {:?}", server.stderr());
+
+    // 10 MiB without a newline, then EOF: an unfinished message, dropped;
+    // the server exits 0.
+    let chunk = vec![b'{'; 1 << 20];
+    for _ in 0..10 {
+        server.write(&chunk).unwrap();
+    }
+    server.close_stdin();
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+    assert_eq!(asasked::mcp::MAX_STDIO_LINE_BYTES, 16 << 20);
+}
+
+#[test]
+fn stdio_eof_mid_request_exits_0_and_every_reply_is_sealed() {
+    const CHECKS: u64 = 20;
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    // Twenty checks and half of a twenty-first in one burst, then EOF,
+    // without waiting for any reply.
+    let mut burst = String::new();
+    for id in 1..=CHECKS {
+        burst.push_str(&format!("{}\n", StdioServer::check_message(id, &format!("{REQUEST} (order {id})"))));
+    }
+    let partial = StdioServer::check_message(CHECKS + 1, &format!("{REQUEST} (cut off)")).to_string();
+    burst.push_str(&partial[..partial.len() / 2]);
+    server.write(burst.as_bytes()).unwrap();
+    server.close_stdin();
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let mut replied = BTreeSet::new();
+    while let Ok(line) = server.replies.recv_timeout(Duration::from_secs(2)) {
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        let record_id = reply["result"]["structuredContent"]["record_id"].as_str();
+        replied.insert(record_id.unwrap_or_else(|| panic!("{reply}")).to_owned());
+    }
+    let (ok, report) = verify(&data);
+    assert!(ok, "{report}");
+    let logged = logged_ids(&data);
+    assert!(replied.is_subset(&logged), "every reply written names a sealed record: {replied:?} {logged:?}");
+    assert!(!std::fs::read_to_string(data.join(evidence::LOG_FILE)).unwrap().contains("(cut off)"));
+    // rmcp drains replies for up to 5 s after EOF; these checks take
+    // milliseconds, so all of them reply.
+    eprintln!("EOF after {CHECKS} checks: {} replies, {} records", replied.len(), logged.len());
+    assert_eq!((replied.len(), logged.len()), (CHECKS as usize, CHECKS as usize));
+}
+
+#[test]
+fn stdio_a_client_that_closes_stdout_ends_the_server_without_a_panic() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::spawn(&data);
+    let mut stdout = BufReader::new(server.child.stdout.take().unwrap());
+    server.initialize();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("\"id\":0"), "{line}");
+    drop(stdout);
+    // The check runs and seals; its reply meets a closed pipe, and the
+    // server ends although stdin stays open. Before, rmcp logged the failed
+    // write and read on: a deaf server, until stdin closed.
+    server.send(&StdioServer::check_message(1, REQUEST));
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    assert!(server.stderr().iter().any(|line| line.contains("could not be written")), "{:?}", server.stderr());
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+}
+
+#[test]
+fn stdio_sigterm_while_idle_exits_0() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let mut server = StdioServer::start(&data);
+    server.send(&StdioServer::check_message(1, REQUEST));
+    assert_eq!(server.reply()["result"]["structuredContent"]["decision"], "proceed");
+    // Idle, stdin open. Before, the runtime's drop waited for tokio's
+    // blocking stdin read, and the server hung until the client wrote.
+    let status = Command::new("kill").arg("-TERM").arg(server.child.id().to_string()).status().unwrap();
+    assert!(status.success());
+    assert_eq!(server.exit_status().code(), Some(0));
+    server.assert_no_panic();
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+}
+
+// ---------------------------------------------------------------------------
+// Two processes, one data dir
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_writer_on_a_data_dir_is_refused_and_readers_still_work() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let data = directory.path().join("data");
+    let cart = directory.path().join("cart.json");
+    std::fs::write(&cart, r#"[{"id": "shoe-003", "quantity": 1}]"#).unwrap();
+    let server = Server::start(&data, &facts);
+    let mut client = McpClient::connect(&server.url).await.unwrap();
+    let first = client.check(&format!("{REQUEST} (first)")).await.unwrap();
+    let record_id = first["structuredContent"]["record_id"].as_str().unwrap().to_owned();
+
+    // A second server (stdio, whose stdin stays open) and a CLI check on the
+    // same data dir: each exits 2 at once, naming the data dir, and writes
+    // nothing.
+    let fixed = format!("fixed:{}", facts.display());
+    let cart_argument = cart.display().to_string();
+    let second_server = vec!["serve", "--extractors", &fixed];
+    let cli_check =
+        vec!["check", "--request", REQUEST, "--cart", &cart_argument, "--today", "2026-11-02", "--extractors", &fixed];
+    for arguments in [second_server, cli_check] {
+        let output =
+            Command::new(BIN).args(&arguments).arg("--data-dir").arg(&data).stdin(Stdio::piped()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
+        assert!(stderr.contains(&format!("data dir {}", data.display())), "{arguments:?}: {stderr}");
+        assert!(stderr.contains("another asasked process holds the evidence log"), "{arguments:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
+    }
+
+    // Readers take no lock: verify, show and export work while it serves.
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+    for arguments in [vec!["show", &record_id[..]], vec!["export", &record_id[..], "--redact"]] {
+        let output = Command::new(BIN).arg("evidence").args(&arguments).arg("--data-dir").arg(&data).output().unwrap();
+        assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(String::from_utf8_lossy(&output.stdout).contains(&record_id), "{arguments:?}");
+    }
+
+    // The server keeps sealing, and the chain is whole.
+    let second = client.check(&format!("{REQUEST} (second)")).await.unwrap();
+    assert_eq!(second["structuredContent"]["decision"], "proceed", "{second}");
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
+
+    // SIGKILL releases the lock with the process: the next server starts.
+    drop(server);
+    let server = Server::start(&data, &facts);
+    let mut client = McpClient::connect(&server.url).await.unwrap();
+    assert_eq!(client.check(&format!("{REQUEST} (third)")).await.unwrap()["structuredContent"]["decision"], "proceed");
+    let (ok, report) = verify(&data);
+    assert!(ok && report.starts_with("ok: 3 records"), "{report}");
+}
+
+// ---------------------------------------------------------------------------
 // Disk full
 
 /// A tmpfs mounted for the test, unmounted on drop (also on panic).
@@ -547,13 +897,22 @@ async fn a_full_disk_fails_checks_closed() {
 
 /// The MCP router on 127.0.0.1 with a short body read timeout.
 async fn serve_in_process(data: &Path, facts: &Path, body_timeout: Duration) -> (String, SocketAddr) {
+    serve_in_process_with(data, facts, body_timeout, asasked::mcp::SessionLimits::default()).await
+}
+
+async fn serve_in_process_with(
+    data: &Path,
+    facts: &Path,
+    body_timeout: Duration,
+    sessions: asasked::mcp::SessionLimits,
+) -> (String, SocketAddr) {
     let names = vec![format!("fixed:{}", facts.display())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
     let service = Service::new(extractors, catalog, EvidenceStore::open(data).unwrap(), Arc::new(SystemClock));
     let server = asasked::mcp::CheckServer::new(service, false);
     let cancel = tokio_util::sync::CancellationToken::new();
-    let app = asasked::mcp::router_with_timeout(server, None, cancel, body_timeout);
+    let app = asasked::mcp::router_with(server, None, cancel, body_timeout, sessions);
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -692,7 +1051,8 @@ async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let timeouts = asasked::mcp::HttpTimeouts { header_read: Duration::from_secs(1), ..Default::default() };
-    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, async {
+    let limits = asasked::mcp::SessionLimits::default();
+    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, limits, async {
         let _ = stopped.await;
     }));
     // Half a request line, then silence.
@@ -720,4 +1080,144 @@ async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let bound = timeout + Duration::from_secs(2);
     tokio::time::timeout(bound, serving).await.expect("shutdown is bounded").unwrap().unwrap();
     eprintln!("shutdown with a half-sent request open: {:?}", stopping.elapsed());
+}
+
+// ---------------------------------------------------------------------------
+// HTTP sessions: a cap, DELETE, idle expiry
+
+/// A raw `initialize`: the status, the session id if one was given, and the
+/// JSON-RPC reply (from a JSON body or the SSE stream).
+async fn initialize(http: &reqwest::Client, url: &str) -> (reqwest::StatusCode, Option<String>, Value) {
+    let message = json!({"jsonrpc": "2.0", "id": 7, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "faults", "version": "0"}}});
+    let response = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .json(&message)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let session = response.headers().get("mcp-session-id").map(|value| value.to_str().unwrap().to_owned());
+    let body = response.text().await.unwrap();
+    let reply = reply_in(&body, Some(&json!(7))).unwrap_or_else(|| panic!("{status}: {body}"));
+    (status, session, reply)
+}
+
+fn assert_session_limit(status: reqwest::StatusCode, reply: &Value, max_sessions: usize) {
+    assert_eq!(status, reqwest::StatusCode::SERVICE_UNAVAILABLE, "{reply}");
+    assert_eq!(reply["error"]["code"], asasked::mcp::SESSION_LIMIT_CODE, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("session limit reached") && message.contains(&format!("{max_sessions} MCP sessions")),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_past_the_cap_are_refused_and_a_deleted_one_frees_its_slot() {
+    const MAX: usize = 3;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let limits = asasked::mcp::SessionLimits { max_sessions: MAX, idle_timeout: Duration::from_secs(600) };
+    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, Duration::from_secs(5), limits).await;
+    let http = http_client();
+    let mut clients = Vec::new();
+    for _ in 0..MAX {
+        clients.push(McpClient::connect_with(http.clone(), &url).await.unwrap());
+    }
+    // The cap + 1st session is refused, twice (a refusal takes no slot).
+    for _ in 0..2 {
+        let (status, session, reply) = initialize(&http, &url).await;
+        assert_eq!(session, None);
+        assert_session_limit(status, &reply, MAX);
+    }
+    // The open sessions keep working.
+    for (number, client) in clients.iter_mut().enumerate() {
+        let result = client.check(&format!("{REQUEST} (session {number})")).await.unwrap();
+        assert_eq!(result["structuredContent"]["decision"], "proceed", "{result}");
+    }
+    // DELETE ends a session and frees its slot at once.
+    let mut deleted = clients.remove(0);
+    let response = http
+        .delete(&url)
+        .header("mcp-session-id", deleted.session.clone().unwrap())
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success(), "{}", response.status());
+    assert!(deleted.check(REQUEST).await.is_err(), "a deleted session is gone");
+    let mut replacement = McpClient::connect_with(http.clone(), &url).await.unwrap();
+    assert_eq!(
+        replacement.check(&format!("{REQUEST} (replacement)")).await.unwrap()["structuredContent"]["decision"],
+        "proceed"
+    );
+    let (status, _, reply) = initialize(&http, &url).await;
+    assert_session_limit(status, &reply, MAX);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_sessions_expire_and_free_their_slots() {
+    const MAX: usize = 2;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let idle_timeout = Duration::from_secs(1);
+    let limits = asasked::mcp::SessionLimits { max_sessions: MAX, idle_timeout };
+    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, Duration::from_secs(5), limits).await;
+    let http = http_client();
+    let mut idle = Vec::new();
+    for _ in 0..MAX {
+        idle.push(McpClient::connect_with(http.clone(), &url).await.unwrap());
+    }
+    let (status, _, reply) = initialize(&http, &url).await;
+    assert_session_limit(status, &reply, MAX);
+    // Once both have idled past the timeout, rmcp closes them and their
+    // slots take new sessions. Bounded: 20 s for a 1 s timeout.
+    let started = Instant::now();
+    let mut opened = 0;
+    while opened < MAX {
+        assert!(started.elapsed() < Duration::from_secs(20), "idle sessions were not expired");
+        let (status, session, _) = initialize(&http, &url).await;
+        if status.is_success() {
+            assert!(session.is_some());
+            opened += 1;
+        } else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    eprintln!("{MAX} sessions idle for {idle_timeout:?}: slots free again after {:?}", started.elapsed());
+    for client in &mut idle {
+        assert!(client.check(REQUEST).await.is_err(), "an expired session is gone");
+    }
+    let (status, _, reply) = initialize(&http, &url).await;
+    assert_session_limit(status, &reply, MAX);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_takes_its_session_limits_from_flags() {
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let server = Server::start_with(
+        &directory.path().join("data"),
+        &facts,
+        &["--max-sessions", "1", "--session-idle-timeout", "600"],
+    );
+    let http = http_client();
+    let mut client = McpClient::connect_with(http.clone(), &server.url).await.unwrap();
+    let (status, _, reply) = initialize(&http, &server.url).await;
+    assert_session_limit(status, &reply, 1);
+    assert_eq!(client.check(REQUEST).await.unwrap()["structuredContent"]["decision"], "proceed");
+    // The flags only mean something with --http, and the cap is at least 1.
+    let refusals = [
+        (&["serve", "--max-sessions", "4"][..], "--http"),
+        (&["serve", "--http", "127.0.0.1:0", "--max-sessions", "0"], "0 is not in 1..=65536"),
+    ];
+    for (arguments, expected) in refusals {
+        let output = Command::new(BIN).args(arguments).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
+        assert!(stderr.contains(expected), "{arguments:?}: {stderr}");
+    }
 }
