@@ -25,7 +25,7 @@ use crate::decision::{self, Decision, Verdict};
 use crate::digest;
 use crate::evidence::{Appended, Draft, EvidenceStore, LinkError, SealedRecord, StoreError};
 use crate::extract::ExtractInput;
-use crate::extract::set::{COULD_NOT_CHECK, ExtractorSet};
+use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::today;
 
@@ -366,7 +366,7 @@ impl Inner {
                 (verdict, Some(facts.clone()), messages)
             }
             Err(failure) => {
-                let reasons = vec![format!("{COULD_NOT_CHECK}.")];
+                let reasons = vec![failure.reason()];
                 let verdict = Verdict {
                     decision: Decision::Ask,
                     question: Some(decision::question(&reasons)),

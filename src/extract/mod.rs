@@ -12,6 +12,7 @@ pub mod prompt;
 pub mod replay;
 pub mod rules;
 pub mod schema;
+pub mod screen;
 pub mod set;
 
 use std::future::Future;

@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::merge::merge;
+use super::screen::{Flag, screen_input};
 use super::{Cost, ExtractError, ExtractInput, Extractor};
 use crate::facts::Facts;
 
@@ -51,6 +52,25 @@ pub struct SetOutcome {
 #[error("{COULD_NOT_CHECK}: {detail}")]
 pub struct FailClosed {
     pub detail: String,
+    /// Machine-addressed text found by the screen, if that is why no
+    /// extractor ran (empty otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub screened: Vec<Flag>,
+}
+
+impl FailClosed {
+    fn new(detail: String) -> FailClosed {
+        FailClosed { detail, screened: Vec::new() }
+    }
+
+    /// The reason given to the person: the fixed sentence of guard.md §4.5,
+    /// and, when the screen stopped the check, what it found and where.
+    pub fn reason(&self) -> String {
+        match super::screen::explain(&self.screened) {
+            Some(found) => format!("{COULD_NOT_CHECK}: {found}."),
+            None => format!("{COULD_NOT_CHECK}."),
+        }
+    }
 }
 
 /// A set that cannot be built as configured.
@@ -77,6 +97,9 @@ pub struct ExtractorSet {
     required: usize,
     deadline: Duration,
     cache: Mutex<LruCache<CacheKey, Arc<SetOutcome>>>,
+    /// Whether requests go through [`super::screen`] first (always, except
+    /// in tests that measure the layers behind it).
+    screen: bool,
 }
 
 impl std::fmt::Debug for ExtractorSet {
@@ -111,7 +134,22 @@ impl ExtractorSet {
         if required > extractors.len() {
             return Err(SetError::RequiredAboveConfigured { required, configured: extractors.len() });
         }
-        Ok(ExtractorSet { extractors, required, deadline, cache: Mutex::new(LruCache::new(cache_capacity)) })
+        Ok(ExtractorSet {
+            extractors,
+            required,
+            deadline,
+            cache: Mutex::new(LruCache::new(cache_capacity)),
+            screen: true,
+        })
+    }
+
+    /// The same set without the injection screen, so a test can measure what
+    /// stands behind it: the request's delimiting in prompts, the merge rules,
+    /// the deterministic checks. No command line option turns it off: a
+    /// deployment always screens.
+    pub fn without_screen(mut self) -> ExtractorSet {
+        self.screen = false;
+        self
     }
 
     pub fn names(&self) -> Vec<&str> {
@@ -146,6 +184,21 @@ impl ExtractorSet {
     }
 
     async fn extract_uncached(&self, input: &ExtractInput) -> SetOutcome {
+        // Text addressed to the checker never reaches a model: the screen runs
+        // first and, if it finds any, the check fails closed (screen.rs says
+        // why this is the guard's answer to an extractor that obeys).
+        let screened = if self.screen { screen_input(&input.request, &input.answers) } else { Vec::new() };
+        if !screened.is_empty() {
+            let detail = screened
+                .iter()
+                .map(|flag| format!("{}: {} ({:?})", flag.field, flag.rule.describe(), flag.excerpt))
+                .collect::<Vec<_>>()
+                .join("; ");
+            return SetOutcome {
+                reports: Vec::new(),
+                merged: Err(FailClosed { detail: format!("screened, no extractor ran: {detail}"), screened }),
+            };
+        }
         let runs = self.extractors.iter().map(|extractor| async move {
             let started = Instant::now();
             let result = match tokio::time::timeout(self.deadline, extractor.extract(input)).await {
@@ -196,21 +249,19 @@ impl ExtractorSet {
                 .iter()
                 .filter_map(|report| report.error.as_ref().map(|error| format!("{}: {error}", report.name)))
                 .collect();
-            Err(FailClosed {
-                detail: format!(
-                    "{} of {} extractors succeeded, {} required ({})",
-                    succeeded.len(),
-                    reports.len(),
-                    self.required,
-                    failures.join("; ")
-                ),
-            })
+            Err(FailClosed::new(format!(
+                "{} of {} extractors succeeded, {} required ({})",
+                succeeded.len(),
+                reports.len(),
+                self.required,
+                failures.join("; ")
+            )))
         } else {
-            merge(&succeeded).map_err(|error| FailClosed { detail: error.to_string() }).and_then(|facts| {
+            merge(&succeeded).map_err(|error| FailClosed::new(error.to_string())).and_then(|facts| {
                 facts
                     .validate()
                     .map(|()| facts)
-                    .map_err(|error| FailClosed { detail: format!("merged facts invalid: {error}") })
+                    .map_err(|error| FailClosed::new(format!("merged facts invalid: {error}")))
             })
         };
         SetOutcome { reports, merged }
