@@ -68,11 +68,89 @@ pub struct SealedRecord {
 
 impl SealedRecord {
     fn compute_hash(&self) -> Result<String, serde_json::Error> {
-        let mut value = serde_json::to_value(self)?;
-        if let Value::Object(map) = &mut value {
-            map.remove("hash");
+        let mut body = Vec::new();
+        digest::write_canonical(&self.body, &mut body);
+        Ok(self.fields(&body).hash())
+    }
+
+    fn fields<'a>(&'a self, body: &'a [u8]) -> Fields<'a> {
+        Fields {
+            seq: self.seq,
+            record_id: &self.record_id,
+            previous_record_id: self.previous_record_id.as_deref(),
+            attempt: self.attempt,
+            sealed_at: &self.sealed_at,
+            request: &self.request,
+            body,
+            prev_hash: &self.prev_hash,
         }
-        Ok(digest::of_value(&value))
+    }
+}
+
+/// A record's fields with its body as canonical JSON text, written once and
+/// used for both its hash and its line: the record is never turned into a
+/// `Value` (a deep copy of its kilobytes of body) to be hashed.
+struct Fields<'a> {
+    seq: u64,
+    record_id: &'a str,
+    previous_record_id: Option<&'a str>,
+    attempt: u32,
+    sealed_at: &'a str,
+    request: &'a str,
+    /// Canonical JSON (digest::write_canonical).
+    body: &'a [u8],
+    prev_hash: &'a str,
+}
+
+impl Fields<'_> {
+    /// `sha256:` of the record's canonical JSON without `hash`
+    /// (digest::canonical of it as a `Value`): its keys in byte order.
+    fn hash(&self) -> String {
+        let mut out = Vec::with_capacity(self.body.len() + self.request.len() + 384);
+        out.extend_from_slice(b"{\"attempt\":");
+        digest::write_json(&self.attempt, &mut out);
+        out.extend_from_slice(b",\"body\":");
+        out.extend_from_slice(self.body);
+        out.extend_from_slice(b",\"prev_hash\":");
+        digest::write_json(self.prev_hash, &mut out);
+        out.extend_from_slice(b",\"previous_record_id\":");
+        digest::write_json(&self.previous_record_id, &mut out);
+        out.extend_from_slice(b",\"record_id\":");
+        digest::write_json(self.record_id, &mut out);
+        out.extend_from_slice(b",\"request\":");
+        digest::write_json(self.request, &mut out);
+        out.extend_from_slice(b",\"sealed_at\":");
+        digest::write_json(self.sealed_at, &mut out);
+        out.extend_from_slice(b",\"seq\":");
+        digest::write_json(&self.seq, &mut out);
+        out.push(b'}');
+        digest::sha256(&out)
+    }
+
+    /// Appends the record's line, newline included: what serde_json writes
+    /// for the [`SealedRecord`] (its fields in declaration order). The body's
+    /// canonical text is serde_json's own compact text of it, since
+    /// serde_json's map keeps its keys sorted (digest's tests check both).
+    fn write_line(&self, hash: &str, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"seq\":");
+        digest::write_json(&self.seq, out);
+        out.extend_from_slice(b",\"record_id\":");
+        digest::write_json(self.record_id, out);
+        out.extend_from_slice(b",\"previous_record_id\":");
+        digest::write_json(&self.previous_record_id, out);
+        out.extend_from_slice(b",\"attempt\":");
+        digest::write_json(&self.attempt, out);
+        out.extend_from_slice(b",\"sealed_at\":");
+        digest::write_json(self.sealed_at, out);
+        out.extend_from_slice(b",\"request\":");
+        digest::write_json(self.request, out);
+        out.extend_from_slice(b",\"body\":");
+        out.extend_from_slice(self.body);
+        out.extend_from_slice(b",\"prev_hash\":");
+        digest::write_json(self.prev_hash, out);
+        out.extend_from_slice(b",\"hash\":");
+        digest::write_json(hash, out);
+        out.extend_from_slice(b"}\n");
     }
 }
 
@@ -133,9 +211,21 @@ impl Appended {
 }
 
 enum Command {
-    Append { draft: Draft, reply: oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>> },
-    Get { record_id: String, reply: oneshot::Sender<Result<Option<Arc<SealedRecord>>, StoreError>> },
-    Successor { record_id: String, reply: oneshot::Sender<Result<Option<String>, StoreError>> },
+    /// `body`: the draft's body as canonical JSON, written by the caller's
+    /// task so the one writer thread does not.
+    Append {
+        draft: Draft,
+        body: Vec<u8>,
+        reply: oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>>,
+    },
+    Get {
+        record_id: String,
+        reply: oneshot::Sender<Result<Option<Arc<SealedRecord>>, StoreError>>,
+    },
+    Successor {
+        record_id: String,
+        reply: oneshot::Sender<Result<Option<String>, StoreError>>,
+    },
 }
 
 /// A handle to the writer thread. Cheap to clone; the thread ends when the
@@ -191,11 +281,19 @@ struct Entry {
     request: [u8; 32],
 }
 
+/// A record kept in memory: its line as written (one allocation to free
+/// when it leaves the window), parsed into a [`SealedRecord`] the first time
+/// it is asked for.
+enum Recent {
+    Line(Box<[u8]>),
+    Record(Arc<SealedRecord>),
+}
+
 struct Index {
     records: HashMap<String, Entry>,
     /// previous_record_id → the record that superseded it.
     successors: HashMap<String, String>,
-    recent: LruCache<String, Arc<SealedRecord>>,
+    recent: LruCache<String, Recent>,
     last_hash: String,
     last_seq: u64,
     /// File length after the last record this index knows.
@@ -229,7 +327,7 @@ impl Index {
         for line in bytes.split(|byte| *byte == b'\n') {
             if !line.is_empty() {
                 let record: SealedRecord = serde_json::from_slice(line)?;
-                index.insert(Arc::new(record), offset as u64, line.len() + 1);
+                index.insert(&record, offset as u64, line.len() + 1, Recent::Line(line.into()));
             }
             offset += line.len() + 1;
         }
@@ -238,7 +336,7 @@ impl Index {
     }
 
     /// `length` includes the line's newline.
-    fn insert(&mut self, record: Arc<SealedRecord>, offset: u64, length: usize) {
+    fn insert(&mut self, record: &SealedRecord, offset: u64, length: usize, recent: Recent) {
         if let Some(previous) = &record.previous_record_id {
             self.successors.insert(previous.clone(), record.record_id.clone());
         }
@@ -252,7 +350,7 @@ impl Index {
             request: request_digest(&record.request),
         };
         self.records.insert(record.record_id.clone(), entry);
-        self.recent.put(record.record_id.clone(), record);
+        self.recent.put(record.record_id.clone(), recent);
     }
 
     /// The whole record `record_id`: from memory, or read back from its line
@@ -261,8 +359,18 @@ impl Index {
         let Some(entry) = self.records.get(record_id) else {
             return Ok(None);
         };
-        if let Some(record) = self.recent.get(record_id) {
-            return Ok(Some(Arc::clone(record)));
+        if let Some(recent) = self.recent.get_mut(record_id) {
+            let record = match recent {
+                Recent::Record(record) => Arc::clone(record),
+                Recent::Line(line) => {
+                    // Written by this writer (or read from a log that
+                    // verified): parsed, not checked again.
+                    let record = Arc::new(serde_json::from_slice::<SealedRecord>(line.trim_ascii_end())?);
+                    *recent = Recent::Record(Arc::clone(&record));
+                    record
+                }
+            };
+            return Ok(Some(record));
         }
         let io = |source| StoreError::Io { path: path.to_owned(), source };
         let mut file = File::open(path).map_err(io)?;
@@ -276,7 +384,7 @@ impl Index {
             return Err(broken("the record changed after it was sealed".into()));
         }
         let record = Arc::new(record);
-        self.recent.put(record_id.to_owned(), Arc::clone(&record));
+        self.recent.put(record_id.to_owned(), Recent::Record(Arc::clone(&record)));
         Ok(Some(record))
     }
 }
@@ -323,7 +431,9 @@ impl EvidenceStore {
     /// against the log as it is when the writer gets to this append.
     pub async fn append(&self, draft: Draft) -> Result<Result<Appended, LinkError>, StoreError> {
         let (reply, answer) = oneshot::channel();
-        self.sender.send(Command::Append { draft, reply }).await.map_err(|_| StoreError::WriterStopped)?;
+        let mut body = Vec::with_capacity(4096);
+        digest::write_canonical(&draft.body, &mut body);
+        self.sender.send(Command::Append { draft, body, reply }).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 
@@ -481,7 +591,7 @@ fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Comma
                 let needs = successor.as_ref().and_then(|id| index.records.get(id)).map_or(0, |entry| entry.seq);
                 hold_or_send(Reply::Successor(reply, successor), needs);
             }
-            Command::Append { draft, reply } => match stage(path, index, draft, &mut pending) {
+            Command::Append { draft, body, reply } => match stage(path, index, draft, &body, &mut pending) {
                 Ok(Ok(appended)) => {
                     let needs = appended.record().seq;
                     hold_or_send(Reply::Append(reply, Ok(appended)), needs);
@@ -580,6 +690,7 @@ fn stage(
     path: &Path,
     index: &mut Index,
     draft: Draft,
+    body: &[u8],
     pending: &mut Vec<u8>,
 ) -> Result<Result<Appended, LinkError>, StoreError> {
     if let Some(existing) = index.record(path, &draft.record_id)? {
@@ -611,15 +722,18 @@ fn stage(
         prev_hash: index.last_hash.clone(),
         hash: String::new(),
     };
-    record.hash = record.compute_hash()?;
-    let mut line = serde_json::to_string(&record)?;
-    line.push('\n');
-    pending.extend_from_slice(line.as_bytes());
+    let fields = record.fields(body);
+    let hash = fields.hash();
+    let start = pending.len();
+    fields.write_line(&hash, pending);
+    record.hash = hash;
+    let line = &pending[start..];
     let offset = index.length;
     index.length += line.len() as u64;
-    let record = Arc::new(record);
-    index.insert(Arc::clone(&record), offset, line.len());
-    Ok(Ok(Appended::New(record)))
+    index.insert(&record, offset, line.len(), Recent::Line(line.into()));
+    // The caller's task drops the record (its body was built there); the
+    // writer keeps only the line.
+    Ok(Ok(Appended::New(Arc::new(record))))
 }
 
 /// The prefix of every side file that holds a torn last line.
@@ -1061,6 +1175,29 @@ mod tests {
         drop(store);
         let report = verify_file(&directory.path().join(LOG_FILE)).unwrap();
         assert!(report.ok() && report.records == count as u64 + 1, "{report:?}");
+    }
+
+    #[tokio::test]
+    async fn lines_and_hashes_are_what_serde_json_and_the_canonical_digest_give() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = EvidenceStore::open(directory.path()).unwrap();
+        let mut first = draft("a", None, "Schuhe für Zoë \"größe\" 42\n\u{2028}");
+        first.body =
+            json!({"z": 1, "a": [1.5, -0.0, null, {"y": "\u{1}", "x": true}], "M": {"é": 12345678901234567890u64}});
+        store.append(first.clone()).await.unwrap().unwrap();
+        store.append(draft("b", Some("a"), &first.request)).await.unwrap().unwrap();
+        drop(store);
+        let text = fs::read_to_string(directory.path().join(LOG_FILE)).unwrap();
+        for line in text.lines() {
+            let record: SealedRecord = serde_json::from_str(line).unwrap();
+            assert_eq!(serde_json::to_string(&record).unwrap(), line);
+            // The definition: the canonical digest of the record as a value, less `hash`.
+            let mut value = serde_json::to_value(&record).unwrap();
+            value.as_object_mut().unwrap().remove("hash");
+            assert_eq!(record.hash, digest::of_value(&value));
+            assert_eq!(record.compute_hash().unwrap(), record.hash);
+        }
+        assert!(verify_file(&directory.path().join(LOG_FILE)).unwrap().ok());
     }
 
     #[tokio::test]
