@@ -203,6 +203,18 @@ fn millis(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
 }
 
+/// CPU time (user + system) of process `pid` so far, all threads.
+fn cpu_time(pid: &str) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> =
+        stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after `)`.
+    let ticks: u64 = [11, 12].iter().filter_map(|index| fields.get(*index)?.parse::<u64>().ok()).sum();
+    // USER_HZ is 100 on Linux.
+    Duration::from_millis(ticks * 10)
+}
+
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -236,6 +248,8 @@ async fn load(name: &str, data_dir: &Path, mode: Mode) {
     let counter = Arc::new(AtomicU64::new(0));
     let failures = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + Duration::from_secs(seconds);
+    let server_cpu = cpu_time(&server.pid.to_string());
+    let client_cpu = cpu_time("self");
     let started = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..clients {
@@ -263,11 +277,13 @@ async fn load(name: &str, data_dir: &Path, mode: Mode) {
         latencies.extend(task.await.expect("client task"));
     }
     let elapsed = started.elapsed();
+    let server_cpu = cpu_time(&server.pid.to_string()).saturating_sub(server_cpu);
+    let client_cpu = cpu_time("self").saturating_sub(client_cpu);
     latencies.sort();
     let (_, peak) = server.memory();
     server.stop().await;
     println!(
-        "{name:<16} {clients} clients  {count} checks in {secs:.2} s  {rate:.0} checks/s  p50 {p50:.2} ms  p99 {p99:.2} ms  max {max:.2} ms  failed {failed}  peak RSS {peak_mib:.1} MiB  load {load}",
+        "{name:<16} {clients} clients  {count} checks in {secs:.2} s  {rate:.0} checks/s  p50 {p50:.2} ms  p99 {p99:.2} ms  max {max:.2} ms  failed {failed}  peak RSS {peak_mib:.1} MiB  CPU/check server {server_us:.0} µs, clients {client_us:.0} µs  load {load}",
         count = latencies.len(),
         secs = elapsed.as_secs_f64(),
         rate = latencies.len() as f64 / elapsed.as_secs_f64(),
@@ -276,6 +292,8 @@ async fn load(name: &str, data_dir: &Path, mode: Mode) {
         max = millis(percentile(&latencies, 1.0)),
         failed = failures.load(Ordering::Relaxed),
         peak_mib = peak as f64 / 1024.0,
+        server_us = server_cpu.as_secs_f64() * 1e6 / latencies.len().max(1) as f64,
+        client_us = client_cpu.as_secs_f64() * 1e6 / latencies.len().max(1) as f64,
         load = load_average(),
     );
 }
