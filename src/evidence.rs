@@ -30,7 +30,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use lru::LruCache;
 use serde::{Deserialize, Serialize};
@@ -230,12 +230,16 @@ enum Command {
 
 /// A handle to the writer thread. Cheap to clone; the thread ends when the
 /// last handle is dropped, after every queued append has been fsynced.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EvidenceStore {
     // Declared before `_writer`: each handle drops its sender first, so when
     // the last `_writer` goes, no sender is left and the thread can end.
     sender: mpsc::Sender<Command>,
     path: PathBuf,
+    /// The writer's index, shared so that `get` can answer without waking
+    /// the writer (see [`EvidenceStore::get_durable`]). The writer holds the
+    /// lock while it stages a batch, never across a write or an fsync.
+    index: Arc<Mutex<Index>>,
     _writer: Arc<Writer>,
 }
 
@@ -257,6 +261,12 @@ impl Drop for Writer {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+impl std::fmt::Debug for EvidenceStore {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("EvidenceStore").field("path", &self.path).finish_non_exhaustive()
     }
 }
 
@@ -285,7 +295,7 @@ struct Entry {
 /// when it leaves the window), parsed into a [`SealedRecord`] the first time
 /// it is asked for.
 enum Recent {
-    Line(Box<[u8]>),
+    Line(Arc<[u8]>),
     Record(Arc<SealedRecord>),
 }
 
@@ -298,6 +308,10 @@ struct Index {
     last_seq: u64,
     /// File length after the last record this index knows.
     length: u64,
+    /// The last record known to be on disk (fsynced by this writer, or read
+    /// from the file), and the file length after it.
+    durable_seq: u64,
+    durable_length: u64,
 }
 
 fn request_digest(request: &str) -> [u8; 32] {
@@ -313,6 +327,8 @@ impl Index {
             last_hash: GENESIS.to_owned(),
             last_seq: 0,
             length: 0,
+            durable_seq: 0,
+            durable_length: 0,
         };
         let bytes = match fs::read(path) {
             Ok(bytes) => bytes,
@@ -332,6 +348,8 @@ impl Index {
             offset += line.len() + 1;
         }
         index.length = bytes.len() as u64;
+        index.durable_seq = index.last_seq;
+        index.durable_length = index.length;
         Ok(index)
     }
 
@@ -411,16 +429,16 @@ impl EvidenceStore {
                  its bytes were set aside in the side file and the log continues after the last complete record"
             );
         }
-        let index = Index::load(&path)?;
+        let index = Arc::new(Mutex::new(Index::load(&path)?));
         // The bound only applies back-pressure: each check waits for its own
         // fsync anyway.
         let (sender, receiver) = mpsc::channel(64);
-        let thread_path = path.clone();
+        let (thread_path, thread_index) = (path.clone(), Arc::clone(&index));
         let thread = std::thread::Builder::new()
             .name("asasked-evidence".into())
-            .spawn(move || writer(thread_path, index, receiver))
+            .spawn(move || writer(thread_path, thread_index, receiver))
             .map_err(|source| StoreError::Io { path: path.clone(), source })?;
-        Ok(EvidenceStore { sender, path, _writer: Arc::new(Writer { thread: Some(thread), _lock: lock }) })
+        Ok(EvidenceStore { sender, path, index, _writer: Arc::new(Writer { thread: Some(thread), _lock: lock }) })
     }
 
     pub fn path(&self) -> &Path {
@@ -438,10 +456,58 @@ impl EvidenceStore {
     }
 
     pub async fn get(&self, record_id: &str) -> Result<Option<Arc<SealedRecord>>, StoreError> {
+        if let Some(answer) = self.get_durable(record_id) {
+            return Ok(answer);
+        }
         let (reply, answer) = oneshot::channel();
         let command = Command::Get { record_id: record_id.to_owned(), reply };
         self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    /// `get` answered from the shared index, without a round trip to the
+    /// writer thread (every check asks whether its record exists; under load
+    /// that round trip woke the writer once more per check and, on disk,
+    /// waited behind the batch being fsynced). Answers only what the writer
+    /// would answer now: a record absent from the index, or one that is on
+    /// disk and in the in-memory window. `None` (ask the writer) when the
+    /// record is not yet fsynced (its reply must wait for the fsync), older
+    /// than the window (read back from the file by the writer), after a
+    /// failed write, or when the file's length shows another process
+    /// appended (the writer reloads the index first).
+    fn get_durable(&self, record_id: &str) -> Option<Option<Arc<SealedRecord>>> {
+        let file_length = match fs::metadata(&self.path) {
+            Ok(metadata) => metadata.len(),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(_) => return None,
+        };
+        let line = {
+            let mut index = self.index.lock().ok()?;
+            // Between the durable length and the staged one, the file holds
+            // only this writer's bytes (a batch being written).
+            if index.length == u64::MAX || file_length < index.durable_length || file_length > index.length {
+                return None;
+            }
+            let Some(entry) = index.records.get(record_id) else {
+                return Some(None);
+            };
+            if entry.seq > index.durable_seq {
+                return None;
+            }
+            match index.recent.get(record_id)? {
+                Recent::Record(record) => return Some(Some(Arc::clone(record))),
+                Recent::Line(line) => Arc::clone(line),
+            }
+        };
+        // Parsed outside the lock, then kept parsed for the next replay.
+        let record = Arc::new(serde_json::from_slice::<SealedRecord>(line.trim_ascii_end()).ok()?);
+        if let Ok(mut index) = self.index.lock()
+            && let Some(recent) = index.recent.peek_mut(record_id)
+            && matches!(recent, Recent::Line(_))
+        {
+            *recent = Recent::Record(Arc::clone(&record));
+        }
+        Some(Some(record))
     }
 
     /// The record that superseded `record_id`, if any.
@@ -497,7 +563,7 @@ const MAX_BATCH: usize = 64;
 /// writer wakes is taken, appends are written in order and fsynced once, and
 /// only then are the replies that reveal a new record sent. Under load one
 /// fsync seals many checks; alone, a check still waits for exactly one.
-fn writer(path: PathBuf, mut index: Index, mut receiver: mpsc::Receiver<Command>) {
+fn writer(path: PathBuf, index: Arc<Mutex<Index>>, mut receiver: mpsc::Receiver<Command>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while let Some(first) = receiver.blocking_recv() {
         batch.push(first);
@@ -507,7 +573,7 @@ fn writer(path: PathBuf, mut index: Index, mut receiver: mpsc::Receiver<Command>
                 Err(_) => break,
             }
         }
-        serve_batch(&path, &mut index, batch.drain(..));
+        serve_batch(&path, &index, batch.drain(..));
     }
 }
 
@@ -548,12 +614,19 @@ impl Reply {
     }
 }
 
-fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Command>) {
+/// The index, even if a reader panicked while holding it: readers only
+/// look up and promote entries, which leaves it consistent.
+fn lock(index: &Mutex<Index>) -> MutexGuard<'_, Index> {
+    index.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: impl Iterator<Item = Command>) {
     let mut batch = batch.peekable();
     if batch.peek().is_none() {
         return;
     }
-    if let Err(error) = refresh(path, index) {
+    let mut index = lock(shared);
+    if let Err(error) = refresh(path, &mut index) {
         // The first caller gets the typed error; the others its message.
         let reason = error.to_string();
         let mut error = Some(error);
@@ -591,7 +664,7 @@ fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Comma
                 let needs = successor.as_ref().and_then(|id| index.records.get(id)).map_or(0, |entry| entry.seq);
                 hold_or_send(Reply::Successor(reply, successor), needs);
             }
-            Command::Append { draft, body, reply } => match stage(path, index, draft, &body, &mut pending) {
+            Command::Append { draft, body, reply } => match stage(path, &mut index, draft, &body, &mut pending) {
                 Ok(Ok(appended)) => {
                     let needs = appended.record().seq;
                     hold_or_send(Reply::Append(reply, Ok(appended)), needs);
@@ -604,6 +677,9 @@ fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Comma
             },
         }
     }
+    // Readers may use the index while the batch is written and fsynced:
+    // they reveal nothing past `durable_seq`.
+    drop(index);
     if pending.is_empty() {
         for reply in held {
             reply.send();
@@ -612,6 +688,10 @@ fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Comma
     }
     match write_and_sync(path, &pending, length_before) {
         Ok(()) => {
+            let mut index = lock(shared);
+            index.durable_seq = index.last_seq;
+            index.durable_length = index.length;
+            drop(index);
             for reply in held {
                 reply.send();
             }
@@ -620,7 +700,7 @@ fn serve_batch(path: &Path, index: &mut Index, batch: impl Iterator<Item = Comma
             // The index already holds this batch's records, which are not
             // known to be on disk: reload from the file on the next command,
             // and tell every caller that waited on them that nothing sealed.
-            index.length = u64::MAX;
+            lock(shared).length = u64::MAX;
             let reason = source.to_string();
             let kind = source.kind();
             for reply in held {
@@ -1197,6 +1277,33 @@ mod tests {
             assert_eq!(record.hash, digest::of_value(&value));
             assert_eq!(record.compute_hash().unwrap(), record.hash);
         }
+        assert!(verify_file(&directory.path().join(LOG_FILE)).unwrap().ok());
+    }
+
+    #[tokio::test]
+    async fn get_sees_what_a_program_ignoring_the_lock_appended() {
+        let directory = tempfile::tempdir().unwrap();
+        let server = EvidenceStore::open(directory.path()).unwrap();
+        server.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+        assert!(server.get("a").await.unwrap().is_some());
+        assert!(server.get("b").await.unwrap().is_none());
+        // The same two records sealed elsewhere: the second line is a valid
+        // continuation of the server's log, appended behind its back.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let other = EvidenceStore::open(elsewhere.path()).unwrap();
+        other.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+        let appended = other.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+        drop(other);
+        let lines = fs::read_to_string(elsewhere.path().join(LOG_FILE)).unwrap();
+        let second = lines.lines().nth(1).unwrap();
+        let mut log = OpenOptions::new().append(true).open(directory.path().join(LOG_FILE)).unwrap();
+        log.write_all(format!("{second}\n").as_bytes()).unwrap();
+        drop(log);
+        assert_eq!(server.get("b").await.unwrap().as_deref(), Some(&**appended.record()));
+        assert_eq!(server.successor("a").await.unwrap().as_deref(), Some("b"));
+        let next = server.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap();
+        assert_eq!(next.record().seq, 3);
+        drop(server);
         assert!(verify_file(&directory.path().join(LOG_FILE)).unwrap().ok());
     }
 
