@@ -6,6 +6,10 @@
 //! bounded by a count and a time and stops by itself. The clients share the
 //! machine's cores with the server: the figures are for both together.
 //!
+//! Each load line also prints the CPU time (user + system) per check of the
+//! server process and of this process (the clients), read from /proc: a
+//! steadier measure than checks/s when other work shares the cores.
+//!
 //! Scenarios (all printed as one line each):
 //! - `load/new/disk` and `load/new/tmpfs`: one request text (facts cached
 //!   after the first check), a different cart per check, so every check
