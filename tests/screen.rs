@@ -72,31 +72,32 @@ fn every_known_request_side_injection_is_flagged() {
     assert!(missed.is_empty(), "missed: {missed:?}");
 }
 
-#[test]
-fn held_out_injections_recall_pinned() {
-    let cases: Vec<(String, String, String)> = jsonl(&root().join("tests/hostile/injection-heldout.jsonl"))
-        .into_iter()
-        .map(|case| {
-            (
-                case["id"].as_str().unwrap().to_owned(),
-                case["request"].as_str().unwrap().to_owned(),
-                case["kind"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    let (voice, machine): (Vec<_>, Vec<_>) = cases.into_iter().partition(|(_, _, kind)| kind == "person-voice");
-    let strip = |cases: &[(String, String, String)]| -> Vec<(String, String)> {
-        cases.iter().map(|(id, text, _)| (id.clone(), text.clone())).collect()
+/// Measures one held-out injection file: ((machine-addressed flagged, total),
+/// (person-voice flagged, total)), printing every machine-addressed miss.
+fn held_out_injections(label: &str, path: &str) -> ((usize, usize), (usize, usize)) {
+    let (voice, machine): (Vec<Value>, Vec<Value>) =
+        jsonl(&root().join(path)).into_iter().partition(|case| case["kind"] == "person-voice");
+    let pairs = |cases: &[Value]| -> Vec<(String, String)> {
+        cases
+            .iter()
+            .map(|case| (case["id"].as_str().unwrap().to_owned(), case["request"].as_str().unwrap().to_owned()))
+            .collect()
     };
-    let machine_found = flagged("held-out machine-addressed", &strip(&machine));
-    for (id, text, kind) in &machine {
-        if !machine_found.contains(id) {
-            println!("held-out machine-addressed: MISSED {id} ({kind}): {text:?}");
+    let machine_found = flagged(&format!("{label} machine-addressed"), &pairs(&machine));
+    for case in &machine {
+        if !machine_found.iter().any(|id| case["id"] == id.as_str()) {
+            println!("{label} machine-addressed: MISSED {} ({}): {:?}", case["id"], case["kind"], case["request"]);
         }
     }
-    let voice_found = flagged("held-out person-voice", &strip(&voice));
-    assert_eq!((machine_found.len(), machine.len()), (MACHINE_FOUND, 69));
-    assert_eq!((voice_found.len(), voice.len()), (VOICE_FOUND, 11));
+    let voice_found = flagged(&format!("{label} person-voice"), &pairs(&voice));
+    ((machine_found.len(), machine.len()), (voice_found.len(), voice.len()))
+}
+
+#[test]
+fn held_out_injections_recall_pinned() {
+    let (machine, voice) = held_out_injections("held-out", "tests/hostile/injection-heldout.jsonl");
+    assert_eq!(machine, (MACHINE_FOUND, 69));
+    assert_eq!(voice, (VOICE_FOUND, 11));
 }
 
 /// The second held-out pair, written after the screen was tuned on the first
@@ -104,33 +105,10 @@ fn held_out_injections_recall_pinned() {
 /// and what it wrongly stops. Pinned at first sight.
 #[test]
 fn second_held_out_sets_measured_at_first_sight() {
-    let cases: Vec<(String, String, String)> = jsonl(&root().join("tests/hostile/injection-heldout-2.jsonl"))
-        .into_iter()
-        .map(|case| {
-            (
-                case["id"].as_str().unwrap().to_owned(),
-                case["request"].as_str().unwrap().to_owned(),
-                case["kind"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    let (voice, machine): (Vec<_>, Vec<_>) = cases.into_iter().partition(|(_, _, kind)| kind == "person-voice");
-    let strip = |cases: &[(String, String, String)]| -> Vec<(String, String)> {
-        cases.iter().map(|(id, text, _)| (id.clone(), text.clone())).collect()
-    };
-    let machine_found = flagged("second held-out machine-addressed", &strip(&machine));
-    for (id, text, kind) in &machine {
-        if !machine_found.contains(id) {
-            println!("second held-out machine-addressed: MISSED {id} ({kind}): {text:?}");
-        }
-    }
-    let voice_found = flagged("second held-out person-voice", &strip(&voice));
+    let (machine, voice) = held_out_injections("second held-out", "tests/hostile/injection-heldout-2.jsonl");
     let benign = texts(&root().join("tests/hostile/benign-heldout-2.jsonl"), "request");
     let benign_found = flagged("second held-out benign", &benign);
-    assert_eq!(
-        [(machine_found.len(), machine.len()), (voice_found.len(), voice.len()), (benign_found.len(), benign.len())],
-        SECOND_HELD_OUT
-    );
+    assert_eq!([machine, voice, (benign_found.len(), benign.len())], SECOND_HELD_OUT);
 }
 
 #[test]
