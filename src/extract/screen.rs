@@ -238,21 +238,31 @@ pub const MAX_FLAGS: usize = 8;
 ///
 /// Layers, each only if the one before found nothing: every line as written
 /// (and with look-alike letters mapped to Latin); the whole text as one line,
-/// so an instruction broken across lines still reads; then the encodings a
-/// model decodes on its own (see [`hidden_layers`]), flagged as
-/// [`Rule::Encoded`].
+/// so an instruction broken across lines still reads; words spelled with
+/// spaces between their letters; then the encodings a model decodes on its
+/// own (see [`hidden_layers`]). The last two are flagged as [`Rule::Encoded`].
 pub fn screen(text: &str, field: &str) -> Vec<Flag> {
     let mut flags: Vec<Flag> = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
     for line in &lines {
         scan_line(line, field, &mut flags);
         if flags.len() >= MAX_FLAGS {
-            flags.truncate(MAX_FLAGS);
-            return flags;
+            break;
         }
     }
     if flags.is_empty() && lines.len() > 1 {
         scan_line(&lines.join(" "), field, &mut flags);
+    }
+    if flags.is_empty()
+        && let Some(word) = spaced_word(text)
+    {
+        // Run together there are no word boundaries left for the patterns,
+        // so the word itself is the finding.
+        flags.push(Flag {
+            rule: Rule::Encoded,
+            field: field.to_owned(),
+            excerpt: format!("letters spaced apart: {word}"),
+        });
     }
     if flags.is_empty() {
         for (how, decoded) in hidden_layers(text) {
@@ -354,12 +364,6 @@ fn hidden_layers(text: &str) -> Vec<(&'static str, String)> {
     if leet != text {
         layers.push(("leetspeak", leet));
     }
-    let spaced = spaced_letters(text);
-    if let Some(found) = SPACED_WORDS.iter().find(|word| spaced.contains(*word)) {
-        // Run together there are no word boundaries left to match, so the
-        // word itself is the finding.
-        layers.push(("letters spaced apart", format!("ignore the rules: {found}")));
-    }
     let rot13: String = text
         .chars()
         .map(|character| match character {
@@ -373,6 +377,12 @@ fn hidden_layers(text: &str) -> Vec<(&'static str, String)> {
         text.lines().map(|line| line.chars().rev().collect::<String>()).collect::<Vec<_>>().join("\n");
     layers.push(("reversed", reversed));
     layers
+}
+
+/// The first of [`SPACED_WORDS`] in `text`'s runs of spaced-apart letters.
+fn spaced_word(text: &str) -> Option<&'static str> {
+    let runs = spaced_letters(text);
+    SPACED_WORDS.iter().copied().find(|word| runs.contains(word))
 }
 
 /// Runs of at least five one-letter words, joined: "i g n o r e" → "ignore".
