@@ -10,8 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::checks::{Code, Finding, Severity};
 use crate::decision::Decision;
+use crate::facts::{FieldName, FieldRef};
+use crate::finding::{Code, Finding, Severity};
 
 /// The namespace of the conformity object and of ACF codes.
 pub const CONFORMITY_KEY: &str = "com.provecart.conformity";
@@ -210,11 +211,12 @@ fn full_code(rule: &CodeRule, guard_code: &str) -> String {
 
 /// Renders one finding. `disputed` are the fact fields the extractors
 /// disagreed on: a finding on one of them is uncertain.
-pub fn message(finding: &Finding, disputed: &std::collections::BTreeSet<String>) -> Message {
+pub fn message(finding: &Finding, disputed: &std::collections::BTreeSet<FieldRef>) -> Message {
     let rule = rule(finding.code, quantity_below(finding));
-    let field = finding.field.as_str();
-    let field_disputed =
-        disputed.iter().any(|name| name == field || name.ends_with(&format!(".{field}")) || name == "lines");
+    let field_disputed = disputed.iter().any(|reference| match *reference {
+        FieldRef::Shared(FieldName::Lines) => true,
+        FieldRef::Shared(field) | FieldRef::Line { field, .. } => field == finding.field,
+    });
     let uncertain = matches!(finding.code, Code::Other | Code::Unchecked | Code::Lines) || field_disputed;
     Message {
         message_type: match finding.severity {
@@ -458,6 +460,7 @@ mod tests {
             field,
             line: None,
             path: "$.cart[0]".into(),
+            entry: Some(0),
             expected,
             actual,
             reason: "reason".into(),

@@ -13,10 +13,10 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::cart::{Cart, Item, parse_item};
-use crate::checks::Severity;
 use crate::decision::check;
 use crate::extract::merge::merge;
 use crate::facts::Facts;
+use crate::finding::Severity;
 use crate::normalize;
 
 /// Errors reading case files (as opposed to cases that fail).
@@ -179,7 +179,7 @@ fn run_decision(case: &Map<String, Value>) -> Result<DecisionOutcome, String> {
                 .iter()
                 .map(|code| {
                     let text = code.as_str().ok_or(format!("$.expected.{key}: codes are strings"))?;
-                    crate::checks::Code::parse(text).ok_or(format!("$.expected.{key}: unknown code {text:?}"))?;
+                    crate::finding::Code::parse(text).ok_or(format!("$.expected.{key}: unknown code {text:?}"))?;
                     Ok(text.to_owned())
                 })
                 .collect(),

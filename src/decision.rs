@@ -1,12 +1,16 @@
-//! The decision of guard.md §6: `ask` iff any finding blocks, with every block
-//! finding as a reason and one ready question; warnings become notes.
+//! The deterministic guard: [`run`] applies every check of guard.md §5 to a
+//! cart (per entry, or per line through `lines`), and [`Verdict`] is the
+//! decision of §6: `ask` iff any finding blocks, with every block finding as
+//! a reason and one ready question; warnings become notes.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::cart::{Cart, Item};
-use crate::checks::{self, Finding, Severity};
+use crate::checks::{self, ItemRule, PreparedItem, SeverityRules, Target, item_finding};
 use crate::facts::Facts;
+use crate::finding::{Finding, Severity};
+use crate::lines;
 use crate::normalize;
 
 /// What the agent must do before paying.
@@ -98,7 +102,36 @@ impl Verdict {
 /// The deterministic guard: facts and cart in, verdict out. `allowed` feeds
 /// the price check. Never calls a model, never reads the clock.
 pub fn check(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Verdict {
-    Verdict::from_findings(checks::run(facts, cart, allowed))
+    Verdict::from_findings(run(facts, cart, allowed))
+}
+
+/// Runs every check of guard.md §5 on a cart. `allowed` feeds the price check
+/// (empty: only the cart's own items). Findings come back in a fixed order:
+/// by cart entry, then rule; cart-wide findings last.
+pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
+    let rules = SeverityRules::new(facts);
+    let shared = Target::shared(facts);
+    let prepared: Vec<PreparedItem> = cart.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
+    let mut findings = Vec::new();
+
+    // The target each entry was checked against, for the price check.
+    let mut entry_targets: Vec<Option<Target>> = vec![None; cart.entries.len()];
+
+    if facts.lines.is_empty() {
+        for (index, item) in prepared.iter().enumerate() {
+            findings
+                .extend(ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, &shared, item, index, &rules)));
+            entry_targets[index] = Some(shared.clone());
+        }
+        findings.extend(checks::quantity::cart_findings(&shared, cart, &rules));
+    } else {
+        findings.extend(lines::findings(facts, &shared, cart, &prepared, &rules, &mut entry_targets));
+    }
+
+    findings.extend(checks::explicit_max::findings(facts, cart, &rules));
+    findings.extend(checks::price::findings(facts, cart, allowed, &entry_targets, &rules));
+    findings.extend(checks::other::findings(facts, cart, &rules));
+    findings
 }
 
 #[cfg(test)]

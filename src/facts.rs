@@ -71,9 +71,9 @@ impl Line {
 /// The intent facts of guard.md §3.
 ///
 /// A field the person did not state is `None` (or `false`, or empty). `soft`
-/// and `disputed` hold field names ([`FieldName`]) or line-field paths such as
-/// `lines[1].size_label`; they are kept as strings on the wire and parsed into
-/// [`FieldRef`] by [`Facts::validate`], so a typo in a field name is an error.
+/// and `disputed` hold field references ([`FieldRef`]): a field name or a
+/// line-field path such as `lines[1].size_label`, strings on the wire, parsed
+/// when the facts are read, so a typo in a field name is an error there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Facts {
@@ -119,10 +119,10 @@ pub struct Facts {
     pub other_optional: Vec<String>,
     /// Fields the person marked as optional.
     #[serde(default)]
-    pub soft: BTreeSet<String>,
+    pub soft: BTreeSet<FieldRef>,
     /// Fields the extractors disagreed on.
     #[serde(default)]
-    pub disputed: BTreeSet<String>,
+    pub disputed: BTreeSet<FieldRef>,
 }
 
 /// The names of the fact fields that a finding can be about.
@@ -198,11 +198,59 @@ impl fmt::Display for FieldName {
     }
 }
 
-/// A parsed entry of `soft` or `disputed`: a shared field or one field of a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// An entry of `soft` or `disputed`: a shared field or one field of a line.
+///
+/// On the wire it is the string `color` or `lines[2].size_label`. Sets of it
+/// are ordered by that string, so that facts serialise in the same order as
+/// the sorted names they were before they were typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldRef {
     Shared(FieldName),
     Line { index: usize, field: FieldName },
+}
+
+impl Ord for FieldRef {
+    fn cmp(&self, other: &FieldRef) -> std::cmp::Ordering {
+        self.to_string().cmp(&other.to_string())
+    }
+}
+
+impl PartialOrd for FieldRef {
+    fn partial_cmp(&self, other: &FieldRef) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl From<FieldName> for FieldRef {
+    fn from(field: FieldName) -> FieldRef {
+        FieldRef::Shared(field)
+    }
+}
+
+impl Serialize for FieldRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FieldRef, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        FieldRef::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("unknown field name {text:?}")))
+    }
+}
+
+impl JsonSchema for FieldRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FieldRef".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A fact field name (`color`) or one field of a line (`lines[1].size_label`)."
+        })
+    }
 }
 
 impl FieldRef {
@@ -257,8 +305,8 @@ impl Facts {
         Ok(facts)
     }
 
-    /// Checks what serde cannot: string lengths, list lengths, and that every
-    /// `soft`/`disputed` entry names a real field.
+    /// Checks what serde cannot: string lengths and list lengths. (Every
+    /// `soft`/`disputed` entry already names a real field: serde parsed it.)
     pub fn validate(&self) -> Result<(), FactsError> {
         let error = |path: String, message: &str| FactsError { path, message: message.to_owned() };
         let check_string = |path: &str, value: &Option<String>| -> Result<(), FactsError> {
@@ -297,25 +345,7 @@ impl Facts {
                 return Err(error(format!("$.lines[{index}].quantity"), "quantity 0 is not a stated quantity"));
             }
         }
-        for (name, set) in [("soft", &self.soft), ("disputed", &self.disputed)] {
-            for entry in set {
-                if FieldRef::parse(entry).is_none() {
-                    return Err(error(format!("$.{name}"), &format!("unknown field name {entry:?}")));
-                }
-            }
-        }
         Ok(())
-    }
-
-    /// The parsed `soft` entries. Call [`Facts::validate`] first: unparsable
-    /// entries are skipped here.
-    pub fn soft_refs(&self) -> BTreeSet<FieldRef> {
-        self.soft.iter().filter_map(|entry| FieldRef::parse(entry)).collect()
-    }
-
-    /// The parsed `disputed` entries.
-    pub fn disputed_refs(&self) -> BTreeSet<FieldRef> {
-        self.disputed.iter().filter_map(|entry| FieldRef::parse(entry)).collect()
     }
 }
 
@@ -368,9 +398,18 @@ mod tests {
     }
 
     #[test]
+    fn field_refs_are_strings_on_the_wire_sorted_by_name() {
+        let facts: Facts =
+            serde_json::from_str(r#"{"soft": ["size_label", "lines[0].color", "color", "brand_not"]}"#).unwrap();
+        let written = serde_json::to_value(&facts).unwrap();
+        assert_eq!(written["soft"], serde_json::json!(["brand_not", "color", "lines[0].color", "size_label"]));
+    }
+
+    #[test]
     fn validation_names_the_path() {
-        let facts: Facts = serde_json::from_str(r#"{"disputed": ["colour"]}"#).unwrap();
-        assert_eq!(facts.validate().unwrap_err().path, "$.disputed");
+        let error = Facts::from_value(serde_json::json!({"disputed": ["colour"]})).unwrap_err();
+        assert_eq!(error.path, "$.disputed[0]");
+        assert!(error.message.contains("unknown field name \"colour\""), "{}", error.message);
         let facts = Facts { size_label: Some("x".repeat(5000)), ..Facts::default() };
         assert_eq!(facts.validate().unwrap_err().path, "$.size_label");
         let facts = Facts { lines: vec![Line { quantity: Some(0), ..Line::default() }], ..Facts::default() };

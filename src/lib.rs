@@ -36,6 +36,7 @@ pub mod evidence;
 pub mod extract;
 pub mod extractors;
 pub mod facts;
+pub mod finding;
 pub mod lines;
 pub mod mcp;
 pub mod normalize;
@@ -45,6 +46,6 @@ pub mod service;
 pub mod today;
 
 pub use cart::{Cart, CartEntry, Item};
-pub use checks::{Code, Finding, Severity};
 pub use decision::{Decision, Verdict, check};
 pub use facts::Facts;
+pub use finding::{Code, Finding, Severity};

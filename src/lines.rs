@@ -12,11 +12,9 @@
 use serde_json::{Value, json};
 
 use crate::cart::Cart;
-use crate::checks::{
-    Code, Finding, ItemRule, PairCost, PreparedItem, Severity, SeverityRules, Target, entry_path, item_finding,
-    pair_cost, pair_findings,
-};
+use crate::checks::{ItemRule, PairCost, PreparedItem, SeverityRules, Target, item_finding, pair_cost, pair_findings};
 use crate::facts::{Facts, FieldName, Line};
+use crate::finding::{Code, Finding, Severity, cart_path};
 
 /// Above this many lines or cart entries the guard does not assign: it
 /// returns a `lines` finding and the order goes to the person. 256 keeps the
@@ -166,7 +164,7 @@ pub fn hungarian(matrix: &[i64], size: usize) -> Vec<usize> {
 
 /// Every finding of a cart against facts with lines; fills `entry_targets`
 /// with the target each entry was checked against.
-pub(crate) fn findings(
+pub fn findings(
     facts: &Facts,
     shared: &Target,
     cart: &Cart,
@@ -182,6 +180,7 @@ pub(crate) fn findings(
             field: FieldName::Lines,
             line: None,
             path: "$.cart".to_owned(),
+            entry: None,
             expected: json!({ "lines": facts.lines.len() }),
             actual: json!({ "entries": cart.entries.len() }),
             reason: format!(
@@ -209,7 +208,7 @@ pub(crate) fn findings(
                 entry_targets[entry_index] = Some(targets[line].clone());
             }
             None => {
-                let path = entry_path(entry_index);
+                let path = cart_path(Some(entry_index));
                 findings.push(Finding {
                     id: format!("extra@{path}"),
                     code: Code::Extra,
@@ -217,6 +216,7 @@ pub(crate) fn findings(
                     field: FieldName::Lines,
                     line: None,
                     path,
+                    entry: Some(entry_index),
                     expected: Value::Null,
                     actual: json!(entry.item.display_name()),
                     reason: format!("Not part of what was asked for: {}.", entry.item.display_name()),
@@ -262,6 +262,7 @@ fn missing(index: usize, line: &Line, target: &Target) -> Finding {
         field: FieldName::Lines,
         line: Some(index),
         path: "$.cart".to_owned(),
+        entry: None,
         expected: serde_json::to_value(line).unwrap_or(Value::Null),
         actual: Value::Null,
         reason: format!("Asked for {description}, and nothing in the cart is for it."),

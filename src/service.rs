@@ -20,13 +20,13 @@ use tokio_util::task::TaskTracker;
 use crate::acf::{self, AcfProjection, AcfV01, Binding, MAX_ATTEMPTS};
 use crate::cart::{Cart, Item, parse_item};
 use crate::catalog::Catalog;
-use crate::checks::{Finding, Severity};
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
 use crate::evidence::{Appended, Draft, EvidenceStore, LinkError, SealedRecord, StoreError};
 use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
+use crate::finding::{Finding, Severity};
 use crate::today;
 
 /// The longest request accepted. A real request is a few sentences; the bound

@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use asasked::acf::ENGINE_ERROR;
 use asasked::catalog::Catalog;
-use asasked::checks::Severity;
 use asasked::decision::Decision;
 use asasked::evidence::{self, EvidenceStore};
 use asasked::extract::Extractor;
@@ -26,6 +25,7 @@ use asasked::extract::rules::RulesExtractor;
 use asasked::extract::schema::empty_facts_value;
 use asasked::extract::set::ExtractorSet;
 use asasked::facts::FieldName;
+use asasked::finding::Severity;
 use asasked::providers::ProviderSettings;
 use asasked::providers::http::HttpSettings;
 use asasked::providers::openai::{OpenAiExtractor, ResponseFormat};

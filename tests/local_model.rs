@@ -103,14 +103,14 @@ async fn a_real_local_model_gives_schema_valid_facts_or_fails_closed() {
                 // One-sided: only the fixed extractor stated a colour.
                 if facts.color.is_none() {
                     assert_eq!(merged.color.as_deref(), Some(FIXED_COLOR));
-                    assert!(merged.disputed.contains("color"), "{merged:?}");
+                    assert!(merged.disputed.contains(&asasked::facts::FieldName::Color.into()), "{merged:?}");
                 }
                 // The first extractor wins a conflict, marked disputed.
                 if let Some(color) = &facts.color
                     && !color.eq_ignore_ascii_case(FIXED_COLOR)
                 {
                     assert_eq!(merged.color.as_ref(), Some(color));
-                    assert!(merged.disputed.contains("color"), "{merged:?}");
+                    assert!(merged.disputed.contains(&asasked::facts::FieldName::Color.into()), "{merged:?}");
                 }
                 assert!(local.cost.output_tokens.is_some_and(|tokens| tokens > 0), "usage is read");
             }

@@ -3,7 +3,7 @@
 //! of the cart.
 
 use asasked::cart::{Cart, CartEntry, Item, ItemLevel};
-use asasked::facts::{Facts, Level, Line, PricePreference};
+use asasked::facts::{Facts, FieldRef, Level, Line, PricePreference};
 use asasked::{Severity, check};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -123,8 +123,8 @@ fn facts(with_lines: bool) -> impl Strategy<Value = Facts> {
                 lines,
                 other,
                 other_optional,
-                soft,
-                disputed,
+                soft: soft.iter().filter_map(|name: &String| FieldRef::parse(name)).collect(),
+                disputed: disputed.iter().filter_map(|name: &String| FieldRef::parse(name)).collect(),
             },
         )
 }

@@ -520,7 +520,7 @@ async fn a_slow_and_a_fast_provider_run_concurrently() {
     assert!(elapsed >= Duration::from_millis(500) && elapsed < Duration::from_millis(750), "{elapsed:?}, not 800 ms");
     let merged = outcome.merged.as_ref().unwrap();
     assert_eq!(merged.color.as_deref(), Some("black"), "the first extractor's value");
-    assert!(merged.disputed.contains("color"));
+    assert!(merged.disputed.contains(&asasked::facts::FieldName::Color.into()));
     assert_eq!(merged.deadline_days, Some(4));
 }
 

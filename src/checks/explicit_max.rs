@@ -3,9 +3,10 @@
 
 use serde_json::json;
 
-use super::{Code, Finding, SeverityRules, Source, entry_path, money, unchecked};
+use super::{SeverityRules, Source, money, unchecked};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
+use crate::finding::{Code, Finding};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
     let max = facts.explicit_max_cents?;
@@ -14,12 +15,11 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
     for (index, entry) in cart.entries.iter().enumerate() {
         let name = entry.item.display_name();
         let Some(price) = entry.item.price_cents else {
-            return Some(unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, entry_path(index), None));
+            return Some(unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, index, None));
         };
         match (currency, entry.item.currency.as_deref()) {
             (Some(seen), Some(this)) if seen != this => {
-                let mut finding =
-                    unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, entry_path(index), None);
+                let mut finding = unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, index, None);
                 finding.reason =
                     format!("Could not check the spending limit: the cart mixes {seen} and {this}: {name}.");
                 return Some(finding);
@@ -54,6 +54,7 @@ fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityR
         field: FieldName::ExplicitMaxCents,
         line: None,
         path: "$.cart".to_owned(),
+        entry: None,
         expected: json!({ "total_at_most_minor": max }),
         actual: json!({ "total_minor": total, "currency": currency }),
         reason: format!("Asked to spend at most {}, the cart totals {shown}.", money(max, currency)),
@@ -92,7 +93,7 @@ mod tests {
     #[test]
     fn a_total_beyond_u64_blocks() {
         let over = run(30000, &[(Some(u64::MAX / 2), "USD", 1), (Some(u64::MAX / 2), "USD", 3)]).unwrap();
-        assert_eq!((over.code, over.severity), (Code::ExplicitMax, crate::checks::Severity::Block));
+        assert_eq!((over.code, over.severity), (Code::ExplicitMax, crate::finding::Severity::Block));
         assert_eq!(over.actual["total_minor"], serde_json::Value::Null);
         assert!(over.reason.contains("the cart totals more than"), "{}", over.reason);
     }

@@ -1,5 +1,8 @@
-//! The checks of guard.md §5: one file per rule, and the runner that applies
-//! them to a cart and decides each finding's severity.
+//! The checks of guard.md §5: one file per rule, the effective facts an item
+//! is checked against ([`Target`]), and each finding's severity. The runner
+//! that applies them to a whole cart is `decision::run`; `lines` assigns
+//! entries to lines with the per-pair functions here. This module imports
+//! neither of them.
 //!
 //! Everything here is pure: no I/O, no clock, no model, no hash-map iteration.
 //! A rule that fails is a [`Finding`], never an error. Each rule file has two
@@ -21,134 +24,13 @@ pub mod refund;
 pub mod size;
 
 use std::collections::BTreeSet;
-use std::fmt;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cart::{Cart, CartEntry, Item};
+use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
-use crate::lines;
+use crate::finding::{Code, Finding, Severity, cart_path};
 use crate::normalize::{self, ColourWords, Size};
-
-/// The finding codes of guard.md §5.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
-pub enum Code {
-    #[serde(rename = "brand")]
-    Brand,
-    #[serde(rename = "brand-excluded")]
-    BrandExcluded,
-    #[serde(rename = "model")]
-    Model,
-    #[serde(rename = "color")]
-    Color,
-    #[serde(rename = "size")]
-    Size,
-    #[serde(rename = "level")]
-    Level,
-    #[serde(rename = "refund")]
-    Refund,
-    #[serde(rename = "deadline")]
-    Deadline,
-    #[serde(rename = "price")]
-    Price,
-    #[serde(rename = "explicit-max")]
-    ExplicitMax,
-    #[serde(rename = "quantity")]
-    Quantity,
-    #[serde(rename = "other")]
-    Other,
-    #[serde(rename = "unchecked")]
-    Unchecked,
-    #[serde(rename = "missing")]
-    Missing,
-    #[serde(rename = "extra")]
-    Extra,
-    #[serde(rename = "lines")]
-    Lines,
-}
-
-impl Code {
-    pub const ALL: [Code; 16] = [
-        Code::Brand,
-        Code::BrandExcluded,
-        Code::Model,
-        Code::Color,
-        Code::Size,
-        Code::Level,
-        Code::Refund,
-        Code::Deadline,
-        Code::Price,
-        Code::ExplicitMax,
-        Code::Quantity,
-        Code::Other,
-        Code::Unchecked,
-        Code::Missing,
-        Code::Extra,
-        Code::Lines,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Brand => "brand",
-            Code::BrandExcluded => "brand-excluded",
-            Code::Model => "model",
-            Code::Color => "color",
-            Code::Size => "size",
-            Code::Level => "level",
-            Code::Refund => "refund",
-            Code::Deadline => "deadline",
-            Code::Price => "price",
-            Code::ExplicitMax => "explicit-max",
-            Code::Quantity => "quantity",
-            Code::Other => "other",
-            Code::Unchecked => "unchecked",
-            Code::Missing => "missing",
-            Code::Extra => "extra",
-            Code::Lines => "lines",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Code> {
-        Code::ALL.into_iter().find(|code| code.as_str() == text)
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(self.as_str())
-    }
-}
-
-/// `block` stops the purchase until the person is asked; `warn` is a note.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Block,
-    Warn,
-}
-
-/// One mismatch between a fact and the cart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Finding {
-    /// Stable identifier: the code (with the field for `unchecked`, the entry
-    /// for `other`) and the JSONPath of the cart entry, e.g. `size@$.cart[1]`.
-    pub id: String,
-    pub code: Code,
-    pub severity: Severity,
-    /// The fact field the finding is about.
-    pub field: FieldName,
-    /// The requested line, where lines apply.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// JSONPath into the cart (`$.cart[1]`, or `$.cart` for the whole cart).
-    pub path: String,
-    pub expected: Value,
-    pub actual: Value,
-    /// One human sentence naming the item and the values.
-    pub reason: String,
-}
 
 /// Where a fact value came from: the shared facts or one line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -445,7 +327,7 @@ pub struct SeverityRules {
 
 impl SeverityRules {
     pub fn new(facts: &Facts) -> SeverityRules {
-        SeverityRules { soft: facts.soft_refs(), disputed: facts.disputed_refs() }
+        SeverityRules { soft: facts.soft.clone(), disputed: facts.disputed.clone() }
     }
 
     pub fn severity(&self, field: FieldName, source: Source) -> Severity {
@@ -471,13 +353,8 @@ impl SeverityRules {
     }
 }
 
-/// The cart path of entry `index`.
-pub fn entry_path(index: usize) -> String {
-    format!("$.cart[{index}]")
-}
-
 /// Builds the finding of rule `rule` on entry `index`, or `None` if it passes.
-pub(crate) fn item_finding(
+pub fn item_finding(
     rule: ItemRule,
     target: &Target,
     item: &PreparedItem,
@@ -485,7 +362,7 @@ pub(crate) fn item_finding(
     rules: &SeverityRules,
 ) -> Option<Finding> {
     let status = rule.status(target, item);
-    let path = entry_path(index);
+    let path = cart_path(Some(index));
     let source = rule.source(target);
     let line = match source {
         Source::Line(line_index) => Some(line_index),
@@ -502,6 +379,7 @@ pub(crate) fn item_finding(
                 field: rule.field(),
                 line,
                 path,
+                entry: Some(index),
                 expected: detail.expected,
                 actual: detail.actual,
                 reason: detail.reason,
@@ -509,21 +387,22 @@ pub(crate) fn item_finding(
         }
         Status::Unknown => {
             let detail = rule.detail(target, item);
-            Some(unchecked(rule.field(), rule.attribute(), detail.expected, &item.item.display_name(), path, line))
+            Some(unchecked(rule.field(), rule.attribute(), detail.expected, &item.item.display_name(), index, line))
         }
     }
 }
 
 /// An `unchecked` finding: a stated fact the item has no attribute for.
 /// Always `warn`, so the person sees what could not be checked.
-pub(crate) fn unchecked(
+pub fn unchecked(
     field: FieldName,
     attribute: &str,
     expected: Value,
     item_name: &str,
-    path: String,
+    entry: usize,
     line: Option<usize>,
 ) -> Finding {
+    let path = cart_path(Some(entry));
     Finding {
         id: format!("unchecked.{field}@{path}"),
         code: Code::Unchecked,
@@ -531,6 +410,7 @@ pub(crate) fn unchecked(
         field,
         line,
         path,
+        entry: Some(entry),
         expected,
         actual: Value::Null,
         reason: format!("Could not check {field}: the store does not say the {attribute}: {item_name}."),
@@ -545,7 +425,7 @@ pub struct PairCost {
 }
 
 /// The cost of pairing `target` (a line) with one cart entry.
-pub(crate) fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &SeverityRules) -> PairCost {
+pub fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &SeverityRules) -> PairCost {
     let mut cost = PairCost::default();
     let mut count = |severity: Severity| match severity {
         Severity::Block => cost.blocks += 1,
@@ -568,38 +448,9 @@ pub(crate) fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rul
     cost
 }
 
-/// Runs every check of guard.md §5 on a cart. `allowed` feeds the price check
-/// (empty: only the cart's own items). Findings come back in a fixed order:
-/// by cart entry, then rule; cart-wide findings last.
-pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
-    let rules = SeverityRules::new(facts);
-    let shared = Target::shared(facts);
-    let prepared: Vec<PreparedItem> = cart.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
-    let mut findings = Vec::new();
-
-    // The target each entry was checked against, for the price check.
-    let mut entry_targets: Vec<Option<Target>> = vec![None; cart.entries.len()];
-
-    if facts.lines.is_empty() {
-        for (index, item) in prepared.iter().enumerate() {
-            findings
-                .extend(ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, &shared, item, index, &rules)));
-            entry_targets[index] = Some(shared.clone());
-        }
-        findings.extend(quantity::cart_findings(&shared, cart, &rules));
-    } else {
-        findings.extend(lines::findings(facts, &shared, cart, &prepared, &rules, &mut entry_targets));
-    }
-
-    findings.extend(explicit_max::findings(facts, cart, &rules));
-    findings.extend(price::findings(facts, cart, allowed, &entry_targets, &rules));
-    findings.extend(other::findings(facts, cart, &rules));
-    findings
-}
-
 /// The effective item rules and quantity of one entry against one target,
 /// as reported findings (used for assigned pairs).
-pub(crate) fn pair_findings(
+pub fn pair_findings(
     target: &Target,
     item: &PreparedItem,
     entry: &CartEntry,

@@ -4,9 +4,10 @@
 
 use serde_json::json;
 
-use super::{Code, Finding, Severity, SeverityRules, Source};
+use super::{SeverityRules, Source};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
+use crate::finding::{Code, Finding, Severity};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
     let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
@@ -18,6 +19,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
         field: FieldName::Other,
         line: None,
         path: "$.cart".to_owned(),
+        entry: None,
         expected: json!(text),
         actual: json!(null),
         reason: format!("Asked for \u{201c}{text}\u{201d}, which the guard cannot check against the item: {items}."),
@@ -29,6 +31,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
         field: FieldName::OtherOptional,
         line: None,
         path: "$.cart".to_owned(),
+        entry: None,
         expected: json!(text),
         actual: json!(null),
         reason: format!("Would like \u{201c}{text}\u{201d}, which the guard cannot check against the item: {items}."),
@@ -54,7 +57,7 @@ mod tests {
             severities,
             vec![("other[0]@$.cart", Severity::Block), ("other_optional[0]@$.cart", Severity::Warn)]
         );
-        let disputed = Facts { disputed: ["other".to_owned()].into(), ..facts };
+        let disputed = Facts { disputed: [FieldName::Other.into()].into(), ..facts };
         assert_eq!(findings(&disputed, &cart, &SeverityRules::new(&disputed))[0].severity, Severity::Warn);
     }
 }

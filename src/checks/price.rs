@@ -7,12 +7,11 @@
 
 use serde_json::json;
 
-use super::{
-    Code, Finding, ItemRule, PreparedItem, SeverityRules, Source, Status, Target, entry_path, money, unchecked,
-};
+use super::{ItemRule, PreparedItem, SeverityRules, Source, Status, Target, money, unchecked};
 use crate::cart::{Cart, Item};
 use crate::checks::quantity::entry_units;
 use crate::facts::{Facts, FieldName, PricePreference};
+use crate::finding::{Code, Finding, cart_path};
 
 /// "More than 15% cheaper": `alternative < 0.85 × cart`, in integers.
 const THRESHOLD_PERCENT: u128 = 85;
@@ -30,7 +29,7 @@ pub fn findings(
     let entry = &cart.entries[0];
     let name = entry.item.display_name();
     let Some(price) = entry.item.price_cents else {
-        return Some(unchecked(FieldName::PricePreference, "price", json!("cheap"), &name, entry_path(0), None));
+        return Some(unchecked(FieldName::PricePreference, "price", json!("cheap"), &name, 0, None));
     };
     let shared;
     let target = match entry_targets.first().and_then(Option::as_ref) {
@@ -56,7 +55,8 @@ pub fn findings(
         severity: rules.severity(FieldName::PricePreference, Source::Shared),
         field: FieldName::PricePreference,
         line: target.line,
-        path: entry_path(0),
+        path: cart_path(Some(0)),
+        entry: Some(0),
         expected: json!({ "cheaper_item": cheapest.id.clone().unwrap_or_else(|| cheapest.display_name()), "price_minor": alternative_price }),
         actual: json!({ "price_minor": price }),
         reason: format!(

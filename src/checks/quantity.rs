@@ -4,9 +4,10 @@
 
 use serde_json::json;
 
-use super::{Code, Finding, SeverityRules, Source, Target, entry_path, unchecked};
+use super::{SeverityRules, Source, Target, unchecked};
 use crate::cart::{Cart, CartEntry, Item};
 use crate::facts::FieldName;
+use crate::finding::{Code, Finding, cart_path};
 
 /// Units of the person's counting in one entry; `None` if the item does not
 /// say how many units one cart unit holds. The bounds in `cart` keep the
@@ -36,7 +37,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
                     "number of units in one pack",
                     json!(wanted.units),
                     &entry.item.display_name(),
-                    entry_path(index),
+                    index,
                     None,
                 ));
             }
@@ -53,6 +54,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
         field: FieldName::Quantity,
         line: None,
         path: "$.cart".to_owned(),
+        entry: None,
         expected: json!(wanted.units),
         actual: json!(total),
         reason: format!("Asked for {}, the cart has {total}: {}.", wanted.units, contents.join(", ")),
@@ -66,14 +68,14 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
         Source::Line(line) => Some(line),
         Source::Shared => target.line,
     };
-    let path = entry_path(index);
+    let path = cart_path(Some(index));
     let Some(units) = entry_units(&entry.item, entry.quantity) else {
         return Some(unchecked(
             FieldName::Quantity,
             "number of units in one pack",
             json!(wanted.units),
             &entry.item.display_name(),
-            path,
+            index,
             line,
         ));
     };
@@ -87,6 +89,7 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
         field: FieldName::Quantity,
         line,
         path,
+        entry: Some(index),
         expected: json!(wanted.units),
         actual: json!(units),
         reason: format!("Asked for {}, the cart has {units}: {}.", wanted.units, describe(entry)),
@@ -96,8 +99,8 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::Severity;
     use crate::facts::Facts;
+    use crate::finding::Severity;
 
     fn cart(entries: &[(Option<u64>, u64)]) -> Cart {
         Cart {

@@ -76,9 +76,8 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
     }
     let other_optional = union_text(outputs.iter().flat_map(|facts| facts.other_optional.iter()), &other);
 
-    let soft: BTreeSet<String> = outputs.iter().flat_map(|facts| facts.soft.iter().cloned()).collect();
-    let mut disputed_names: BTreeSet<String> = disputed.iter().map(ToString::to_string).collect();
-    disputed_names.extend(outputs.iter().flat_map(|facts| facts.disputed.iter().cloned()));
+    let soft: BTreeSet<FieldRef> = outputs.iter().flat_map(|facts| facts.soft.iter().copied()).collect();
+    disputed.extend(outputs.iter().flat_map(|facts| facts.disputed.iter().copied()));
 
     Ok(Facts {
         brand,
@@ -96,7 +95,7 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
         other,
         other_optional,
         soft,
-        disputed: disputed_names,
+        disputed,
     })
 }
 
@@ -173,8 +172,8 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
-    fn disputed(merged: &Facts) -> Vec<&str> {
-        merged.disputed.iter().map(String::as_str).collect()
+    fn disputed(merged: &Facts) -> Vec<String> {
+        merged.disputed.iter().map(ToString::to_string).collect()
     }
 
     #[test]
@@ -234,7 +233,7 @@ mod tests {
         .unwrap();
         assert_eq!(merged.other, vec!["gluten-free", "vegan"]);
         assert_eq!(merged.other_optional, vec!["gift wrap"]);
-        assert_eq!(merged.soft.iter().map(String::as_str).collect::<Vec<_>>(), vec!["color", "size_label"]);
+        assert_eq!(merged.soft.iter().map(ToString::to_string).collect::<Vec<_>>(), vec!["color", "size_label"]);
         assert!(merged.disputed.is_empty());
         let missing = merge(&[facts("{}"), facts(r#"{"other": ["vegan"]}"#)]).unwrap();
         assert_eq!(disputed(&missing), vec!["other"]);

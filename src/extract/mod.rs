@@ -23,7 +23,7 @@ use chrono::{Datelike, NaiveDate, Weekday as ChronoWeekday};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::facts::{Facts, Level, Line, PricePreference};
+use crate::facts::{Facts, FieldRef, Level, Line, PricePreference};
 
 /// A named weekday, as an extractor returns it for "by Friday".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -143,7 +143,9 @@ impl ExtractedFacts {
             lines: self.lines,
             other: self.other,
             other_optional: self.other_optional,
-            soft: self.soft.into_iter().collect(),
+            // `schema::validate` refused any name that does not parse, and the
+            // rules extractor writes names from `FieldName`.
+            soft: self.soft.iter().filter_map(|name| FieldRef::parse(name)).collect(),
             disputed: Default::default(),
         }
     }

@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 use serde_json::{Map, Value};
 
 use super::{ExtractError, ExtractedFacts};
+use crate::facts::FieldRef;
 
 /// The command that regenerates the checked-in schema.
 pub const REGENERATE_COMMAND: &str = "cargo run -- schema > extractors/facts.schema.json";
@@ -158,6 +159,9 @@ pub fn validate(value: &Value) -> Result<ExtractedFacts, ExtractError> {
     // no empty strings, no quantity 0) are checked here too, so a model gets
     // them fed back like any schema error. They do not depend on the date,
     // so any date resolves the weekday.
+    if let Some(unknown) = extracted.soft.iter().find(|name| FieldRef::parse(name).is_none()) {
+        return Err(ExtractError::SchemaInvalid(format!("$.soft: unknown field name {unknown:?}")));
+    }
     extracted
         .clone()
         .into_facts(chrono::NaiveDate::MIN)

@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(started.elapsed(), Duration::from_millis(500), "waits for the slowest, not the sum");
         let merged = outcome.merged.as_ref().unwrap();
         assert_eq!(merged.color.as_deref(), Some("black"));
-        assert!(merged.disputed.contains("color"));
+        assert!(merged.disputed.contains(&crate::facts::FieldName::Color.into()));
         // A second check of the same request is a cache hit: no provider call.
         set.extract(&input()).await;
         assert_eq!((slow.calls.load(Ordering::SeqCst), fast.calls.load(Ordering::SeqCst)), (1, 1));

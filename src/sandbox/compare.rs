@@ -28,11 +28,11 @@ use super::dataset::{Dataset, Label, SplitFilter, Task};
 use super::registry::{Registry, RegistryError};
 use super::replay::EXTRACTION_CONCURRENCY;
 use crate::catalog::Catalog;
-use crate::checks::Severity;
 use crate::decision::{Decision, check};
 use crate::extract::set::{ExtractorSet, SetOutcome};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
 use crate::facts::{Facts, FieldName, FieldRef, Line};
+use crate::finding::Severity;
 use crate::normalize;
 
 /// The fields scored: every fact field of guard.md §3 except `disputed`.
@@ -211,10 +211,7 @@ pub fn field_matches(field: &str, extracted: &Facts, gold: &Facts) -> bool {
         "lines" => folded_lines(&extracted.lines) == folded_lines(&gold.lines),
         "other" => set(&extracted.other) == set(&gold.other),
         "other_optional" => set(&extracted.other_optional) == set(&gold.other_optional),
-        "soft" => {
-            set(&extracted.soft.iter().cloned().collect::<Vec<_>>())
-                == set(&gold.soft.iter().cloned().collect::<Vec<_>>())
-        }
+        "soft" => extracted.soft == gold.soft,
         _ => false,
     }
 }
@@ -270,11 +267,10 @@ pub fn score(scores: &mut BTreeMap<String, FieldScore>, extracted: Option<&Facts
 }
 
 /// The field a `disputed` entry is about; line fields count as `lines`.
-fn disputed_field(entry: &str) -> String {
-    match FieldRef::parse(entry) {
-        Some(FieldRef::Shared(field)) => field.as_str().to_owned(),
-        Some(FieldRef::Line { .. }) => FieldName::Lines.as_str().to_owned(),
-        None => entry.to_owned(),
+fn disputed_field(entry: &FieldRef) -> String {
+    match entry {
+        FieldRef::Shared(field) => field.as_str().to_owned(),
+        FieldRef::Line { .. } => FieldName::Lines.as_str().to_owned(),
     }
 }
 

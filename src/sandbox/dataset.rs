@@ -18,8 +18,8 @@ use serde_json::{Map, Value};
 
 use crate::cart::{Cart, CartEntry, Item};
 use crate::catalog::Catalog;
-use crate::checks::Code;
 use crate::facts::Facts;
+use crate::finding::Code;
 
 /// The file a dataset folder holds.
 pub const TASKS_FILE: &str = "tasks.jsonl";

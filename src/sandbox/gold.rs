@@ -60,7 +60,7 @@ pub fn to_extracted(gold: &Facts) -> ExtractedFacts {
         lines: gold.lines.clone(),
         other: gold.other.clone(),
         other_optional: gold.other_optional.clone(),
-        soft: gold.soft.iter().cloned().collect(),
+        soft: gold.soft.iter().map(ToString::to_string).collect(),
     }
 }
 

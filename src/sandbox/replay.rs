@@ -34,11 +34,11 @@ use super::dataset::{CartLine, Dataset, Label, SplitFilter, Task, sorted};
 use super::random::Stream;
 use crate::cart::{Cart, CartEntry, Item};
 use crate::catalog::Catalog;
-use crate::checks::Severity;
 use crate::decision::{Decision, check};
 use crate::extract::ExtractInput;
 use crate::extract::set::{ExtractorSet, SetOutcome};
 use crate::facts::Facts;
+use crate::finding::Severity;
 
 /// How many requests are extracted at once. Offline extractors do not care;
 /// hosted ones are network-bound, and a handful in flight keeps a replay of a
