@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::decision::Decision;
+use crate::decision::{Basis, Decision, Verdict};
 use crate::facts::{FieldName, FieldRef};
 use crate::finding::{Code, Finding, Severity};
 
@@ -288,6 +288,18 @@ pub fn verdict(decision: Decision, messages: &[Message]) -> AcfVerdict {
 
 pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
     time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Renders a verdict as the ACF v0.2 projection bound to `binding`: one
+/// message per finding (uncertain where its field was disputed), or the one
+/// engine-error or retry-budget message of a verdict without findings.
+pub fn render(verdict: &Verdict, binding: &Binding) -> AcfProjection {
+    let messages = match &verdict.basis {
+        Basis::Checked { disputed } => verdict.findings.iter().map(|finding| message(finding, disputed)).collect(),
+        Basis::CouldNotCheck { detail } => vec![engine_error_message(detail)],
+        Basis::RetryBudgetExhausted => verdict.reasons.iter().map(|reason| retry_budget_message(reason)).collect(),
+    };
+    project(verdict.decision, messages, binding)
 }
 
 /// Builds the projection from rendered messages.

@@ -161,12 +161,7 @@ impl Cart {
     /// cart file, `$.cart` for a tool argument).
     pub fn from_value_at(value: &Value, root: &str) -> Result<Cart, CartError> {
         let array = value.as_array().ok_or_else(|| error(root, "expected a list of cart entries"))?;
-        if array.is_empty() {
-            return Err(error(root, "the cart is empty"));
-        }
-        if array.len() > MAX_CART_ENTRIES {
-            return Err(error(root, format!("{} entries, more than the bound of {MAX_CART_ENTRIES}", array.len())));
-        }
+        check_entry_count(array.len(), root)?;
         let entries = array
             .iter()
             .enumerate()
@@ -184,8 +179,26 @@ impl Cart {
     }
 }
 
-fn parse_entry(value: &Value, path: &str) -> Result<CartEntry, CartError> {
+/// Refuses an empty cart and one above [`MAX_CART_ENTRIES`], before any
+/// entry is parsed.
+pub fn check_entry_count(count: usize, root: &str) -> Result<(), CartError> {
+    if count == 0 {
+        return Err(error(root, "the cart is empty"));
+    }
+    if count > MAX_CART_ENTRIES {
+        return Err(error(root, format!("{count} entries, more than the bound of {MAX_CART_ENTRIES}")));
+    }
+    Ok(())
+}
+
+/// Parses one entry, `{item, quantity}` or a flat item, at `path`.
+pub fn parse_entry(value: &Value, path: &str) -> Result<CartEntry, CartError> {
     let object = value.as_object().ok_or_else(|| error(path, "expected an object"))?;
+    parse_entry_object(object, path)
+}
+
+/// [`parse_entry`] of an entry already known to be an object.
+pub fn parse_entry_object(object: &Map<String, Value>, path: &str) -> Result<CartEntry, CartError> {
     let quantity = parse_quantity(object.get("quantity"), &format!("{path}.quantity"))?;
     if let Some(item_value) = object.get("item") {
         if let Some(key) = object.keys().find(|key| *key != "item" && *key != "quantity") {
@@ -198,7 +211,8 @@ fn parse_entry(value: &Value, path: &str) -> Result<CartEntry, CartError> {
     Ok(CartEntry { item, quantity })
 }
 
-fn parse_quantity(value: Option<&Value>, path: &str) -> Result<u64, CartError> {
+/// Parses an entry's `quantity` (present, whole, 1 to [`MAX_QUANTITY`]).
+pub fn parse_quantity(value: Option<&Value>, path: &str) -> Result<u64, CartError> {
     let value = value.ok_or_else(|| error(path, "missing (how many of this item?)"))?;
     let quantity = integer(value, path)?;
     if quantity == 0 {
@@ -213,6 +227,11 @@ fn parse_quantity(value: Option<&Value>, path: &str) -> Result<u64, CartError> {
 /// Parses an item in the canonical shape.
 pub fn parse_item(value: &Value, path: &str) -> Result<Item, CartError> {
     let object = value.as_object().ok_or_else(|| error(path, "expected an item object"))?;
+    parse_item_object(object, path)
+}
+
+/// [`parse_item`] of an item already known to be an object.
+pub fn parse_item_object(object: &Map<String, Value>, path: &str) -> Result<Item, CartError> {
     if let Some(key) = object.keys().find(|key| !CANONICAL_ITEM_KEYS.contains(&key.as_str())) {
         return Err(error(&format!("{path}.{key}"), "unknown item attribute"));
     }

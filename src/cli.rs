@@ -39,7 +39,7 @@ pub fn read_facts(path: &Path) -> Result<Facts, InputError> {
 /// Reads a cart file: a list of entries in either item shape.
 pub fn read_cart(path: &Path) -> Result<Cart, InputError> {
     let value = read_json(path)?;
-    Cart::from_value_at(&value, "$")
+    Cart::from_value_at(&value, "$.cart")
         .map_err(|error| InputError::Invalid { path: path.to_owned(), message: error.to_string() })
 }
 
@@ -50,26 +50,39 @@ pub fn read_items(path: &Path) -> Result<Vec<Item>, InputError> {
     let list = value.as_array().ok_or_else(|| invalid("$: expected a list of items".into()))?;
     list.iter()
         .enumerate()
-        .map(|(index, item)| parse_item(item, &format!("$[{index}]")).map_err(|error| invalid(error.to_string())))
+        .map(|(index, item)| {
+            parse_item(item, &format!("$.allowed_items[{index}]")).map_err(|error| invalid(error.to_string()))
+        })
         .collect()
 }
 
 /// Prints a verdict for people.
 pub fn print_verdict(out: &mut impl Write, verdict: &Verdict) -> std::io::Result<()> {
-    writeln!(out, "decision: {}", verdict.decision.as_str())?;
-    if !verdict.reasons.is_empty() {
+    print_decision(out, verdict.decision, &verdict.reasons, &verdict.notes, verdict.question.as_deref())
+}
+
+/// Prints a decision with its reasons, notes and question.
+fn print_decision(
+    out: &mut impl Write,
+    decision: Decision,
+    reasons: &[String],
+    notes: &[String],
+    question: Option<&str>,
+) -> std::io::Result<()> {
+    writeln!(out, "decision: {}", decision.as_str())?;
+    if !reasons.is_empty() {
         writeln!(out, "reasons:")?;
-        for reason in &verdict.reasons {
+        for reason in reasons {
             writeln!(out, "  \u{2013} {reason}")?;
         }
     }
-    if !verdict.notes.is_empty() {
+    if !notes.is_empty() {
         writeln!(out, "notes:")?;
-        for note in &verdict.notes {
+        for note in notes {
             writeln!(out, "  \u{2013} {note}")?;
         }
     }
-    if let Some(question) = &verdict.question {
+    if let Some(question) = question {
         writeln!(out, "question for the person:")?;
         for line in question.lines() {
             writeln!(out, "  {line}")?;
@@ -190,14 +203,7 @@ pub fn default_data_dir() -> PathBuf {
 
 /// Prints a service check result for people: the verdict, then its record.
 pub fn print_check_result(out: &mut impl Write, result: &crate::service::CheckResult) -> std::io::Result<()> {
-    let verdict = Verdict {
-        decision: result.decision,
-        reasons: result.reasons.clone(),
-        question: result.question.clone(),
-        notes: result.notes.clone(),
-        findings: result.findings.clone(),
-    };
-    print_verdict(out, &verdict)?;
+    print_decision(out, result.decision, &result.reasons, &result.notes, result.question.as_deref())?;
     writeln!(out, "record: {} (attempt {})", result.record_id, result.attempt)
 }
 

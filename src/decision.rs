@@ -3,12 +3,14 @@
 //! decision of §6: `ask` iff any finding blocks, with every block finding as
 //! a reason and one ready question; warnings become notes.
 
+use std::collections::BTreeSet;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::cart::{Cart, Item};
 use crate::checks::{self, ItemRule, PreparedItem, SeverityRules, Target, item_finding};
-use crate::facts::Facts;
+use crate::facts::{Facts, FieldRef};
 use crate::finding::{Finding, Severity};
 use crate::lines;
 use crate::normalize;
@@ -32,8 +34,9 @@ impl Decision {
     }
 }
 
-/// The guard's answer for one facts + cart pair.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// The guard's answer for one facts + cart pair, or for a check that could
+/// not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Verdict {
     pub decision: Decision,
     /// One sentence per block finding.
@@ -44,6 +47,23 @@ pub struct Verdict {
     /// One sentence per warn finding.
     pub notes: Vec<String>,
     pub findings: Vec<Finding>,
+    /// What the verdict rests on; renderers need it (ACF marks findings on
+    /// disputed fields uncertain, and a check that did not run is an engine
+    /// error), the person does not.
+    #[serde(skip)]
+    pub basis: Basis,
+}
+
+/// What a verdict rests on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Basis {
+    /// The checks ran on facts with these fields disputed.
+    Checked { disputed: BTreeSet<FieldRef> },
+    /// No check ran: the facts could not be had (guard.md §4.5). `detail` is
+    /// the technical cause, for the record and the ACF engine error.
+    CouldNotCheck { detail: String },
+    /// The attempt chain has used its retry budget: the person decides.
+    RetryBudgetExhausted,
 }
 
 /// The opening and closing of the question, as guard.md §6 shows it.
@@ -63,10 +83,11 @@ pub fn question(reasons: &[String]) -> String {
 }
 
 impl Verdict {
-    /// Decides from findings alone. Reasons quote item text, so direction
-    /// controls are taken out of them: what the person reads is what was
-    /// compared (see [`normalize::without_direction_controls`]).
-    pub fn from_findings(mut findings: Vec<Finding>) -> Verdict {
+    /// Decides from the findings of checks that ran on facts with `disputed`
+    /// fields. Reasons quote item text, so direction controls are taken out
+    /// of them: what the person reads is what was compared (see
+    /// [`normalize::without_direction_controls`]).
+    pub fn checked(mut findings: Vec<Finding>, disputed: &BTreeSet<FieldRef>) -> Verdict {
         for finding in &mut findings {
             finding.reason = normalize::without_direction_controls(&finding.reason);
         }
@@ -82,7 +103,30 @@ impl Verdict {
             .collect();
         let decision = if reasons.is_empty() { Decision::Proceed } else { Decision::Ask };
         let question = (decision == Decision::Ask).then(|| question(&reasons));
-        Verdict { decision, reasons, question, notes, findings }
+        Verdict { decision, reasons, question, notes, findings, basis: Basis::Checked { disputed: disputed.clone() } }
+    }
+
+    /// A check that could not run (guard.md §4.5): `ask`, with `reason` for
+    /// the person and `detail` for the record.
+    pub fn could_not_check(reason: String, detail: String) -> Verdict {
+        Verdict::without_findings(reason, Basis::CouldNotCheck { detail })
+    }
+
+    /// A resubmission past the retry budget: `ask`, the person decides.
+    pub fn retry_budget_exhausted(reason: String) -> Verdict {
+        Verdict::without_findings(reason, Basis::RetryBudgetExhausted)
+    }
+
+    fn without_findings(reason: String, basis: Basis) -> Verdict {
+        let reasons = vec![reason];
+        Verdict {
+            decision: Decision::Ask,
+            question: Some(question(&reasons)),
+            reasons,
+            notes: Vec::new(),
+            findings: Vec::new(),
+            basis,
+        }
     }
 
     /// The codes of the findings with `severity`, as a sorted set.
@@ -102,7 +146,7 @@ impl Verdict {
 /// The deterministic guard: facts and cart in, verdict out. `allowed` feeds
 /// the price check. Never calls a model, never reads the clock.
 pub fn check(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Verdict {
-    Verdict::from_findings(run(facts, cart, allowed))
+    Verdict::checked(run(facts, cart, allowed), &facts.disputed)
 }
 
 /// Runs every check of guard.md §5 on a cart. `allowed` feeds the price check

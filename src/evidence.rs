@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use lru::LruCache;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
@@ -519,32 +519,13 @@ impl EvidenceStore {
         self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
-
-    /// Validates a link without appending: the record exists, concerns
-    /// `request`, and still heads its chain.
-    pub async fn check_link(
-        &self,
-        previous: &str,
-        request: &str,
-    ) -> Result<Result<Arc<SealedRecord>, LinkError>, StoreError> {
-        let Some(record) = self.get(previous).await? else {
-            return Ok(Err(LinkError::NotFound(previous.to_owned())));
-        };
-        if record.request != request {
-            return Ok(Err(LinkError::OtherRequest(previous.to_owned())));
-        }
-        if let Some(successor) = self.successor(previous).await? {
-            return Ok(Err(LinkError::NotHead(previous.to_owned(), successor)));
-        }
-        Ok(Ok(record))
-    }
 }
 
 /// Opens the log (creating it empty) and takes an exclusive advisory lock on
 /// it without waiting. The lock belongs to the open file description
 /// (`flock`), so a second open in the same process is refused too, and the
 /// kernel releases it when the process ends, even by SIGKILL. Readers
-/// ([`verify_file`], [`show`], [`export`]) take no lock.
+/// ([`verify_file`], [`show`], [`read_all`]) take no lock.
 fn lock_log(data_dir: &Path, path: &Path) -> Result<File, StoreError> {
     let io = |source| StoreError::Io { path: path.to_owned(), source };
     let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
@@ -1053,104 +1034,10 @@ pub fn chain(records: &[SealedRecord], record_id: &str) -> Vec<SealedRecord> {
     backwards
 }
 
-/// The dispute bundle of the chain `record_id` belongs to. `redact` drops the
-/// request text, the person's free-text answers, extractor outputs, facts and
-/// item names and keeps digests, codes and decisions (ACF v0.2 §10).
-pub fn export(path: &Path, record_id: &str, redact: bool) -> Result<Option<Value>, StoreError> {
-    let records = read_all(path)?;
-    let chain = chain(&records, record_id);
-    if chain.is_empty() {
-        return Ok(None);
-    }
-    let rendered: Vec<Value> = chain
-        .iter()
-        .map(|record| if redact { redacted(record) } else { serde_json::to_value(record).unwrap_or(Value::Null) })
-        .collect();
-    let head = chain.last().map(|record| record.record_id.clone());
-    Ok(Some(json!({
-        "format": "asasked.dispute-bundle.v1",
-        "redacted": redact,
-        "log_head": verify_file(path)?.head,
-        "chain_head": head,
-        "records": rendered,
-    })))
-}
-
-fn redacted(record: &SealedRecord) -> Value {
-    let body = &record.body;
-    let pick = |pointer: &str| body.pointer(pointer).cloned().unwrap_or(Value::Null);
-    let findings: Vec<Value> = body
-        .pointer("/result/findings")
-        .and_then(Value::as_array)
-        .map(|findings| {
-            findings
-                .iter()
-                .map(|finding| {
-                    json!({
-                        "id": finding.get("id"),
-                        "code": finding.get("code"),
-                        "severity": finding.get("severity"),
-                        "path": finding.get("path"),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let messages: Vec<Value> = body
-        .pointer("/result/acf/messages")
-        .and_then(Value::as_array)
-        .map(|messages| {
-            messages
-                .iter()
-                .map(|message| {
-                    json!({
-                        "code": message.get("code"),
-                        "guard_code": message.get("guard_code"),
-                        "severity": message.get("severity"),
-                        "path": message.get("path"),
-                        "action": message.get("action"),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let answers: Vec<Value> = body
-        .pointer("/answers")
-        .and_then(Value::as_array)
-        .map(|answers| {
-            answers
-                .iter()
-                .map(|answer| {
-                    let reply = answer.get("reply").and_then(Value::as_str).unwrap_or_default();
-                    let kept = if reply == "accept" || reply == "decline" { reply } else { "[clarification withheld]" };
-                    json!({"finding_id": answer.get("finding_id"), "reply": kept})
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    json!({
-        "seq": record.seq,
-        "record_id": record.record_id,
-        "previous_record_id": record.previous_record_id,
-        "attempt": record.attempt,
-        "sealed_at": record.sealed_at,
-        "prev_hash": record.prev_hash,
-        "hash": record.hash,
-        "request_digest": digest::sha256(record.request.as_bytes()),
-        "mandate_digest": pick("/mandate_digest"),
-        "subject_digest": pick("/subject_digest"),
-        "today": pick("/today"),
-        "decision": pick("/result/decision"),
-        "verdict": pick("/result/acf/com.provecart.conformity/verdict"),
-        "findings": findings,
-        "messages": messages,
-        "answers": answers,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn draft(id: &str, previous: Option<&str>, request: &str) -> Draft {
         Draft {
@@ -1217,7 +1104,7 @@ mod tests {
         let path = directory.path().join(LOG_FILE);
         assert!(verify_file(&path).unwrap().ok());
         assert!(show(&path, "a").unwrap().is_some());
-        assert!(export(&path, "a", true).unwrap().is_some());
+        assert_eq!(read_all(&path).unwrap().len(), 1);
         // Any handle keeps the lock; dropping the last one waits for the
         // writer and releases it, so reopening right after never races.
         let clone = store.clone();
@@ -1358,19 +1245,5 @@ mod tests {
         assert!(EvidenceStore::open(directory.path()).is_err());
         assert_eq!(fs::read_to_string(&path).unwrap(), torn_and_tampered, "never repaired");
         assert_eq!(set_aside_files(directory.path()).len(), 1);
-    }
-
-    #[tokio::test]
-    async fn redacted_export_drops_the_words_and_keeps_codes() {
-        let directory = tempfile::tempdir().unwrap();
-        let store = EvidenceStore::open(directory.path()).unwrap();
-        store.append(draft("a", None, "shoes for Ada at 12 Baker Street")).await.unwrap().unwrap();
-        store.append(draft("b", Some("a"), "shoes for Ada at 12 Baker Street")).await.unwrap().unwrap();
-        drop(store);
-        let bundle = export(&directory.path().join(LOG_FILE), "a", true).unwrap().unwrap();
-        let text = bundle.to_string();
-        assert!(!text.contains("Baker") && !text.contains("Ada"), "{text}");
-        assert_eq!(bundle["records"].as_array().unwrap().len(), 2);
-        assert_eq!(bundle["chain_head"], "b");
     }
 }

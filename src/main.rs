@@ -433,14 +433,16 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                     }
                     None => anyhow::bail!("no record {record_id} in {}", path.display()),
                 },
-                EvidenceCommand::Export { record_id, redact } => match evidence::export(&path, &record_id, redact)? {
-                    Some(bundle) => {
-                        serde_json::to_writer_pretty(&mut out, &bundle)?;
-                        writeln!(out)?;
-                        Ok(0)
+                EvidenceCommand::Export { record_id, redact } => {
+                    match asasked::service::record::dispute_bundle(&path, &record_id, redact)? {
+                        Some(bundle) => {
+                            serde_json::to_writer_pretty(&mut out, &bundle)?;
+                            writeln!(out)?;
+                            Ok(0)
+                        }
+                        None => anyhow::bail!("no record {record_id} in {}", path.display()),
                     }
-                    None => anyhow::bail!("no record {record_id} in {}", path.display()),
-                },
+                }
             }
         }
         Command::Extract { request, today, extractors: choice, json } => {

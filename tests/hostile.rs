@@ -533,7 +533,7 @@ async fn full_width_and_non_ascii_digits_in_a_flat_price_are_refused() {
             json!([{"brand": "Nike", "name": "Nike Pegasus 41", "price": price, "currency": "USD", "quantity": 1}]);
         let error = alone.service.check_order(check_request("Nike Pegasus 41 under $200", cart)).await.unwrap_err();
         let CheckError::InvalidArgument { field, message } = error else { panic!("{price}: {error}") };
-        assert_eq!(field, "cart[0].price", "{price}");
+        assert_eq!(field, "$.cart[0].price", "{price}");
         assert!(message.contains("not a plain decimal price"), "{price}: {message}");
     }
 }
@@ -562,7 +562,7 @@ async fn request_answers_cart_and_strings_are_bounded() {
     assert_eq!(result.decision, Decision::Ask);
     let above = format!("{at_bound}x");
     let error = alone.service.check_order(check_request(&above, one.clone())).await.unwrap_err();
-    assert_eq!(invalid_field(error), "request");
+    assert_eq!(invalid_field(error), "$.request");
 
     // Answers: at most 64, each at most 4 KiB.
     let answers: Vec<Value> =
@@ -570,7 +570,7 @@ async fn request_answers_cart_and_strings_are_bounded() {
     let mut request = check_request("Nike Pegasus 41 in white, size 42", one.clone());
     request.answers = serde_json::from_value(Value::Array(answers)).unwrap();
     request.previous_record_id = Some(result.record_id.clone());
-    assert_eq!(invalid_field(alone.service.check_order(request).await.unwrap_err()), "answers");
+    assert_eq!(invalid_field(alone.service.check_order(request).await.unwrap_err()), "$.answers");
     let first =
         alone.service.check_order(check_request("Nike Pegasus 41 in white, size 42", one.clone())).await.unwrap();
     let finding = first.findings.iter().find(|finding| finding.severity == Severity::Block).unwrap();
@@ -578,16 +578,16 @@ async fn request_answers_cart_and_strings_are_bounded() {
     request.previous_record_id = Some(first.record_id.clone());
     request.answers =
         serde_json::from_value(json!([{"finding_id": finding.id, "reply": "y".repeat(MAX_ANSWER_BYTES + 1)}])).unwrap();
-    assert_eq!(invalid_field(alone.service.check_order(request).await.unwrap_err()), "answers[0].reply");
+    assert_eq!(invalid_field(alone.service.check_order(request).await.unwrap_err()), "$.answers[0].reply");
 
     // Cart entries: at most 1000; item strings: at most 4 KiB.
     let many: Vec<Value> =
         (0..=asasked::cart::MAX_CART_ENTRIES).map(|_| json!({"id": "shoe-009", "quantity": 1})).collect();
     let error = alone.service.check_order(check_request("Nike Pegasus 41", Value::Array(many))).await.unwrap_err();
-    assert_eq!(invalid_field(error), "cart");
+    assert_eq!(invalid_field(error), "$.cart");
     let long = shoe(json!({"name": "n".repeat(asasked::cart::MAX_ITEM_STRING_BYTES + 1)}));
     let error = alone.service.check_order(check_request("Nike Pegasus 41", long)).await.unwrap_err();
-    assert_eq!(invalid_field(error), "cart[0].item.name");
+    assert_eq!(invalid_field(error), "$.cart[0].item.name");
 }
 
 /// A JSON array nested `depth` deep, as text.
@@ -619,7 +619,7 @@ async fn deeply_nested_carts_are_clean_errors() {
     let mut request = check_request("Nike Pegasus 41", json!([{"quantity": 1}]));
     request.cart[0].insert("item".into(), Value::Object(item));
     let error = alone.service.check_order(request).await.unwrap_err();
-    assert_eq!(invalid_field(error), "cart[0]");
+    assert_eq!(invalid_field(error), "$.cart[0]");
 
     // The same for an allowed item.
     let mut deep = Value::Null;
@@ -631,7 +631,7 @@ async fn deeply_nested_carts_are_clean_errors() {
     let mut request = check_request("Nike Pegasus 41", json!([{"id": "shoe-009", "quantity": 1}]));
     request.allowed_items = Some(vec![asasked::service::AllowedItem::Item(item)]);
     let error = alone.service.check_order(request).await.unwrap_err();
-    assert_eq!(invalid_field(error), "allowed_items[0]");
+    assert_eq!(invalid_field(error), "$.allowed_items[0]");
 }
 
 /// An answer is screened like the request; behind the screen it travels
@@ -730,9 +730,9 @@ async fn numbers_are_bounded_and_totals_never_wrap() {
 
     // Each number one above its bound, or out of u64, is refused by path.
     for (cart, path) in [
-        (json!([entry(json!(1), json!(MAX_QUANTITY + 1), json!(1))]), "cart[0].quantity"),
-        (json!([entry(json!(MAX_PRICE_MINOR + 1), json!(1), json!(1))]), "cart[0].item.price_cents"),
-        (json!([entry(json!(1), json!(1), json!(MAX_UNITS + 1))]), "cart[0].item.units"),
+        (json!([entry(json!(1), json!(MAX_QUANTITY + 1), json!(1))]), "$.cart[0].quantity"),
+        (json!([entry(json!(MAX_PRICE_MINOR + 1), json!(1), json!(1))]), "$.cart[0].item.price_cents"),
+        (json!([entry(json!(1), json!(1), json!(MAX_UNITS + 1))]), "$.cart[0].item.units"),
     ] {
         let error = alone.service.check_order(check_request(request, cart)).await.unwrap_err();
         assert_eq!(invalid_field(error), path);
@@ -741,12 +741,12 @@ async fn numbers_are_bounded_and_totals_never_wrap() {
         serde_json::from_str(r#"[{"item": {"price_cents": 18446744073709551616}, "quantity": 1}]"#).unwrap();
     assert_eq!(
         invalid_field(alone.service.check_order(check_request(request, huge)).await.unwrap_err()),
-        "cart[0].item.price_cents"
+        "$.cart[0].item.price_cents"
     );
     let float: Value = serde_json::from_str(r#"[{"item": {"name": "x"}, "quantity": 1e300}]"#).unwrap();
     assert_eq!(
         invalid_field(alone.service.check_order(check_request(request, float)).await.unwrap_err()),
-        "cart[0].quantity"
+        "$.cart[0].quantity"
     );
 
     // At the bounds: 19 entries of 10^6 × 10^12 minor units total 1.9 × 10^19,

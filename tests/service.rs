@@ -106,3 +106,51 @@ async fn shutdown_waits_for_checks_in_flight_even_when_their_caller_is_gone() {
     let report = evidence::verify_file(&directory.path().join(evidence::LOG_FILE)).unwrap();
     assert_eq!((report.ok(), report.records), (true, 1), "the check finished and was sealed");
 }
+
+/// Issue 10: the service read "Accept" as an acceptance, but the redacted
+/// export compared the raw reply case-sensitively and showed the person's
+/// decision as "[clarification withheld]". Both now read replies one way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_10_an_answer_in_capitals_is_an_acceptance_in_the_redacted_bundle_too() {
+    let directory = tempfile::tempdir().unwrap();
+    let extractors = Arc::new(asasked::extractors::build(&["rules".to_owned()], &|_| None).unwrap());
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let catalog = Some(Arc::new(Catalog::embedded().unwrap()));
+    let service = Service::new(extractors, catalog, store, Arc::new(asasked::service::SystemClock));
+
+    let first = service.check_order(request("shoe-002")).await.unwrap();
+    assert_eq!(first.decision, asasked::Decision::Ask);
+    let blocking: Vec<_> =
+        first.findings.iter().filter(|finding| finding.severity == asasked::Severity::Block).cloned().collect();
+    assert!(!blocking.is_empty());
+    let mut again = request("shoe-002");
+    again.previous_record_id = Some(first.record_id.clone());
+    again.answers = blocking
+        .iter()
+        .map(|finding| asasked::service::Answer { finding_id: finding.id.clone(), reply: "Accept".into() })
+        .collect();
+    let second = service.check_order(again).await.unwrap();
+    assert_eq!(second.decision, asasked::Decision::Proceed, "every block was accepted: {:?}", second.reasons);
+    service.shutdown().await;
+
+    let log = directory.path().join(evidence::LOG_FILE);
+    let bundle = asasked::service::record::dispute_bundle(&log, &second.record_id, true).unwrap().unwrap();
+    let text = bundle.to_string();
+    assert!(!text.contains("in white, size 42"), "the request text is withheld: {text}");
+    let records = bundle["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    let answers = records[1]["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), blocking.len());
+    assert!(answers.iter().all(|answer| answer["reply"] == "accept"), "{answers:?}");
+    // What a person needs to judge the dispute is still there: the item, its
+    // price, what was asked and what the cart had, and the person's decision.
+    let findings = records[1]["findings"].as_array().unwrap();
+    for finding in &blocking {
+        let redacted = findings.iter().find(|redacted| redacted["id"] == finding.id.as_str()).unwrap();
+        assert_eq!(redacted["expected"], finding.expected);
+        assert_eq!(redacted["actual"], finding.actual);
+        assert_eq!(redacted["person"], "accepted");
+        assert!(redacted["item"].as_str().unwrap().contains("Pegasus"), "{redacted}");
+    }
+    assert!(records[1]["cart"][0]["price_cents"].is_u64(), "{}", records[1]["cart"]);
+}

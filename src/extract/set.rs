@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use lru::LruCache;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::merge::merge;
@@ -24,7 +24,8 @@ use crate::facts::Facts;
 pub const COULD_NOT_CHECK: &str = "The request could not be checked";
 
 /// What one extractor did for one request.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExtractorReport {
     pub name: String,
     /// The facts it produced (weekday resolved), if it succeeded.

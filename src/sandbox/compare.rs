@@ -421,7 +421,7 @@ pub async fn compare(
             score(&mut row.accuracy, facts, &task.gold);
             effect(&mut row.decisions, task, facts, asks, catalog);
             if let Some(facts) = facts {
-                let fields: BTreeSet<String> = facts.disputed.iter().map(|entry| disputed_field(entry)).collect();
+                let fields: BTreeSet<String> = facts.disputed.iter().map(disputed_field).collect();
                 for field in fields {
                     *row.disputed.entry(field).or_default() += 1;
                 }

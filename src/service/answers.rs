@@ -1,0 +1,307 @@
+//! The person's answers to an earlier `ask` (guard.md §6: the guard requires
+//! the person to be consulted; a person who knowingly accepts a mismatch has
+//! decided).
+//!
+//! Pure: the previous record's findings and cart and this call's answers in,
+//! the answers in effect out ([`resolve`]); the findings of a new check and
+//! those answers in, the findings the person has decided on marked out
+//! ([`apply`]). No store, no clock, no model: the service fetched the
+//! previous record before, and re-extraction of the person's own words
+//! happens after.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::record::CheckRecord;
+use super::{Answer, CheckError, MAX_ANSWER_BYTES, invalid};
+use crate::cart::Cart;
+use crate::digest;
+use crate::finding::{Finding, Severity};
+
+/// The note appended to an accepted finding (guard.md §6: the person decided).
+pub const ACCEPTED: &str = "accepted by the person";
+/// The note appended to a declined finding.
+pub const DECLINED: &str = "the person declined this";
+
+/// What one reply says. `accept` and `decline` are read case-insensitively
+/// and without surrounding space, everywhere a reply is read (the service
+/// and the redacted export alike), so "Accept" is an acceptance in both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    Accept,
+    Decline,
+    /// The person's own words: a clarification, re-extracted with the request.
+    Words(String),
+}
+
+impl Reply {
+    pub fn parse(reply: &str) -> Reply {
+        let trimmed = reply.trim();
+        if trimmed.eq_ignore_ascii_case("accept") {
+            Reply::Accept
+        } else if trimmed.eq_ignore_ascii_case("decline") {
+            Reply::Decline
+        } else {
+            Reply::Words(trimmed.to_owned())
+        }
+    }
+}
+
+/// Answers in effect for a check: inherited along the attempt chain plus
+/// the ones given now. Part of the mandate digest.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerState {
+    pub accepted: Vec<Decided>,
+    pub declined: Vec<Decided>,
+    pub clarifications: Vec<String>,
+}
+
+/// A finding the person decided on, pinned to the item and value they saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decided {
+    pub finding_id: String,
+    pub item_digest: String,
+    pub actual: Value,
+}
+
+impl AnswerState {
+    /// Whether the person accepted or declined the finding `id`.
+    pub fn decision_on(&self, finding_id: &str) -> Option<Severity> {
+        if self.accepted.iter().any(|decided| decided.finding_id == finding_id) {
+            Some(Severity::Warn)
+        } else if self.declined.iter().any(|decided| decided.finding_id == finding_id) {
+            Some(Severity::Block)
+        } else {
+            None
+        }
+    }
+}
+
+/// The digest of the item a finding is about (its cart entry), or of the
+/// whole cart for whole-cart findings: an acceptance holds only for it.
+pub fn item_digest(cart: &Cart, entry: Option<usize>) -> String {
+    let value = match entry.and_then(|index| cart.entries.get(index)) {
+        Some(entry) => serde_json::to_value(&entry.item),
+        None => serde_json::to_value(cart),
+    };
+    // Items and carts are plain data: serialising them cannot fail.
+    digest::of_value(&value.unwrap_or(Value::Null))
+}
+
+/// Validates this call's answers against the previous record's findings and
+/// adds them to the answers inherited along the chain.
+pub fn resolve(previous: Option<&CheckRecord>, answers: &[Answer]) -> Result<AnswerState, CheckError> {
+    let Some(previous) = previous else {
+        if !answers.is_empty() {
+            return Err(invalid("$.answers", "answers need the previous_record_id of the check they answer"));
+        }
+        return Ok(AnswerState::default());
+    };
+    let mut state = previous.answer_state.clone();
+    for (index, answer) in answers.iter().enumerate() {
+        if answer.reply.trim().is_empty() {
+            return Err(invalid(format!("$.answers[{index}].reply"), "empty: accept, decline or the person's words"));
+        }
+        if answer.reply.trim().len() > MAX_ANSWER_BYTES {
+            return Err(invalid(
+                format!("$.answers[{index}].reply"),
+                format!("above the bound of {MAX_ANSWER_BYTES} bytes"),
+            ));
+        }
+        let Some(finding) = previous.result.findings.iter().find(|finding| finding.id == answer.finding_id) else {
+            return Err(invalid(
+                format!("$.answers[{index}].finding_id"),
+                format!(
+                    "record {:?} raised no finding {:?}: answer only what the person was asked",
+                    previous.result.record_id, answer.finding_id
+                ),
+            ));
+        };
+        let decided = || Decided {
+            finding_id: finding.id.clone(),
+            item_digest: item_digest(&previous.cart, finding.entry),
+            actual: finding.actual.clone(),
+        };
+        match Reply::parse(&answer.reply) {
+            Reply::Accept => {
+                let decided = decided();
+                state.declined.retain(|other| other.finding_id != decided.finding_id);
+                if !state.accepted.contains(&decided) {
+                    state.accepted.push(decided);
+                }
+            }
+            Reply::Decline => {
+                let decided = decided();
+                state.accepted.retain(|other| other.finding_id != decided.finding_id);
+                if !state.declined.contains(&decided) {
+                    state.declined.push(decided);
+                }
+            }
+            Reply::Words(words) => {
+                if !state.clarifications.contains(&words) {
+                    state.clarifications.push(words);
+                }
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// Accepted block findings become notes; declined ones keep blocking with the
+/// refusal in their reason. Both only for the same finding on the same item
+/// with the same actual value.
+pub fn apply(findings: Vec<Finding>, state: &AnswerState, cart: &Cart) -> Vec<Finding> {
+    let matches = |decided: &Decided, finding: &Finding| {
+        decided.finding_id == finding.id
+            && decided.actual == finding.actual
+            && decided.item_digest == item_digest(cart, finding.entry)
+    };
+    findings
+        .into_iter()
+        .map(|mut finding| {
+            if finding.severity != Severity::Block {
+                return finding;
+            }
+            if state.accepted.iter().any(|decided| matches(decided, &finding)) {
+                finding.severity = Severity::Warn;
+                finding.reason = format!("{} ({ACCEPTED})", finding.reason.trim_end_matches('.'));
+            } else if state.declined.iter().any(|decided| matches(decided, &finding)) {
+                finding.reason = format!("{} ({DECLINED})", finding.reason.trim_end_matches('.'));
+            }
+            finding
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::{CartEntry, Item};
+    use crate::facts::FieldName;
+    use crate::finding::{Code, cart_path};
+    use serde_json::json;
+
+    fn cart(sizes: &[&str]) -> Cart {
+        Cart {
+            entries: sizes
+                .iter()
+                .map(|size| CartEntry {
+                    item: Item { name: Some("Nike Pegasus 41".into()), size: Some((*size).into()), ..Item::default() },
+                    quantity: 1,
+                })
+                .collect(),
+        }
+    }
+
+    fn size_finding(entry: usize, actual: &str) -> Finding {
+        Finding {
+            id: format!("size@{}", cart_path(Some(entry))),
+            code: Code::Size,
+            severity: Severity::Block,
+            field: FieldName::SizeLabel,
+            line: None,
+            path: cart_path(Some(entry)),
+            entry: Some(entry),
+            expected: json!("42"),
+            actual: json!(actual),
+            reason: format!("Asked for size 42, the cart has {actual}."),
+        }
+    }
+
+    fn answer(finding_id: &str, reply: &str) -> Answer {
+        Answer { finding_id: finding_id.into(), reply: reply.into() }
+    }
+
+    #[test]
+    fn replies_are_read_the_same_way_everywhere() {
+        let table = [
+            ("accept", Reply::Accept),
+            ("Accept", Reply::Accept),
+            ("  ACCEPT \n", Reply::Accept),
+            ("decline", Reply::Decline),
+            ("Decline", Reply::Decline),
+            ("accept it", Reply::Words("accept it".into())),
+            (" 43 is fine too ", Reply::Words("43 is fine too".into())),
+        ];
+        for (text, expected) in table {
+            assert_eq!(Reply::parse(text), expected, "{text:?}");
+        }
+    }
+
+    /// A previous record as [`resolve`] sees it: its findings, cart and the
+    /// answers it inherited. Built through serde like a stored one.
+    fn previous(findings: Vec<Finding>, cart: Cart, state: AnswerState) -> CheckRecord {
+        CheckRecord::for_tests("rec_previous", findings, cart, state)
+    }
+
+    #[test]
+    fn resolve_table() {
+        let cart = cart(&["EU 44"]);
+        let finding = size_finding(0, "EU 44");
+        let record = previous(vec![finding.clone()], cart.clone(), AnswerState::default());
+        let digest = item_digest(&cart, Some(0));
+        let decided = Decided { finding_id: finding.id.clone(), item_digest: digest, actual: json!("EU 44") };
+
+        // (answers, expected accepted, declined, clarifications) or the errored field.
+        let accepted = resolve(Some(&record), &[answer(&finding.id, "Accept")]).unwrap();
+        assert_eq!((accepted.accepted.clone(), accepted.declined.len()), (vec![decided.clone()], 0));
+
+        let declined = resolve(Some(&record), &[answer(&finding.id, "decline")]).unwrap();
+        assert_eq!((declined.accepted.len(), declined.declined.clone()), (0, vec![decided.clone()]));
+
+        let flipped =
+            resolve(Some(&previous(vec![finding.clone()], cart.clone(), accepted)), &[answer(&finding.id, "decline")])
+                .unwrap();
+        assert_eq!((flipped.accepted.len(), flipped.declined.len()), (0, 1), "the latest answer counts");
+
+        let words =
+            resolve(Some(&record), &[answer(&finding.id, "43 is fine"), answer(&finding.id, "43 is fine")]).unwrap();
+        assert_eq!(words.clarifications, vec!["43 is fine".to_owned()], "one clarification, once");
+
+        let errors = [
+            (vec![answer(&finding.id, "  ")], "$.answers[0].reply"),
+            (vec![answer(&finding.id, &"x".repeat(MAX_ANSWER_BYTES + 1))], "$.answers[0].reply"),
+            (vec![answer(&finding.id, "accept"), answer("color@$.cart[0]", "accept")], "$.answers[1].finding_id"),
+        ];
+        for (answers, field) in errors {
+            let Err(CheckError::InvalidArgument { field: got, .. }) = resolve(Some(&record), &answers) else {
+                panic!("{answers:?} should be refused");
+            };
+            assert_eq!(got, field);
+        }
+        let Err(CheckError::InvalidArgument { field, .. }) = resolve(None, &[answer(&finding.id, "accept")]) else {
+            panic!("answers without a previous record are refused");
+        };
+        assert_eq!(field, "$.answers");
+        assert_eq!(resolve(None, &[]).unwrap(), AnswerState::default());
+    }
+
+    #[test]
+    fn apply_holds_only_for_the_same_item_and_value() {
+        let cart_seen = cart(&["EU 44"]);
+        let finding = size_finding(0, "EU 44");
+        let state = AnswerState {
+            accepted: vec![Decided {
+                finding_id: finding.id.clone(),
+                item_digest: item_digest(&cart_seen, Some(0)),
+                actual: json!("EU 44"),
+            }],
+            ..AnswerState::default()
+        };
+        let applied = apply(vec![finding.clone()], &state, &cart_seen);
+        assert_eq!(applied[0].severity, Severity::Warn);
+        assert!(applied[0].reason.ends_with(&format!("({ACCEPTED})")), "{}", applied[0].reason);
+
+        // Another item at the same position: the acceptance does not carry over.
+        let other_cart = cart(&["EU 45"]);
+        let applied = apply(vec![size_finding(0, "EU 45")], &state, &other_cart);
+        assert_eq!(applied[0].severity, Severity::Block);
+
+        let declined = AnswerState { declined: state.accepted.clone(), ..AnswerState::default() };
+        let applied = apply(vec![finding], &declined, &cart_seen);
+        assert_eq!(applied[0].severity, Severity::Block);
+        assert!(applied[0].reason.ends_with(&format!("({DECLINED})")), "{}", applied[0].reason);
+    }
+}

@@ -1,0 +1,210 @@
+//! The first stage of a check: the caller's arguments validated and the
+//! cart resolved against the catalog, once, into typed values. Nothing after
+//! this stage sees JSON maps.
+//!
+//! Every refusal names its argument as a JSONPath (`$.cart[0].quantity`).
+//! Pure but for the catalog lookups it is given; the date comes in as a
+//! function so the clock is read only when `today` is absent.
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+use serde_json::{Map, Value};
+
+use super::{
+    AllowedItem, Answer, CheckError, CheckRequest, Format, MAX_ANSWERS, MAX_JSON_DEPTH, MAX_REQUEST_BYTES, invalid,
+};
+use crate::cart::{self, Cart, CartEntry, CartError, Item};
+use crate::catalog::Catalog;
+use crate::today;
+
+/// The root of cart paths in errors and findings.
+const CART: &str = "$.cart";
+
+/// A check's arguments, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    /// The person's words, trimmed.
+    pub request: String,
+    pub today: NaiveDate,
+    pub cart: Cart,
+    /// The items the price check compares with.
+    pub allowed: Vec<Item>,
+    pub answers: Vec<Answer>,
+    pub previous_record_id: Option<String>,
+    pub format: Option<Format>,
+}
+
+/// Validates `arguments`; `catalog` resolves `{id, quantity}` entries and
+/// allowed ids, `current_date` gives today when the caller did not.
+pub fn validate(
+    arguments: CheckRequest,
+    catalog: Option<&Catalog>,
+    current_date: impl FnOnce() -> NaiveDate,
+) -> Result<Input, CheckError> {
+    if let Some(field) = too_deep(&arguments) {
+        dismantle(arguments);
+        return Err(invalid(field, format!("nested deeper than the bound of {MAX_JSON_DEPTH}")));
+    }
+    let request = arguments.request.trim().to_owned();
+    if request.is_empty() {
+        return Err(invalid("$.request", "empty: pass the person's words verbatim"));
+    }
+    if request.len() > MAX_REQUEST_BYTES {
+        return Err(invalid("$.request", format!("{} bytes, above the bound of {MAX_REQUEST_BYTES}", request.len())));
+    }
+    let today = match &arguments.today {
+        Some(text) => today::parse(text, "$.today").map_err(|error| invalid(error.field, error.message))?,
+        None => current_date(),
+    };
+    let (cart, categories) = resolve_cart(&arguments.cart, catalog)?;
+    let allowed = allowed(arguments.allowed_items.as_deref(), &categories, catalog)?;
+    if arguments.answers.len() > MAX_ANSWERS {
+        return Err(invalid("$.answers", format!("more than {MAX_ANSWERS} answers")));
+    }
+    Ok(Input {
+        request,
+        today,
+        cart,
+        allowed,
+        answers: arguments.answers,
+        previous_record_id: arguments.previous_record_id,
+        format: arguments.format,
+    })
+}
+
+fn cart_error(error: CartError) -> CheckError {
+    invalid(error.path, error.message)
+}
+
+/// Parses the cart, replacing `{id, quantity}` entries by catalog items.
+/// Returns the categories of the catalog items in the cart.
+fn resolve_cart(
+    entries: &[Map<String, Value>],
+    catalog: Option<&Catalog>,
+) -> Result<(Cart, BTreeSet<String>), CheckError> {
+    cart::check_entry_count(entries.len(), CART).map_err(cart_error)?;
+    let mut resolved = Vec::with_capacity(entries.len());
+    let mut unknown = Vec::new();
+    let mut categories = BTreeSet::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let path = format!("{CART}[{index}]");
+        let reference = entry.keys().all(|key| key == "id" || key == "quantity");
+        match (reference, entry.get("id").and_then(Value::as_str)) {
+            (true, Some(id)) => {
+                let Some(catalog) = catalog else {
+                    return Err(invalid(
+                        path,
+                        format!(
+                            "{id:?} is a catalog id but no catalog is configured (--catalog): send the item's attributes"
+                        ),
+                    ));
+                };
+                let Some(found) = catalog.get(id) else {
+                    unknown.push(id.to_owned());
+                    continue;
+                };
+                let quantity =
+                    cart::parse_quantity(entry.get("quantity"), &format!("{path}.quantity")).map_err(cart_error)?;
+                categories.insert(found.category.clone());
+                resolved.push(CartEntry { item: found.item.clone(), quantity });
+            }
+            _ => {
+                let item_id = entry
+                    .get("item")
+                    .and_then(|item| item.get("id"))
+                    .or_else(|| entry.get("id"))
+                    .and_then(Value::as_str);
+                if let (Some(catalog), Some(item_id)) = (catalog, item_id)
+                    && let Some(found) = catalog.get(item_id)
+                {
+                    categories.insert(found.category.clone());
+                }
+                let entry = cart::parse_entry_object(entry, &path).map_err(cart_error)?;
+                resolved.push(entry);
+            }
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(invalid(CART, format!("unknown catalog ids: {}", unknown.join(", "))));
+    }
+    Ok((Cart { entries: resolved }, categories))
+}
+
+/// The items the price check compares with: the ones given, or the catalog
+/// items of the cart's categories.
+fn allowed(
+    given: Option<&[AllowedItem]>,
+    categories: &BTreeSet<String>,
+    catalog: Option<&Catalog>,
+) -> Result<Vec<Item>, CheckError> {
+    let Some(given) = given else {
+        let Some(catalog) = catalog else {
+            return Ok(Vec::new());
+        };
+        return Ok(categories
+            .iter()
+            .flat_map(|category| catalog.in_category(category).map(|found| found.item.clone()))
+            .collect());
+    };
+    given
+        .iter()
+        .enumerate()
+        .map(|(index, allowed)| {
+            let field = format!("$.allowed_items[{index}]");
+            match allowed {
+                AllowedItem::Id(id) => catalog
+                    .and_then(|catalog| catalog.get(id))
+                    .map(|found| found.item.clone())
+                    .ok_or_else(|| invalid(field, format!("unknown catalog id {id:?}"))),
+                AllowedItem::Item(object) => cart::parse_item_object(object, &field).map_err(cart_error),
+            }
+        })
+        .collect()
+}
+
+/// The first cart entry or allowed item nested deeper than [`MAX_JSON_DEPTH`],
+/// found without recursion.
+fn too_deep(arguments: &CheckRequest) -> Option<String> {
+    let exceeds = |map: &Map<String, Value>| {
+        let mut stack: Vec<(&Value, usize)> = map.values().map(|value| (value, 2)).collect();
+        while let Some((value, depth)) = stack.pop() {
+            let children: Box<dyn Iterator<Item = &Value>> = match value {
+                Value::Array(items) => Box::new(items.iter()),
+                Value::Object(object) => Box::new(object.values()),
+                _ => continue,
+            };
+            if depth > MAX_JSON_DEPTH {
+                return true;
+            }
+            stack.extend(children.map(|child| (child, depth + 1)));
+        }
+        false
+    };
+    if let Some(index) = arguments.cart.iter().position(exceeds) {
+        return Some(format!("{CART}[{index}]"));
+    }
+    let allowed = arguments.allowed_items.as_deref().unwrap_or_default();
+    allowed
+        .iter()
+        .position(|allowed| matches!(allowed, AllowedItem::Item(object) if exceeds(object)))
+        .map(|index| format!("$.allowed_items[{index}]"))
+}
+
+/// Drops a refused request without recursion: its values may be nested
+/// deeper than a worker thread's stack could drop recursively.
+fn dismantle(arguments: CheckRequest) {
+    let mut stack: Vec<Value> = arguments.cart.into_iter().map(Value::Object).collect();
+    for allowed in arguments.allowed_items.unwrap_or_default() {
+        if let AllowedItem::Item(object) = allowed {
+            stack.push(Value::Object(object));
+        }
+    }
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(object) => stack.extend(object.into_iter().map(|(_, child)| child)),
+            _ => {}
+        }
+    }
+}

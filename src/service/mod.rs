@@ -1,0 +1,461 @@
+//! The one place a check is orchestrated, for the MCP handler and the CLI
+//! alike: validate the arguments, resolve the cart against the catalog,
+//! follow the attempt chain and the person's answers, extract facts through
+//! the [`ExtractorSet`], run the pure guard, render ACF, and seal the record
+//! before the result is returned.
+//!
+//! I/O comes in: the extractor set, the catalog, the evidence store and the
+//! clock are constructor arguments. This module knows no transport and reads
+//! no environment.
+
+pub mod answers;
+pub mod input;
+pub mod record;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use tokio_util::task::TaskTracker;
+
+use crate::acf::{self, AcfProjection, AcfV01, Binding, MAX_ATTEMPTS};
+use crate::catalog::Catalog;
+use crate::decision::{self, Decision, Verdict};
+use crate::digest;
+use crate::evidence::{Appended, Draft, EvidenceStore, LinkError, StoreError};
+use crate::extract::ExtractInput;
+use crate::extract::set::ExtractorSet;
+use crate::facts::Facts;
+use crate::finding::Finding;
+pub use answers::{ACCEPTED, DECLINED};
+use input::Input;
+use record::{CheckRecord, RecordError};
+
+/// The longest request accepted. A real request is a few sentences; the bound
+/// keeps a hostile caller from feeding megabytes to the extractors.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024;
+/// The longest single answer.
+pub const MAX_ANSWER_BYTES: usize = 4 * 1024;
+/// The most answers one call may carry.
+pub const MAX_ANSWERS: usize = 64;
+/// The deepest nesting accepted inside a cart entry or an allowed item. An
+/// item's attributes are scalars, so a real entry is two containers deep
+/// (`{item: {...}}`); the bound refuses a hostile value before anything
+/// recurses over it (cloning, digesting, dropping). JSON text is already
+/// limited to 128 levels by serde_json; this covers values built in memory.
+pub const MAX_JSON_DEPTH: usize = 32;
+/// How long a verdict may be acted on, by default (ACF v0.2 §4).
+pub const DEFAULT_VALIDITY_MINUTES: i64 = 15;
+
+/// Reads the time; the only clock the service sees.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// The system clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+}
+
+/// One answer of the person to a finding of the previous record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    /// The `id` of a finding the previous result raised (e.g. `size@$.cart[0]`).
+    pub finding_id: String,
+    /// `accept` (the person knowingly accepts this mismatch), `decline` (they
+    /// do not), or the person's own words ("43 is fine too"), which are added
+    /// to the request as a clarification.
+    pub reply: String,
+}
+
+/// An allowed item: a catalog id or an item object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AllowedItem {
+    Id(String),
+    Item(Map<String, Value>),
+}
+
+/// Extra output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Format {
+    /// Also return the ACF v0.1 verdict object.
+    #[serde(rename = "acf-v0.1")]
+    AcfV01,
+}
+
+/// The arguments of one check (the `check_order` tool's input).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The person's own words to you, verbatim: what they asked you to buy,
+    /// with every condition they stated. Do not summarise or rephrase.
+    pub request: String,
+    /// The cart you intend to pay for. Each entry is `{"id": "<catalog id>",
+    /// "quantity": n}`, or `{"item": {id, brand, name, color, size, level,
+    /// final_sale, delivery_days, units, price_cents, currency}, "quantity": n}`,
+    /// or a flat item `{name, brand, color, size, price, returnable, quantity, ...}`.
+    pub cart: Vec<Map<String, Value>>,
+    /// After an `ask`: the person's answers to the findings of the previous
+    /// result. Requires `previous_record_id`.
+    #[serde(default)]
+    pub answers: Vec<Answer>,
+    /// Today's date, ISO (`2026-11-02`) or as written ("Monday, 2 November
+    /// 2026"); deadlines are counted from it. Default: the server's date.
+    #[serde(default)]
+    pub today: Option<String>,
+    /// Items the person's mandate allows, for the price check: catalog ids or
+    /// item objects. Default: the catalog items of the cart items' categories.
+    #[serde(default)]
+    pub allowed_items: Option<Vec<AllowedItem>>,
+    /// The `record_id` of the previous result when you re-check after an
+    /// `ask` (with the person's answers or a changed cart).
+    #[serde(default)]
+    pub previous_record_id: Option<String>,
+    /// `acf-v0.1` to also receive the ACF v0.1 verdict object.
+    #[serde(default)]
+    pub format: Option<Format>,
+}
+
+/// The result of one check (the `check_order` tool's output).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckResult {
+    /// `proceed`: you may pay. `ask`: do not pay; show `question` to the person
+    /// and call again with their answers.
+    pub decision: Decision,
+    /// One sentence per blocking mismatch.
+    pub reasons: Vec<String>,
+    /// On `ask`: the question to show the person, verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// Things the person should see but that do not block.
+    pub notes: Vec<String>,
+    /// Every finding with its id (for `answers`), code, severity, field, line,
+    /// cart path, expected and actual values and reason.
+    pub findings: Vec<Finding>,
+    /// The facts extracted from the request (with `soft` and `disputed`);
+    /// null when the request could not be checked.
+    pub facts: Option<Facts>,
+    /// The sealed evidence record of this check; pass it as
+    /// `previous_record_id` when you check again after an `ask`.
+    pub record_id: String,
+    /// The record this check supersedes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_record_id: Option<String>,
+    /// 1 for a first check; the retry budget is `max_attempts`.
+    pub attempt: u32,
+    /// The date deadlines were counted from (ISO).
+    pub today: String,
+    /// The ACF v0.2 projection: `messages`, the `com.provecart.conformity`
+    /// object and the UCP checkout status.
+    pub acf: AcfProjection,
+    /// The ACF v0.1 verdict object, when `format` is `acf-v0.1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acf_v01: Option<AcfV01>,
+}
+
+/// Why a check was not run.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The caller's arguments are wrong: `field` names the argument.
+    #[error("{field}: {message}")]
+    InvalidArgument { field: String, message: String },
+    /// The evidence could not be sealed: no result may be relied on.
+    #[error("evidence: {0}")]
+    Store(#[from] StoreError),
+    /// A sealed record this check reads (the previous attempt, or the one a
+    /// replay returns) is not a check record this version can read.
+    #[error("evidence: {0}")]
+    Record(#[from] RecordError),
+    /// The check task stopped before finishing.
+    #[error("the check was interrupted")]
+    Interrupted,
+}
+
+fn invalid(field: impl Into<String>, message: impl Into<String>) -> CheckError {
+    CheckError::InvalidArgument { field: field.into(), message: message.into() }
+}
+
+/// Runs checks. Cheap to clone.
+#[derive(Clone)]
+pub struct Service {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    extractors: Arc<ExtractorSet>,
+    catalog: Option<Arc<Catalog>>,
+    store: EvidenceStore,
+    clock: Arc<dyn Clock>,
+    validity: chrono::Duration,
+    tracker: TaskTracker,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Service")
+            .field("extractors", &self.inner.extractors.names())
+            .field("catalog", &self.inner.catalog.as_ref().map(|catalog| catalog.len()))
+            .field("evidence", &self.inner.store.path())
+            .finish()
+    }
+}
+
+impl Service {
+    pub fn new(
+        extractors: Arc<ExtractorSet>,
+        catalog: Option<Arc<Catalog>>,
+        store: EvidenceStore,
+        clock: Arc<dyn Clock>,
+    ) -> Service {
+        Service {
+            inner: Arc::new(Inner {
+                extractors,
+                catalog,
+                store,
+                clock,
+                validity: chrono::Duration::minutes(DEFAULT_VALIDITY_MINUTES),
+                tracker: TaskTracker::new(),
+            }),
+        }
+    }
+
+    /// Sets how long verdicts stay valid (`expires_at`).
+    pub fn with_validity(self, validity: chrono::Duration) -> Service {
+        let inner = Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
+            extractors: Arc::clone(&shared.extractors),
+            catalog: shared.catalog.clone(),
+            store: shared.store.clone(),
+            clock: Arc::clone(&shared.clock),
+            validity: shared.validity,
+            tracker: shared.tracker.clone(),
+        });
+        Service { inner: Arc::new(Inner { validity, ..inner }) }
+    }
+
+    pub fn extractor_names(&self) -> Vec<String> {
+        self.inner.extractors.names().into_iter().map(str::to_owned).collect()
+    }
+
+    /// Checks one order and seals the record before returning. The work runs
+    /// in its own task: a caller that goes away (a closed connection) does not
+    /// cut a check off between its decision and its seal.
+    pub async fn check_order(&self, request: CheckRequest) -> Result<CheckResult, CheckError> {
+        let inner = Arc::clone(&self.inner);
+        let handle = self.inner.tracker.spawn(async move { inner.check(request).await });
+        handle.await.map_err(|_| CheckError::Interrupted)?
+    }
+
+    /// Stops accepting checks and waits for the ones in flight (each seals
+    /// its record before it finishes).
+    pub async fn shutdown(&self) {
+        self.inner.tracker.close();
+        self.inner.tracker.wait().await;
+    }
+}
+
+impl Inner {
+    /// One check, as a sequence of typed stages, each consumed once:
+    /// arguments → [`input::Input`]; the previous record (link rules) and
+    /// answers → [`answers::AnswerState`]; digests and record id; replay or
+    /// retry budget; extraction → facts; the guard → [`Verdict`]; ACF; seal.
+    async fn check(&self, arguments: CheckRequest) -> Result<CheckResult, CheckError> {
+        let input = input::validate(arguments, self.catalog.as_deref(), || self.clock.now().date_naive())?;
+        let link = self.link(&input).await?;
+        let previous = link.as_ref().map(|link| &link.record);
+        let state = answers::resolve(previous, &input.answers)?;
+        let mandate_digest = digest::of_value(&json!({
+            "request": input.request,
+            "today": input.today.to_string(),
+            "answers": state,
+        }));
+        let subject_digest = digest::of_value(&serde_json::to_value(&input.cart).map_err(StoreError::from)?);
+        let record_id = record_id(&mandate_digest, &subject_digest);
+
+        // Replaying the very same check returns its record; nothing new is sealed.
+        if let Some(existing) = self.store.get(&record_id).await? {
+            let mut result = CheckRecord::decode(&existing)?.result;
+            self.renew_if_expired(&mut result);
+            return Ok(with_format(result, input.format));
+        }
+        let previous_id = previous.map(|record| record.result.record_id.clone());
+        if let Some(link) = &link {
+            if link.record.result.attempt >= MAX_ATTEMPTS {
+                let result = self.budget_exhausted(&link.record, input.today, &mandate_digest, &subject_digest);
+                return Ok(with_format(result, input.format));
+            }
+            if let Some(successor) = &link.superseded_by {
+                let error = LinkError::NotHead(link.record.result.record_id.clone(), successor.clone());
+                return Err(invalid("$.previous_record_id", error.to_string()));
+            }
+        }
+
+        let extract_input =
+            ExtractInput { request: input.request.clone(), today: input.today, answers: state.clarifications.clone() };
+        let outcome = self.extractors.extract(&extract_input).await;
+        let verdict = match &outcome.merged {
+            Ok(facts) => {
+                let findings = answers::apply(decision::run(facts, &input.cart, &input.allowed), &state, &input.cart);
+                Verdict::checked(findings, &facts.disputed)
+            }
+            Err(failure) => Verdict::could_not_check(failure.reason(), failure.to_string()),
+        };
+        let binding = self.binding(&record_id, &mandate_digest, &subject_digest, previous_id.clone());
+        let result = CheckResult::new(
+            verdict,
+            outcome.merged.as_ref().ok().cloned(),
+            &binding,
+            previous.map_or(1, |record| record.result.attempt + 1),
+            input.today,
+        );
+        let record = CheckRecord {
+            schema: record::SchemaVersion,
+            today: input.today,
+            mandate_digest,
+            subject_digest,
+            answers: input.answers,
+            answer_state: state,
+            cart: input.cart,
+            allowed_items: input.allowed.len(),
+            extractors: outcome.reports.clone(),
+            fail_closed: outcome.merged.as_ref().err().map(|failure| failure.detail.clone()),
+            result,
+        };
+        self.seal(record, input.request, previous_id, input.format).await
+    }
+
+    /// The link rules of ACF v0.2 §7, checked once before any model is
+    /// called (the evidence writer checks them again, atomically, when it
+    /// appends): the previous record exists and concerns the same request.
+    /// Whether it still heads its chain is returned, not refused, because
+    /// a replay of the check that superseded it is still answered.
+    async fn link(&self, input: &Input) -> Result<Option<Link>, CheckError> {
+        let Some(previous_id) = &input.previous_record_id else {
+            return Ok(None);
+        };
+        let refuse = |error: LinkError| invalid("$.previous_record_id", error.to_string());
+        let Some(sealed) = self.store.get(previous_id).await? else {
+            return Err(refuse(LinkError::NotFound(previous_id.clone())));
+        };
+        if sealed.request != input.request {
+            return Err(refuse(LinkError::OtherRequest(previous_id.clone())));
+        }
+        let superseded_by = self.store.successor(previous_id).await?;
+        Ok(Some(Link { record: CheckRecord::decode(&sealed)?, superseded_by }))
+    }
+
+    /// Seals the record before its result is returned.
+    async fn seal(
+        &self,
+        record: CheckRecord,
+        request: String,
+        previous_record_id: Option<String>,
+        format: Option<Format>,
+    ) -> Result<CheckResult, CheckError> {
+        let draft = Draft {
+            record_id: record.result.record_id.clone(),
+            previous_record_id,
+            request,
+            sealed_at: acf::rfc3339(self.clock.now()),
+            body: record.to_body()?,
+        };
+        match self.store.append(draft).await? {
+            Ok(Appended::New(_)) => Ok(with_format(record.result, format)),
+            // The same check raced this one to the log: return what was sealed.
+            Ok(Appended::Existing(existing)) => Ok(with_format(CheckRecord::decode(&existing)?.result, format)),
+            Err(error) => Err(invalid("$.previous_record_id", error.to_string())),
+        }
+    }
+
+    /// The result of a resubmission past the retry budget: not sealed (the
+    /// chain is full), the person decides.
+    fn budget_exhausted(
+        &self,
+        previous: &CheckRecord,
+        today: NaiveDate,
+        mandate_digest: &str,
+        subject_digest: &str,
+    ) -> CheckResult {
+        let reason = format!(
+            "This order was already checked {MAX_ATTEMPTS} times (the retry budget): the person must now decide themselves."
+        );
+        let last = &previous.result;
+        let binding = self.binding(&last.record_id, mandate_digest, subject_digest, None);
+        let mut result = CheckResult::new(Verdict::retry_budget_exhausted(reason), None, &binding, last.attempt, today);
+        result.previous_record_id = last.previous_record_id.clone();
+        result
+    }
+
+    /// A replay after `expires_at` gets a fresh validity window: the verdict
+    /// is the sealed one (same digests, same record), and a window that has
+    /// run out would only make the agent check again to get it back.
+    fn renew_if_expired(&self, result: &mut CheckResult) {
+        let conformity = &mut result.acf.conformity;
+        let now = self.clock.now();
+        let expired = DateTime::parse_from_rfc3339(&conformity.expires_at).map_or(true, |expires| expires < now);
+        if expired {
+            conformity.issued_at = acf::rfc3339(now);
+            conformity.expires_at = acf::rfc3339(now + self.validity);
+        }
+    }
+
+    fn binding(&self, record_id: &str, mandate: &str, subject: &str, previous: Option<String>) -> Binding {
+        Binding {
+            record_id: record_id.to_owned(),
+            mandate_digest: mandate.to_owned(),
+            subject_digest: subject.to_owned(),
+            issued_at: self.clock.now(),
+            validity: self.validity,
+            previous_record_id: previous,
+        }
+    }
+}
+
+/// The previous record a check links to, decoded, and the record that
+/// already superseded it, if one did.
+struct Link {
+    record: CheckRecord,
+    superseded_by: Option<String>,
+}
+
+impl CheckResult {
+    /// The result of a verdict bound to its record.
+    fn new(verdict: Verdict, facts: Option<Facts>, binding: &Binding, attempt: u32, today: NaiveDate) -> CheckResult {
+        let acf = acf::render(&verdict, binding);
+        CheckResult {
+            decision: verdict.decision,
+            reasons: verdict.reasons,
+            question: verdict.question,
+            notes: verdict.notes,
+            findings: verdict.findings,
+            facts,
+            record_id: binding.record_id.clone(),
+            previous_record_id: binding.previous_record_id.clone(),
+            attempt,
+            today: today.to_string(),
+            acf,
+            acf_v01: None,
+        }
+    }
+}
+
+/// The record id: a digest of what was checked (mandate and cart), so the
+/// very same check always gets the same id.
+pub fn record_id(mandate_digest: &str, subject_digest: &str) -> String {
+    let combined = digest::sha256(format!("{mandate_digest}\n{subject_digest}").as_bytes());
+    format!("rec_{}", &combined["sha256:".len().."sha256:".len() + 32])
+}
+
+fn with_format(mut result: CheckResult, format: Option<Format>) -> CheckResult {
+    result.acf_v01 = (format == Some(Format::AcfV01)).then(|| acf::v01(&result.acf));
+    result
+}
