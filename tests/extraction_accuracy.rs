@@ -150,3 +150,38 @@ fn rules_extractor_accuracy_per_field() {
     println!("\nmisses:\n{}", misses.join("\n"));
     assert!(failures.is_empty(), "accuracy below floor: {failures:?}");
 }
+
+/// The real-request dev set (tests/extraction/real.jsonl), scored by
+/// `asasked::sandbox::devset` with the extractor the binary ships: `rules`
+/// over the embedded sandbox catalog.
+mod real {
+    use asasked::catalog::Catalog;
+    use asasked::extract::rules::RulesExtractor;
+    use asasked::sandbox::devset::{self, Half, HalfReport, Row};
+
+    fn report(half: Half) -> HalfReport {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction/real.jsonl");
+        let rows: Vec<Row> = devset::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(rows.len(), 364);
+        let extractor = RulesExtractor::for_catalog(&Catalog::embedded().unwrap());
+        devset::evaluate(&rows, half, |row| {
+            let facts = extractor.parse(&row.request, &[], row.today).into_facts(row.today);
+            facts.validate().unwrap_or_else(|error| panic!("{}: extracted facts invalid: {error}", row.id));
+            serde_json::to_value(&facts).unwrap()
+        })
+    }
+
+    /// The open half: the table and every miss (this half is for fixing the parser).
+    #[test]
+    fn real_open_half() {
+        let report = report(Half::Open);
+        println!("{}", report.markdown(true));
+    }
+
+    /// The held-out half: aggregate figures only, never its misses.
+    #[test]
+    fn real_heldout_half() {
+        let report = report(Half::Heldout);
+        println!("{}", report.markdown(false));
+    }
+}

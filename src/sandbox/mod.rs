@@ -21,6 +21,7 @@ pub mod chart;
 pub mod command;
 pub mod compare;
 pub mod dataset;
+pub mod devset;
 pub mod gold;
 pub mod noisy;
 pub mod random;
