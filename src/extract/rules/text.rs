@@ -25,6 +25,22 @@ pub struct Token {
     pub kind: TokenKind,
     /// Clauses end at `, . ; ! ? : ( ) —`, at a line break and before "but"/"но".
     pub clause: usize,
+    /// The words of `folded` for vocabulary matching (split at everything
+    /// that is not a letter or digit, "41s" as "41"), computed once here
+    /// because every brand and model is matched against them.
+    pub words: Vec<String>,
+}
+
+/// The words of a folded token: "dri-fit" → dri, fit; "41s" → 41.
+fn token_words(folded: &str) -> Vec<String> {
+    folded
+        .split(|character: char| !character.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| match word.strip_suffix('s') {
+            Some(digits) if !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit()) => digits.to_owned(),
+            _ => word.to_owned(),
+        })
+        .collect()
 }
 
 /// Punctuation that ends a clause.
@@ -52,7 +68,8 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         if CLAUSE_WORDS.contains(&folded.as_str()) && tokens.last().is_some_and(|last| last.clause == *clause) {
             *clause += 1;
         }
-        tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause });
+        let words = token_words(&folded);
+        tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause, words });
     };
     while let Some(&character) = characters.get(position) {
         let previous = if position > 0 { characters.get(position - 1).copied() } else { None };
@@ -74,6 +91,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
                     folded: character.to_string(),
                     kind: TokenKind::Punct,
                     clause,
+                    words: Vec::new(),
                 });
                 if ends_clause(character) {
                     clause += 1;
@@ -107,6 +125,11 @@ impl Request {
 
     pub fn len(&self) -> usize {
         self.tokens.len()
+    }
+
+    /// The words of the token at `index` (see [`Token::words`]); none past either end.
+    pub fn words(&self, index: usize) -> &[String] {
+        self.tokens.get(index).map_or(&[], |token| token.words.as_slice())
     }
 
     /// The folded token at `index`, or "" past either end.
