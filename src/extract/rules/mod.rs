@@ -24,6 +24,7 @@ mod price;
 mod quantity;
 mod refund;
 mod requirement;
+mod scope;
 mod size;
 mod text;
 mod vocabulary;
@@ -216,7 +217,12 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
-    let limit = money::extract(&mut request);
+    let several = scope::several_products(&request);
+    let limits = money::extract(&mut request);
+    // Of several products, a price said of one is that product's condition
+    // (kept in `other`); only a budget for the order is a limit.
+    let limits: Vec<money::Limit> = limits.into_iter().filter(|limit| !several || limit.budget).collect();
+    let limit = money::strictest(&limits);
     if let Some(limit) = limit
         && !limit.per_unit
     {
@@ -296,6 +302,28 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         facts.needs_refundable = true;
         request.consume(at, at);
         mentions.push(Mention { field: FieldName::NeedsRefundable, at });
+    }
+    if several {
+        // Said of one of several products: not a fact about the order.
+        facts.brand = None;
+        facts.model = None;
+        facts.color = None;
+        facts.size_label = None;
+        facts.lines.clear();
+        facts.quantity = None;
+        facts.needs_refundable = false;
+        facts.level = None;
+        let product_fields = [
+            FieldName::Brand,
+            FieldName::Model,
+            FieldName::Color,
+            FieldName::SizeLabel,
+            FieldName::Quantity,
+            FieldName::NeedsRefundable,
+            FieldName::Level,
+        ];
+        mentions.retain(|mention| !product_fields.contains(&mention.field));
+        soft.retain(|field| !product_fields.contains(field));
     }
     requirements(&request, &mentions, &mut facts, &mut soft);
     facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();

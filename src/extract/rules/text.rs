@@ -244,6 +244,94 @@ pub fn number_word(word: &str) -> Option<u64> {
     })
 }
 
+/// The value of one number word for amounts: units, teens, tens and
+/// hundreds in English and Russian ("twenty", "пятьсот"); `None` for the
+/// multipliers, which [`number_words_at`] handles.
+fn amount_word(word: &str) -> Option<u64> {
+    if let Some(value) = number_word(word).filter(|_| word != "dozen") {
+        return Some(value);
+    }
+    Some(match word {
+        "thirteen" | "тринадцать" => 13,
+        "fourteen" | "четырнадцать" => 14,
+        "fifteen" | "пятнадцать" => 15,
+        "sixteen" | "шестнадцать" => 16,
+        "seventeen" | "семнадцать" => 17,
+        "eighteen" | "восемнадцать" => 18,
+        "nineteen" | "девятнадцать" => 19,
+        "thirty" | "тридцать" => 30,
+        "forty" | "сорок" => 40,
+        "fifty" | "пятьдесят" => 50,
+        "sixty" | "шестьдесят" => 60,
+        "seventy" | "семьдесят" => 70,
+        "eighty" | "восемьдесят" => 80,
+        "ninety" | "девяносто" => 90,
+        "двух" => 2,
+        "трех" => 3,
+        "четырех" => 4,
+        "пяти" => 5,
+        "шести" => 6,
+        "семи" => 7,
+        "восьми" => 8,
+        "девяти" => 9,
+        "десяти" => 10,
+        "двадцати" => 20,
+        "тридцати" => 30,
+        "пятидесяти" => 50,
+        "сто" | "ста" => 100,
+        "двухсот" => 200,
+        "трехсот" => 300,
+        "пятисот" => 500,
+        "двести" => 200,
+        "триста" => 300,
+        "четыреста" => 400,
+        "пятьсот" => 500,
+        "шестьсот" => 600,
+        "семьсот" => 700,
+        "восемьсот" => 800,
+        "девятьсот" => 900,
+        _ => return None,
+    })
+}
+
+/// A number said in words starting at `index` ("twenty", "twenty-five",
+/// "a hundred and fifty", "two thousand", "пять тысяч", "тысячу"), and the
+/// token it ends at. At most eight words are read.
+pub fn number_words_at(request: &Request, index: usize) -> Option<(u64, usize)> {
+    let mut total: u64 = 0;
+    let mut current: u64 = 0;
+    let mut end: Option<usize> = None;
+    let mut at = index;
+    while at < index + 8 {
+        let word = request.word(at);
+        let parts: Vec<&str> = word.split('-').collect();
+        let hyphenated = parts.len() == 2 && parts.iter().all(|part| amount_word(part).is_some());
+        if hyphenated {
+            current = current.saturating_add(parts.iter().filter_map(|part| amount_word(part)).sum::<u64>());
+        } else if let Some(value) = amount_word(word) {
+            current = current.saturating_add(value);
+        } else if word == "a" && at == index && matches!(request.word(at + 1), "hundred" | "thousand") {
+            current = 1;
+        } else if word == "hundred" && end.is_some() {
+            current = current.saturating_mul(100);
+        } else if matches!(word, "thousand" | "тысяча" | "тысячу" | "тысячи" | "тысяч" | "тысяч,")
+        {
+            // "тысячу рублей" alone is a thousand.
+            total = total.saturating_add(current.max(1).saturating_mul(1000));
+            current = 0;
+        } else if word == "and" && end.is_some() && amount_word(request.word(at + 1)).is_some() {
+            at += 1;
+            continue;
+        } else {
+            break;
+        }
+        end = Some(at);
+        at += 1;
+    }
+    let value = total.saturating_add(current);
+    end.filter(|_| value > 0).map(|end| (value, end))
+}
+
 /// A whole number written in digits, at most nine of them (nobody orders a
 /// billion of anything; the bound also keeps arithmetic far from overflow).
 pub fn whole_number(word: &str) -> Option<u64> {
@@ -307,6 +395,19 @@ mod tests {
         assert_eq!(hundredths("42,5"), Some(4250));
         assert_eq!(hundredths("1,200"), Some(120000));
         assert_eq!(hundredths("99999999999999999999"), None);
+    }
+
+    #[test]
+    fn numbers_in_words() {
+        let value = |text: &str| number_words_at(&Request::new(text), 0).map(|(value, _)| value);
+        assert_eq!(value("twenty dollars"), Some(20));
+        assert_eq!(value("twenty-five bucks"), Some(25));
+        assert_eq!(value("a hundred and fifty euros"), Some(150));
+        assert_eq!(value("two thousand"), Some(2000));
+        assert_eq!(value("пять тысяч рублей"), Some(5000));
+        assert_eq!(value("тысячу рублей"), Some(1000));
+        assert_eq!(value("триста рублей"), Some(300));
+        assert_eq!(value("and so on"), None);
     }
 
     #[test]
