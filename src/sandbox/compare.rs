@@ -36,15 +36,20 @@ use crate::finding::Severity;
 use crate::normalize;
 
 /// The fields scored: every fact field of guard.md §3 except `disputed`.
-pub const FIELDS: [&str; 15] = [
+pub const FIELDS: [&str; 20] = [
     "brand",
+    "brand_any",
     "brand_not",
     "model",
     "color",
+    "color_any",
+    "color_not",
     "size_label",
+    "size_any",
     "level",
     "price_preference",
     "explicit_max_cents",
+    "explicit_max_currency",
     "quantity",
     "needs_refundable",
     "deadline_days",
@@ -198,7 +203,12 @@ pub fn field_matches(field: &str, extracted: &Facts, gold: &Facts) -> bool {
     let set = |list: &[String]| list.iter().map(|value| normalize::fold(value)).collect::<BTreeSet<String>>();
     match field {
         "brand" => text(&extracted.brand) == text(&gold.brand),
+        "brand_any" => set(&extracted.brand_any) == set(&gold.brand_any),
         "brand_not" => set(&extracted.brand_not) == set(&gold.brand_not),
+        "color_any" => set(&extracted.color_any) == set(&gold.color_any),
+        "color_not" => set(&extracted.color_not) == set(&gold.color_not),
+        "size_any" => set(&extracted.size_any) == set(&gold.size_any),
+        "explicit_max_currency" => extracted.explicit_max_currency == gold.explicit_max_currency,
         "model" => text(&extracted.model) == text(&gold.model),
         "color" => text(&extracted.color) == text(&gold.color),
         "size_label" => text(&extracted.size_label) == text(&gold.size_label),
@@ -234,7 +244,12 @@ fn folded_lines(lines: &[Line]) -> Vec<FoldedLine> {
 pub fn stated(field: &str, gold: &Facts) -> bool {
     match field {
         "brand" => gold.brand.is_some(),
+        "brand_any" => !gold.brand_any.is_empty(),
         "brand_not" => !gold.brand_not.is_empty(),
+        "color_any" => !gold.color_any.is_empty(),
+        "color_not" => !gold.color_not.is_empty(),
+        "size_any" => !gold.size_any.is_empty(),
+        "explicit_max_currency" => gold.explicit_max_currency.is_some(),
         "model" => gold.model.is_some(),
         "color" => gold.color.is_some(),
         "size_label" => gold.size_label.is_some(),
