@@ -17,11 +17,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::catalog::{Catalog, CatalogError};
-use crate::extract::config::{self, ConfigError, ExtractorsConfig};
 use crate::extract::replay::{REPLAY_PREFIX, record_all};
 use crate::extract::rules::RulesExtractor;
 use crate::extract::set::{ExtractorSet, SetError};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
+use crate::providers::config::{self, ConfigError, ExtractorsConfig};
 
 /// How long one check waits for extraction. Hosted models answer in seconds
 /// and the slowest configured local model's own timeout is two minutes; past

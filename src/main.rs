@@ -500,7 +500,7 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
 /// The extractors this build knows besides the sandbox's `gold` and
 /// `noisy:SEED:RATE`: `rules`, `replay:DIR` and hosted providers plug in here.
 fn extractor_fallback(name: &str) -> Option<std::sync::Arc<dyn asasked::extract::Extractor>> {
-    let config = asasked::extract::config::ExtractorsConfig::default_config().ok()?;
+    let config = asasked::providers::config::ExtractorsConfig::default_config().ok()?;
     match extractors::build_list(&[name.to_owned()], &config, &process_env, None) {
         Ok(mut list) => list.pop(),
         Err(error) => {

@@ -15,10 +15,10 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use asasked::extract::config::{ExtractorsConfig, build_extractors, parse_names};
 use asasked::extract::schema::{empty_facts_value, validate};
 use asasked::extract::set::{COULD_NOT_CHECK, ExtractorSet};
 use asasked::extract::{Cost, ExtractFuture, ExtractInput, Extraction, Extractor};
+use asasked::providers::config::{ExtractorsConfig, build_extractors, parse_names};
 use chrono::NaiveDate;
 use serde_json::json;
 

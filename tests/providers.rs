@@ -542,8 +542,8 @@ async fn a_failing_provider_fails_the_set_closed() {
 
 #[tokio::test]
 async fn a_recorded_provider_replays_offline() {
-    use asasked::extract::config::{ExtractorsConfig, build_extractors, parse_names};
     use asasked::extract::replay::record_all;
+    use asasked::providers::config::{ExtractorsConfig, build_extractors, parse_names};
 
     let (url, script) = serve(vec![Reply::ok(Api::OpenAi.output(&black_shoes()))]).await;
     let config = ExtractorsConfig::parse(&format!(

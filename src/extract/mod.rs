@@ -6,7 +6,6 @@
 //! with models), the weekday-to-days conversion done by code, and the merge of
 //! several extractors' facts. It never runs checks.
 
-pub mod config;
 pub mod merge;
 pub mod prompt;
 pub mod replay;

@@ -1,6 +1,11 @@
 //! `extractors/extractors.toml`: the extractors that can be named in
 //! `--extractors a,b`, and the building of a configured list.
 //!
+//! It lives with the providers because a table is a provider's settings
+//! (wire protocol, model, URL, key variable, timeouts), and building one
+//! means constructing a provider client: in `extract` it made `extract`
+//! import `providers` while `providers` imports `extract`.
+//!
 //! The library never reads the environment. The binary passes a lookup
 //! (`&|name| std::env::var(name).ok()`), which the builder asks only for the
 //! key variables named in the config. Extractors that are not providers
@@ -14,12 +19,12 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::Extractor;
-use super::replay::{REPLAY_PREFIX, ReplayExtractor};
-use crate::providers::anthropic::{self, AnthropicExtractor};
-use crate::providers::http::{ApiKey, HttpSettings};
-use crate::providers::openai::{self, OpenAiExtractor, ResponseFormat};
-use crate::providers::{DEFAULT_MAX_TOKENS, ProviderSettings};
+use super::anthropic::{self, AnthropicExtractor};
+use super::http::{ApiKey, HttpSettings};
+use super::openai::{self, OpenAiExtractor, ResponseFormat};
+use super::{DEFAULT_MAX_TOKENS, ProviderSettings};
+use crate::extract::Extractor;
+use crate::extract::replay::{REPLAY_PREFIX, ReplayExtractor};
 
 /// The checked-in configuration, for a binary started without `--config`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../extractors/extractors.toml");
@@ -102,7 +107,7 @@ pub enum ConfigError {
     #[error("unknown extractor {name:?}; known: {known}")]
     UnknownExtractor { name: String, known: String },
     #[error("extractor {extractor:?}: {source}")]
-    Build { extractor: String, source: super::ExtractError },
+    Build { extractor: String, source: crate::extract::ExtractError },
 }
 
 impl ExtractorsConfig {
