@@ -397,13 +397,14 @@ fn run(arguments: Arguments) -> anyhow::Result<u8> {
                         .await
                         .with_context(|| format!("cannot listen on {address}"))?;
                     eprintln!("asasked: serving MCP at http://{}{}", listener.local_addr()?, mcp::HTTP_PATH);
-                    let limits = mcp::SessionLimits {
+                    let options = mcp::HttpOptions {
+                        token,
                         // At most 65536 (the flag's range): fits any usize.
                         max_sessions: usize::try_from(max_sessions).unwrap_or(usize::MAX),
-                        idle_timeout: std::time::Duration::from_secs(session_idle_timeout),
+                        session_idle_timeout: std::time::Duration::from_secs(session_idle_timeout),
+                        ..mcp::HttpOptions::default()
                     };
-                    let timeouts = mcp::HttpTimeouts::default();
-                    mcp::serve_http_with(server, listener, token, timeouts, limits, shutdown_signal()).await?;
+                    mcp::serve_http(server, listener, options, shutdown_signal()).await?;
                     anyhow::Ok(())
                 }),
             };
