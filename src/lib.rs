@@ -20,6 +20,7 @@
 //! - [`extractors`]: building the configured extractor set from names.
 //! - [`service`]: the one orchestration of a check, for the CLI and MCP.
 //! - [`mcp`]: the MCP server (the only module that knows rmcp).
+//! - [`cli`]: the binary's commands, one function each.
 //!
 //! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
 //! pure: no I/O, no clock, no model.

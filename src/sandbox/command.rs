@@ -1,6 +1,6 @@
 //! The I/O of `asasked replay` and `asasked compare`: loading the catalog and
-//! dataset, the progress bar, and writing results. `main.rs` parses arguments
-//! into these structs and maps errors to exit codes; the measuring itself
+//! dataset, the progress bar, and writing results. `crate::cli` fills these
+//! structs from the arguments and maps errors to exit codes; the measuring itself
 //! happens in [`super::replay`] and [`super::compare`].
 
 use std::fs;
