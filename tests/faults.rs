@@ -902,7 +902,7 @@ async fn serve_in_process(data: &Path, facts: &Path, body_timeout: Duration) -> 
 }
 
 async fn serve_in_process_with(data: &Path, facts: &Path, options: HttpOptions) -> (String, SocketAddr) {
-    let names = vec![format!("fixed:{}", facts.display())];
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.to_path_buf())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
     let service = Service::new(extractors, catalog, EvidenceStore::open(data).unwrap(), Arc::new(SystemClock));
@@ -1039,7 +1039,7 @@ async fn a_hundred_concurrent_sessions_are_all_served() {
 async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let directory = tempfile::tempdir().unwrap();
     let facts = facts_file(directory.path());
-    let names = vec![format!("fixed:{}", facts.display())];
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.to_path_buf())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let store = EvidenceStore::open(&directory.path().join("data")).unwrap();
     let server = asasked::mcp::CheckServer::new(Service::new(extractors, None, store, Arc::new(SystemClock)), false);

@@ -84,7 +84,7 @@ async fn the_binary_serves_stdio_and_seals_verifiable_evidence() {
 fn fixed_facts_server(directory: &std::path::Path) -> asasked::mcp::CheckServer {
     let facts = directory.join("facts.json");
     std::fs::write(&facts, FACTS).unwrap();
-    let names = vec![format!("fixed:{}", facts.display())];
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.clone())];
     let extractors = std::sync::Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let store = asasked::evidence::EvidenceStore::open(&directory.join("data")).unwrap();
     let service =

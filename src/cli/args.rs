@@ -1,5 +1,6 @@
 //! The command line as clap parses it: one struct per subcommand, each the
-//! input of its `cli::<command>` function.
+//! input of its `cli::<command>` function. Names are parsed here, once, so a
+//! malformed extractor name or `--pair` is a usage error before any work.
 //!
 //! The `///` comments on fields and variants are the `--help` text.
 
@@ -8,8 +9,10 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::extract::name::{ExtractorName, NameError, parse_list};
 use crate::extractors;
 use crate::mcp;
+use crate::sandbox::compare::Pair;
 use crate::sandbox::dataset::SplitFilter;
 use crate::sandbox::replay::Agent;
 
@@ -167,8 +170,8 @@ pub struct ReplayArguments {
     #[arg(long, default_value = "naive")]
     pub agent: Agent,
     /// Comma-separated extractor names: gold, noisy:SEED:RATE, ...
-    #[arg(long, default_value = "gold")]
-    pub extractors: String,
+    #[arg(long, default_value = "gold", value_parser = extractor_list)]
+    pub extractors: ExtractorList,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// For the careful agent: the probability of buying a right cart.
@@ -193,8 +196,8 @@ pub struct CompareArguments {
     /// Dataset folder (holding tasks.jsonl) or tasks file.
     pub dataset: PathBuf,
     /// Two comma-separated extractor names; repeat for more pairs.
-    #[arg(long = "pair", required = true)]
-    pub pairs: Vec<String>,
+    #[arg(long = "pair", required = true, value_parser = Pair::parse)]
+    pub pairs: Vec<Pair>,
     /// open, heldout or all.
     #[arg(long, default_value = "all")]
     pub split: SplitFilter,
@@ -241,8 +244,8 @@ pub struct ExtractorArguments {
     /// Extractors, comma-separated: rules, replay:DIR, or a name from the
     /// extractors config (default: a hosted provider whose key is set, plus
     /// rules; rules alone with no key).
-    #[arg(long, value_delimiter = ',')]
-    pub extractors: Option<Vec<String>>,
+    #[arg(long, value_parser = extractor_list)]
+    pub extractors: Vec<ExtractorList>,
     /// The extractors config (default: the shipped extractors/extractors.toml).
     #[arg(long, value_name = "PATH")]
     pub extractors_config: Option<PathBuf>,
@@ -252,11 +255,22 @@ pub struct ExtractorArguments {
 }
 
 impl ExtractorArguments {
+    /// The names given (a repeated `--extractors` adds to the list), or
+    /// `None` for the defaults.
     pub fn choice(&self) -> extractors::Choice {
+        let names: Vec<ExtractorName> = self.extractors.iter().flat_map(|list| list.0.iter().cloned()).collect();
         extractors::Choice {
-            names: self.extractors.clone(),
+            names: (!names.is_empty()).then_some(names),
             config: self.extractors_config.clone(),
             record: self.record.clone(),
         }
     }
+}
+
+/// One `--extractors a,b` value.
+#[derive(Debug, Clone)]
+pub struct ExtractorList(pub Vec<ExtractorName>);
+
+fn extractor_list(text: &str) -> Result<ExtractorList, NameError> {
+    parse_list(text).map(ExtractorList)
 }

@@ -15,6 +15,7 @@ mod conform;
 mod evidence;
 mod extract;
 mod replay;
+mod sandbox;
 mod schema;
 mod serve;
 
@@ -35,6 +36,7 @@ pub use conform::{ConformRunError, conform};
 pub use evidence::evidence;
 pub use extract::extract;
 pub use replay::replay;
+pub use sandbox::SandboxError;
 pub use schema::schema;
 pub use serve::{HTTP_TOKEN_VARIABLE, serve, shutdown_signal};
 
@@ -88,9 +90,9 @@ pub enum CommandError {
     #[error("conform")]
     Conform(#[source] ConformRunError),
     #[error("replay")]
-    Replay(#[source] crate::sandbox::command::CommandError),
+    Replay(#[source] SandboxError),
     #[error("compare")]
-    Compare(#[source] crate::sandbox::command::CommandError),
+    Compare(#[source] SandboxError),
     #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
     #[error("cannot write the output")]
@@ -229,20 +231,4 @@ pub fn default_data_dir() -> PathBuf {
 /// extractors are instant, and hosted ones wait on the network, not the CPU.
 fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
     tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(CommandError::Runtime)
-}
-
-/// The extractors this build knows besides the sandbox's `gold` and
-/// `noisy:SEED:RATE`: `rules`, `replay:DIR` and hosted providers plug in here.
-fn extractor_fallback(
-    name: &str,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Option<std::sync::Arc<dyn crate::extract::Extractor>> {
-    let config = crate::providers::config::ExtractorsConfig::default_config().ok()?;
-    match crate::extractors::build_list(&[name.to_owned()], &config, env, None) {
-        Ok(mut list) => list.pop(),
-        Err(error) => {
-            tracing::warn!(%error, "extractor {name}");
-            crate::sandbox::registry::no_fallback(name)
-        }
-    }
 }

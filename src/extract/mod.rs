@@ -7,6 +7,7 @@
 //! several extractors' facts. It never runs checks.
 
 pub mod merge;
+pub mod name;
 pub mod prompt;
 pub mod replay;
 pub mod rules;
