@@ -6,8 +6,8 @@
 //! with models), the weekday-to-days conversion done by code, and the merge of
 //! several extractors' facts. It never runs checks.
 
-pub mod config;
 pub mod merge;
+pub mod name;
 pub mod prompt;
 pub mod replay;
 pub mod rules;

@@ -12,11 +12,9 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 
 use super::dataset::Dataset;
+use crate::extract::name::GOLD;
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
 use crate::facts::Facts;
-
-/// The name in `--extractors`.
-pub const GOLD: &str = "gold";
 
 /// Gold facts by (request, today), with the task each came from. Keyed by
 /// today too, because the same words on another day are another deadline.
