@@ -180,6 +180,8 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         Code::BrandExcluded => of(Some("item_excluded"), true, Some(Action::ReplaceItem), "item_match"),
         Code::Color => of(Some("variant_mismatch"), true, Some(Action::ChangeVariant), "variant"),
         Code::Size => of(Some("variant_mismatch"), true, Some(Action::ChangeVariant), "variant"),
+        // An excluded colour is a variant the person ruled out: change it.
+        Code::ColorExcluded => of(Some("variant_mismatch"), true, Some(Action::ChangeVariant), "variant"),
         Code::ExplicitMax => of(Some("price_over_ceiling"), true, Some(Action::ReduceTotal), "price"),
         Code::Quantity if quantity_below => of(Some("quantity_below_min"), false, None, "quantity"),
         Code::Quantity => of(Some("quantity_over_max"), true, Some(Action::ReduceQuantity), "quantity"),

@@ -1,15 +1,19 @@
-//! Building the configured [`ExtractorSet`] from extractor names: the one
-//! place `--extractors` is interpreted, so the CLI, the server and the sandbox
-//! agree.
+//! Building extractors from their parsed names: the one place an
+//! [`ExtractorName`] becomes an extractor, by one `match`, so the CLI, the
+//! server and the sandbox agree on what every name means.
 //!
 //! Known names: `rules`, the offline extractor (its brands and models come
 //! from the configured catalog, else the embedded sandbox catalog);
-//! `replay:DIR`, outputs recorded earlier; every `[extractors.NAME]` table of
-//! `extractors/extractors.toml` (hosted or local providers); and `fixed:PATH`,
-//! a test extractor that returns the facts in the JSON file at PATH for any
-//! request (read at build time and again at each extraction, so a test can
-//! change it). Credentials come through `env`; this module never reads the
-//! process environment itself.
+//! `replay:DIR`, outputs recorded earlier; every `[extractors.NAME]` table
+//! of `extractors/extractors.toml` (hosted or local providers); `gold` and
+//! `noisy:SEED:RATE`, only where a labelled dataset is loaded (replay,
+//! compare); and `fixed:PATH`, a test extractor that returns the facts in the
+//! JSON file at PATH for any request (read at build time and again at each
+//! extraction, so a test can change it). Credentials come through `env`; this
+//! module never reads the process environment itself.
+//!
+//! This module sits above `extract`, `providers` and the sandbox's offline
+//! extractors and imports all three; none of them imports it.
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -17,11 +21,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::catalog::{Catalog, CatalogError};
-use crate::extract::config::{self, ConfigError, ExtractorsConfig};
-use crate::extract::replay::{REPLAY_PREFIX, record_all};
+use crate::extract::name::{ExtractorName, GOLD, NOISY_PREFIX, REPLAY_PREFIX, RULES};
+use crate::extract::replay::{ReplayExtractor, record_all};
 use crate::extract::rules::RulesExtractor;
 use crate::extract::set::{ExtractorSet, SetError};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
+use crate::providers::config::{ConfigError, ExtractorsConfig, default_names};
+use crate::sandbox::gold::{GoldBook, GoldExtractor};
+use crate::sandbox::noisy::NoisyExtractor;
 
 /// How long one check waits for extraction. Hosted models answer in seconds
 /// and the slowest configured local model's own timeout is two minutes; past
@@ -38,22 +45,82 @@ const CACHE_CAPACITY: NonZeroUsize = match NonZeroUsize::new(256) {
 pub enum BuildError {
     #[error("the embedded catalog does not load: {0}")]
     Catalog(#[from] CatalogError),
-    #[error("extractor {name:?}: {message}")]
-    Invalid { name: String, message: String },
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// Neither a kind built here nor a table of the config.
+    #[error("unknown extractor {name:?}; known: {known}")]
+    Unknown { name: String, known: String },
+    /// The extractor exists but cannot start (an unreadable `fixed:PATH`, a
+    /// provider client that cannot be made).
+    #[error("extractor {name:?}")]
+    Extractor { name: String, source: ExtractError },
     #[error(transparent)]
     Set(#[from] SetError),
 }
 
-/// The offline extractor's name.
-pub const RULES: &str = config::RULES;
+/// What building may draw on besides the names.
+#[derive(Clone, Copy)]
+pub struct BuildContext<'a> {
+    /// The `[extractors.NAME]` tables.
+    pub config: &'a ExtractorsConfig,
+    /// Looks up the key variables the config names.
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// Whose brands and models `rules` knows; the embedded sandbox catalog
+    /// if `None`.
+    pub catalog: Option<&'a Catalog>,
+    /// A labelled dataset's gold facts: `gold` and `noisy:SEED:RATE` exist
+    /// only with one.
+    pub gold: Option<&'a Arc<GoldBook>>,
+}
 
-/// How to build a set: which names (none: the defaults of
-/// [`config::default_names`]), from which configuration, recording where.
+/// Builds the extractors named, in order (the first is the merge's
+/// tie-breaker), without a set around them.
+pub fn build_list(names: &[ExtractorName], context: &BuildContext<'_>) -> Result<Vec<Arc<dyn Extractor>>, BuildError> {
+    names.iter().map(|name| build_one(name, context)).collect()
+}
+
+/// Builds one extractor: every kind of name, in one `match`.
+pub fn build_one(name: &ExtractorName, context: &BuildContext<'_>) -> Result<Arc<dyn Extractor>, BuildError> {
+    let unknown = || BuildError::Unknown { name: name.to_string(), known: known_names(context) };
+    Ok(match name {
+        ExtractorName::Rules => match context.catalog {
+            Some(catalog) => Arc::new(RulesExtractor::for_catalog(catalog)),
+            None => Arc::new(RulesExtractor::for_catalog(&Catalog::embedded()?)),
+        },
+        ExtractorName::Gold => Arc::new(GoldExtractor::new(Arc::clone(context.gold.ok_or_else(unknown)?))),
+        ExtractorName::Noisy { seed, rate, written } => {
+            let book = Arc::clone(context.gold.ok_or_else(unknown)?);
+            Arc::new(NoisyExtractor::new(book, *seed, *rate).named(written))
+        }
+        ExtractorName::Replay(directory) => Arc::new(ReplayExtractor::new(directory)),
+        ExtractorName::Fixed(path) => {
+            let fixed = Fixed { name: name.to_string(), path: path.clone() };
+            fixed.read().map_err(|source| BuildError::Extractor { name: name.to_string(), source })?;
+            Arc::new(fixed)
+        }
+        ExtractorName::Configured(table) => context
+            .config
+            .build(table, context.env)
+            .ok_or_else(unknown)?
+            .map_err(|source| BuildError::Extractor { name: name.to_string(), source })?,
+    })
+}
+
+/// The names an error lists as known here (`fixed:PATH` is for tests and
+/// goes unlisted).
+fn known_names(context: &BuildContext<'_>) -> String {
+    let sandbox = [GOLD.to_owned(), format!("{NOISY_PREFIX}SEED:RATE")];
+    let mut known: Vec<String> = if context.gold.is_some() { sandbox.to_vec() } else { Vec::new() };
+    known.extend([RULES.to_owned(), format!("{REPLAY_PREFIX}DIR")]);
+    known.extend(context.config.extractors.keys().cloned());
+    known.join(", ")
+}
+
+/// How to build the set of a check: which names (none: the defaults of
+/// [`default_names`]), from which configuration, recording where.
 #[derive(Debug, Clone, Default)]
 pub struct Choice {
-    pub names: Option<Vec<String>>,
+    pub names: Option<Vec<ExtractorName>>,
     /// `extractors.toml` to read; `None`: the one shipped in `extractors/`.
     pub config: Option<PathBuf>,
     /// Save every extractor's raw output under this folder (`--record DIR`).
@@ -68,96 +135,39 @@ impl Choice {
             None => ExtractorsConfig::default_config(),
         }
     }
-
-    /// The names this choice builds: the given ones, or the defaults (a
-    /// hosted provider whose key is set, plus `rules`; `rules` alone with
-    /// no key).
-    pub fn resolve_names(&self, config: &ExtractorsConfig, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
-        match &self.names {
-            Some(names) => names.clone(),
-            None => config::default_names(config, env),
-        }
-    }
 }
 
-/// Builds the set named by `names` with the shipped configuration. `env`
-/// looks up configuration such as API keys (the binary passes the process
-/// environment; tests pass a map).
-pub fn build(names: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<ExtractorSet, BuildError> {
-    build_with_catalog(names, env, None)
-}
-
-/// Like [`build`], with the catalog whose brands and models `rules` knows
-/// (`None`: the embedded sandbox catalog).
-pub fn build_with_catalog(
-    names: &[String],
-    env: &dyn Fn(&str) -> Option<String>,
-    catalog: Option<&Catalog>,
-) -> Result<ExtractorSet, BuildError> {
-    let choice = Choice { names: Some(names.to_vec()), ..Choice::default() };
-    build_choice(&choice, env, catalog)
-}
-
-/// Builds the set a [`Choice`] describes.
+/// Builds the set a [`Choice`] describes, for checks: the given names or the
+/// defaults (a hosted provider whose key is set, plus `rules`; `rules` alone
+/// with no key), each recorded if asked, under [`EXTRACTION_DEADLINE`].
 pub fn build_choice(
     choice: &Choice,
     env: &dyn Fn(&str) -> Option<String>,
     catalog: Option<&Catalog>,
 ) -> Result<ExtractorSet, BuildError> {
     let config = choice.load_config()?;
-    let names = choice.resolve_names(&config, env);
-    let mut extractors = build_list(&names, &config, env, catalog)?;
+    let names = choice.names.clone().unwrap_or_else(|| default_names(&config, env));
+    let mut extractors = build_list(&names, &BuildContext { config: &config, env, catalog, gold: None })?;
     if let Some(directory) = &choice.record {
         extractors = record_all(extractors, directory);
     }
     Ok(ExtractorSet::new(extractors, None, EXTRACTION_DEADLINE, CACHE_CAPACITY)?)
 }
 
-/// Builds the extractors named, in order, without a set around them (the
-/// sandbox pairs them itself).
-pub fn build_list(
-    names: &[String],
-    config: &ExtractorsConfig,
-    env: &dyn Fn(&str) -> Option<String>,
-    catalog: Option<&Catalog>,
-) -> Result<Vec<Arc<dyn Extractor>>, BuildError> {
-    // `rules` and `fixed:PATH` are built here; the rest by the config.
-    let embedded;
-    let catalog = match catalog {
-        Some(catalog) => catalog,
-        None => {
-            embedded = Catalog::embedded()?;
-            &embedded
-        }
-    };
-    let mut invalid: Option<BuildError> = None;
-    let extra = |name: &str| -> Option<Arc<dyn Extractor>> {
-        if name == RULES {
-            return Some(Arc::new(RulesExtractor::for_catalog(catalog)));
-        }
-        let path = name.strip_prefix("fixed:")?;
-        let fixed = Fixed { name: name.to_owned(), path: PathBuf::from(path) };
-        fixed.read().ok()?;
-        Some(Arc::new(fixed))
-    };
-    for name in names {
-        if let Some(path) = name.strip_prefix("fixed:")
-            && let Err(error) = (Fixed { name: name.clone(), path: PathBuf::from(path) }).read()
-        {
-            invalid = Some(BuildError::Invalid { name: name.clone(), message: error.to_string() });
-        }
-    }
-    if let Some(error) = invalid {
-        return Err(error);
-    }
-    Ok(config::build_extractors(names, config, env, &extra)?)
+/// Builds the set of `names` with the shipped configuration and the
+/// embedded catalog. `env` looks up configuration such as API keys (tests
+/// pass a map).
+pub fn build(names: &[ExtractorName], env: &dyn Fn(&str) -> Option<String>) -> Result<ExtractorSet, BuildError> {
+    let choice = Choice { names: Some(names.to_vec()), ..Choice::default() };
+    build_choice(&choice, env, None)
 }
 
-/// Whether any of `names` sends the request to a hosted or local model (the
-/// tool's `openWorldHint`): everything but `rules`, recorded replays and the
-/// test extractor.
+/// Whether any of a set's extractor names sends the request to a model
+/// outside the process (the tool's `openWorldHint`). A built extractor's
+/// name is its [`ExtractorName`] written back, so it parses again; a name
+/// that does not counts as hosted, so the hint errs towards disclosure.
 pub fn any_hosted(names: &[String]) -> bool {
-    names.iter().any(|name| !name.starts_with("fixed:") && !name.starts_with(REPLAY_PREFIX) && name != RULES)
+    names.iter().any(|name| ExtractorName::parse(name).map_or(true, |name| name.is_hosted()))
 }
 
 /// Returns the facts of one JSON file for every request.
@@ -188,5 +198,65 @@ impl Extractor for Fixed {
             let (raw, extracted) = self.read()?;
             Ok(Extraction { extracted, raw, cost: Cost::default() })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::name::parse_list;
+    use std::path::Path;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    fn names_of(extractors: &[Arc<dyn Extractor>]) -> Vec<&str> {
+        extractors.iter().map(|extractor| extractor.name()).collect()
+    }
+
+    #[test]
+    fn every_kind_of_name_builds_where_it_is_known() {
+        let config = ExtractorsConfig::default_config().unwrap();
+        let context = BuildContext { config: &config, env: &no_env, catalog: None, gold: None };
+        let names = parse_list("local, replay:recordings/claude,claude,rules").unwrap();
+        let built = build_list(&names, &context).unwrap();
+        assert_eq!(names_of(&built), ["local", "replay:recordings/claude", "claude", "rules"]);
+
+        // Without a dataset, gold and noisy are unknown, as any other name.
+        for name in ["gold", "noisy:1:0.2", "telepathy"] {
+            let error = build_list(&parse_list(name).unwrap(), &context).err().unwrap().to_string();
+            assert_eq!(
+                error,
+                format!("unknown extractor {name:?}; known: rules, replay:DIR, claude, local, ollama, openai")
+            );
+        }
+
+        let catalog = Catalog::embedded().unwrap();
+        let dataset =
+            crate::sandbox::dataset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/v1"), &catalog)
+                .unwrap();
+        let book = Arc::new(GoldBook::new(&dataset));
+        let sandbox = BuildContext { gold: Some(&book), ..context };
+        let built = build_list(&parse_list("gold, noisy:1:0.20, rules").unwrap(), &sandbox).unwrap();
+        assert_eq!(names_of(&built), ["gold", "noisy:1:0.20", "rules"], "noisy keeps the name as written");
+        let error = build_one(&ExtractorName::parse("telepathy").unwrap(), &sandbox).err().unwrap().to_string();
+        assert!(error.contains("known: gold, noisy:SEED:RATE, rules"), "{error}");
+    }
+
+    #[test]
+    fn fixed_files_are_read_when_built() {
+        let error = build(&parse_list("fixed:/nonexistent/facts.json").unwrap(), &no_env).err().unwrap();
+        assert!(matches!(&error, BuildError::Extractor { name, .. } if name == "fixed:/nonexistent/facts.json"));
+        let set = build(&parse_list("rules").unwrap(), &no_env).unwrap();
+        assert_eq!(set.names(), ["rules"]);
+        assert!(matches!(build(&parse_list("rules,rules").unwrap(), &no_env), Err(BuildError::Set(_))));
+    }
+
+    #[test]
+    fn only_configured_providers_are_hosted() {
+        let names = |list: &[&str]| list.iter().map(|name| (*name).to_owned()).collect::<Vec<_>>();
+        assert!(!any_hosted(&names(&["rules", "replay:r/claude", "fixed:f.json", "gold"])));
+        assert!(any_hosted(&names(&["rules", "claude"])));
     }
 }

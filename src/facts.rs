@@ -80,6 +80,11 @@ pub struct Facts {
     /// Brand chosen. An excluded brand is not a choice.
     #[serde(default)]
     pub brand: Option<String>,
+    /// Other brands the person accepts besides `brand` ("Nike or Adidas"):
+    /// an item of none of them fails, even when `brand` is soft. Extension
+    /// of guard.md §3 (docs/semantics.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub brand_any: Vec<String>,
     /// Brands the person excluded ("anything but Wilson").
     #[serde(default)]
     pub brand_not: Vec<String>,
@@ -89,9 +94,20 @@ pub struct Facts {
     /// Colour chosen. A colour that is only excluded is not a choice.
     #[serde(default)]
     pub color: Option<String>,
+    /// Other colours the person accepts besides `color` ("black or navy";
+    /// "black ideally, white is fine" → black, soft, [white]). Extension.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub color_any: Vec<String>,
+    /// Colours the person excluded ("not red", "any colour except pink").
+    /// Extension, the colour counterpart of `brand_not`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub color_not: Vec<String>,
     /// Size as stated ("42", "4 3/8").
     #[serde(default)]
     pub size_label: Option<String>,
+    /// Other sizes the person accepts besides `size_label` ("42 or 43"). Extension.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub size_any: Vec<String>,
     #[serde(default)]
     pub level: Option<Level>,
     #[serde(default)]
@@ -99,6 +115,10 @@ pub struct Facts {
     /// A stated spending limit in minor units. Hyperbole is not a limit.
     #[serde(default)]
     pub explicit_max_cents: Option<u64>,
+    /// The limit's currency (ISO 4217), when the person said it: the limit
+    /// is then compared only with a total in that currency. Extension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explicit_max_currency: Option<String>,
     /// How many, in the units the person counts (cans, not packs).
     #[serde(default)]
     pub quantity: Option<u64>,
@@ -133,6 +153,7 @@ pub enum FieldName {
     BrandNot,
     Model,
     Color,
+    ColorNot,
     SizeLabel,
     Level,
     PricePreference,
@@ -146,11 +167,12 @@ pub enum FieldName {
 }
 
 impl FieldName {
-    pub const ALL: [FieldName; 14] = [
+    pub const ALL: [FieldName; 15] = [
         FieldName::Brand,
         FieldName::BrandNot,
         FieldName::Model,
         FieldName::Color,
+        FieldName::ColorNot,
         FieldName::SizeLabel,
         FieldName::Level,
         FieldName::PricePreference,
@@ -169,6 +191,7 @@ impl FieldName {
             FieldName::BrandNot => "brand_not",
             FieldName::Model => "model",
             FieldName::Color => "color",
+            FieldName::ColorNot => "color_not",
             FieldName::SizeLabel => "size_label",
             FieldName::Level => "level",
             FieldName::PricePreference => "price_preference",
@@ -324,9 +347,35 @@ impl Facts {
         check_string("$.model", &self.model)?;
         check_string("$.color", &self.color)?;
         check_string("$.size_label", &self.size_label)?;
-        for (name, list) in
-            [("brand_not", &self.brand_not), ("other", &self.other), ("other_optional", &self.other_optional)]
-        {
+        for (name, list, base) in [
+            ("brand_any", &self.brand_any, self.brand.is_some().then_some("brand")),
+            ("color_any", &self.color_any, self.color.is_some().then_some("color")),
+            ("size_any", &self.size_any, self.size_label.is_some().then_some("size_label")),
+        ] {
+            if !list.is_empty() && base.is_none() {
+                return Err(error(
+                    format!("$.{name}"),
+                    "alternatives need the first accepted value in their own field (brand, color or size_label)",
+                ));
+            }
+        }
+        if let Some(currency) = &self.explicit_max_currency {
+            if !(currency.len() == 3 && currency.chars().all(|character| character.is_ascii_uppercase())) {
+                return Err(error("$.explicit_max_currency".into(), "expected an ISO 4217 code such as USD"));
+            }
+            if self.explicit_max_cents.is_none() {
+                return Err(error("$.explicit_max_currency".into(), "a currency without explicit_max_cents"));
+            }
+        }
+        for (name, list) in [
+            ("brand_any", &self.brand_any),
+            ("brand_not", &self.brand_not),
+            ("color_any", &self.color_any),
+            ("color_not", &self.color_not),
+            ("size_any", &self.size_any),
+            ("other", &self.other),
+            ("other_optional", &self.other_optional),
+        ] {
             if list.len() > MAX_FACT_LIST_LEN {
                 return Err(error(format!("$.{name}"), "more than 256 entries"));
             }

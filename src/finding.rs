@@ -25,6 +25,10 @@ pub enum Code {
     Model,
     #[serde(rename = "color")]
     Color,
+    /// The item's colour is one the person excluded (an extension of
+    /// guard.md §5, the colour counterpart of `brand-excluded`).
+    #[serde(rename = "color-excluded")]
+    ColorExcluded,
     #[serde(rename = "size")]
     Size,
     #[serde(rename = "level")]
@@ -52,11 +56,12 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 16] = [
+    pub const ALL: [Code; 17] = [
         Code::Brand,
         Code::BrandExcluded,
         Code::Model,
         Code::Color,
+        Code::ColorExcluded,
         Code::Size,
         Code::Level,
         Code::Refund,
@@ -77,6 +82,7 @@ impl Code {
             Code::BrandExcluded => "brand-excluded",
             Code::Model => "model",
             Code::Color => "color",
+            Code::ColorExcluded => "color-excluded",
             Code::Size => "size",
             Code::Level => "level",
             Code::Refund => "refund",

@@ -17,9 +17,11 @@
 //! - [`digest`]: canonical JSON and SHA-256 digests.
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
 //! - [`evidence`]: the hash-chained, fsynced evidence log.
-//! - [`extractors`]: building the configured extractor set from names.
+//! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
+//! - [`extractors`]: building extractors, and a check's extractor set, from names.
 //! - [`service`]: the one orchestration of a check, for the CLI and MCP.
 //! - [`mcp`]: the MCP server (the only module that knows rmcp).
+//! - [`cli`]: the binary's commands, one function each.
 //!
 //! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
 //! pure: no I/O, no clock, no model.

@@ -24,6 +24,7 @@ use asasked::evidence::{self, EvidenceStore};
 use asasked::extract::Extractor;
 use asasked::extract::schema::empty_facts_value;
 use asasked::extract::set::ExtractorSet;
+use asasked::mcp::HttpOptions;
 use asasked::providers::ProviderSettings;
 use asasked::providers::anthropic::{AnthropicExtractor, TOOL_NAME};
 use asasked::providers::http::{ApiKey, HttpSettings};
@@ -897,22 +898,17 @@ async fn a_full_disk_fails_checks_closed() {
 
 /// The MCP router on 127.0.0.1 with a short body read timeout.
 async fn serve_in_process(data: &Path, facts: &Path, body_timeout: Duration) -> (String, SocketAddr) {
-    serve_in_process_with(data, facts, body_timeout, asasked::mcp::SessionLimits::default()).await
+    serve_in_process_with(data, facts, HttpOptions { body_read_timeout: body_timeout, ..HttpOptions::default() }).await
 }
 
-async fn serve_in_process_with(
-    data: &Path,
-    facts: &Path,
-    body_timeout: Duration,
-    sessions: asasked::mcp::SessionLimits,
-) -> (String, SocketAddr) {
-    let names = vec![format!("fixed:{}", facts.display())];
+async fn serve_in_process_with(data: &Path, facts: &Path, options: HttpOptions) -> (String, SocketAddr) {
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.to_path_buf())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
     let service = Service::new(extractors, catalog, EvidenceStore::open(data).unwrap(), Arc::new(SystemClock));
     let server = asasked::mcp::CheckServer::new(service, false);
     let cancel = tokio_util::sync::CancellationToken::new();
-    let app = asasked::mcp::router_with(server, None, cancel, body_timeout, sessions);
+    let app = asasked::mcp::router(server, &options, cancel);
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -1043,16 +1039,16 @@ async fn a_hundred_concurrent_sessions_are_all_served() {
 async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let directory = tempfile::tempdir().unwrap();
     let facts = facts_file(directory.path());
-    let names = vec![format!("fixed:{}", facts.display())];
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.to_path_buf())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let store = EvidenceStore::open(&directory.path().join("data")).unwrap();
     let server = asasked::mcp::CheckServer::new(Service::new(extractors, None, store, Arc::new(SystemClock)), false);
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let timeouts = asasked::mcp::HttpTimeouts { header_read: Duration::from_secs(1), ..Default::default() };
-    let limits = asasked::mcp::SessionLimits::default();
-    let serving = tokio::spawn(asasked::mcp::serve_http_with(server, listener, None, timeouts, limits, async {
+    let options = HttpOptions { header_read_timeout: Duration::from_secs(1), ..HttpOptions::default() };
+    let timeout = options.header_read_timeout;
+    let serving = tokio::spawn(asasked::mcp::serve_http(server, listener, options, async {
         let _ = stopped.await;
     }));
     // Half a request line, then silence.
@@ -1063,7 +1059,6 @@ async fn slow_headers_are_cut_off_and_hold_up_shutdown_boundedly() {
     let read = tokio::time::timeout(Duration::from_secs(15), slow.read_to_end(&mut response)).await;
     let elapsed = started.elapsed();
     assert!(read.is_ok(), "the connection was not closed");
-    let timeout = timeouts.header_read;
     assert!(
         elapsed >= timeout - Duration::from_millis(100) && elapsed < timeout + Duration::from_secs(3),
         "{elapsed:?}"
@@ -1120,8 +1115,13 @@ async fn sessions_past_the_cap_are_refused_and_a_deleted_one_frees_its_slot() {
     const MAX: usize = 3;
     let directory = tempfile::tempdir().unwrap();
     let facts = facts_file(directory.path());
-    let limits = asasked::mcp::SessionLimits { max_sessions: MAX, idle_timeout: Duration::from_secs(600) };
-    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, Duration::from_secs(5), limits).await;
+    let options = HttpOptions {
+        body_read_timeout: Duration::from_secs(5),
+        max_sessions: MAX,
+        session_idle_timeout: Duration::from_secs(600),
+        ..HttpOptions::default()
+    };
+    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, options).await;
     let http = http_client();
     let mut clients = Vec::new();
     for _ in 0..MAX {
@@ -1164,8 +1164,13 @@ async fn idle_sessions_expire_and_free_their_slots() {
     let directory = tempfile::tempdir().unwrap();
     let facts = facts_file(directory.path());
     let idle_timeout = Duration::from_secs(1);
-    let limits = asasked::mcp::SessionLimits { max_sessions: MAX, idle_timeout };
-    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, Duration::from_secs(5), limits).await;
+    let options = HttpOptions {
+        body_read_timeout: Duration::from_secs(5),
+        max_sessions: MAX,
+        session_idle_timeout: idle_timeout,
+        ..HttpOptions::default()
+    };
+    let (url, _) = serve_in_process_with(&directory.path().join("data"), &facts, options).await;
     let http = http_client();
     let mut idle = Vec::new();
     for _ in 0..MAX {

@@ -15,10 +15,10 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use asasked::extract::config::{ExtractorsConfig, build_extractors, parse_names};
 use asasked::extract::schema::{empty_facts_value, validate};
 use asasked::extract::set::{COULD_NOT_CHECK, ExtractorSet};
 use asasked::extract::{Cost, ExtractFuture, ExtractInput, Extraction, Extractor};
+use asasked::providers::config::ExtractorsConfig;
 use chrono::NaiveDate;
 use serde_json::json;
 
@@ -66,8 +66,8 @@ async fn a_real_local_model_gives_schema_valid_facts_or_fails_closed() {
     // pointed at the running server.
     let mut config = ExtractorsConfig::default_config().unwrap();
     config.extractors.get_mut("local").expect("extractors.toml names `local`").base_url = Some(base_url);
-    let fixed = |name: &str| (name == "fixed").then(|| Arc::new(Fixed) as Arc<dyn Extractor>);
-    let extractors = build_extractors(&parse_names("local,fixed"), &config, &|_: &str| None, &fixed).unwrap();
+    let local = config.build("local", &|_: &str| None).expect("a table").unwrap();
+    let extractors: Vec<Arc<dyn Extractor>> = vec![local, Arc::new(Fixed)];
     let set = ExtractorSet::new(extractors, None, Duration::from_secs(400), NonZeroUsize::new(8).unwrap()).unwrap();
     let requests = [
         "Black Nike running shoes, size 42, under $120, by Friday please",

@@ -38,7 +38,7 @@ async fn start() -> Harness {
     let facts = directory.path().join("facts.json");
     std::fs::write(&facts, FACTS).unwrap();
     let data = directory.path().join("data");
-    let names = vec![format!("fixed:{}", facts.display())];
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.clone())];
     let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let store = EvidenceStore::open(&data).unwrap();
     let service = Service::new(extractors, Some(Arc::new(Catalog::embedded().unwrap())), store, Arc::new(FixedClock));
@@ -262,7 +262,8 @@ async fn an_extraction_failure_fails_closed_and_is_sealed() {
 #[tokio::test]
 async fn with_the_offline_rules_extractor_a_clarification_changes_the_decision() {
     let directory = tempfile::tempdir().unwrap();
-    let extractors = Arc::new(asasked::extractors::build(&["rules".to_owned()], &|_| None).unwrap());
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
     let store = EvidenceStore::open(&directory.path().join("data")).unwrap();
     let service = Service::new(extractors, Some(Arc::new(Catalog::embedded().unwrap())), store, Arc::new(FixedClock));
     let server = CheckServer::new(service, false);

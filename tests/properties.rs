@@ -125,6 +125,7 @@ fn facts(with_lines: bool) -> impl Strategy<Value = Facts> {
                 other_optional,
                 soft: soft.iter().filter_map(|name: &String| FieldRef::parse(name)).collect(),
                 disputed: disputed.iter().filter_map(|name: &String| FieldRef::parse(name)).collect(),
+                ..Facts::default()
             },
         )
 }

@@ -542,8 +542,10 @@ async fn a_failing_provider_fails_the_set_closed() {
 
 #[tokio::test]
 async fn a_recorded_provider_replays_offline() {
-    use asasked::extract::config::{ExtractorsConfig, build_extractors, parse_names};
+    use asasked::extract::name::ExtractorName;
     use asasked::extract::replay::record_all;
+    use asasked::extractors::{BuildContext, build_list};
+    use asasked::providers::config::ExtractorsConfig;
 
     let (url, script) = serve(vec![Reply::ok(Api::OpenAi.output(&black_shoes()))]).await;
     let config = ExtractorsConfig::parse(&format!(
@@ -551,14 +553,14 @@ async fn a_recorded_provider_replays_offline() {
     ))
     .unwrap();
     let env = |name: &str| (name == "MOCK_KEY").then(|| KEY.to_owned());
-    let no_extra = |_: &str| None;
+    let context = BuildContext { config: &config, env: &env, catalog: None, gold: None };
     let dir = tempfile::tempdir().unwrap();
-    let live = record_all(build_extractors(&parse_names("mock"), &config, &env, &no_extra).unwrap(), dir.path());
+    let live = record_all(build_list(&[ExtractorName::Configured("mock".into())], &context).unwrap(), dir.path());
     let recorded = live[0].extract(&input()).await.unwrap();
     assert_eq!(script.seen()[0].headers["authorization"], format!("Bearer {KEY}").as_str());
 
-    let replay_name = format!("replay:{}", dir.path().join("mock").display());
-    let replay = build_extractors(&[replay_name], &config, &|_: &str| None, &no_extra).unwrap();
+    let replay_name = ExtractorName::parse(&format!("replay:{}", dir.path().join("mock").display())).unwrap();
+    let replay = build_list(&[replay_name], &BuildContext { env: &|_: &str| None, ..context }).unwrap();
     let replayed = replay[0].extract(&input()).await.unwrap();
     assert_eq!((replayed.extracted, replayed.raw), (recorded.extracted, recorded.raw));
     assert_eq!(script.seen().len(), 1, "the replay sent nothing");

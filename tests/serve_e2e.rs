@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use asasked::mcp::HttpOptions;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -83,7 +84,7 @@ async fn the_binary_serves_stdio_and_seals_verifiable_evidence() {
 fn fixed_facts_server(directory: &std::path::Path) -> asasked::mcp::CheckServer {
     let facts = directory.join("facts.json");
     std::fs::write(&facts, FACTS).unwrap();
-    let names = vec![format!("fixed:{}", facts.display())];
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.clone())];
     let extractors = std::sync::Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
     let store = asasked::evidence::EvidenceStore::open(&directory.join("data")).unwrap();
     let service =
@@ -98,9 +99,14 @@ async fn http_requires_the_bearer_token_when_one_is_set() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(asasked::mcp::serve_http(server, listener, Some("s3cret".into()), async {
-        let _ = stopped.await;
-    }));
+    let serving = tokio::spawn(asasked::mcp::serve_http(
+        server,
+        listener,
+        HttpOptions { token: Some("s3cret".into()), ..HttpOptions::default() },
+        async {
+            let _ = stopped.await;
+        },
+    ));
     let send = |authorization: &'static str| async move {
         let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
         let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
@@ -180,7 +186,7 @@ async fn http_refuses_a_body_above_the_limit() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(asasked::mcp::serve_http(server, listener, None, async {
+    let serving = tokio::spawn(asasked::mcp::serve_http(server, listener, HttpOptions::default(), async {
         let _ = stopped.await;
     }));
     let body = format!(

@@ -31,7 +31,8 @@ fn request(item: &str) -> CheckRequest {
 async fn replays_keep_the_record_and_renew_an_expired_window_and_races_seal_once() {
     let directory = tempfile::tempdir().unwrap();
     let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
-    let extractors = Arc::new(asasked::extractors::build(&["rules".to_owned()], &|_| None).unwrap());
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
     let store = EvidenceStore::open(directory.path()).unwrap();
     let catalog = Some(Arc::new(Catalog::embedded().unwrap()));
     let service = Service::new(extractors, catalog, store, clock.clone());
@@ -113,7 +114,8 @@ async fn shutdown_waits_for_checks_in_flight_even_when_their_caller_is_gone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_10_an_answer_in_capitals_is_an_acceptance_in_the_redacted_bundle_too() {
     let directory = tempfile::tempdir().unwrap();
-    let extractors = Arc::new(asasked::extractors::build(&["rules".to_owned()], &|_| None).unwrap());
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
     let store = EvidenceStore::open(directory.path()).unwrap();
     let catalog = Some(Arc::new(Catalog::embedded().unwrap()));
     let service = Service::new(extractors, catalog, store, Arc::new(asasked::service::SystemClock));

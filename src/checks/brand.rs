@@ -1,4 +1,5 @@
-//! `brand`: the item's brand is not the brand the person chose.
+//! `brand`: the item's brand is not the brand the person chose, nor one of
+//! the other brands they accept (`brand_any`).
 
 use serde_json::json;
 
@@ -9,12 +10,16 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
     match &item.brand {
         None => Status::Unknown,
         Some(brand) if *brand == wanted.folded => Status::Pass,
+        Some(brand) if target.brand_any.iter().any(|other| *brand == other.folded) => Status::Pass,
         Some(_) => Status::Fail,
     }
 }
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
-    let wanted = target.brand.as_ref().map(|brand| brand.raw.as_str()).unwrap_or_default();
+    let first = target.brand.as_ref().map(|brand| brand.raw.as_str()).unwrap_or_default();
+    let accepted: Vec<&str> =
+        std::iter::once(first).chain(target.brand_any.iter().map(|brand| brand.raw.as_str())).collect();
+    let wanted = accepted.join(" or ");
     let actual = item.item.brand.as_deref().unwrap_or("no brand");
     let looks_alike =
         target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
@@ -26,7 +31,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     } else {
         format!("Asked for {wanted}, the cart has {actual}: {}.", item.item.display_name())
     };
-    Detail { expected: json!(wanted), actual: json!(item.item.brand), reason }
+    let expected = if accepted.len() == 1 { json!(first) } else { json!({ "any_of": accepted }) };
+    Detail { expected, actual: json!(item.item.brand), reason }
 }
 
 #[cfg(test)]

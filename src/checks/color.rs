@@ -1,6 +1,7 @@
-//! `color`: the words of the stated colour are not all in the item's first
-//! colour. An item listed as `White/Black` is white; black as its second
-//! colour is a finding, and the reason says so.
+//! `color`: the words of the stated colour (or of one of the other colours
+//! the person accepts, `color_any`) are not all in the item's first colour.
+//! An item listed as `White/Black` is white; black as its second colour is a
+//! finding, and the reason says so.
 
 use serde_json::json;
 
@@ -10,16 +11,21 @@ use crate::normalize::{self, ColourWords};
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.color else { return Status::Pass };
     let Some(first) = &item.first_colour else { return Status::Unknown };
-    if wanted.words.all_in(first) { Status::Pass } else { Status::Fail }
+    let accepted = wanted.words.all_in(first) || target.color_any.iter().any(|other| other.words.all_in(first));
+    if accepted { Status::Pass } else { Status::Fail }
 }
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
-    let wanted = target.color.as_ref().map(|colour| colour.raw.as_str()).unwrap_or_default();
+    let first_wanted = target.color.as_ref().map(|colour| colour.raw.as_str()).unwrap_or_default();
+    let accepted: Vec<&str> =
+        std::iter::once(first_wanted).chain(target.color_any.iter().map(|colour| colour.raw.as_str())).collect();
+    let wanted = accepted.join(" or ");
     let name = item.item.display_name();
     let actual = item.item.color.as_deref().unwrap_or("no colour");
     let colours = normalize::item_colours(actual);
-    let later_match = target.color.as_ref().and_then(|colour| {
-        colours.iter().enumerate().skip(1).find(|(_, later)| colour.words.all_in(&ColourWords::new(later)))
+    let later_match = colours.iter().enumerate().skip(1).find(|(_, later)| {
+        let later = ColourWords::new(later);
+        target.color.iter().chain(&target.color_any).any(|colour| colour.words.all_in(&later))
     });
     let reason = match (later_match, colours.first()) {
         (Some((position, later)), Some(first)) => {
@@ -34,7 +40,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         }
         _ => format!("Asked for {wanted}, the cart has {actual}: {name}."),
     };
-    Detail { expected: json!(wanted), actual: json!(item.item.color), reason }
+    let expected = if accepted.len() == 1 { json!(first_wanted) } else { json!({ "any_of": accepted }) };
+    Detail { expected, actual: json!(item.item.color), reason }
 }
 
 #[cfg(test)]

@@ -1,12 +1,16 @@
 //! `explicit-max`: the cart total is above the stated spending limit (equal
-//! is within it). A limit is compared only with a total in one currency.
+//! is within it). A limit is compared only with a total in one currency, and,
+//! when the person named the limit's currency (`explicit_max_currency`, an
+//! extension), only with a total in that currency: 3000 roubles say nothing
+//! about a cart of 40 dollars. A cart that names no currency is compared as
+//! guard.md does, by the number.
 
 use serde_json::json;
 
 use super::{SeverityRules, Source, money, unchecked};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
-use crate::finding::{Code, Finding};
+use crate::finding::{Code, Finding, Severity};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
     let max = facts.explicit_max_cents?;
@@ -35,10 +39,37 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
             None => return Some(above(max, None, currency, rules)),
         }
     }
+    if let (Some(limit_currency), Some(cart_currency)) = (facts.explicit_max_currency.as_deref(), currency)
+        && limit_currency != cart_currency
+    {
+        return Some(other_currency(max, limit_currency, cart_currency, cart));
+    }
     if total <= max {
         return None;
     }
     Some(above(max, Some(total), currency, rules))
+}
+
+/// The limit is in one currency and the cart in another: not comparable
+/// without a rate the guard does not have, so the person sees it (warn).
+fn other_currency(max: u64, limit_currency: &str, cart_currency: &str, cart: &Cart) -> Finding {
+    let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
+    Finding {
+        id: "unchecked.explicit_max_cents@$.cart".to_owned(),
+        code: Code::Unchecked,
+        severity: Severity::Warn,
+        field: FieldName::ExplicitMaxCents,
+        line: None,
+        path: "$.cart".to_owned(),
+        entry: None,
+        expected: json!({ "total_at_most_minor": max, "currency": limit_currency }),
+        actual: json!({ "currency": cart_currency }),
+        reason: format!(
+            "Could not check the spending limit: it is {}, and the cart is priced in {cart_currency}: {}.",
+            money(max, Some(limit_currency)),
+            names.join(", ")
+        ),
+    }
 }
 
 /// The finding for a total above the limit; `None`: beyond u64.
@@ -88,6 +119,29 @@ mod tests {
         assert_eq!(over.reason, "Asked to spend at most 120.00 USD, the cart totals 120.02 USD.");
         assert_eq!(run(12000, &[(None, "USD", 1)]).unwrap().code, Code::Unchecked);
         assert_eq!(run(12000, &[(Some(1), "USD", 1), (Some(1), "EUR", 1)]).unwrap().code, Code::Unchecked);
+    }
+
+    #[test]
+    fn a_limit_in_one_currency_is_never_compared_with_a_total_in_another() {
+        let run_in = |limit_currency: Option<&str>, currency: Option<&str>, price: u64| {
+            let facts = Facts {
+                explicit_max_cents: Some(300_000),
+                explicit_max_currency: limit_currency.map(str::to_owned),
+                ..Facts::default()
+            };
+            let item = Item { price_cents: Some(price), currency: currency.map(str::to_owned), ..Item::default() };
+            let cart = Cart { entries: vec![CartEntry { item, quantity: 1 }] };
+            findings(&facts, &cart, &SeverityRules::new(&facts))
+        };
+        // 3000 roubles against 40 dollars: neither "within" nor "above".
+        let unchecked = run_in(Some("RUB"), Some("USD"), 4_000).unwrap();
+        assert_eq!((unchecked.code, unchecked.severity), (Code::Unchecked, Severity::Warn));
+        assert!(unchecked.reason.contains("3000.00 RUB") && unchecked.reason.contains("USD"), "{}", unchecked.reason);
+        // The same currency is compared as before, and so is a cart with none.
+        assert_eq!(run_in(Some("RUB"), Some("RUB"), 400_000).unwrap().code, Code::ExplicitMax);
+        assert_eq!(run_in(Some("RUB"), Some("RUB"), 200_000), None);
+        assert_eq!(run_in(Some("RUB"), None, 400_000).unwrap().code, Code::ExplicitMax);
+        assert_eq!(run_in(None, Some("USD"), 400_000).unwrap().code, Code::ExplicitMax);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 pub mod brand;
 pub mod brand_excluded;
 pub mod color;
+pub mod color_excluded;
 pub mod deadline;
 pub mod explicit_max;
 pub mod level;
@@ -88,10 +89,17 @@ pub struct QuantityWanted {
 #[derive(Debug, Clone)]
 pub struct Target {
     pub brand: Option<Text>,
+    /// Other accepted brands (`brand_any`): any of them fits.
+    pub brand_any: Vec<Text>,
     pub brand_not: Vec<Text>,
     pub model: Option<ModelWanted>,
     pub color: Option<ColourWanted>,
+    /// Other accepted colours (`color_any`), for the shared colour only.
+    pub color_any: Vec<ColourWanted>,
+    pub color_not: Vec<ColourWanted>,
     pub size: Option<SizeWanted>,
+    /// Other accepted sizes (`size_any`), for the shared size only.
+    pub size_any: Vec<SizeWanted>,
     pub level: Option<Level>,
     pub needs_refundable: bool,
     pub deadline_days: Option<u64>,
@@ -104,20 +112,19 @@ impl Target {
     pub fn shared(facts: &Facts) -> Target {
         let brand = facts.brand.as_deref().map(Text::new);
         let model = facts.model.as_deref().map(|raw| model_wanted(raw, brand.as_ref(), Source::Shared));
+        let colour =
+            |raw: &str| ColourWanted { raw: raw.to_owned(), words: ColourWords::new(raw), source: Source::Shared };
+        let size = |raw: &str| SizeWanted { raw: raw.to_owned(), size: Size::parse(raw), source: Source::Shared };
         Target {
             brand,
+            brand_any: facts.brand_any.iter().map(|raw| Text::new(raw)).collect(),
             brand_not: facts.brand_not.iter().map(|raw| Text::new(raw)).collect(),
             model,
-            color: facts.color.as_deref().map(|raw| ColourWanted {
-                raw: raw.to_owned(),
-                words: ColourWords::new(raw),
-                source: Source::Shared,
-            }),
-            size: facts.size_label.as_deref().map(|raw| SizeWanted {
-                raw: raw.to_owned(),
-                size: Size::parse(raw),
-                source: Source::Shared,
-            }),
+            color: facts.color.as_deref().map(colour),
+            color_any: facts.color_any.iter().map(|raw| colour(raw)).collect(),
+            color_not: facts.color_not.iter().map(|raw| colour(raw)).collect(),
+            size: facts.size_label.as_deref().map(size),
+            size_any: facts.size_any.iter().map(|raw| size(raw)).collect(),
             level: facts.level,
             needs_refundable: facts.needs_refundable,
             deadline_days: facts.deadline_days,
@@ -134,11 +141,15 @@ impl Target {
         if let Some(raw) = &line.model {
             target.model = Some(model_wanted(raw, self.brand.as_ref(), source));
         }
+        // A line's own colour or size replaces the shared one, and with it
+        // the shared one's alternatives.
         if let Some(raw) = &line.color {
             target.color = Some(ColourWanted { raw: raw.clone(), words: ColourWords::new(raw), source });
+            target.color_any.clear();
         }
         if let Some(raw) = &line.size_label {
             target.size = Some(SizeWanted { raw: raw.clone(), size: Size::parse(raw), source });
+            target.size_any.clear();
         }
         if let Some(units) = line.quantity {
             target.quantity = Some(QuantityWanted { units, source });
@@ -149,7 +160,16 @@ impl Target {
     /// Only the facts that apply to every item whatever line it is for; used
     /// for cart entries that no line claims.
     pub fn shared_only(&self) -> Target {
-        Target { model: None, color: None, size: None, quantity: None, line: None, ..self.clone() }
+        Target {
+            model: None,
+            color: None,
+            color_any: Vec::new(),
+            size: None,
+            size_any: Vec::new(),
+            quantity: None,
+            line: None,
+            ..self.clone()
+        }
     }
 }
 
@@ -221,6 +241,7 @@ pub enum ItemRule {
     BrandExcluded,
     Model,
     Color,
+    ColorExcluded,
     Size,
     Level,
     Refund,
@@ -228,11 +249,12 @@ pub enum ItemRule {
 }
 
 impl ItemRule {
-    pub const ALL: [ItemRule; 8] = [
+    pub const ALL: [ItemRule; 9] = [
         ItemRule::Brand,
         ItemRule::BrandExcluded,
         ItemRule::Model,
         ItemRule::Color,
+        ItemRule::ColorExcluded,
         ItemRule::Size,
         ItemRule::Level,
         ItemRule::Refund,
@@ -245,6 +267,7 @@ impl ItemRule {
             ItemRule::BrandExcluded => Code::BrandExcluded,
             ItemRule::Model => Code::Model,
             ItemRule::Color => Code::Color,
+            ItemRule::ColorExcluded => Code::ColorExcluded,
             ItemRule::Size => Code::Size,
             ItemRule::Level => Code::Level,
             ItemRule::Refund => Code::Refund,
@@ -258,6 +281,7 @@ impl ItemRule {
             ItemRule::BrandExcluded => FieldName::BrandNot,
             ItemRule::Model => FieldName::Model,
             ItemRule::Color => FieldName::Color,
+            ItemRule::ColorExcluded => FieldName::ColorNot,
             ItemRule::Size => FieldName::SizeLabel,
             ItemRule::Level => FieldName::Level,
             ItemRule::Refund => FieldName::NeedsRefundable,
@@ -281,6 +305,7 @@ impl ItemRule {
             ItemRule::BrandExcluded => brand_excluded::status(target, item),
             ItemRule::Model => model::status(target, item),
             ItemRule::Color => color::status(target, item),
+            ItemRule::ColorExcluded => color_excluded::status(target, item),
             ItemRule::Size => size::status(target, item),
             ItemRule::Level => level::status(target, item),
             ItemRule::Refund => refund::status(target, item),
@@ -294,6 +319,7 @@ impl ItemRule {
             ItemRule::BrandExcluded => brand_excluded::detail(target, item),
             ItemRule::Model => model::detail(target, item),
             ItemRule::Color => color::detail(target, item),
+            ItemRule::ColorExcluded => color_excluded::detail(target, item),
             ItemRule::Size => size::detail(target, item),
             ItemRule::Level => level::detail(target, item),
             ItemRule::Refund => refund::detail(target, item),
@@ -301,12 +327,28 @@ impl ItemRule {
         }
     }
 
+    /// Whether the person named several accepted values for this rule's
+    /// field (`brand_any`, `color_any`, `size_any`).
+    pub fn has_alternatives(self, target: &Target) -> bool {
+        match self {
+            ItemRule::Brand => !target.brand_any.is_empty(),
+            ItemRule::Color => !target.color_any.is_empty(),
+            ItemRule::Size => !target.size_any.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// The severity of this rule's failure on `target`.
+    pub fn severity(self, target: &Target, rules: &SeverityRules) -> Severity {
+        rules.severity_of(self.field(), self.source(target), self.has_alternatives(target))
+    }
+
     /// What an unknown attribute report says: which attribute is missing.
     pub fn attribute(self) -> &'static str {
         match self {
             ItemRule::Brand | ItemRule::BrandExcluded => "brand",
             ItemRule::Model => "name",
-            ItemRule::Color => "colour",
+            ItemRule::Color | ItemRule::ColorExcluded => "colour",
             ItemRule::Size => "size",
             ItemRule::Level => "level",
             ItemRule::Refund => "whether it is final sale",
@@ -346,6 +388,23 @@ impl SeverityRules {
         if relaxed { Severity::Warn } else { Severity::Block }
     }
 
+    /// Like [`SeverityRules::severity`], for a field with several accepted
+    /// values: an item that matches none of them fails every value the
+    /// person named, so `soft` does not relax it; only a dispute does.
+    pub fn severity_of(&self, field: FieldName, source: Source, alternatives: bool) -> Severity {
+        if !alternatives {
+            return self.severity(field, source);
+        }
+        let disputed = match source {
+            Source::Shared => self.disputed.contains(&FieldRef::Shared(field)),
+            Source::Line(index) => {
+                self.disputed.contains(&FieldRef::Line { index, field })
+                    || self.disputed.contains(&FieldRef::Shared(FieldName::Lines))
+            }
+        };
+        if disputed { Severity::Warn } else { Severity::Block }
+    }
+
     /// `extra` is judged by the line count: warn when it was disputed.
     pub fn extra_severity(&self) -> Severity {
         let lines = FieldRef::Shared(FieldName::Lines);
@@ -375,7 +434,7 @@ pub fn item_finding(
             Some(Finding {
                 id: format!("{}@{path}", rule.code()),
                 code: rule.code(),
-                severity: rules.severity(rule.field(), source),
+                severity: rule.severity(target, rules),
                 field: rule.field(),
                 line,
                 path,
@@ -434,7 +493,7 @@ pub fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &Se
     for rule in ItemRule::ALL {
         match rule.status(target, item) {
             Status::Pass => {}
-            Status::Fail => count(rules.severity(rule.field(), rule.source(target))),
+            Status::Fail => count(rule.severity(target, rules)),
             Status::Unknown => count(Severity::Warn),
         }
     }

@@ -1,4 +1,5 @@
-//! `size`: the item's size is not the stated size. Filler words, a decimal
+//! `size`: the item's size is not the stated size (nor one of the other
+//! sizes the person accepts, `size_any`). Filler words, a decimal
 //! comma and spelled-out letter sizes are ignored; a size system counts only
 //! when both sides name one (see `normalize::Size`).
 
@@ -9,14 +10,19 @@ use super::{Detail, PreparedItem, Status, Target};
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.size else { return Status::Pass };
     let Some(size) = &item.size else { return Status::Unknown };
-    if wanted.size.matches(size) { Status::Pass } else { Status::Fail }
+    let accepted = wanted.size.matches(size) || target.size_any.iter().any(|other| other.size.matches(size));
+    if accepted { Status::Pass } else { Status::Fail }
 }
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
-    let wanted = target.size.as_ref().map(|size| size.raw.as_str()).unwrap_or_default();
+    let first = target.size.as_ref().map(|size| size.raw.as_str()).unwrap_or_default();
+    let accepted: Vec<&str> =
+        std::iter::once(first).chain(target.size_any.iter().map(|size| size.raw.as_str())).collect();
+    let wanted = accepted.join(" or ");
     let actual = item.item.size.as_deref().unwrap_or("no size");
+    let expected = if accepted.len() == 1 { json!(first) } else { json!({ "any_of": accepted }) };
     Detail {
-        expected: json!(wanted),
+        expected,
         actual: json!(item.item.size),
         reason: format!("Asked for size {wanted}, the cart has {actual}: {}.", item.item.display_name()),
     }

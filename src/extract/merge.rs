@@ -57,8 +57,24 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
 
     let deadline_days = outputs.iter().filter_map(|facts| facts.deadline_days).min();
     let explicit_max_cents = outputs.iter().filter_map(|facts| facts.explicit_max_cents).min();
+    let (explicit_max_currency, currency_disputed) = merge_currency(outputs, explicit_max_cents);
+    note(FieldRef::Shared(FieldName::ExplicitMaxCents), currency_disputed);
 
     let brand_not = union_text(outputs.iter().flat_map(|facts| facts.brand_not.iter()), &[]);
+    let color_not = union_text(outputs.iter().flat_map(|facts| facts.color_not.iter()), &[]);
+
+    // Alternatives (extensions of §3): what any extractor heard accepted
+    // stays accepted, like the union of exclusions; a base field whose
+    // alternatives the extractors heard differently is disputed.
+    let (brand_any, brand_any_disputed) =
+        merge_alternatives(outputs.iter().map(|facts| &facts.brand_any), brand.as_deref());
+    note(FieldRef::Shared(FieldName::Brand), brand_any_disputed);
+    let (color_any, color_any_disputed) =
+        merge_alternatives(outputs.iter().map(|facts| &facts.color_any), color.as_deref());
+    note(FieldRef::Shared(FieldName::Color), color_any_disputed);
+    let (size_any, size_any_disputed) =
+        merge_alternatives(outputs.iter().map(|facts| &facts.size_any), size_label.as_deref());
+    note(FieldRef::Shared(FieldName::SizeLabel), size_any_disputed);
 
     let (lines, line_disputes) = merge_lines(outputs);
     disputed.extend(line_disputes);
@@ -81,13 +97,18 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
 
     Ok(Facts {
         brand,
+        brand_any,
         brand_not,
         model,
         color,
+        color_any,
+        color_not,
         size_label,
+        size_any,
         level,
         price_preference,
         explicit_max_cents,
+        explicit_max_currency,
         quantity,
         needs_refundable,
         deadline_days,
@@ -128,6 +149,36 @@ fn union_text<'a>(values: impl Iterator<Item = &'a String>, except: &[String]) -
         }
     }
     out
+}
+
+/// Alternatives: the union of every extractor's list without the merged
+/// base value; disputed when the extractors' lists differ (as folded sets).
+fn merge_alternatives<'a>(lists: impl Iterator<Item = &'a Vec<String>>, base: Option<&str>) -> (Vec<String>, bool) {
+    let lists: Vec<&Vec<String>> = lists.collect();
+    let folded: Vec<BTreeSet<String>> =
+        lists.iter().map(|list| list.iter().map(|value| normalize::fold(value)).collect()).collect();
+    let disputed = folded.windows(2).any(|pair| pair[0] != pair[1]);
+    let except: Vec<String> = base.map(str::to_owned).into_iter().collect();
+    let merged = if base.is_some() { union_text(lists.into_iter().flatten(), &except) } else { Vec::new() };
+    (merged, disputed)
+}
+
+/// The limit's currency: the one stated with the strictest limit (the first
+/// such extractor's); the limit is disputed when extractors that stated a
+/// limit named different currencies, as two amounts in different currencies
+/// are not one limit.
+fn merge_currency(outputs: &[Facts], strictest: Option<u64>) -> (Option<String>, bool) {
+    let Some(strictest) = strictest else { return (None, false) };
+    let currency = outputs
+        .iter()
+        .find(|facts| facts.explicit_max_cents == Some(strictest))
+        .and_then(|facts| facts.explicit_max_currency.clone());
+    let stated: BTreeSet<String> = outputs
+        .iter()
+        .filter(|facts| facts.explicit_max_cents.is_some())
+        .filter_map(|facts| facts.explicit_max_currency.as_deref().map(str::to_ascii_uppercase))
+        .collect();
+    (currency, stated.len() > 1)
 }
 
 /// Lines: equal → that list. A different number of lines among extractors

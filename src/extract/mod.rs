@@ -6,8 +6,8 @@
 //! with models), the weekday-to-days conversion done by code, and the merge of
 //! several extractors' facts. It never runs checks.
 
-pub mod config;
 pub mod merge;
+pub mod name;
 pub mod prompt;
 pub mod replay;
 pub mod rules;
@@ -71,21 +71,35 @@ pub fn days_until(today: NaiveDate, weekday: Weekday) -> u64 {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractedFacts {
-    /// Brand the person chose; null if none or only excluded.
+    /// Brand the person chose; null if none or only excluded. With several
+    /// accepted brands ("brand A or brand B"), the first named.
     #[serde(default)]
     pub brand: Option<String>,
+    /// The other brands the person accepts besides `brand` ("brand A or brand B" → ["brand B"]).
+    #[serde(default)]
+    pub brand_any: Vec<String>,
     /// Brands the person excluded ("anything but Wilson").
     #[serde(default)]
     pub brand_not: Vec<String>,
     /// Model or product line as named, without the brand.
     #[serde(default)]
     pub model: Option<String>,
-    /// Colour chosen; null if none or only excluded.
+    /// Colour chosen; null if none or only excluded. With several accepted
+    /// colours ("black or navy"), the first named.
     #[serde(default)]
     pub color: Option<String>,
-    /// Size as stated ("42", "4 3/8", "M").
+    /// The other colours the person accepts besides `color` ("black ideally, white is fine" → ["white"]).
+    #[serde(default)]
+    pub color_any: Vec<String>,
+    /// Colours the person excluded ("not red", "any colour except pink").
+    #[serde(default)]
+    pub color_not: Vec<String>,
+    /// Size as stated ("42", "4 3/8", "M"). With several accepted sizes, the first named.
     #[serde(default)]
     pub size_label: Option<String>,
+    /// The other sizes the person accepts besides `size_label` ("42 or 43" → ["43"]).
+    #[serde(default)]
+    pub size_any: Vec<String>,
     #[serde(default)]
     pub level: Option<Level>,
     #[serde(default)]
@@ -93,6 +107,9 @@ pub struct ExtractedFacts {
     /// A stated spending limit in minor units (cents). Hyperbole is not a limit.
     #[serde(default)]
     pub explicit_max_cents: Option<u64>,
+    /// The limit's currency as ISO 4217 ("USD" for $ or dollars, "RUB" for рублей), null if none is said.
+    #[serde(default)]
+    pub explicit_max_currency: Option<String>,
     /// How many, in the units the person counts.
     #[serde(default)]
     pub quantity: Option<u64>,
@@ -130,13 +147,18 @@ impl ExtractedFacts {
         };
         Facts {
             brand: self.brand,
+            brand_any: self.brand_any,
             brand_not: self.brand_not,
             model: self.model,
             color: self.color,
+            color_any: self.color_any,
+            color_not: self.color_not,
             size_label: self.size_label,
+            size_any: self.size_any,
             level: self.level,
             price_preference: self.price_preference,
             explicit_max_cents: self.explicit_max_cents,
+            explicit_max_currency: self.explicit_max_currency,
             quantity: self.quantity,
             needs_refundable: self.needs_refundable,
             deadline_days,

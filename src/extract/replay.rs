@@ -15,11 +15,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::name::REPLAY_PREFIX;
 use super::schema::validate;
 use super::{Cost, ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
-
-/// The prefix that names a replay extractor in `--extractors`: `replay:DIR`.
-pub const REPLAY_PREFIX: &str = "replay:";
 
 /// The canonical form that is hashed. Field order is fixed by the struct
 /// (alphabetical), so the digest does not depend on map ordering.

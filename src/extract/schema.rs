@@ -41,8 +41,10 @@ const STRIPPED_KEYWORDS: [&str; 12] = [
 ];
 
 /// The most validation errors reported at once; a model that got everything
-/// wrong does not need a thousand lines fed back.
-const MAX_REPORTED_ERRORS: usize = 20;
+/// wrong does not need a thousand lines fed back. Above the number of
+/// properties (21), so an answer in another shape gets every missing
+/// property and the unexpected ones named.
+const MAX_REPORTED_ERRORS: usize = 32;
 
 /// The strict-mode-ready JSON Schema (draft 2020-12) of [`ExtractedFacts`].
 pub fn facts_schema() -> Value {

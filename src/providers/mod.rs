@@ -5,6 +5,8 @@
 //! - [`openai`]: Chat Completions with a `json_schema` response format; one
 //!   `base_url` serves OpenAI, Ollama, vLLM and llama.cpp's server.
 //! - [`http`]: the shared client (timeouts, bounded retries, a hidden key).
+//! - [`config`]: `extractors/extractors.toml`, the tables naming each
+//!   configured provider, and the building of a client from one.
 //!
 //! Every output goes through [`crate::extract::schema::validate`] before it
 //! is used. A schema failure gets one more turn with the errors fed back in
@@ -14,6 +16,7 @@
 //! [`Extractor`]: crate::extract::Extractor
 
 pub mod anthropic;
+pub mod config;
 pub mod http;
 pub mod openai;
 

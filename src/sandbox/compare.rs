@@ -25,26 +25,32 @@ use futures_util::StreamExt;
 use serde::Serialize;
 
 use super::dataset::{Dataset, Label, SplitFilter, Task};
-use super::registry::{Registry, RegistryError};
+use super::extractor_set;
 use super::replay::EXTRACTION_CONCURRENCY;
 use crate::catalog::Catalog;
 use crate::decision::{Decision, check};
-use crate::extract::set::{ExtractorSet, SetOutcome};
+use crate::extract::name::{ExtractorName, NameError, parse_list};
+use crate::extract::set::{ExtractorSet, SetError, SetOutcome};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
 use crate::facts::{Facts, FieldName, FieldRef, Line};
 use crate::finding::Severity;
 use crate::normalize;
 
 /// The fields scored: every fact field of guard.md §3 except `disputed`.
-pub const FIELDS: [&str; 15] = [
+pub const FIELDS: [&str; 20] = [
     "brand",
+    "brand_any",
     "brand_not",
     "model",
     "color",
+    "color_any",
+    "color_not",
     "size_label",
+    "size_any",
     "level",
     "price_preference",
     "explicit_max_cents",
+    "explicit_max_currency",
     "quantity",
     "needs_refundable",
     "deadline_days",
@@ -55,20 +61,34 @@ pub const FIELDS: [&str; 15] = [
 ];
 
 /// Two extractors compared as a set, in order (the first breaks ties, §4.2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pair {
-    pub first: String,
-    pub second: String,
+    pub first: ExtractorName,
+    pub second: ExtractorName,
+}
+
+/// A `--pair` that is not two different extractor names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    #[error("pair {0:?} is not two comma-separated extractor names")]
+    NotTwo(String),
+    #[error("pair {0:?} names the same extractor twice")]
+    Same(String),
+    #[error(transparent)]
+    Name(#[from] NameError),
 }
 
 impl Pair {
     /// Parses `a,b`.
-    pub fn parse(text: &str) -> Result<Pair, String> {
-        let names = super::registry::split_names(text);
-        match names.as_slice() {
-            [first, second] if first != second => Ok(Pair { first: (*first).to_owned(), second: (*second).to_owned() }),
-            [_, _] => Err(format!("pair {text:?} names the same extractor twice")),
-            _ => Err(format!("pair {text:?} is not two comma-separated extractor names")),
+    pub fn parse(text: &str) -> Result<Pair, PairError> {
+        let names = match parse_list(text) {
+            Err(NameError::Empty) => Vec::new(),
+            names => names?,
+        };
+        match <[ExtractorName; 2]>::try_from(names) {
+            Ok([first, second]) if first.to_string() != second.to_string() => Ok(Pair { first, second }),
+            Ok(_) => Err(PairError::Same(text.to_owned())),
+            Err(_) => Err(PairError::NotTwo(text.to_owned())),
         }
     }
 
@@ -198,7 +218,12 @@ pub fn field_matches(field: &str, extracted: &Facts, gold: &Facts) -> bool {
     let set = |list: &[String]| list.iter().map(|value| normalize::fold(value)).collect::<BTreeSet<String>>();
     match field {
         "brand" => text(&extracted.brand) == text(&gold.brand),
+        "brand_any" => set(&extracted.brand_any) == set(&gold.brand_any),
         "brand_not" => set(&extracted.brand_not) == set(&gold.brand_not),
+        "color_any" => set(&extracted.color_any) == set(&gold.color_any),
+        "color_not" => set(&extracted.color_not) == set(&gold.color_not),
+        "size_any" => set(&extracted.size_any) == set(&gold.size_any),
+        "explicit_max_currency" => extracted.explicit_max_currency == gold.explicit_max_currency,
         "model" => text(&extracted.model) == text(&gold.model),
         "color" => text(&extracted.color) == text(&gold.color),
         "size_label" => text(&extracted.size_label) == text(&gold.size_label),
@@ -234,7 +259,12 @@ fn folded_lines(lines: &[Line]) -> Vec<FoldedLine> {
 pub fn stated(field: &str, gold: &Facts) -> bool {
     match field {
         "brand" => gold.brand.is_some(),
+        "brand_any" => !gold.brand_any.is_empty(),
         "brand_not" => !gold.brand_not.is_empty(),
+        "color_any" => !gold.color_any.is_empty(),
+        "color_not" => !gold.color_not.is_empty(),
+        "size_any" => !gold.size_any.is_empty(),
+        "explicit_max_currency" => gold.explicit_max_currency.is_some(),
         "model" => gold.model.is_some(),
         "color" => gold.color.is_some(),
         "size_label" => gold.size_label.is_some(),
@@ -331,34 +361,48 @@ pub fn steps(dataset: &Dataset, pairs: &[Pair], split: SplitFilter) -> u64 {
     (unique_names(pairs).len() + pairs.len()) as u64 * tasks
 }
 
-fn unique_names(pairs: &[Pair]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
+/// The extractors the pairs name, each once, in order of first mention;
+/// the caller builds one extractor for each, keyed by its written name.
+pub fn unique_names(pairs: &[Pair]) -> Vec<&ExtractorName> {
+    let mut names: Vec<&ExtractorName> = Vec::new();
     for pair in pairs {
         for name in [&pair.first, &pair.second] {
-            if !names.contains(name) {
-                names.push(name.clone());
+            if !names.iter().any(|seen| seen.to_string() == name.to_string()) {
+                names.push(name);
             }
         }
     }
     names
 }
 
-/// Runs the comparison.
+/// Why a comparison could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// The caller built no extractor for one of [`unique_names`].
+    #[error("no extractor was built for {0:?}")]
+    NotBuilt(String),
+    #[error(transparent)]
+    Set(#[from] SetError),
+}
+
+/// Runs the comparison. `extractors` holds one extractor per name of
+/// [`unique_names`], keyed by the name as written.
 pub async fn compare(
     dataset: &Dataset,
     catalog: &Catalog,
-    registry: &Registry<'_>,
+    extractors: &BTreeMap<String, Arc<dyn Extractor>>,
     pairs: &[Pair],
     split: SplitFilter,
     progress: &(dyn Fn() + Sync),
-) -> Result<CompareReport, RegistryError> {
+) -> Result<CompareReport, CompareError> {
     let tasks: Vec<&Task> = dataset.tasks(split).collect();
     let mut memos: BTreeMap<String, Arc<dyn Extractor>> = BTreeMap::new();
-    let names = unique_names(pairs);
+    let names: Vec<String> = unique_names(pairs).into_iter().map(ExtractorName::to_string).collect();
     for name in &names {
-        memos.insert(name.clone(), Arc::new(Memo::new(registry.extractor(name)?)));
+        let extractor = extractors.get(name).ok_or_else(|| CompareError::NotBuilt(name.clone()))?;
+        memos.insert(name.clone(), Arc::new(Memo::new(Arc::clone(extractor))));
     }
-    let memo = |name: &str| memos.get(name).cloned().ok_or_else(|| RegistryError::Unknown(name.to_owned()));
+    let memo = |name: &str| memos.get(name).cloned().ok_or_else(|| CompareError::NotBuilt(name.to_owned()));
 
     let gold_asks: Vec<Vec<bool>> = tasks
         .iter()
@@ -368,9 +412,9 @@ pub async fn compare(
         })
         .collect();
 
-    let mut extractors = Vec::new();
+    let mut extractor_rows = Vec::new();
     for name in &names {
-        let set = registry.set(vec![memo(name)?], tasks.len())?;
+        let set = extractor_set(vec![memo(name)?], tasks.len())?;
         let outcomes = run_set(&set, &tasks, progress).await;
         let mut row = ExtractorRow {
             name: name.clone(),
@@ -400,12 +444,12 @@ pub async fn compare(
         latencies.sort_unstable();
         row.latency_median_ms = percentile(&latencies, 50);
         row.latency_p95_ms = percentile(&latencies, 95);
-        extractors.push(row);
+        extractor_rows.push(row);
     }
 
     let mut pair_rows = Vec::new();
     for pair in pairs {
-        let set = registry.set(vec![memo(&pair.first)?, memo(&pair.second)?], tasks.len())?;
+        let set = extractor_set(vec![memo(&pair.first.to_string())?, memo(&pair.second.to_string())?], tasks.len())?;
         let outcomes = run_set(&set, &tasks, progress).await;
         let mut row = PairRow {
             pair: pair.clone(),
@@ -435,7 +479,7 @@ pub async fn compare(
         split,
         tasks: tasks.len() as u64,
         gold_questions: gold_asks.iter().flatten().filter(|ask| **ask).count() as u64,
-        extractors,
+        extractors: extractor_rows,
         pairs: pair_rows,
     })
 }
@@ -551,8 +595,7 @@ mod tests {
     use super::*;
     use crate::extract::ExtractedFacts;
     use crate::sandbox::dataset;
-    use crate::sandbox::gold::offline_extraction;
-    use crate::sandbox::registry::Registry;
+    use crate::sandbox::gold::{GoldBook, GoldExtractor, offline_extraction};
 
     /// Three hand-made tasks; gold on each is known, and a fixed fake
     /// extractor gets exactly the fields listed wrong.
@@ -599,12 +642,11 @@ mod tests {
     async fn accuracy_math_on_a_tiny_dataset() {
         let catalog = Catalog::embedded().unwrap();
         let tiny = dataset::parse("tiny", "tiny.jsonl", TINY, &catalog).unwrap();
-        let fake = |name: &str| -> Option<Arc<dyn Extractor>> {
-            (name == "fake").then(|| Arc::new(Fake) as Arc<dyn Extractor>)
-        };
-        let registry = Registry::new(&tiny, &fake);
+        let gold = Arc::new(GoldExtractor::new(Arc::new(GoldBook::new(&tiny)))) as Arc<dyn Extractor>;
+        let extractors =
+            BTreeMap::from([("gold".to_owned(), gold), ("fake".to_owned(), Arc::new(Fake) as Arc<dyn Extractor>)]);
         let pairs = [Pair::parse("gold,fake").unwrap()];
-        let report = compare(&tiny, &catalog, &registry, &pairs, SplitFilter::All, &|| {}).await.unwrap();
+        let report = compare(&tiny, &catalog, &extractors, &pairs, SplitFilter::All, &|| {}).await.unwrap();
         assert_eq!(report.tasks, 3);
         let gold = &report.extractors[0];
         assert_eq!(gold.name, "gold");
@@ -661,7 +703,12 @@ mod tests {
     #[test]
     fn pairs_parse() {
         assert_eq!(Pair::parse("gold, noisy:1:0.2").unwrap().label(), "gold + noisy:1:0.2");
-        assert!(Pair::parse("gold").is_err());
-        assert!(Pair::parse("gold,gold").is_err());
+        assert_eq!(Pair::parse("gold"), Err(PairError::NotTwo("gold".into())));
+        assert_eq!(Pair::parse(" , "), Err(PairError::NotTwo(" , ".into())));
+        assert_eq!(Pair::parse("gold,gold"), Err(PairError::Same("gold,gold".into())));
+        assert!(matches!(Pair::parse("gold,noisy:1"), Err(PairError::Name(_))));
+        let pairs = [Pair::parse("gold,noisy:1:0.2").unwrap(), Pair::parse("rules,gold").unwrap()];
+        let names: Vec<String> = unique_names(&pairs).into_iter().map(ExtractorName::to_string).collect();
+        assert_eq!(names, ["gold", "noisy:1:0.2", "rules"]);
     }
 }

@@ -415,7 +415,7 @@ mod tests {
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\": \"red\"", "\"colour\": \"red\"")),
-            "tasks.jsonl:1: gold: unknown field `colour`, expected one of `brand`, `brand_not`, `model`, `color`, `size_label`, `level`, `price_preference`, `explicit_max_cents`, `quantity`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
+            "tasks.jsonl:1: gold: unknown field `colour`, expected one of `brand`, `brand_any`, `brand_not`, `model`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `quantity`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\"]", "\"colour\"]")),

@@ -12,11 +12,9 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 
 use super::dataset::Dataset;
+use crate::extract::name::GOLD;
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
 use crate::facts::Facts;
-
-/// The name in `--extractors`.
-pub const GOLD: &str = "gold";
 
 /// Gold facts by (request, today), with the task each came from. Keyed by
 /// today too, because the same words on another day are another deadline.
@@ -46,13 +44,18 @@ impl GoldBook {
 pub fn to_extracted(gold: &Facts) -> ExtractedFacts {
     ExtractedFacts {
         brand: gold.brand.clone(),
+        brand_any: gold.brand_any.clone(),
         brand_not: gold.brand_not.clone(),
         model: gold.model.clone(),
         color: gold.color.clone(),
+        color_any: gold.color_any.clone(),
+        color_not: gold.color_not.clone(),
         size_label: gold.size_label.clone(),
+        size_any: gold.size_any.clone(),
         level: gold.level,
         price_preference: gold.price_preference,
         explicit_max_cents: gold.explicit_max_cents,
+        explicit_max_currency: gold.explicit_max_currency.clone(),
         quantity: gold.quantity,
         needs_refundable: gold.needs_refundable,
         deadline_days: gold.deadline_days,

@@ -15,11 +15,9 @@ use serde::Serialize;
 
 use super::gold::{GoldBook, offline_extraction};
 use super::random::Stream;
+use crate::extract::name::NOISY_PREFIX;
 use crate::extract::{ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extractor};
 use crate::normalize;
-
-/// The name prefix in `--extractors`: `noisy:SEED:RATE`.
-pub const NOISY_PREFIX: &str = "noisy";
 
 /// One kind of extraction mistake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -188,21 +186,6 @@ fn toggle_size_system(size: &str) -> Option<String> {
     Some(format!("{system} {trimmed}"))
 }
 
-/// Parses `noisy:SEED:RATE`; `None` if `name` is not a noisy name at all.
-pub fn parse_name(name: &str) -> Option<Result<(u64, f64), String>> {
-    let rest = name.strip_prefix(NOISY_PREFIX)?.strip_prefix(':')?;
-    let parsed = (|| {
-        let (seed_text, rate_text) = rest.split_once(':').ok_or("expected noisy:SEED:RATE")?;
-        let seed: u64 = seed_text.parse().map_err(|_| format!("seed {seed_text:?} is not a whole number"))?;
-        let rate: f64 = rate_text.parse().map_err(|_| format!("rate {rate_text:?} is not a number"))?;
-        if !(0.0..=1.0).contains(&rate) {
-            return Err(format!("rate {rate} is outside 0..1"));
-        }
-        Ok((seed, rate))
-    })();
-    Some(parsed)
-}
-
 /// The `noisy:SEED:RATE` extractor.
 #[derive(Debug, Clone)]
 pub struct NoisyExtractor {
@@ -214,7 +197,7 @@ pub struct NoisyExtractor {
 
 impl NoisyExtractor {
     pub fn new(book: Arc<GoldBook>, seed: u64, rate: f64) -> NoisyExtractor {
-        NoisyExtractor { name: format!("{NOISY_PREFIX}:{seed}:{rate}"), book, seed, rate }
+        NoisyExtractor { name: format!("{NOISY_PREFIX}{seed}:{rate}"), book, seed, rate }
     }
 
     /// Keeps the name exactly as the person wrote it, so `noisy:1:0.20` in
@@ -337,14 +320,5 @@ mod tests {
         for phrase in HYPERBOLE_PHRASES {
             assert!(readme.contains(&format!("`{phrase}`")), "hyperbole phrase {phrase:?} is not documented");
         }
-    }
-
-    #[test]
-    fn names_parse() {
-        assert_eq!(parse_name("noisy:1:0.2"), Some(Ok((1, 0.2))));
-        assert!(parse_name("noisy:1").unwrap().is_err());
-        assert!(parse_name("noisy:1:2").unwrap().is_err());
-        assert_eq!(parse_name("gold"), None);
-        assert_eq!(parse_name("noisyx"), None);
     }
 }

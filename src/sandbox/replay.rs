@@ -553,8 +553,11 @@ pub fn markdown(report: &ReplayReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::Extractor;
     use crate::sandbox::dataset::{self, Split};
-    use crate::sandbox::registry::{Registry, no_fallback};
+    use crate::sandbox::extractor_set;
+    use crate::sandbox::gold::{GoldBook, GoldExtractor};
+    use crate::sandbox::noisy::NoisyExtractor;
     use std::path::Path;
 
     fn load(name: &str) -> (Dataset, Catalog) {
@@ -564,9 +567,23 @@ mod tests {
         (dataset, catalog)
     }
 
-    async fn run(dataset: &Dataset, catalog: &Catalog, extractors: &str, options: &ReplayOptions) -> ReplayReport {
-        let registry = Registry::new(dataset, &no_fallback);
-        let set = registry.set(registry.extractors(extractors).unwrap(), dataset.tasks.len()).unwrap();
+    /// `gold` for `known`'s tasks, and `noisy:SEED:RATE` beside it if given.
+    fn gold_set(known: &Dataset, noisy: Option<(u64, f64)>, task_count: usize) -> ExtractorSet {
+        let book = Arc::new(GoldBook::new(known));
+        let mut extractors: Vec<Arc<dyn Extractor>> = vec![Arc::new(GoldExtractor::new(Arc::clone(&book)))];
+        if let Some((seed, rate)) = noisy {
+            extractors.push(Arc::new(NoisyExtractor::new(book, seed, rate)));
+        }
+        extractor_set(extractors, task_count).unwrap()
+    }
+
+    async fn run(
+        dataset: &Dataset,
+        catalog: &Catalog,
+        noisy: Option<(u64, f64)>,
+        options: &ReplayOptions,
+    ) -> ReplayReport {
+        let set = gold_set(dataset, noisy, dataset.tasks.len());
         replay(dataset, catalog, &set, options, &|| {}).await
     }
 
@@ -578,12 +595,12 @@ mod tests {
     async fn same_seed_same_json() {
         let (dataset, catalog) = load("v2");
         for agent in [Agent::Naive, Agent::Careful] {
-            let first = run(&dataset, &catalog, "gold,noisy:3:0.3", &options(agent, 5)).await;
-            let again = run(&dataset, &catalog, "gold,noisy:3:0.3", &options(agent, 5)).await;
+            let first = run(&dataset, &catalog, Some((3, 0.3)), &options(agent, 5)).await;
+            let again = run(&dataset, &catalog, Some((3, 0.3)), &options(agent, 5)).await;
             assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&again).unwrap());
         }
-        let one = run(&dataset, &catalog, "gold", &options(Agent::Careful, 1)).await;
-        let two = run(&dataset, &catalog, "gold", &options(Agent::Careful, 2)).await;
+        let one = run(&dataset, &catalog, None, &options(Agent::Careful, 1)).await;
+        let two = run(&dataset, &catalog, None, &options(Agent::Careful, 2)).await;
         assert_ne!(one.tasks, two.tasks, "the seed chooses the careful agent's carts");
     }
 
@@ -593,8 +610,7 @@ mod tests {
             let (dataset, catalog) = load(name);
             // Every labelled cart, not one per task: a careful agent that
             // always buys wrong, and one that always buys right, per cart.
-            let registry = Registry::new(&dataset, &no_fallback);
-            let set = registry.set(registry.extractors("gold").unwrap(), dataset.tasks.len()).unwrap();
+            let set = gold_set(&dataset, None, dataset.tasks.len());
             for task in &dataset.tasks {
                 let input = ExtractInput { request: task.request.clone(), today: task.today, answers: vec![] };
                 let facts = set.extract(&input).await.merged.clone().unwrap();
@@ -620,7 +636,7 @@ mod tests {
             // And through a whole replay: the careful agent never gets a
             // wrong cart past the guard with gold facts.
             let report =
-                run(&dataset, &catalog, "gold", &ReplayOptions { p_right: 0.5, ..options(Agent::Careful, 1) }).await;
+                run(&dataset, &catalog, None, &ReplayOptions { p_right: 0.5, ..options(Agent::Careful, 1) }).await;
             assert_eq!(report.figures.wrong_missed, 0, "{name}");
             assert_eq!(report.figures.right_stopped, 0, "{name}");
             assert_eq!(report.figures.wrong_with_guard, 0, "{name}");
@@ -632,7 +648,7 @@ mod tests {
     async fn naive_agent_is_judged_by_gold_where_unlabelled() {
         let (dataset, catalog) = load("v1");
         let report =
-            run(&dataset, &catalog, "gold", &ReplayOptions { split: SplitFilter::Open, ..options(Agent::Naive, 1) })
+            run(&dataset, &catalog, None, &ReplayOptions { split: SplitFilter::Open, ..options(Agent::Naive, 1) })
                 .await;
         assert_eq!(report.figures.tasks, 64);
         assert!(report.tasks.iter().all(|run| run.split == Split::Open.as_str()));
@@ -655,8 +671,7 @@ mod tests {
         )
         .unwrap();
         // Gold built from another dataset knows none of these requests.
-        let registry = Registry::new(&other, &no_fallback);
-        let set = registry.set(registry.extractors("gold").unwrap(), 8).unwrap();
+        let set = gold_set(&other, None, 8);
         let report = replay(&dataset, &catalog, &set, &options(Agent::Careful, 1), &|| {}).await;
         assert_eq!(report.figures.fail_closed, report.figures.tasks);
         assert_eq!(report.figures.wrong_missed, 0);

@@ -1,16 +1,13 @@
-//! The MCP server: one `check_order` tool over stdio or Streamable HTTP.
-//!
-//! This is the only module that imports rmcp. It owns the tool's wire
-//! description (title, description for the calling model, annotations) and
-//! the mapping of [`CheckError`] to tool errors; every check goes through
-//! [`Service`]. One handler, two transports: [`serve_stdio`] and
-//! [`serve_http`] take the same [`CheckServer`].
+//! MCP over Streamable HTTP: [`serve_http`] accepts connections on a bound
+//! listener, and [`router`] puts every request through the guards that keep
+//! one client from starving the others or growing the server: a bearer
+//! token, a concurrency limit, a body size limit and read timeout, header
+//! read timeouts, and a cap on sessions with idle expiry. [`HttpOptions`]
+//! sets them; its defaults are the documented ones (docs/mcp.md).
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -19,29 +16,15 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ClientJsonRpcMessage, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
-    ToolAnnotations,
-};
-use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::service::{CheckError, CheckRequest, CheckResult, Service};
+use super::{CheckServer, ServeError};
 
-/// The tool's name on the wire.
-pub const TOOL_NAME: &str = "check_order";
-/// The tool's human title.
-pub const TOOL_TITLE: &str = "Check the cart against the person's request before paying";
-/// The server's name on the wire.
-pub const SERVER_NAME: &str = "asasked";
 /// Where the Streamable HTTP endpoint is mounted.
 pub const HTTP_PATH: &str = "/mcp";
 /// The largest request body accepted over HTTP. A check's arguments are a
@@ -73,184 +56,6 @@ pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 /// The JSON-RPC error code of a refused `initialize` (the server-error range).
 pub const SESSION_LIMIT_CODE: i64 = -32000;
 
-const TOOL_DESCRIPTION: &str = "Call this BEFORE paying for any order you placed on a person's behalf. It checks \
-whether the cart matches what the person asked for (brand, model, colour, size, level, returnability, delivery \
-deadline, quantity, budget, price preference, stated requirements) and seals the check as evidence.\n\
-Pass `request` = the person's own words, verbatim, and `cart` = what you are about to buy.\n\
-Result `decision`:\n\
-- `proceed`: you may pay. Show any `notes` to the person.\n\
-- `ask`: do NOT pay. Show `question` to the person exactly as given and wait for their reply. Then either fix the \
-cart and call again with `previous_record_id` = this result's `record_id`, or call again with `previous_record_id` \
-and `answers`: one `{finding_id, reply}` per finding the person answered, where reply is `accept` (they knowingly \
-accept it), `decline`, or their own words (\"43 is fine too\"). Never answer on the person's behalf.\n\
-An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
-
-const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. Before paying for an order placed for a person, call \
-check_order with their verbatim request and the cart. Pay only on decision `proceed`; on `ask`, show the question \
-to the person and never pay until a re-check proceeds.";
-
-/// The tool handler, shared by both transports.
-#[derive(Clone)]
-pub struct CheckServer {
-    service: Service,
-    tool_router: ToolRouter<CheckServer>,
-}
-
-impl std::fmt::Debug for CheckServer {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("CheckServer").field("service", &self.service).finish()
-    }
-}
-
-#[tool_router]
-impl CheckServer {
-    /// `open_world`: a hosted extractor sends the request to a third party,
-    /// which the `openWorldHint` annotation must disclose.
-    pub fn new(service: Service, open_world: bool) -> CheckServer {
-        let mut tool_router = Self::tool_router();
-        if let Some(route) = tool_router.map.get_mut(TOOL_NAME) {
-            route.attr.annotations = Some(
-                ToolAnnotations::with_title(TOOL_TITLE)
-                    .read_only(true)
-                    .destructive(false)
-                    .idempotent(true)
-                    .open_world(open_world),
-            );
-        }
-        CheckServer { service, tool_router }
-    }
-
-    pub fn service(&self) -> &Service {
-        &self.service
-    }
-
-    #[tool(name = "check_order", title = "Check the cart against the person's request before paying", description = TOOL_DESCRIPTION)]
-    async fn check_order(
-        &self,
-        Parameters(arguments): Parameters<CheckRequest>,
-    ) -> Result<Json<CheckResult>, CallToolResult> {
-        match self.service.check_order(arguments).await {
-            Ok(result) => Ok(Json(result)),
-            Err(CheckError::InvalidArgument { field, message }) => {
-                Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {field}: {message}"))]))
-            }
-            Err(error) => {
-                // Details go to the log; the caller learns only that no
-                // result may be relied on.
-                tracing::error!(%error, "check failed");
-                Err(CallToolResult::error(vec![ContentBlock::text(
-                    "the check could not be sealed as evidence: do not pay; try again later".to_owned(),
-                )]))
-            }
-        }
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for CheckServer {
-    fn get_info(&self) -> ServerConfig {
-        let mut implementation = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
-        implementation.title = Some("asasked pre-checkout guard".to_owned());
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(implementation)
-            .with_instructions(INSTRUCTIONS)
-    }
-}
-
-/// Serving failures.
-#[derive(Debug, thiserror::Error)]
-pub enum ServeError {
-    #[error("refusing to listen on {0}: a non-loopback address needs a bearer token (ASASKED_HTTP_TOKEN)")]
-    PublicWithoutToken(SocketAddr),
-    #[error("the MCP session could not start: {0}")]
-    Initialize(String),
-    #[error("the MCP session ended with an error: {0}")]
-    Session(String),
-    #[error("http server: {0}")]
-    Io(#[from] std::io::Error),
-}
-
-/// The longest line (one JSON-RPC message) read over stdio: rmcp's own
-/// default, set here so that an rmcp upgrade cannot silently change it (rmcp
-/// before 3.x buffered a line without bound, so a client that never sent a
-/// newline grew the server until it was killed). A longer line is read
-/// through and dropped without being buffered, logged, and gets no reply:
-/// its JSON-RPC id is in the bytes that were not kept. A check's arguments
-/// are a few KiB; 16 MiB is a memory bound, not a size any client needs.
-pub const MAX_STDIO_LINE_BYTES: usize = 16 * 1024 * 1024;
-
-/// Serves one MCP session over a byte stream pair (stdin/stdout, or a pipe in
-/// tests) until the peer closes its end for reading (EOF), stops reading
-/// replies (a failed write: the client closed stdout) or `shutdown` fires;
-/// then waits for the checks in flight, each of which seals its record.
-pub async fn serve_stdio<R, W>(
-    server: CheckServer,
-    (read, write): (R, W),
-    shutdown: impl Future<Output = ()> + Send,
-) -> Result<(), ServeError>
-where
-    R: AsyncRead + Send + Unpin + 'static,
-    W: AsyncWrite + Send + Unpin + 'static,
-{
-    let service = server.service.clone();
-    let write_failed = CancellationToken::new();
-    let write = WatchedWriter { inner: write, failed: write_failed.clone() };
-    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_STDIO_LINE_BYTES);
-    let running = server.serve(transport).await.map_err(|error| ServeError::Initialize(error.to_string()))?;
-    let cancel = running.cancellation_token();
-    tokio::select! {
-        finished = running.waiting() => {
-            finished.map_err(|error| ServeError::Session(error.to_string()))?;
-        }
-        () = write_failed.cancelled() => {
-            // rmcp logs a failed reply and reads on, so a client that closed
-            // stdout but not stdin would keep a deaf server running.
-            tracing::warn!("a reply could not be written (the client closed stdout?): ending the session");
-            service.shutdown().await;
-            cancel.cancel();
-        }
-        () = shutdown => {
-            service.shutdown().await;
-            cancel.cancel();
-        }
-    }
-    service.shutdown().await;
-    Ok(())
-}
-
-/// The stdio writer, which cancels `failed` when a write or flush fails: no
-/// later reply can reach the client either.
-struct WatchedWriter<W> {
-    inner: W,
-    failed: CancellationToken,
-}
-
-impl<W> WatchedWriter<W> {
-    fn watch<T>(&self, polled: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
-        if let Poll::Ready(Err(_)) = &polled {
-            self.failed.cancel();
-        }
-        polled
-    }
-}
-
-impl<W: AsyncWrite + Unpin> AsyncWrite for WatchedWriter<W> {
-    fn poll_write(mut self: Pin<&mut Self>, context: &mut Context<'_>, bytes: &[u8]) -> Poll<std::io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write(context, bytes);
-        self.watch(polled)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        let polled = Pin::new(&mut self.inner).poll_flush(context);
-        self.watch(polled)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        let polled = Pin::new(&mut self.inner).poll_shutdown(context);
-        self.watch(polled)
-    }
-}
-
 /// Refuses a non-loopback bind without a token (before anything listens).
 pub fn check_bind(address: SocketAddr, token: Option<&str>) -> Result<(), ServeError> {
     if address.ip().is_loopback() || token.is_some_and(|token| !token.is_empty()) {
@@ -260,49 +65,61 @@ pub fn check_bind(address: SocketAddr, token: Option<&str>) -> Result<(), ServeE
     }
 }
 
-/// How many HTTP sessions may be open and for how long one may idle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SessionLimits {
-    /// Past it, `initialize` gets 503 until a session is deleted or expires.
+/// What a Streamable HTTP server enforces. The defaults are the
+/// documented limits; tests shorten the timeouts and lower the caps.
+#[derive(Clone)]
+pub struct HttpOptions {
+    /// The bearer token every request must present, if set; a non-loopback
+    /// address is refused without one.
+    pub token: Option<String>,
+    /// How long a client may take to send its request line and headers.
+    /// Shutdown also waits at most this long for a connection still
+    /// sending them.
+    pub header_read_timeout: Duration,
+    /// How long a request body may take to arrive.
+    pub body_read_timeout: Duration,
+    /// Sessions open at once; past it, `initialize` gets 503 until a session
+    /// is deleted or expires.
     pub max_sessions: usize,
-    pub idle_timeout: Duration,
+    /// How long a session may go without a message before it is closed.
+    pub session_idle_timeout: Duration,
 }
 
-impl Default for SessionLimits {
-    fn default() -> SessionLimits {
-        SessionLimits { max_sessions: DEFAULT_MAX_SESSIONS, idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT }
+impl Default for HttpOptions {
+    fn default() -> HttpOptions {
+        HttpOptions {
+            token: None,
+            header_read_timeout: HEADER_READ_TIMEOUT,
+            body_read_timeout: BODY_READ_TIMEOUT,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+        }
     }
 }
 
-/// The axum router: `/mcp` with the bearer check (when a token is set), the
-/// concurrency limit, the body limit, [`BODY_READ_TIMEOUT`] and the default
-/// [`SessionLimits`]. `cancel` ends the MCP sessions.
-pub fn router(server: CheckServer, token: Option<String>, cancel: CancellationToken) -> axum::Router {
-    router_with_timeout(server, token, cancel, BODY_READ_TIMEOUT)
+/// Shows whether a token is set, never the token.
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("HttpOptions")
+            .field("token", &self.token.as_ref().map(|_| "<set>"))
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("body_read_timeout", &self.body_read_timeout)
+            .field("max_sessions", &self.max_sessions)
+            .field("session_idle_timeout", &self.session_idle_timeout)
+            .finish()
+    }
 }
 
-/// [`router`] with another body read timeout (tests use a short one).
-pub fn router_with_timeout(
-    server: CheckServer,
-    token: Option<String>,
-    cancel: CancellationToken,
-    body_read_timeout: Duration,
-) -> axum::Router {
-    router_with(server, token, cancel, body_read_timeout, SessionLimits::default())
-}
-
-/// [`router`] with another body read timeout and other session limits.
-pub fn router_with(
-    server: CheckServer,
-    token: Option<String>,
-    cancel: CancellationToken,
-    body_read_timeout: Duration,
-    sessions: SessionLimits,
-) -> axum::Router {
+/// The axum router: `/mcp` behind the concurrency limit, the bearer check
+/// (when a token is set), the timed and bounded body read and the session
+/// cap of `options` (its header read timeout is the connection's, applied by
+/// [`serve_http`]). `cancel` ends the MCP sessions.
+pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationToken) -> axum::Router {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
-    if token.is_some() {
+    if options.token.is_some() {
         // With a token, callers are authenticated, so host names other than
         // loopback (a reverse proxy's, a LAN address) are accepted.
         config = config.disable_allowed_hosts();
@@ -311,10 +128,11 @@ pub fn router_with(
     // manager's map, as it does on DELETE: the map is the count of open
     // sessions that the limit reads.
     let mut manager = LocalSessionManager::default();
-    manager.session_config.keep_alive = Some(sessions.idle_timeout);
+    manager.session_config.keep_alive = Some(options.session_idle_timeout);
     let manager = Arc::new(manager);
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&manager), config);
-    let limit = Arc::new(SessionLimit { manager, max_sessions: sessions.max_sessions, turn: Mutex::new(()) });
+    let limit = Arc::new(SessionLimit { manager, max_sessions: options.max_sessions, turn: Mutex::new(()) });
+    let body_read_timeout = options.body_read_timeout;
     // Layers run outside in: the concurrency limit, then the bearer check (it
     // refuses without reading the body), then the timed body read, then the
     // session limit (which looks into the body read whole).
@@ -327,7 +145,7 @@ pub fn router_with(
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
             read_body_in_time(body_read_timeout, request, next).await
         }));
-    if let Some(token) = token {
+    if let Some(token) = &options.token {
         let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
         app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
             let expected = Arc::clone(&expected);
@@ -465,42 +283,14 @@ fn constant_time_equal(left: &[u8], right: &[u8]) -> bool {
 pub async fn serve_http(
     server: CheckServer,
     listener: TcpListener,
-    token: Option<String>,
+    options: HttpOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    serve_http_with(server, listener, token, HttpTimeouts::default(), SessionLimits::default(), shutdown).await
-}
-
-/// How long a client may take to send its request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HttpTimeouts {
-    /// The request line and headers. Shutdown also waits at most this long
-    /// for a connection still sending them.
-    pub header_read: Duration,
-    pub body_read: Duration,
-}
-
-impl Default for HttpTimeouts {
-    fn default() -> HttpTimeouts {
-        HttpTimeouts { header_read: HEADER_READ_TIMEOUT, body_read: BODY_READ_TIMEOUT }
-    }
-}
-
-/// [`serve_http`] with other timeouts (tests use short ones) and session
-/// limits.
-pub async fn serve_http_with(
-    server: CheckServer,
-    listener: TcpListener,
-    token: Option<String>,
-    timeouts: HttpTimeouts,
-    limits: SessionLimits,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), ServeError> {
-    check_bind(listener.local_addr()?, token.as_deref())?;
+    check_bind(listener.local_addr()?, options.token.as_deref())?;
     let sessions = CancellationToken::new();
     let stopping = CancellationToken::new();
-    let service = server.service.clone();
-    let app = router_with(server, token, sessions.clone(), timeouts.body_read, limits);
+    let service = server.service().clone();
+    let app = router(server, &options, sessions.clone());
     tokio::spawn({
         let stopping = stopping.clone();
         async move {
@@ -519,7 +309,7 @@ pub async fn serve_http_with(
             sessions.cancel();
         }
     });
-    serve_connections(listener, app, timeouts.header_read, stopping.clone()).await;
+    serve_connections(listener, app, options.header_read_timeout, stopping.clone()).await;
     stopping.cancel();
     let _ = drain.await;
     Ok(())

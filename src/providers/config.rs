@@ -1,11 +1,12 @@
-//! `extractors/extractors.toml`: the extractors that can be named in
-//! `--extractors a,b`, and the building of a configured list.
+//! `extractors/extractors.toml`: the provider tables that `--extractors a,b`
+//! can name, and the building of one provider client from its table.
 //!
-//! The library never reads the environment. The binary passes a lookup
-//! (`&|name| std::env::var(name).ok()`), which the builder asks only for the
-//! key variables named in the config. Extractors that are not providers
-//! (`rules`, written elsewhere) are supplied by the caller through a lookup
-//! of their own, so this module does not depend on them.
+//! It lives with the providers because a table is a provider's settings
+//! (wire protocol, model, URL, key variable, timeouts). The library never
+//! reads the environment: the binary passes a lookup
+//! (`&|name| std::env::var(name).ok()`), which is asked only for the key
+//! variables named in the config. Names that are not tables (`rules`,
+//! `replay:DIR`, …) are `crate::extractors`' business, not this module's.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,18 +15,15 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::Extractor;
-use super::replay::{REPLAY_PREFIX, ReplayExtractor};
-use crate::providers::anthropic::{self, AnthropicExtractor};
-use crate::providers::http::{ApiKey, HttpSettings};
-use crate::providers::openai::{self, OpenAiExtractor, ResponseFormat};
-use crate::providers::{DEFAULT_MAX_TOKENS, ProviderSettings};
+use super::anthropic::{self, AnthropicExtractor};
+use super::http::{ApiKey, HttpSettings};
+use super::openai::{self, OpenAiExtractor, ResponseFormat};
+use super::{DEFAULT_MAX_TOKENS, ProviderSettings};
+use crate::extract::name::ExtractorName;
+use crate::extract::{ExtractError, Extractor};
 
-/// The checked-in configuration, for a binary started without `--config`.
+/// The checked-in configuration, for a binary started without `--extractors-config`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../extractors/extractors.toml");
-
-/// The embedded offline extractor's name; always the fallback.
-pub const RULES: &str = "rules";
 
 /// Which wire protocol an extractor speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -86,40 +84,43 @@ struct ConfigFile {
     extractors: BTreeMap<String, toml::Value>,
 }
 
-/// Why a configuration or a list of names cannot be used.
+/// Why a configuration cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
     Read { path: String, source: std::io::Error },
     /// The TOML is malformed, or has a key outside `[extractors.NAME]`.
     #[error("invalid extractors config: {0}")]
-    Parse(#[from] toml::de::Error),
+    Parse(#[source] Box<toml::de::Error>),
     /// A table with an unknown key, a missing key or a wrong type.
     #[error("extractor {extractor:?}: {source}")]
-    Extractor { extractor: String, source: toml::de::Error },
+    Extractor { extractor: String, source: Box<toml::de::Error> },
     #[error("extractor {extractor:?}: {key}: {message}")]
     Invalid { extractor: String, key: &'static str, message: String },
-    #[error("unknown extractor {name:?}; known: {known}")]
-    UnknownExtractor { name: String, known: String },
-    #[error("extractor {extractor:?}: {source}")]
-    Build { extractor: String, source: super::ExtractError },
 }
 
 impl ExtractorsConfig {
     /// Parses and checks a config file's text.
     pub fn parse(text: &str) -> Result<ExtractorsConfig, ConfigError> {
-        let file: ConfigFile = toml::from_str(text)?;
+        // TOML errors are boxed: they are large, and a config error travels
+        // up through every command's error.
+        let file: ConfigFile = toml::from_str(text).map_err(|error| ConfigError::Parse(Box::new(error)))?;
         let mut config = ExtractorsConfig::default();
         for (name, table) in file.extractors {
             // Each table is read on its own, so an error names its extractor.
-            let extractor: ExtractorConfig =
-                table.try_into().map_err(|source| ConfigError::Extractor { extractor: name.clone(), source })?;
+            let extractor: ExtractorConfig = table
+                .try_into()
+                .map_err(|source| ConfigError::Extractor { extractor: name.clone(), source: Box::new(source) })?;
             config.extractors.insert(name, extractor);
         }
         for (name, extractor) in &config.extractors {
             let invalid =
                 |key, message: &str| ConfigError::Invalid { extractor: name.clone(), key, message: message.to_owned() };
-            if name == RULES || name.starts_with(REPLAY_PREFIX) || name.contains(',') {
+            // A table is reachable only under a name that parses as a table:
+            // `rules`, `gold` and the prefixed kinds mean something else.
+            let reachable =
+                matches!(ExtractorName::parse(name), Ok(ExtractorName::Configured(parsed)) if parsed == *name);
+            if !reachable || name.contains(',') {
                 return Err(invalid("name", "reserved or unusable as an extractor name"));
             }
             if extractor.model.trim().is_empty() {
@@ -195,71 +196,37 @@ impl ExtractorsConfig {
         };
         Some((settings, config))
     }
-}
 
-/// Builds the extractors named in `names`, in order (the first is the merge's
-/// tie-breaker). A name is, in this order:
-/// - `replay:DIR`: the outputs recorded in DIR;
-/// - a name `extra` knows (the binary passes `rules` here);
-/// - a `[extractors.NAME]` table of `config`.
-///
-/// A provider whose key variable is unset is still built: it fails every
-/// extraction with `MissingKey` (naming the variable) and so fails the check
-/// closed, without sending a request.
-pub fn build_extractors(
-    names: &[String],
-    config: &ExtractorsConfig,
-    env: &dyn Fn(&str) -> Option<String>,
-    extra: &dyn Fn(&str) -> Option<Arc<dyn Extractor>>,
-) -> Result<Vec<Arc<dyn Extractor>>, ConfigError> {
-    names.iter().map(|name| build_one(name.trim(), config, env, extra)).collect()
-}
-
-fn build_one(
-    name: &str,
-    config: &ExtractorsConfig,
-    env: &dyn Fn(&str) -> Option<String>,
-    extra: &dyn Fn(&str) -> Option<Arc<dyn Extractor>>,
-) -> Result<Arc<dyn Extractor>, ConfigError> {
-    if let Some(dir) = name.strip_prefix(REPLAY_PREFIX) {
-        if dir.is_empty() {
-            return Err(ConfigError::Invalid {
-                extractor: name.to_owned(),
-                key: "name",
-                message: "replay needs a folder: replay:DIR".into(),
-            });
-        }
-        return Ok(Arc::new(ReplayExtractor::new(dir)));
+    /// The provider client of the table `name`; `None` if there is no such
+    /// table. A provider whose key variable is unset is still built: it
+    /// fails every extraction with `MissingKey` (naming the variable) and so
+    /// fails the check closed, without sending a request.
+    pub fn build(
+        &self,
+        name: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<Result<Arc<dyn Extractor>, ExtractError>> {
+        let (settings, config) = self.provider_settings(name, env)?;
+        let built: Result<Arc<dyn Extractor>, ExtractError> = match config.provider {
+            Provider::Anthropic => {
+                AnthropicExtractor::new(settings).map(|client| Arc::new(client) as Arc<dyn Extractor>)
+            }
+            Provider::Openai => {
+                OpenAiExtractor::new(settings, config.response_format.unwrap_or_default()).map(|client| {
+                    Arc::new(client.with_length_bounds(config.max_items, config.max_string_length))
+                        as Arc<dyn Extractor>
+                })
+            }
+        };
+        Some(built)
     }
-    if let Some(extractor) = extra(name) {
-        return Ok(extractor);
-    }
-    let Some((settings, extractor_config)) = config.provider_settings(name, env) else {
-        let mut known: Vec<&str> = vec![RULES, "replay:DIR"];
-        known.extend(config.extractors.keys().map(String::as_str));
-        return Err(ConfigError::UnknownExtractor { name: name.to_owned(), known: known.join(", ") });
-    };
-    let build_error = |source| ConfigError::Build { extractor: name.to_owned(), source };
-    Ok(match extractor_config.provider {
-        Provider::Anthropic => Arc::new(AnthropicExtractor::new(settings).map_err(build_error)?),
-        Provider::Openai => Arc::new(
-            OpenAiExtractor::new(settings, extractor_config.response_format.unwrap_or_default())
-                .map_err(build_error)?
-                .with_length_bounds(extractor_config.max_items, extractor_config.max_string_length),
-        ),
-    })
-}
-
-/// Splits `--extractors a,b` into names, dropping empty entries.
-pub fn parse_names(list: &str) -> Vec<String> {
-    list.split(',').map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned).collect()
 }
 
 /// The extractors used when none are named: a hosted provider whose key is
 /// set, plus `rules` (two independent methods); `rules` alone with no key.
 /// A configured Anthropic extractor is preferred over an OpenAI one; the
 /// first in name order wins within a provider.
-pub fn default_names(config: &ExtractorsConfig, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+pub fn default_names(config: &ExtractorsConfig, env: &dyn Fn(&str) -> Option<String>) -> Vec<ExtractorName> {
     let key_set = |extractor: &ExtractorConfig| {
         extractor.key_env.as_deref().and_then(env).is_some_and(|key| !key.trim().is_empty())
     };
@@ -268,12 +235,9 @@ pub fn default_names(config: &ExtractorsConfig, env: &dyn Fn(&str) -> Option<Str
             .extractors
             .iter()
             .find(|(_, extractor)| extractor.provider == provider && extractor.key_env.is_some() && key_set(extractor))
-            .map(|(name, _)| name.clone())
+            .map(|(name, _)| ExtractorName::Configured(name.clone()))
     });
-    match hosted {
-        Some(name) => vec![name, RULES.to_owned()],
-        None => vec![RULES.to_owned()],
-    }
+    hosted.into_iter().chain([ExtractorName::Rules]).collect()
 }
 
 #[cfg(test)]
@@ -284,8 +248,8 @@ mod tests {
         None
     }
 
-    fn no_extra(_: &str) -> Option<Arc<dyn Extractor>> {
-        None
+    fn names(names: Vec<ExtractorName>) -> Vec<String> {
+        names.iter().map(ExtractorName::to_string).collect()
     }
 
     #[test]
@@ -315,39 +279,35 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert_eq!(error, "extractor \"x\": base_url: must start with http:// or https://");
-        let error = ExtractorsConfig::parse("[extractors.rules]\nprovider = \"openai\"\nmodel = \"m\"\n").unwrap_err();
-        assert!(matches!(error, ConfigError::Invalid { key: "name", .. }));
+        for reserved in ["rules", "gold", "\"replay:x\"", "\"noisy:1:0.2\"", "\"fixed:f\"", "\"a,b\""] {
+            let error =
+                ExtractorsConfig::parse(&format!("[extractors.{reserved}]\nprovider = \"openai\"\nmodel = \"m\"\n"))
+                    .unwrap_err();
+            assert!(matches!(error, ConfigError::Invalid { key: "name", .. }), "{reserved}: {error}");
+        }
     }
 
     #[test]
     fn defaults_follow_the_keys_that_are_set() {
         let config = ExtractorsConfig::default_config().unwrap();
-        assert_eq!(default_names(&config, &no_env), vec!["rules"]);
+        assert_eq!(names(default_names(&config, &no_env)), ["rules"]);
         let openai_only = |name: &str| (name == "OPENAI_API_KEY").then(|| "sk-1".to_owned());
-        assert_eq!(default_names(&config, &openai_only), vec!["openai", "rules"]);
+        assert_eq!(names(default_names(&config, &openai_only)), ["openai", "rules"]);
         let both = |name: &str| name.ends_with("_API_KEY").then(|| "k".to_owned());
-        assert_eq!(default_names(&config, &both), vec!["claude", "rules"]);
+        assert_eq!(names(default_names(&config, &both)), ["claude", "rules"]);
         let empty = |_: &str| Some(String::new());
-        assert_eq!(default_names(&config, &empty), vec!["rules"], "an empty key is no key");
+        assert_eq!(names(default_names(&config, &empty)), ["rules"], "an empty key is no key");
     }
 
     #[test]
-    fn names_resolve_to_replay_extra_and_providers() {
+    fn tables_build_their_provider_and_nothing_else() {
         let config = ExtractorsConfig::default_config().unwrap();
-        let names = parse_names("local, replay:recordings/claude,claude");
-        let built = build_extractors(&names, &config, &no_env, &no_extra).unwrap();
-        let built_names: Vec<&str> = built.iter().map(|extractor| extractor.name()).collect();
-        assert_eq!(built_names, ["local", "replay:recordings/claude", "claude"]);
-
-        let error = match build_extractors(&parse_names("rules"), &config, &no_env, &no_extra) {
-            Err(error) => error.to_string(),
-            Ok(_) => panic!("rules is not built in here"),
-        };
-        assert!(error.contains("unknown extractor \"rules\"") && error.contains("claude"), "{error}");
-        let with_rules = |name: &str| -> Option<Arc<dyn Extractor>> {
-            (name == RULES).then(|| Arc::new(ReplayExtractor::new("stand-in")) as Arc<dyn Extractor>)
-        };
-        assert_eq!(build_extractors(&parse_names("rules"), &config, &no_env, &with_rules).unwrap().len(), 1);
+        for name in ["local", "claude", "openai"] {
+            let built = config.build(name, &no_env).expect("a table").expect("a client");
+            assert_eq!(built.name(), name);
+        }
+        assert!(config.build("rules", &no_env).is_none(), "rules is not a table");
+        assert!(config.build("telepathy", &no_env).is_none());
     }
 
     #[test]

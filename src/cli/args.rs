@@ -1,0 +1,276 @@
+//! The command line as clap parses it: one struct per subcommand, each the
+//! input of its `cli::<command>` function. Names are parsed here, once, so a
+//! malformed extractor name or `--pair` is a usage error before any work.
+//!
+//! The `///` comments on fields and variants are the `--help` text.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::extract::name::{ExtractorName, NameError, parse_list};
+use crate::extractors;
+use crate::mcp;
+use crate::sandbox::compare::Pair;
+use crate::sandbox::dataset::SplitFilter;
+use crate::sandbox::replay::Agent;
+
+use super::{CatalogChoice, ServiceOptions, default_data_dir};
+
+#[derive(Parser)]
+#[command(name = "asasked", version, about = "A pre-checkout guard for AI shopping agents")]
+pub struct Arguments {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Check a cart against intent facts (--facts) or against the person's words
+    /// (--request, extracted and sealed as evidence): prints the decision,
+    /// reasons, notes and question. Exit status: 0 proceed, 1 ask, 2 error.
+    Check(CheckArguments),
+    /// Serve the check_order MCP tool over stdio (default) or Streamable HTTP.
+    Serve(ServeArguments),
+    /// Inspect the sealed evidence log.
+    Evidence(EvidenceArguments),
+    /// Extract facts from a request: prints each extractor's facts and the
+    /// merged facts with `disputed`. Exit status: 0, or 1 if the check would
+    /// fail closed.
+    Extract(ExtractArguments),
+    /// Print the JSON Schema extractors are held to (extractors/facts.schema.json).
+    Schema,
+    /// Run conformance case files (shared/conformance/FORMAT.md).
+    /// Exit status: 0 if every case passed.
+    Conform(ConformArguments),
+    /// Replay a labelled dataset: simulated agents buy with the guard off and
+    /// enforced; prints the guard.md §10 figures.
+    Replay(ReplayArguments),
+    /// Compare extractors and extractor pairs on a labelled dataset: per-field
+    /// accuracy, disputes, decision effects; writes tables and an SVG chart.
+    Compare(CompareArguments),
+}
+
+#[derive(clap::Args)]
+pub struct CheckArguments {
+    /// Intent facts (JSON, guard.md §3).
+    #[arg(long, conflicts_with = "request", required_unless_present = "request")]
+    pub facts: Option<PathBuf>,
+    /// The person's request, verbatim: extract facts and seal the check.
+    #[arg(long)]
+    pub request: Option<String>,
+    /// The cart (JSON list of {item, quantity}, flat items or {id, quantity}).
+    #[arg(long)]
+    pub cart: PathBuf,
+    #[command(flatten)]
+    pub checked: CheckedOptions,
+    /// Items the person's mandate allows, for the price check (JSON list).
+    #[arg(long)]
+    pub allowed: Option<PathBuf>,
+    /// Print the full result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `check --request`.
+#[derive(clap::Args)]
+pub struct CheckedOptions {
+    /// Today's date (ISO or "Monday, 2 November 2026"); default: the current date.
+    #[arg(long, requires = "request")]
+    pub today: Option<String>,
+    /// The person's answers to the previous check: JSON list of {finding_id, reply}.
+    #[arg(long, requires = "previous_record_id")]
+    pub answers: Option<PathBuf>,
+    /// The record this check supersedes.
+    #[arg(long, requires = "request")]
+    pub previous_record_id: Option<String>,
+    /// Also print the ACF v0.1 verdict object (implies --json).
+    #[arg(long, value_parser = ["acf-v0.1"], requires = "request")]
+    pub format: Option<String>,
+    #[command(flatten)]
+    pub service: ServiceArguments,
+}
+
+#[derive(clap::Args)]
+pub struct ServeArguments {
+    /// Listen for Streamable HTTP at ADDR (path /mcp), e.g. 127.0.0.1:8750.
+    /// A non-loopback address needs ASASKED_HTTP_TOKEN, then required as bearer token.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<SocketAddr>,
+    /// With --http: MCP sessions open at once; past it, a new session gets
+    /// 503 until one is deleted or expires.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = mcp::DEFAULT_MAX_SESSIONS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_sessions: u64,
+    /// With --http: seconds a session may go without a message before it
+    /// is closed and its slot freed.
+    #[arg(long, value_name = "SECONDS", requires = "http",
+          default_value_t = mcp::DEFAULT_SESSION_IDLE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub session_idle_timeout: u64,
+    #[command(flatten)]
+    pub service: ServiceArguments,
+}
+
+#[derive(clap::Args)]
+pub struct EvidenceArguments {
+    #[command(subcommand)]
+    pub command: EvidenceCommand,
+    /// Where evidence is sealed (default: the platform data directory).
+    #[arg(long, global = true)]
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum EvidenceCommand {
+    /// Verify the whole hash chain; exit 1 and name the first broken record otherwise.
+    Verify,
+    /// Print one sealed record.
+    Show { record_id: String },
+    /// Print the attempt chain of a record as one dispute bundle.
+    Export {
+        record_id: String,
+        /// Drop the request text, free-text answers, facts and extractor outputs; keep digests, codes, decisions.
+        #[arg(long)]
+        redact: bool,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct ExtractArguments {
+    /// The person's request, verbatim.
+    #[arg(long)]
+    pub request: String,
+    /// Today's date (ISO or "Monday, 2 November 2026"); default: the current date.
+    #[arg(long)]
+    pub today: Option<String>,
+    #[command(flatten)]
+    pub extractors: ExtractorArguments,
+    /// Print the whole outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ConformArguments {
+    /// Case files or folders.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// One JSON line per case.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ReplayArguments {
+    /// Dataset folder (holding tasks.jsonl) or tasks file.
+    pub dataset: PathBuf,
+    /// naive (first search result) or careful (right cart with --p-right).
+    #[arg(long, default_value = "naive")]
+    pub agent: Agent,
+    /// Comma-separated extractor names: gold, noisy:SEED:RATE, ...
+    #[arg(long, default_value = "gold", value_parser = extractor_list)]
+    pub extractors: ExtractorList,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// For the careful agent: the probability of buying a right cart.
+    #[arg(long, default_value_t = 0.9)]
+    pub p_right: f64,
+    /// open, heldout or all.
+    #[arg(long, default_value = "all")]
+    pub split: SplitFilter,
+    /// Catalog folder; the catalog built into the binary by default.
+    #[arg(long)]
+    pub catalog: Option<PathBuf>,
+    /// Print the whole run as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a Markdown report with per-code and per-category tables.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct CompareArguments {
+    /// Dataset folder (holding tasks.jsonl) or tasks file.
+    pub dataset: PathBuf,
+    /// Two comma-separated extractor names; repeat for more pairs.
+    #[arg(long = "pair", required = true, value_parser = Pair::parse)]
+    pub pairs: Vec<Pair>,
+    /// open, heldout or all.
+    #[arg(long, default_value = "all")]
+    pub split: SplitFilter,
+    /// Catalog folder; the catalog built into the binary by default.
+    #[arg(long)]
+    pub catalog: Option<PathBuf>,
+    /// Folder for compare.md, compare.svg and compare.json.
+    #[arg(long, default_value = "reports/compare")]
+    pub out: PathBuf,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ServiceArguments {
+    /// Where evidence is sealed (default: the platform data directory).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Catalog for {id, quantity} cart entries: a folder, `embedded` (the sandbox) or `none`.
+    #[arg(long, default_value = "embedded")]
+    pub catalog: String,
+    #[command(flatten)]
+    pub extractors: ExtractorArguments,
+    /// Minutes a verdict may be acted on (the conformity object's expires_at).
+    #[arg(long, default_value_t = crate::service::DEFAULT_VALIDITY_MINUTES, value_parser = clap::value_parser!(i64).range(1..=1440))]
+    pub validity_minutes: i64,
+}
+
+impl ServiceArguments {
+    pub fn options(&self) -> ServiceOptions {
+        ServiceOptions {
+            data_dir: self.data_dir.clone().unwrap_or_else(default_data_dir),
+            catalog: CatalogChoice::parse(&self.catalog),
+            extractors: self.extractors.choice(),
+            validity: chrono::Duration::minutes(self.validity_minutes),
+        }
+    }
+}
+
+/// Which extractors run.
+#[derive(clap::Args)]
+pub struct ExtractorArguments {
+    /// Extractors, comma-separated: rules, replay:DIR, or a name from the
+    /// extractors config (default: a hosted provider whose key is set, plus
+    /// rules; rules alone with no key).
+    #[arg(long, value_parser = extractor_list)]
+    pub extractors: Vec<ExtractorList>,
+    /// The extractors config (default: the shipped extractors/extractors.toml).
+    #[arg(long, value_name = "PATH")]
+    pub extractors_config: Option<PathBuf>,
+    /// Save every extractor's raw output under DIR/<extractor>/ for replay.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+}
+
+impl ExtractorArguments {
+    /// The names given (a repeated `--extractors` adds to the list), or
+    /// `None` for the defaults.
+    pub fn choice(&self) -> extractors::Choice {
+        let names: Vec<ExtractorName> = self.extractors.iter().flat_map(|list| list.0.iter().cloned()).collect();
+        extractors::Choice {
+            names: (!names.is_empty()).then_some(names),
+            config: self.extractors_config.clone(),
+            record: self.record.clone(),
+        }
+    }
+}
+
+/// One `--extractors a,b` value.
+#[derive(Debug, Clone)]
+pub struct ExtractorList(pub Vec<ExtractorName>);
+
+fn extractor_list(text: &str) -> Result<ExtractorList, NameError> {
+    parse_list(text).map(ExtractorList)
+}

@@ -1,0 +1,63 @@
+//! `asasked evidence verify | show | export`: reading the sealed log. Readers
+//! take no lock, so they work beside a running server.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::args::{EvidenceArguments, EvidenceCommand};
+use super::{CommandError, Outcome, default_data_dir};
+use crate::evidence::{self, VerifyReport};
+
+/// Runs one evidence subcommand; `verify` is flagged when the chain breaks.
+pub fn evidence(arguments: &EvidenceArguments, out: &mut impl Write) -> Result<Outcome, CommandError> {
+    let path = arguments.data_dir.clone().unwrap_or_else(default_data_dir).join(evidence::LOG_FILE);
+    let no_record = |record_id: &str| CommandError::NoRecord { record_id: record_id.to_owned(), path: path.clone() };
+    match &arguments.command {
+        EvidenceCommand::Verify => {
+            let report = evidence::verify_file(&path)?;
+            let verified = print_verify(out, &report)?;
+            let directory = path.parent().unwrap_or_else(|| Path::new("."));
+            print_set_aside(out, &evidence::set_aside_files(directory))?;
+            Ok(if verified { Outcome::Clear } else { Outcome::Flagged })
+        }
+        EvidenceCommand::Show { record_id } => {
+            let record = evidence::show(&path, record_id)?.ok_or_else(|| no_record(record_id))?;
+            serde_json::to_writer_pretty(&mut *out, &record)?;
+            writeln!(out)?;
+            Ok(Outcome::Clear)
+        }
+        EvidenceCommand::Export { record_id, redact } => {
+            let bundle = crate::service::record::dispute_bundle(&path, record_id, *redact)?
+                .ok_or_else(|| no_record(record_id))?;
+            serde_json::to_writer_pretty(&mut *out, &bundle)?;
+            writeln!(out)?;
+            Ok(Outcome::Clear)
+        }
+    }
+}
+
+/// Prints the outcome of `evidence verify`; returns whether the log verified.
+fn print_verify(out: &mut impl Write, report: &VerifyReport) -> std::io::Result<bool> {
+    match &report.first_broken {
+        None => {
+            writeln!(out, "ok: {} records, head {}", report.records, report.head)?;
+            Ok(true)
+        }
+        Some(broken) => {
+            let record = broken.record_id.as_deref().map(|id| format!(" (record {id})")).unwrap_or_default();
+            writeln!(out, "BROKEN at line {}{record}: {}", broken.line, broken.reason)?;
+            writeln!(out, "{} records verified before it", report.records)?;
+            Ok(false)
+        }
+    }
+}
+
+/// Lists the torn lines set aside from the log: they were never acknowledged,
+/// but they are kept, and a person should see that they exist.
+fn print_set_aside(out: &mut impl Write, side_files: &[PathBuf]) -> std::io::Result<()> {
+    for side_file in side_files {
+        let bytes = std::fs::metadata(side_file).map(|metadata| metadata.len()).unwrap_or(0);
+        writeln!(out, "set aside: {} ({bytes} bytes of a torn last line, never acknowledged)", side_file.display())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! The MCP server: one `check_order` tool over stdio or Streamable HTTP.
+//!
+//! This is the only module that imports rmcp, axum and hyper. It owns the
+//! tool's wire description and the mapping of
+//! [`CheckError`](crate::service::CheckError) to tool errors; every check
+//! goes through [`Service`](crate::service::Service). One handler, two
+//! transports:
+//! - [`tool`]: [`CheckServer`], the `check_order` tool, its description and
+//!   annotations.
+//! - [`stdio`]: [`serve_stdio`], one session over a byte stream pair.
+//! - [`http`]: [`serve_http`] and its [`router`], with the guards every
+//!   request passes (bearer token, body size and read time, concurrency,
+//!   session cap and idle expiry), set by [`HttpOptions`].
+
+pub mod http;
+pub mod stdio;
+pub mod tool;
+
+pub use http::{
+    BODY_READ_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, HEADER_READ_TIMEOUT, HTTP_PATH, HttpOptions,
+    MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, router, serve_http,
+};
+pub use stdio::{MAX_STDIO_LINE_BYTES, serve_stdio};
+pub use tool::{CheckServer, SERVER_NAME, TOOL_NAME, TOOL_TITLE};
+
+/// Serving failures.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("refusing to listen on {0}: a non-loopback address needs a bearer token (ASASKED_HTTP_TOKEN)")]
+    PublicWithoutToken(std::net::SocketAddr),
+    #[error("the MCP session could not start: {0}")]
+    Initialize(String),
+    #[error("the MCP session ended with an error: {0}")]
+    Session(String),
+    #[error("http server: {0}")]
+    Io(#[from] std::io::Error),
+}

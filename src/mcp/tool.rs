@@ -1,0 +1,101 @@
+//! The `check_order` tool: its wire description (title, description for the
+//! calling model, annotations) and the mapping of a check's result or error
+//! to a tool result. Transports live beside it and never look inside.
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
+use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};
+
+use crate::service::{CheckError, CheckRequest, CheckResult, Service};
+
+/// The tool's name on the wire.
+pub const TOOL_NAME: &str = "check_order";
+/// The tool's human title.
+pub const TOOL_TITLE: &str = "Check the cart against the person's request before paying";
+/// The server's name on the wire.
+pub const SERVER_NAME: &str = "asasked";
+
+const TOOL_DESCRIPTION: &str = "Call this BEFORE paying for any order you placed on a person's behalf. It checks \
+whether the cart matches what the person asked for (brand, model, colour, size, level, returnability, delivery \
+deadline, quantity, budget, price preference, stated requirements) and seals the check as evidence.\n\
+Pass `request` = the person's own words, verbatim, and `cart` = what you are about to buy.\n\
+Result `decision`:\n\
+- `proceed`: you may pay. Show any `notes` to the person.\n\
+- `ask`: do NOT pay. Show `question` to the person exactly as given and wait for their reply. Then either fix the \
+cart and call again with `previous_record_id` = this result's `record_id`, or call again with `previous_record_id` \
+and `answers`: one `{finding_id, reply}` per finding the person answered, where reply is `accept` (they knowingly \
+accept it), `decline`, or their own words (\"43 is fine too\"). Never answer on the person's behalf.\n\
+An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
+
+const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. Before paying for an order placed for a person, call \
+check_order with their verbatim request and the cart. Pay only on decision `proceed`; on `ask`, show the question \
+to the person and never pay until a re-check proceeds.";
+
+/// The tool handler, shared by both transports.
+#[derive(Clone)]
+pub struct CheckServer {
+    service: Service,
+    tool_router: ToolRouter<CheckServer>,
+}
+
+impl std::fmt::Debug for CheckServer {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("CheckServer").field("service", &self.service).finish()
+    }
+}
+
+#[tool_router]
+impl CheckServer {
+    /// `open_world`: a hosted extractor sends the request to a third party,
+    /// which the `openWorldHint` annotation must disclose.
+    pub fn new(service: Service, open_world: bool) -> CheckServer {
+        let mut tool_router = Self::tool_router();
+        if let Some(route) = tool_router.map.get_mut(TOOL_NAME) {
+            route.attr.annotations = Some(
+                ToolAnnotations::with_title(TOOL_TITLE)
+                    .read_only(true)
+                    .destructive(false)
+                    .idempotent(true)
+                    .open_world(open_world),
+            );
+        }
+        CheckServer { service, tool_router }
+    }
+
+    pub fn service(&self) -> &Service {
+        &self.service
+    }
+
+    #[tool(name = "check_order", title = "Check the cart against the person's request before paying", description = TOOL_DESCRIPTION)]
+    async fn check_order(
+        &self,
+        Parameters(arguments): Parameters<CheckRequest>,
+    ) -> Result<Json<CheckResult>, CallToolResult> {
+        match self.service.check_order(arguments).await {
+            Ok(result) => Ok(Json(result)),
+            Err(CheckError::InvalidArgument { field, message }) => {
+                Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {field}: {message}"))]))
+            }
+            Err(error) => {
+                // Details go to the log; the caller learns only that no
+                // result may be relied on.
+                tracing::error!(%error, "check failed");
+                Err(CallToolResult::error(vec![ContentBlock::text(
+                    "the check could not be sealed as evidence: do not pay; try again later".to_owned(),
+                )]))
+            }
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for CheckServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut implementation = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
+        implementation.title = Some("asasked pre-checkout guard".to_owned());
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(implementation)
+            .with_instructions(INSTRUCTIONS)
+    }
+}
