@@ -114,6 +114,13 @@ const FLOORS: [(&str, f64); 15] = [
     ("soft", 0.97),
 ];
 
+/// Whether labelled.jsonl labels a field: it was written before the facts
+/// had `brand_any`, `color_any`, `size_any`, `color_not` and
+/// `explicit_max_currency`, so those are scored on real.jsonl only.
+fn labelled_field(field: &str) -> bool {
+    !asasked::sandbox::devset::EXTENSION_KEYS.contains(&field)
+}
+
 #[test]
 fn rules_extractor_accuracy_per_field() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction/labelled.jsonl");
@@ -135,6 +142,9 @@ fn rules_extractor_accuracy_per_field() {
         let want = serde_json::to_value(&item.gold).unwrap();
         // The same exact-match rules as `asasked compare`.
         for (position, field) in FIELDS.iter().enumerate() {
+            if !labelled_field(field) {
+                continue;
+            }
             if field_matches(field, &facts, &item.gold) {
                 correct[position] += 1;
             } else {
@@ -146,7 +156,7 @@ fn rules_extractor_accuracy_per_field() {
     println!("rules extractor on {} labelled requests", labelled.len());
     println!("{:<20} {:>8} {:>9} {:>7}", "field", "correct", "accuracy", "floor");
     let mut failures = Vec::new();
-    for (position, field) in FIELDS.iter().enumerate() {
+    for (position, field) in FIELDS.iter().enumerate().filter(|(_, field)| labelled_field(field)) {
         let accuracy = correct[position] as f64 / total;
         let floor = FLOORS.iter().find(|(name, _)| name == field).map_or(1.0, |(_, floor)| *floor);
         println!("{field:<20} {:>8} {:>8.1}% {:>6.1}%", correct[position], accuracy * 100.0, floor * 100.0);

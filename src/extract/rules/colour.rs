@@ -137,6 +137,22 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
     mentions
 }
 
+/// Whether the person says, after offering colours, that the colour does
+/// not matter ("blue or pink, I don't care", "красная или чёрная — не важно").
+pub fn indifference_follows(request: &Request, at: usize) -> bool {
+    const INDIFFERENCE: [&[&str]; 8] = [
+        &["don't", "care"],
+        &["dont", "care"],
+        &["doesn't", "matter"],
+        &["whatever"],
+        &["не", "важно"],
+        &["неважно"],
+        &["все", "равно"],
+        &["either", "is", "fine"],
+    ];
+    (at + 1..at + 7).any(|index| INDIFFERENCE.iter().any(|phrase| request.phrase_at(index, phrase)))
+}
+
 fn role_of(request: &Request, index: usize) -> Role {
     let look_back = if request.word_before(index, 1) == "the" { index - 1 } else { index };
     if request.preceded_by_within(look_back, 3, &NEGATIONS, true)

@@ -77,11 +77,13 @@ impl RulesExtractor {
     /// soft; excluded brands and free-text requirements accumulate.
     pub fn parse(&self, request: &str, answers: &[String], today: NaiveDate) -> ExtractedFacts {
         let mut facts = parse_text(&self.vocabulary, request, today, false);
+        drop_orphan_alternatives(&mut facts);
         for answer in answers {
             let expects_size = facts.size_label.is_some() || facts.lines.iter().any(|line| line.size_label.is_some());
             let later = parse_text(&self.vocabulary, answer, today, expects_size);
             overlay(&mut facts, later);
         }
+        drop_orphan_alternatives(&mut facts);
         facts
     }
 }
@@ -167,26 +169,35 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     let mut soft: BTreeSet<FieldName> = BTreeSet::new();
 
     let brands = vocabulary::find_brands(vocabulary, &request);
-    let mut either_brand = false;
+    // "Nike or Adidas", "Nike, Adidas is fine too": other accepted brands.
+    let mut other_brands: Vec<String> = Vec::new();
+    let mut offered_brands: Vec<(String, usize)> = Vec::new();
     for brand in &brands {
         request.consume(brand.start, brand.end);
         let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
         if excluded {
-            if !facts.brand_not.iter().any(|known| fold(known) == fold(&brand.display)) {
-                facts.brand_not.push(brand.display.clone());
-            }
+            push_distinct(&mut facts.brand_not, &brand.display);
         } else if size::is_fallback(&request, brand.end) {
-            soft.insert(FieldName::Brand);
+            push_distinct(&mut other_brands, &brand.display);
         } else if offered_with_another(&request, brand, &brands) {
-            // "Nike or Adidas": a choice left open is not a chosen brand.
-            either_brand = true;
+            offered_brands.push((brand.display.clone(), brand.start));
         } else if facts.brand.is_none() {
             facts.brand = Some(brand.display.clone());
             mentions.push(Mention { field: FieldName::Brand, at: brand.start });
         }
     }
-    if either_brand {
-        facts.brand = None;
+    if facts.brand.is_none()
+        && let Some((first, at)) = offered_brands.first()
+    {
+        facts.brand = Some(first.clone());
+        mentions.push(Mention { field: FieldName::Brand, at: *at });
+    }
+    for (brand, _) in offered_brands {
+        push_distinct(&mut other_brands, &brand);
+    }
+    if let Some(chosen) = facts.brand.clone() {
+        other_brands.retain(|brand| fold(brand) != fold(&chosen));
+        facts.brand_any = other_brands;
     }
     if let Some(model) = vocabulary::find_model(vocabulary, &request, &brands) {
         request.consume(model.start, model.end);
@@ -210,6 +221,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             let brands_offered = [Some(fold(&model.brand)), other.map(|other| fold(&other.brand))];
             if facts.brand.as_deref().is_some_and(|brand| brands_offered.contains(&Some(fold(brand)))) {
                 facts.brand = None;
+                facts.brand_any.clear();
             }
         } else if !excluded {
             facts.model = Some(model.display);
@@ -227,6 +239,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         && !limit.per_unit
     {
         facts.explicit_max_cents = Some(limit.hundredths);
+        facts.explicit_max_currency = limit.currency.map(str::to_owned);
         mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
     }
 
@@ -252,25 +265,56 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         chosen_colours.drain(..last);
     }
     facts.lines = lines::assemble(&mut request, &chosen_sizes, &chosen_colours);
-    if sizes.iter().any(|mention| mention.fallback) {
-        soft.insert(FieldName::SizeLabel);
-    }
-    if colours.iter().any(|mention| mention.role == Role::Fallback) {
-        soft.insert(FieldName::Color);
-    }
     let size_lines = facts.lines.iter().any(|line| line.size_label.is_some());
     let colour_lines = facts.lines.iter().any(|line| line.color.is_some());
-    if let [only] = chosen_sizes.as_slice()
-        && !size_lines
-    {
-        facts.size_label = Some(only.label.clone());
-        mentions.push(Mention { field: FieldName::SizeLabel, at: only.start });
+    // Excluded colours are never a choice ("any colour but not red").
+    for mention in colours.iter().filter(|mention| mention.role == Role::Excluded) {
+        push_distinct(&mut facts.color_not, &mention.colour);
     }
-    if let [only] = chosen_colours.as_slice()
-        && !colour_lines
-    {
-        facts.color = Some(only.colour.clone());
-        mentions.push(Mention { field: FieldName::Color, at: only.at });
+    if !size_lines {
+        // "size 42, 43 is fine too", "р. 39 или 40": the first accepted size
+        // and the others.
+        let offered: Vec<&SizeMention> = sizes.iter().filter(|mention| mention.either).collect();
+        let first = match chosen_sizes.as_slice() {
+            [only] => Some((only.label.clone(), only.start)),
+            [] => offered.first().map(|mention| (mention.label.clone(), mention.start)),
+            _ => None,
+        };
+        let mut others: Vec<String> = Vec::new();
+        for mention in sizes.iter().filter(|mention| mention.fallback || mention.either) {
+            if first.as_ref().is_none_or(|(label, _)| fold(&mention.label) != fold(label)) {
+                push_distinct(&mut others, &mention.label);
+            }
+        }
+        // With no first size, the others wait for one an earlier message
+        // stated ("43 is fine too" as an answer); `parse` drops them if none.
+        facts.size_any = others;
+        if let Some((label, at)) = first {
+            facts.size_label = Some(label);
+            mentions.push(Mention { field: FieldName::SizeLabel, at });
+        }
+    }
+    if !colour_lines {
+        // "black or navy", "black ideally, white is fine": the first accepted
+        // colour and the others; "blue or pink, I don't care" states none.
+        let offered: Vec<&ColourMention> = colours.iter().filter(|mention| mention.role == Role::Either).collect();
+        let indifferent = offered.last().is_some_and(|last| colour::indifference_follows(&request, last.at));
+        let first = match chosen_colours.as_slice() {
+            [only] => Some((only.colour.clone(), only.at)),
+            [] if !indifferent => offered.first().map(|mention| (mention.colour.clone(), mention.at)),
+            _ => None,
+        };
+        let mut others: Vec<String> = Vec::new();
+        for mention in colours.iter().filter(|mention| matches!(mention.role, Role::Fallback | Role::Either)) {
+            if !indifferent && first.as_ref().is_none_or(|(colour, _)| mention.colour != *colour) {
+                push_distinct(&mut others, &mention.colour);
+            }
+        }
+        facts.color_any = others;
+        if let Some((colour, at)) = first {
+            facts.color = Some(colour);
+            mentions.push(Mention { field: FieldName::Color, at });
+        }
     }
 
     if let Some((count, at)) = quantity::extract(&mut request)
@@ -286,6 +330,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     {
         let total = facts.quantity.and_then(|count| count.checked_mul(limit.hundredths));
         facts.explicit_max_cents = total;
+        facts.explicit_max_currency = total.and(limit.currency).map(str::to_owned);
         if total.is_some() {
             mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
         }
@@ -306,9 +351,13 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     if several {
         // Said of one of several products: not a fact about the order.
         facts.brand = None;
+        facts.brand_any.clear();
         facts.model = None;
         facts.color = None;
+        facts.color_any.clear();
+        facts.color_not.clear();
         facts.size_label = None;
+        facts.size_any.clear();
         facts.lines.clear();
         facts.quantity = None;
         facts.needs_refundable = false;
@@ -383,6 +432,13 @@ fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
     texts
 }
 
+/// Appends `value` unless the list already holds it (folded).
+fn push_distinct(list: &mut Vec<String>, value: &str) {
+    if !list.iter().any(|known| fold(known) == fold(value)) {
+        list.push(value.to_owned());
+    }
+}
+
 fn distinct_sizes(sizes: &[SizeMention]) -> Vec<&SizeMention> {
     let mut chosen: Vec<&SizeMention> = Vec::new();
     for mention in sizes.iter().filter(|mention| !mention.fallback && !mention.either) {
@@ -405,6 +461,41 @@ fn distinct_colours(colours: &[ColourMention]) -> Vec<&ColourMention> {
 
 /// Lays a later answer over the facts so far: stated values replace, lists
 /// and soft marks accumulate, refundability once asked stays asked.
+fn replace_with_alternatives(
+    value: &mut Option<String>,
+    alternatives: &mut Vec<String>,
+    later: Option<String>,
+    later_alternatives: Vec<String>,
+) {
+    if later.is_some() {
+        *value = later;
+        *alternatives = later_alternatives;
+    } else {
+        for alternative in later_alternatives {
+            if value.as_deref().is_none_or(|chosen| fold(chosen) != fold(&alternative)) {
+                push_distinct(alternatives, &alternative);
+            }
+        }
+    }
+}
+
+/// Alternatives need the first accepted value (facts validation): an
+/// answer's "white is fine too" with no colour asked for states none.
+fn drop_orphan_alternatives(facts: &mut ExtractedFacts) {
+    if facts.brand.is_none() {
+        facts.brand_any.clear();
+    }
+    if facts.color.is_none() {
+        facts.color_any.clear();
+    }
+    if facts.size_label.is_none() {
+        facts.size_any.clear();
+    }
+    if facts.explicit_max_cents.is_none() {
+        facts.explicit_max_currency = None;
+    }
+}
+
 fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
     let mut soft: BTreeSet<String> = facts.soft.drain(..).collect();
     let mut replace = |field: FieldName, stated: bool| {
@@ -429,20 +520,30 @@ fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
             facts.brand_not.push(brand);
         }
     }
-    if later.brand.is_some() {
-        facts.brand = later.brand;
+    for colour in later.color_not {
+        if facts.color.as_deref().is_some_and(|chosen| fold(chosen) == fold(&colour)) {
+            facts.color = None;
+        }
+        facts.color_any.retain(|known| fold(known) != fold(&colour));
+        push_distinct(&mut facts.color_not, &colour);
     }
+    // A value stated again replaces the old one with its alternatives; an
+    // answer that only accepts more ("43 is fine too") adds alternatives.
+    replace_with_alternatives(&mut facts.brand, &mut facts.brand_any, later.brand, later.brand_any);
     facts.model = later.model.or(facts.model.take());
-    facts.color = later.color.or(facts.color.take());
+    replace_with_alternatives(&mut facts.color, &mut facts.color_any, later.color, later.color_any);
     if later.size_label.is_some() && !facts.lines.is_empty() && facts.lines.iter().any(|line| line.size_label.is_some())
     {
         // One size in an answer to a multi-size order is ambiguous: keep the lines.
     } else {
-        facts.size_label = later.size_label.or(facts.size_label.take());
+        replace_with_alternatives(&mut facts.size_label, &mut facts.size_any, later.size_label, later.size_any);
     }
     facts.level = later.level.or(facts.level);
     facts.price_preference = later.price_preference.or(facts.price_preference);
-    facts.explicit_max_cents = later.explicit_max_cents.or(facts.explicit_max_cents);
+    if later.explicit_max_cents.is_some() {
+        facts.explicit_max_cents = later.explicit_max_cents;
+        facts.explicit_max_currency = later.explicit_max_currency;
+    }
     facts.quantity = later.quantity.or(facts.quantity);
     facts.needs_refundable |= later.needs_refundable;
     if later.deadline_days.is_some() || later.deadline_weekday.is_some() {
@@ -536,9 +637,7 @@ mod tests {
             ("black ideally, white is fine", "color"),
             ("preferably by Thursday", "deadline_days"),
             ("Nike if possible", "brand"),
-            ("size 42, 43 is fine too", "size_label"),
             ("желательно к понедельнику", "deadline_days"),
-            ("жёлтая, можно и чёрную", "color"),
             ("under $100 ideally", "explicit_max_cents"),
             ("returnable if possible", "needs_refundable"),
         ] {
@@ -557,10 +656,45 @@ mod tests {
     }
 
     #[test]
-    fn open_choices_and_exclusions_are_not_choices() {
+    fn alternatives_keep_the_first_and_list_the_others() {
         let facts = parse("Nike or Babolat, size 9 or 9.5, anything but the Pure Drive");
-        assert_eq!((facts.brand, facts.size_label, facts.model), (None, None, None));
-        assert!(facts.lines.is_empty());
+        assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("Nike"), &["Babolat".to_owned()][..]));
+        assert_eq!((facts.size_label.as_deref(), facts.size_any.as_slice()), (Some("9"), &["9.5".to_owned()][..]));
+        assert_eq!(facts.model, None);
+        let facts = parse("black or navy");
+        assert_eq!((facts.color.as_deref(), facts.color_any.as_slice()), (Some("black"), &["navy".to_owned()][..]));
+        let facts = parse("black ideally, white is fine");
+        assert_eq!((facts.color.as_deref(), facts.color_any.as_slice()), (Some("black"), &["white".to_owned()][..]));
+        assert_eq!(facts.soft, ["color"]);
+        let facts = parse("жёлтая, можно и чёрную");
+        assert_eq!((facts.color.as_deref(), facts.color_any.as_slice()), (Some("yellow"), &["black".to_owned()][..]));
+        assert!(facts.soft.is_empty(), "an alternative is not a soft marker");
+        let facts = parse("blue or pink, I don't care");
+        assert_eq!((facts.color, facts.color_any), (None, vec![]));
+        let facts = parse("size 42, 43 is fine too");
+        assert_eq!((facts.size_label.as_deref(), facts.size_any.as_slice()), (Some("42"), &["43".to_owned()][..]));
+    }
+
+    #[test]
+    fn exclusions_are_never_choices() {
+        for text in ["any color but NOT red", "not red", "anything but red", "любой цвет кроме красного"]
+        {
+            let facts = parse(text);
+            assert_eq!((facts.color.as_deref(), facts.color_not.as_slice()), (None, &["red".to_owned()][..]), "{text}");
+        }
+    }
+
+    #[test]
+    fn limits_keep_their_currency() {
+        assert_eq!(parse("under £40").explicit_max_currency.as_deref(), Some("GBP"));
+        assert_eq!(parse("до 3000 рублей").explicit_max_currency.as_deref(), Some("RUB"));
+        assert_eq!(parse("My budget is only `425`").explicit_max_currency, None);
+        let facts = parse("3 cans of Penn, under $15 each");
+        assert_eq!((facts.explicit_max_cents, facts.explicit_max_currency.as_deref()), (Some(4500), Some("USD")));
+    }
+
+    #[test]
+    fn refunds_limits_deadlines_and_systems() {
         assert!(parse("I don't want anything final sale").needs_refundable);
         assert_eq!(parse("budget's around $100").explicit_max_cents, Some(10000));
         assert_eq!(parse("max 2 days delivery").deadline_days, Some(2));
@@ -602,9 +736,11 @@ mod tests {
         let today = date("2026-11-02");
         let replaced = extractor.parse("Nike Pegasus 41 size 42", &["make it 43".to_owned()], today);
         assert_eq!(replaced.size_label.as_deref(), Some("43"));
-        let softened = extractor.parse("Nike Pegasus 41 size 42", &["43 is fine too".to_owned()], today);
-        assert_eq!(softened.size_label.as_deref(), Some("42"));
-        assert_eq!(softened.soft, ["size_label"]);
+        let widened = extractor.parse("Nike Pegasus 41 size 42", &["43 is fine too".to_owned()], today);
+        assert_eq!((widened.size_label.as_deref(), widened.size_any.as_slice()), (Some("42"), &["43".to_owned()][..]));
+        assert!(widened.soft.is_empty());
+        let orphan = extractor.parse("Nike Pegasus 41", &["white is fine too".to_owned()], today);
+        assert_eq!((orphan.color, orphan.color_any), (None, vec![]));
         let limited = extractor.parse(
             "Wilson Clash 100",
             &["under $250 please".to_owned(), "no Wilson after all".to_owned()],
