@@ -299,8 +299,12 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         // colour and the others; "blue or pink, I don't care" states none.
         let offered: Vec<&ColourMention> = colours.iter().filter(|mention| mention.role == Role::Either).collect();
         let indifferent = offered.last().is_some_and(|last| colour::indifference_follows(&request, last.at));
+        let cued: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.cued).collect();
         let first = match chosen_colours.as_slice() {
             [only] => Some((only.colour.clone(), only.at)),
+            // "a brushed nickel floor lamp that is turquoise": the one said as
+            // the item's colour.
+            [_, _, ..] if cued.len() == 1 => cued.first().map(|mention| (mention.colour.clone(), mention.at)),
             [] if !indifferent => offered.first().map(|mention| (mention.colour.clone(), mention.at)),
             _ => None,
         };
