@@ -15,6 +15,7 @@
 //! Work is linear in the request for every rule except model matching, which
 //! is linear in the request times the vocabulary; the caller bounds both.
 
+mod brand;
 mod colour;
 mod deadline;
 mod level;
@@ -175,6 +176,26 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     for brand in &brands {
         request.consume(brand.start, brand.end);
         let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+        // "tempered glass for samsung galaxy s22": the device it must fit.
+        let fits = request.preceded_by(
+            brand.start,
+            2,
+            &[&["for"], &["fits"], &["fit"], &["compatible", "with"], &["для"], &["на"], &["под"]],
+        ) && !matches!(request.word_before(brand.start, 1), "a" | "an")
+            && !request.preceded_by(
+                brand.start,
+                3,
+                &[
+                    &["looking", "for"],
+                    &["searching", "for"],
+                    &["look", "for"],
+                    &["search", "for"],
+                    &["shopping", "for"],
+                ],
+            );
+        if fits {
+            continue;
+        }
         if excluded {
             push_distinct(&mut facts.brand_not, &brand.display);
         } else if size::is_fallback(&request, brand.end) {
@@ -229,6 +250,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
+    let named_tokens = request.consumed.clone();
     let several = scope::several_products(&request);
     let limits = money::extract(&mut request);
     // Of several products, a price said of one is that product's condition
@@ -318,6 +340,30 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         if let Some((colour, at)) = first {
             facts.color = Some(colour);
             mentions.push(Mention { field: FieldName::Color, at });
+        }
+    }
+
+    // Brands no catalog names, from cues, on what the rules above left.
+    for named in brand::find(&request, &named_tokens) {
+        request.consume(named.start, named.end);
+        match named.role {
+            brand::BrandRole::Excluded => push_distinct(&mut facts.brand_not, &named.display),
+            brand::BrandRole::Chosen if facts.brand.is_none() => {
+                facts.brand = Some(named.display);
+                mentions.push(Mention { field: FieldName::Brand, at: named.start });
+                if let Some((model, at)) = named.model
+                    && facts.model.is_none()
+                {
+                    request.consume(at, at);
+                    facts.model = Some(model);
+                    mentions.push(Mention { field: FieldName::Model, at });
+                }
+            }
+            brand::BrandRole::Chosen | brand::BrandRole::Alternative => {
+                if facts.brand.as_deref().is_some_and(|chosen| fold(chosen) != fold(&named.display)) {
+                    push_distinct(&mut facts.brand_any, &named.display);
+                }
+            }
         }
     }
 
