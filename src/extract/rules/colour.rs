@@ -174,27 +174,27 @@ pub struct ColourMention {
 
 /// A colour the person names by saying "colour" around it: "natural-colored",
 /// "in cream color", "a natural color" (words that are colours only so).
-fn named_by_colour_word(request: &Request, index: usize) -> Option<&'static str> {
+fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
     let word = request.word(index);
+    // "in the color of equator": the name after "color of" is the colour as said.
+    let ends_phrase = !request.same_clause(index, index + 1)
+        || !request.is_word(index + 1)
+        || matches!(request.word(index + 1), "and" | "with" | "that");
+    if request.preceded_by(index, 3, &[&["color", "of"], &["colour", "of"]])
+        && request.is_word(index)
+        && !super::clause::is_filler(word)
+        && ends_phrase
+    {
+        return Some(word.to_owned());
+    }
     let (stem, suffix) = word.split_once('-').unwrap_or((word, ""));
     let colour_follows = matches!(suffix, "colored" | "coloured" | "color" | "colour")
         || (suffix.is_empty() && matches!(request.word(index + 1), "color" | "colour" | "colored" | "coloured"));
     if !colour_follows {
         return None;
     }
-    Some(match stem {
-        "natural" => "natural",
-        "cream" => "cream",
-        "nude" => "nude",
-        "coffee" => "coffee",
-        "mint" => "mint",
-        "wine" => "wine",
-        "tan" => "tan",
-        "rose" => "rose",
-        "camel" => "camel",
-        "khaki" => "khaki",
-        _ => return colour_of(stem),
-    })
+    let named = matches!(stem, "natural" | "cream" | "nude" | "coffee" | "mint" | "wine" | "tan" | "rose" | "camel");
+    if named { Some(stem.to_owned()) } else { colour_of(stem).map(str::to_owned) }
 }
 
 /// Whether a colour is said as the item's own: after "in", "is", "are",
@@ -249,14 +249,17 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) {
             continue;
         }
-        let Some(canonical) = colour_of(word).or_else(|| named_by_colour_word(request, index)) else { continue };
+        let Some(canonical) = colour_of(word).map(str::to_owned).or_else(|| named_by_colour_word(request, index))
+        else {
+            continue;
+        };
         let before = request.word_before(index, 1);
         let modifier = (SHADES.contains(&before) && !request.is_consumed(index.wrapping_sub(1)))
             .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
             .flatten();
         let colour = match modifier {
             Some(modifier) if modifier != canonical => format!("{modifier} {canonical}"),
-            _ => canonical.to_owned(),
+            _ => canonical.clone(),
         };
         let role = role_of(request, index);
         let start = if colour.contains(' ') && colour != canonical { index - 1 } else { index };
@@ -378,6 +381,7 @@ mod tests {
         assert_eq!(colours("a watch band color purple mist"), ["purple mist"]);
         assert_eq!(colours("a satin nickel finish"), ["satin nickel"]);
         assert_eq!(colours("a natural-colored twin bed"), ["natural"]);
+        assert_eq!(colours("shorts that are in the color of equator and are a medium"), ["equator"]);
         assert_eq!(colours("платье изумрудное"), ["emerald"]);
         assert!(colours("white cheddar corn puffs").is_empty());
         assert!(colours("green tea face masks").is_empty());

@@ -16,6 +16,7 @@
 //! is linear in the request times the vocabulary; the caller bounds both.
 
 mod brand;
+mod clause;
 mod colour;
 mod deadline;
 mod level;
@@ -35,6 +36,7 @@ use std::time::Instant;
 
 use chrono::NaiveDate;
 
+pub use clause::{Became, ClauseReading, Part};
 pub use vocabulary::Vocabulary;
 
 use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
@@ -77,15 +79,27 @@ impl RulesExtractor {
     /// same field ("make it 43"), while "43 is fine too" only marks the field
     /// soft; excluded brands and free-text requirements accumulate.
     pub fn parse(&self, request: &str, answers: &[String], today: NaiveDate) -> ExtractedFacts {
-        let mut facts = parse_text(&self.vocabulary, request, today, false);
+        let mut facts = parse_text(&self.vocabulary, request, today, false).facts;
         drop_orphan_alternatives(&mut facts);
         for answer in answers {
             let expects_size = facts.size_label.is_some() || facts.lines.iter().any(|line| line.size_label.is_some());
-            let later = parse_text(&self.vocabulary, answer, today, expects_size);
+            let later = parse_text(&self.vocabulary, answer, today, expects_size).facts;
             overlay(&mut facts, later);
         }
         drop_orphan_alternatives(&mut facts);
         facts
+    }
+}
+
+impl RulesExtractor {
+    /// What each clause of `text` became: for every run of words, the fact
+    /// field it was read into, `other` / `other_optional`, `product` (what
+    /// the agent searches for) or `filler` (the documented lists of
+    /// [`clause::FILLER`]). Pure, like [`RulesExtractor::parse`]; for
+    /// `asasked extract` to show the person's words next to the facts.
+    pub fn read_clauses(&self, text: &str, today: NaiveDate) -> Vec<ClauseReading> {
+        let parsed = parse_text(&self.vocabulary, text, today, false);
+        clause::report(&parsed.request, &parsed.outcomes)
     }
 }
 
@@ -163,11 +177,15 @@ struct Mention {
     at: usize,
 }
 
-fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> ExtractedFacts {
+fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> Parsed {
     let mut request = Request::new(text);
     let mut facts = ExtractedFacts::default();
     let mut mentions: Vec<Mention> = Vec::new();
     let mut soft: BTreeSet<FieldName> = BTreeSet::new();
+    // Which fact each token was read into, and which tokens a rule read but
+    // no fact holds ("over 98 pesos", "jars with black lids"): those are
+    // requirements in the person's words, so nothing said vanishes.
+    let mut read = Reading::new(request.len());
 
     let brands = vocabulary::find_brands(vocabulary, &request);
     // "Nike or Adidas", "Nike, Adidas is fine too": other accepted brands.
@@ -194,6 +212,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
                 ],
             );
         if fits {
+            read.unused(brand.start, brand.end);
             continue;
         }
         if excluded {
@@ -247,11 +266,18 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         } else if !excluded {
             facts.model = Some(model.display);
             mentions.push(Mention { field: FieldName::Model, at: model.start });
+            read.own(model.start, model.end, "model");
         }
+        // An excluded or one of two models is said, but no fact holds it.
+        read.unused(model.start, model.end);
+    }
+    for brand in &brands {
+        read.own(brand.start, brand.end, brand_field(&facts, &brand.display));
     }
 
     let named_tokens = request.consumed.clone();
     let several = scope::several_products(&request);
+    let before_money = request.consumed.clone();
     let limits = money::extract(&mut request);
     // Of several products, a price said of one is that product's condition
     // (kept in `other`); only a budget for the order is a limit.
@@ -263,6 +289,13 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         facts.explicit_max_cents = Some(limit.hundredths);
         facts.explicit_max_currency = limit.currency.map(str::to_owned);
         mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+        read.own(limit.at, limit.end, "explicit_max_cents");
+    }
+    // Amounts that are not the limit ("over 98 pesos", "a $25 gift card").
+    for (index, was) in before_money.iter().enumerate() {
+        if !was && request.is_consumed(index) {
+            read.unused(index, index);
+        }
     }
 
     let deadline = deadline::extract(&mut request, today);
@@ -270,6 +303,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     facts.deadline_days = deadline.days;
     if let Some(at) = deadline.at {
         mentions.push(Mention { field: FieldName::DeadlineDays, at });
+        read.own_run(&request, at, "deadline_days");
     }
 
     let mut sizes = size::extract(&mut request);
@@ -343,9 +377,41 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
+    for mention in &sizes {
+        let field = if size_lines {
+            "lines"
+        } else if facts.size_label.as_deref().is_some_and(|label| fold(label) == fold(&mention.label)) {
+            "size_label"
+        } else {
+            "size_any"
+        };
+        read.own(mention.start, mention.end, field);
+    }
+    for mention in &colours {
+        let field = match mention.role {
+            Role::Excluded => Some("color_not"),
+            Role::Part => None,
+            _ if colour_lines && mention.role == Role::Chosen => Some("lines"),
+            _ if facts.color.as_deref() == Some(mention.colour.as_str()) => Some("color"),
+            _ if facts.color_any.contains(&mention.colour) => Some("color_any"),
+            _ => None,
+        };
+        match field {
+            Some(field) => read.own_run(&request, mention.at, field),
+            None if mention.role == Role::Part => read.unused(mention.at, mention.at),
+            None => {}
+        }
+    }
+
     // Brands no catalog names, from cues, on what the rules above left.
     for named in brand::find(&request, &named_tokens) {
         request.consume(named.start, named.end);
+        let field = match named.role {
+            brand::BrandRole::Excluded => "brand_not",
+            brand::BrandRole::Chosen if facts.brand.is_none() => "brand",
+            _ => "brand_any",
+        };
+        read.own(named.start, named.end, field);
         match named.role {
             brand::BrandRole::Excluded => push_distinct(&mut facts.brand_not, &named.display),
             brand::BrandRole::Chosen if facts.brand.is_none() => {
@@ -355,6 +421,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
                     && facts.model.is_none()
                 {
                     request.consume(at, at);
+                    read.own(at, at, "model");
                     facts.model = Some(model);
                     mentions.push(Mention { field: FieldName::Model, at });
                 }
@@ -372,6 +439,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     {
         facts.quantity = Some(count);
         mentions.push(Mention { field: FieldName::Quantity, at });
+        read.own(at, at, "quantity");
     }
     // "under $15 each": the cart total is the count times that; with no count
     // the total is unknown, and a guessed limit is not a stated one.
@@ -388,16 +456,23 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     if let Some((level, at)) = level::extract(&request) {
         facts.level = Some(level);
         mentions.push(Mention { field: FieldName::Level, at });
+        read.own_run(&request, at, "level");
     }
     if let Some((preference, at)) = price::extract(&request) {
         facts.price_preference = Some(preference);
         mentions.push(Mention { field: FieldName::PricePreference, at });
+        read.own(at, at, "price_preference");
+        for (first, last) in price::phrases(&request) {
+            read.own(first, last, "price_preference");
+        }
     }
     if let Some(at) = refund::extract(&request) {
         facts.needs_refundable = true;
         request.consume(at, at);
         mentions.push(Mention { field: FieldName::NeedsRefundable, at });
+        read.own(at, at, "needs_refundable");
     }
+    read.extend_over_cues(&request);
     if several {
         // Said of one of several products: not a fact about the order.
         facts.brand = None;
@@ -423,21 +498,294 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         ];
         mentions.retain(|mention| !product_fields.contains(&mention.field));
         soft.retain(|field| !product_fields.contains(field));
+        read.release(&[
+            "brand",
+            "brand_any",
+            "model",
+            "color",
+            "color_any",
+            "color_not",
+            "size_label",
+            "size_any",
+            "lines",
+            "quantity",
+            "needs_refundable",
+            "level",
+        ]);
     }
-    requirements(&request, &mentions, &mut facts, &mut soft);
+    let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
     facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
-    facts
+    Parsed { facts, request, outcomes }
+}
+
+/// One text parsed: its facts, its tokens and what each token became.
+struct Parsed {
+    facts: ExtractedFacts,
+    request: Request,
+    outcomes: Vec<Became>,
+}
+
+/// What the rules did with each token: the fact it was read into, or read
+/// by a rule although no fact holds it (so it must be a requirement).
+struct Reading {
+    fields: Vec<Option<&'static str>>,
+    unused: Vec<bool>,
+}
+
+impl Reading {
+    fn new(length: usize) -> Reading {
+        Reading { fields: vec![None; length], unused: vec![false; length] }
+    }
+
+    /// Marks `start..=end` as read into `field`, where not already marked.
+    fn own(&mut self, start: usize, end: usize, field: &'static str) {
+        for index in start..=end {
+            if let Some(slot) = self.fields.get_mut(index)
+                && slot.is_none()
+            {
+                *slot = Some(field);
+                if let Some(unused) = self.unused.get_mut(index) {
+                    *unused = false;
+                }
+            }
+        }
+    }
+
+    /// Marks the run of claimed words around `at` in its clause (for rules
+    /// that report only where their mention is: "within 3 days").
+    fn own_run(&mut self, request: &Request, at: usize, field: &'static str) {
+        let open = |index: usize, fields: &[Option<&'static str>]| {
+            request.is_consumed(index)
+                && request.is_word(index)
+                && request.same_clause(index, at)
+                && fields.get(index).copied().flatten().is_none()
+        };
+        let mut start = at;
+        while start > 0 && open(start - 1, &self.fields) {
+            start -= 1;
+        }
+        let mut end = at;
+        while open(end + 1, &self.fields) {
+            end += 1;
+        }
+        self.own(start, end, field);
+    }
+
+    /// Gives each fact the cue words around it in its clause ("within 3
+    /// days", "no final sale", "не дороже 1000 рублей", "4 boxes"), so they
+    /// are neither filler nor a requirement of their own. A refund wish
+    /// takes its whole clause ("чтобы можно было вернуть если не подойдет").
+    fn extend_over_cues(&mut self, request: &Request) {
+        let snapshot = self.fields.clone();
+        for (at, field) in snapshot.iter().enumerate() {
+            let Some(field) = *field else { continue };
+            let takes = |index: usize, fields: &[Option<&'static str>]| {
+                request.is_word(index)
+                    && request.same_clause(index, at)
+                    && fields.get(index).copied().flatten().is_none()
+                    && (field == "needs_refundable" || is_cue_word(request.word(index)))
+            };
+            // Filler is taken only on the way to a cue word beyond it, so
+            // "show me black" gives "black" alone to the colour.
+            let mut reach = at;
+            let mut index = at;
+            while index > 0 && takes(index - 1, &self.fields) {
+                index -= 1;
+                if field == "needs_refundable" || is_strong_cue(request.word(index)) {
+                    reach = index;
+                }
+            }
+            self.own(reach, at, field);
+            let mut reach = at;
+            let mut index = at;
+            while takes(index + 1, &self.fields) {
+                index += 1;
+                if field == "needs_refundable" || is_strong_cue(request.word(index)) {
+                    reach = index;
+                }
+            }
+            self.own(at, reach, field);
+        }
+    }
+
+    /// Marks `start..=end` as read but held by no fact, unless a fact holds it.
+    fn unused(&mut self, start: usize, end: usize) {
+        for index in start..=end {
+            if self.fields.get(index).copied().flatten().is_none()
+                && let Some(slot) = self.unused.get_mut(index)
+            {
+                *slot = true;
+            }
+        }
+    }
+
+    /// Facts dropped after reading (of several products): their words
+    /// become requirements.
+    fn release(&mut self, fields: &[&str]) {
+        for (slot, unused) in self.fields.iter_mut().zip(self.unused.iter_mut()) {
+            if slot.is_some_and(|field| fields.contains(&field)) {
+                *slot = None;
+                *unused = true;
+            }
+        }
+    }
+
+    /// Whether a token is left for requirements: no fact holds it, and no
+    /// rule read it or one read it without a fact.
+    fn free(&self, request: &Request, index: usize) -> bool {
+        self.fields.get(index).copied().flatten().is_none()
+            && (!request.is_consumed(index) || self.unused.get(index).copied().unwrap_or(false))
+    }
+}
+
+/// Words that introduce or close a fact, and the function words between
+/// them. A fact takes those next to it (`Reading::extend_over_cues`).
+fn is_cue_word(word: &str) -> bool {
+    is_strong_cue(word) || clause::is_filler(word)
+}
+
+/// Limit, deadline, exclusion, refund, size, colour and count words.
+fn is_strong_cue(word: &str) -> bool {
+    quantity::is_counting_noun(word)
+        || matches!(
+            word,
+            "budget"
+                | "budget's"
+                | "size"
+                | "sized"
+                | "color"
+                | "colour"
+                | "colored"
+                | "coloured"
+                | "finish"
+                | "brand"
+                | "no"
+                | "not"
+                | "must"
+                | "only"
+                | "бюджет"
+                | "размер"
+                | "размера"
+                | "цвет"
+                | "цвета"
+        )
+        || matches!(
+            word,
+            "within"
+                | "later"
+                | "next"
+                | "latest"
+                | "tops"
+                | "apiece"
+                | "per"
+                | "top"
+                | "line"
+                | "end"
+                | "high"
+                | "low"
+                | "final"
+                | "sale"
+                | "returnable"
+                | "refundable"
+                | "exchangeable"
+                | "return"
+                | "returns"
+                | "refund"
+                | "exchange"
+                | "back"
+                | "except"
+                | "besides"
+                | "avoid"
+                | "excluding"
+                | "anything"
+                | "other"
+                | "dollars"
+                | "bucks"
+                | "euros"
+                | "spend"
+                | "around"
+                | "about"
+                | "price"
+                | "priced"
+                | "cost"
+                | "costs"
+                | "costing"
+                | "total"
+                | "max"
+                | "maximum"
+                | "under"
+                | "below"
+                | "over"
+                | "above"
+                | "least"
+                | "most"
+                | "more"
+                | "less"
+                | "delivery"
+                | "deliver"
+                | "delivered"
+                | "arrive"
+                | "arrives"
+                | "shipping"
+                | "ship"
+                | "shipped"
+                | "от"
+                | "изд"
+                | "дороже"
+                | "дешевле"
+                | "больше"
+                | "более"
+                | "максимум"
+                | "пределах"
+                | "течение"
+                | "позже"
+                | "позднее"
+                | "кроме"
+                | "без"
+                | "возможностью"
+                | "возможность"
+                | "вернуть"
+                | "обменять"
+                | "возврата"
+                | "возвратом"
+                | "уровня"
+                | "уровень"
+                | "за"
+                | "не"
+        )
+}
+
+/// The fact field a catalog brand mention ended in.
+fn brand_field(facts: &ExtractedFacts, display: &str) -> &'static str {
+    let same = |value: &String| fold(value) == fold(display);
+    if facts.brand_not.iter().any(same) {
+        "brand_not"
+    } else if facts.brand.as_ref().is_some_and(same) {
+        "brand"
+    } else {
+        "brand_any"
+    }
 }
 
 /// Soft markers next to a fact mark it soft; next to free text they make it
-/// nice to have. Then the musts.
-fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFacts, soft: &mut BTreeSet<FieldName>) {
+/// nice to have. Then the musts: known properties, measures, phones to fit,
+/// what follows "must be", and every other word no rule read
+/// (`clause::residual`). Returns what each token became.
+fn requirements(
+    request: &Request,
+    mentions: &[Mention],
+    facts: &mut ExtractedFacts,
+    soft: &mut BTreeSet<FieldName>,
+    read: &Reading,
+    several: bool,
+) -> Vec<Became> {
     // A real request holds a handful of markers; the cap keeps a hostile one
     // (a thousand "ideally"s in one clause) from costing markers × clause.
     let mut markers = requirement::soft_markers(request);
     markers.truncate(MAX_REQUIREMENTS);
     let mut optional: Vec<requirement::Requirement> = Vec::new();
     let soft_clauses: BTreeSet<usize> = markers.iter().filter_map(|(first, _)| request.clause(*first)).collect();
+    let mut fact_clauses: BTreeSet<usize> = BTreeSet::new();
     for marker in &markers {
         let nearest = mentions
             .iter()
@@ -446,6 +794,7 @@ fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFa
         match nearest {
             Some(mention) => {
                 soft.insert(mention.field);
+                fact_clauses.extend(request.clause(marker.0));
             }
             None => optional.extend(requirement::optional_wish(request, &markers, *marker)),
         }
@@ -456,18 +805,61 @@ fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFa
         .take(MAX_REQUIREMENTS)
         .chain(requirement::properties(request))
         .chain(requirement::phone_fits(request))
+        .chain(requirement::measures(request))
         .take(4 * MAX_REQUIREMENTS);
-    for candidate in candidates {
-        let in_soft_clause = request.clause(candidate.start).is_some_and(|clause| soft_clauses.contains(&clause));
-        let target = if in_soft_clause { &mut optional } else { &mut musts };
-        let overlaps = target.iter().any(|known| candidate.start <= known.end && known.start <= candidate.end);
-        if !overlaps {
-            target.push(candidate);
+    // A voucher's rules after a budget are the terms of a discount.
+    let voucher = clause::voucher_start(request).unwrap_or(usize::MAX);
+    let in_soft_clause = |start: usize| {
+        request.clause(start).is_some_and(|clause| soft_clauses.contains(&clause) && !fact_clauses.contains(&clause))
+    };
+    // Of several products, whole clauses keep each condition with its
+    // product ("a watch … with a 34mm dial"), so the residual reads them.
+    for candidate in candidates.filter(|candidate| candidate.start < voucher && !several) {
+        let overlaps = |list: &[requirement::Requirement]| {
+            list.iter().any(|known| candidate.start <= known.end && known.start <= candidate.end)
+        };
+        if overlaps(&musts) || overlaps(&optional) {
+            continue;
+        }
+        if in_soft_clause(candidate.start) { optional.push(candidate) } else { musts.push(candidate) }
+    }
+    // Every other word no rule read: a requirement, the product, or filler.
+    let free: Vec<bool> = (0..request.len()).map(|index| read.free(request, index)).collect();
+    let mut taken = vec![false; request.len()];
+    for requirement in musts.iter().chain(&optional) {
+        for slot in taken.iter_mut().take(requirement.end + 1).skip(requirement.start) {
+            *slot = true;
+        }
+    }
+    let (residual, product) = clause::residual(request, &free, &taken, several);
+    for candidate in residual.into_iter().take(4 * MAX_REQUIREMENTS) {
+        if in_soft_clause(candidate.start) { optional.push(candidate) } else { musts.push(candidate) }
+    }
+    musts.sort_by_key(|requirement| requirement.start);
+    optional.sort_by_key(|requirement| requirement.start);
+    let mut outcomes: Vec<Became> = (0..request.len())
+        .map(|index| read.fields.get(index).copied().flatten().map_or(Became::Filler, Became::Fact))
+        .collect();
+    for (list, became) in [(&musts, Became::Other), (&optional, Became::OtherOptional)] {
+        for requirement in list.iter() {
+            for slot in outcomes.iter_mut().take(requirement.end + 1).skip(requirement.start) {
+                if *slot == Became::Filler {
+                    *slot = became;
+                }
+            }
+        }
+    }
+    for (start, end) in product {
+        for slot in outcomes.iter_mut().take(end + 1).skip(start) {
+            if *slot == Became::Filler {
+                *slot = Became::Product;
+            }
         }
     }
     facts.other = requirement_texts(musts);
     facts.other_optional = requirement_texts(optional);
     facts.other_optional.retain(|wish| !facts.other.iter().any(|must| fold(must) == fold(wish)));
+    outcomes
 }
 
 fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {

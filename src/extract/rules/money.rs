@@ -125,6 +125,8 @@ struct Amount {
 pub struct Limit {
     pub hundredths: u64,
     pub at: usize,
+    /// The last token of the amount.
+    pub end: usize,
     pub per_unit: bool,
     pub currency: Option<&'static str>,
     /// Said of the whole order ("my budget is", "$200 in total"), not of one
@@ -170,6 +172,7 @@ pub fn extract(request: &mut Request) -> Vec<Limit> {
             limits.push(Limit {
                 hundredths: amount.hundredths,
                 at: amount.first,
+                end: amount.last,
                 per_unit,
                 currency: amount.currency,
                 budget,

@@ -25,7 +25,7 @@ const MAX_COUNT: u64 = 999;
 
 /// Nouns that count items: a number before one is a quantity. "pack" in the
 /// singular is not here: "3 pack" is a pack size.
-fn is_counting_noun(word: &str) -> bool {
+pub fn is_counting_noun(word: &str) -> bool {
     matches!(
         word,
         "pairs"
@@ -64,6 +64,7 @@ fn is_counting_noun(word: &str) -> bool {
             | "банка"
             | "пары"
             | "пар"
+            | "пара"
             | "упаковки"
             | "упаковок"
             | "упаковку"
