@@ -310,7 +310,10 @@ fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
         return is_latin_word(word) && !latin_term(word) && word.chars().any(|c| c.is_ascii_alphabetic());
     }
     let capitalised = token.text.chars().next().is_some_and(char::is_uppercase);
+    let letter_size = matches!(word, "s" | "m" | "l" | "xs" | "xl" | "xxl" | "xxs");
     capitalised
+        && word.chars().count() >= 2
+        && !letter_size
         && word != "i"
         && !never_a_brand(word)
         && !super::colour::is_colour(word)
@@ -589,6 +592,7 @@ mod tests {
         assert_eq!(excluded("помада, не vivienne sabo, желательно стойкая"), ["vivienne sabo"]);
         assert_eq!(excluded("no nuts (allergy!!)"), Vec::<String>::new());
         assert_eq!(excluded("not red"), Vec::<String>::new());
+        assert_eq!(excluded("Wilson Clash 100 (NOT the L), grip 4 3/8"), Vec::<String>::new());
     }
 
     #[test]

@@ -197,6 +197,24 @@ pub const FILLER: &[&str] = &[
     "лишь",
     // a reason is not a condition; "any other" after a soft brand
     "allergy",
+    "same",
+    "latest",
+    "money",
+    "money's",
+    "pay",
+    "paying",
+    "honestly",
+    "tbh",
+    "basically",
+    "literally",
+    "actually",
+    "overthink",
+    "bonus",
+    "that's",
+    "thats",
+    "works",
+    "важна",
+    "важен",
     "аллергия",
     "изд",
     "только",
@@ -517,7 +535,20 @@ const FOR_WHOM: &[&str] = &[
     "мамы",
     "папы",
     "подарок",
+    "маме",
+    "папе",
+    "бабушке",
+    "дедушке",
+    "другу",
+    "подруге",
+    "коллеге",
+    "сестре",
+    "брату",
     "себя",
+    "trip",
+    "vacation",
+    "holiday",
+    "секции",
     "мне",
     "сыну",
     "дочке",
@@ -698,7 +729,7 @@ pub fn residual(
         let (Some(&head), Some(&tail)) = (words.first(), words.last()) else { continue };
         // "for my living room", "for adults", "на подарок": whom or where,
         // not a condition.
-        if !product.is_empty() && words.iter().all(|index| FOR_WHOM.contains(&request.word(*index))) {
+        if words.iter().all(|index| FOR_WHOM.contains(&request.word(*index))) {
             continue;
         }
         // "above $200 is fine", "премиум не нужен", "doesn't have to be

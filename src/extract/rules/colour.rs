@@ -245,8 +245,9 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             continue;
         }
         let word = request.word(index);
-        // "olive oil", "white chocolate", "green tea" are not colours.
-        if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) {
+        // "olive oil", "white chocolate", "green tea" are not colours (but
+        // "black Apple iPhone" is: the brand is not a flavour).
+        if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) && !request.is_consumed(index + 1) {
             continue;
         }
         let Some(canonical) = colour_of(word).map(str::to_owned).or_else(|| named_by_colour_word(request, index))

@@ -72,7 +72,12 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
                 .or_else(|| if colours_only { count_after(request, *start) } else { None })
         })
         .collect();
-    if colours_only && quantities.iter().any(Option::is_none) {
+    // "grey, and a black one for my husband": another one said as such.
+    let another_one = colours.iter().any(|colour| matches!(request.word(colour.at + 1), "one" | "ones"))
+        && colours
+            .iter()
+            .any(|colour| request.word_before(colour.at, 2) == "and" || request.word_before(colour.at, 1) == "and");
+    if colours_only && quantities.iter().any(Option::is_none) && !another_one {
         return Vec::new();
     }
     // When some lines carry a count ("… and 1 in L"), the others' counts may
@@ -143,6 +148,10 @@ mod tests {
             [line(None, Some("blue"), Some(10)), line(None, Some("black"), Some(5))]
         );
         assert!(lines("silver plastic jars with black flat top lids").is_empty());
+        assert_eq!(
+            lines("Spigen Tough Armor for iPhone 15, grey, and a black one for my husband"),
+            [line(None, Some("grey"), None), line(None, Some("black"), None)]
+        );
         assert!(lines("a pack of 18 white cheddar black pepper snack mix").is_empty());
         assert_eq!(
             lines("2 pairs of socks in size M and 1 in L"),

@@ -651,6 +651,13 @@ fn is_strong_cue(word: &str) -> bool {
             word,
             "budget"
                 | "budget's"
+                | "level"
+                | "player"
+                | "players"
+                | "before"
+                | "until"
+                | "till"
+                | "by"
                 | "size"
                 | "sized"
                 | "color"

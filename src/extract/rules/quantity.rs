@@ -288,6 +288,11 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     if value == 0 || value > MAX_COUNT || is_detail_before(before) {
         return None;
     }
+    // "one pack of olive oil", "2 packs of": packs counted (but "3 pack"
+    // and "a 6 pack of cookies" are pack sizes).
+    if matches!(next, "pack" | "packs") && request.word(index + 2) == "of" && !matches!(before, "a" | "an") {
+        return Some(value);
+    }
     // A pack size: "pack of two", "set of 100", "a 6 pack", "a two pack".
     if request.preceded_by(index, 2, &[&["pack", "of"], &["set", "of"], &["packs", "of"], &["по"]])
         || (matches!(before, "a" | "an") && (next.starts_with("pack") || next.ends_with("-pack")))
@@ -366,6 +371,7 @@ mod tests {
         assert_eq!(quantity("I need 6 cartons of oat milk"), Some(6));
         assert_eq!(quantity("четыре футболки"), Some(4));
         assert_eq!(quantity("three pillows for the guest room"), Some(3));
+        assert_eq!(quantity("pls find one pack of Colavita olive oil"), Some(1));
     }
 
     #[test]
