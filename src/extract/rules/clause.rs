@@ -570,6 +570,33 @@ fn is_negation(word: &str) -> bool {
     matches!(word, "no" | "not" | "without" | "never" | "non" | "без" | "не" | "ни")
 }
 
+/// Words that compare an amount ("over 98 pesos"): with a number they are a
+/// condition, never the product.
+fn is_comparison(word: &str) -> bool {
+    matches!(
+        word,
+        "over"
+            | "above"
+            | "under"
+            | "below"
+            | "more"
+            | "less"
+            | "least"
+            | "most"
+            | "between"
+            | "starting"
+            | "minimum"
+            | "max"
+            | "maximum"
+            | "выше"
+            | "ниже"
+            | "больше"
+            | "меньше"
+            | "дороже"
+            | "дешевле"
+    )
+}
+
 /// Words that start a new segment: a condition follows them.
 fn starts_segment(word: &str) -> bool {
     matches!(
@@ -751,7 +778,12 @@ pub fn residual(
         if matches!(request.word(start), "of" | "an") {
             start += 1;
         }
-        if !several && product.is_empty() && found.iter().all(|known| known.start > start) {
+        // A condition the rules read without a fact ("over 98 pesos") or a
+        // negated one ("no nuts") is never the product.
+        let unread_words: Vec<usize> = words.iter().copied().filter(|index| !request.is_consumed(*index)).collect();
+        let names_product =
+            unread_words.iter().any(|index| !is_comparison(request.word(*index))) && !is_negation(request.word(start));
+        if !several && names_product && product.is_empty() && found.iter().all(|known| known.start > start) {
             // The first thing said is the product. In Russian, adjectives
             // after its noun describe it ("пуховик женский", "самокат
             // детский трехколесный"): those are requirements.
@@ -764,7 +796,16 @@ pub fn residual(
                     .collect(),
                 _ => Vec::new(),
             };
-            let product_words: Vec<usize> = words.iter().copied().filter(|index| !describing.contains(index)).collect();
+            let product_words: Vec<usize> =
+                unread_words.iter().copied().filter(|index| !describing.contains(index)).collect();
+            // Words a rule read without a fact stay requirements ("a $25 gift card").
+            let read_words: Vec<usize> =
+                (first..=last).filter(|index| free(*index) && request.is_consumed(*index)).collect();
+            for (run_start, run_end) in runs(&read_words) {
+                let sign = run_start > 0 && super::money::currency_of(request.word(run_start - 1)).is_some();
+                let run_start = if sign { run_start - 1 } else { run_start };
+                found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
+            }
             if let (Some(&first_word), Some(&last_word)) = (product_words.first(), product_words.last()) {
                 product.push((first_word, last_word));
             }

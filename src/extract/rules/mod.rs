@@ -193,6 +193,21 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     let mut offered_brands: Vec<(String, usize)> = Vec::new();
     for brand in &brands {
         request.consume(brand.start, brand.end);
+        // "Head & Shoulders": a longer name than the catalog's brand.
+        if request.word(brand.end + 1) == "&" && request.is_word(brand.end + 2) {
+            request.consume(brand.end + 1, brand.end + 2);
+            let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+            let display = request.original(brand.start, brand.end + 2);
+            if excluded {
+                push_distinct(&mut facts.brand_not, &display);
+                read.own(brand.start, brand.end + 2, "brand_not");
+            } else if facts.brand.is_none() {
+                facts.brand = Some(display);
+                mentions.push(Mention { field: FieldName::Brand, at: brand.start });
+                read.own(brand.start, brand.end + 2, "brand");
+            }
+            continue;
+        }
         let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
         // "tempered glass for samsung galaxy s22": the device it must fit.
         let fits = request.preceded_by(
@@ -1039,6 +1054,80 @@ mod tests {
 
     fn parse(text: &str) -> ExtractedFacts {
         extractor().parse(text, &[], date("2026-11-02"))
+    }
+
+    /// Issue 12: the phrasings the issue lists, each read as the person meant.
+    #[test]
+    fn issue_12_precision_on_words_nobody_here_wrote() {
+        let facts = parse("costs over 98 pesos");
+        assert_eq!((facts.quantity, facts.explicit_max_cents), (None, None));
+        assert_eq!(facts.other, ["over 98 pesos"]);
+        let facts = parse("priced from 324 to 623 pesos");
+        assert_eq!((facts.quantity, facts.explicit_max_cents), (None, Some(62300)));
+        assert_eq!(facts.explicit_max_currency.as_deref(), Some("PHP"));
+        assert_eq!(parse("iPhone 15 Pro case").quantity, None);
+        let facts = parse("Head & Shoulders 400 мл, 3 шт");
+        assert_eq!((facts.quantity, facts.other.as_slice()), (Some(3), &["400 мл".to_owned()][..]));
+        let facts = parse("under twenty dollars");
+        assert_eq!((facts.quantity, facts.explicit_max_cents), (None, Some(2000)));
+        let facts = parse("до 20 ноября");
+        assert_eq!((facts.quantity, facts.deadline_days), (None, Some(18)));
+        let facts = parse("returnable within 30 days");
+        assert_eq!((facts.deadline_days, facts.needs_refundable), (None, true));
+    }
+
+    #[test]
+    fn issue_12_missed_sizes_dates_brands_and_conditions() {
+        for (text, size) in [
+            ("boots size eu:30", "EU 30"),
+            ("kids jacket size 110", "110"),
+            ("a tee in extra small", "extra small"),
+            ("sneakers, US mens 10.5", "US 10.5"),
+            ("boots, women's 8", "8"),
+            ("a bra, 34C", "34C"),
+            ("jeans W32 L32", "W32 L32"),
+        ] {
+            assert_eq!(parse(text).size_label.as_deref(), Some(size), "{text}");
+        }
+        for (text, days) in [("by November 5", 3), ("by the 9th", 7), ("before Nov 10", 7), ("до 10 ноября", 8)]
+        {
+            assert_eq!(parse(text).deadline_days, Some(days), "{text}");
+        }
+        assert_eq!(parse("a toner from psph beauty").brand.as_deref(), Some("psph beauty"));
+        assert_eq!(parse("a drill made by DeWalt").brand.as_deref(), Some("DeWalt"));
+        assert_eq!(parse("not Adidas or Puma").brand_not, ["Adidas", "Puma"]);
+        assert_eq!(parse("ноутбук не Acer и не Asus").brand_not, ["Acer", "Asus"]);
+        assert!(parse("it can't be final sale").needs_refundable);
+        assert_eq!(parse("a snack mix, no nuts (allergy!!)").other, ["no nuts"]);
+        let facts = parse("any color but NOT red");
+        assert_eq!((facts.color, facts.color_not.as_slice()), (None, &["red".to_owned()][..]));
+        assert!(parse("doesn't have to be fast").other.is_empty());
+    }
+
+    #[test]
+    fn every_clause_says_what_it_became() {
+        let extractor = extractor();
+        let readings = extractor.read_clauses(
+            "i need a bronze floor lamp with a glass shade for my living room, under $50, please",
+            date("2026-11-02"),
+        );
+        let parts: Vec<(String, &str)> = readings
+            .iter()
+            .flat_map(|clause| clause.parts.iter().map(|part| (part.text.clone(), part.became.as_str())))
+            .collect();
+        assert_eq!(
+            parts,
+            [
+                ("i need a".to_owned(), "filler"),
+                ("bronze".to_owned(), "color"),
+                ("floor lamp".to_owned(), "product"),
+                ("with a".to_owned(), "filler"),
+                ("glass shade".to_owned(), "other"),
+                ("for my living room".to_owned(), "filler"),
+                ("under $50".to_owned(), "explicit_max_cents"),
+                ("please".to_owned(), "filler"),
+            ]
+        );
     }
 
     #[test]

@@ -212,12 +212,16 @@ impl Request {
     /// spaces, without a space before closing punctuation.
     pub fn original(&self, from: usize, to_inclusive: usize) -> String {
         let mut out = String::new();
+        let mut after_sign = false;
         for token in self.tokens.iter().skip(from).take(to_inclusive.saturating_add(1).saturating_sub(from)) {
             let glue = token.kind == TokenKind::Punct && matches!(token.text.as_str(), "," | "." | "!" | "?" | ")");
-            if !out.is_empty() && !glue {
+            if !out.is_empty() && !glue && !after_sign {
                 out.push(' ');
             }
             out.push_str(&token.text);
+            // "$25", "#109", "(20 pieces": no space after an opening sign.
+            after_sign = token.kind == TokenKind::Punct
+                && matches!(token.text.as_str(), "$" | "€" | "£" | "₱" | "¥" | "₹" | "#" | "(");
         }
         out
     }
