@@ -487,6 +487,24 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         mentions.push(Mention { field: FieldName::NeedsRefundable, at });
         read.own(at, at, "needs_refundable");
     }
+    // "if not, any other", "или аналог": the brand and model are wishes.
+    if request.phrase_at_any(&[
+        &["если", "нет"],
+        &["любую", "другую"],
+        &["любой", "другой"],
+        &["или", "аналог"],
+        &["or", "similar"],
+        &["any", "other", "brand"],
+        &["if", "not", "available"],
+        &["otherwise", "any"],
+    ]) {
+        if facts.brand.is_some() {
+            soft.insert(FieldName::Brand);
+        }
+        if facts.model.is_some() {
+            soft.insert(FieldName::Model);
+        }
+    }
     read.extend_over_cues(&request);
     if several {
         // Said of one of several products: not a fact about the order.

@@ -11,8 +11,9 @@
 use super::text::Request;
 
 /// Phrases that make what is next to them optional.
-pub const SOFT_MARKERS: [&[&str]; 18] = [
+pub const SOFT_MARKERS: [&[&str]; 19] = [
     &["ideally"],
+    &["see", "if"],
     &["preferably"],
     &["preferred"],
     &["if", "possible"],

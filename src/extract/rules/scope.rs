@@ -82,6 +82,12 @@ pub fn several_products(request: &Request) -> bool {
                 return true;
             }
         }
+        // "a multicolor cake decoration and a green casual jacket": two
+        // products of two words or more each, no "with"/"in"/"of" between
+        // ("a lamp with a glass shade and a satin finish" is one).
+        if word == "and" && matches!(request.word(index + 1), "a" | "an") && two_products_joined(request, index) {
+            return true;
+        }
         // ", a …", "; an …", ", and a …": a list of products with articles.
         if matches!(word, "," | ";") {
             let mut at = index + 1;
@@ -94,6 +100,29 @@ pub fn several_products(request: &Request) -> bool {
         }
     }
     ordinals >= 2 || article_items >= 2
+}
+
+/// Whether "and a" at `and` joins two article-led noun phrases of two words
+/// or more within one clause, with no word that attaches the second to the
+/// first.
+fn two_products_joined(request: &Request, and: usize) -> bool {
+    let Some(article) = (and.saturating_sub(8)..and).rev().find(|index| matches!(request.word(*index), "a" | "an"))
+    else {
+        return false;
+    };
+    let between = article + 1..and;
+    let before = request.word_before(article, 1);
+    let asking = matches!(request.word_before(article, 2), "looking" | "searching" | "shopping" | "look" | "search");
+    let attached_before =
+        matches!(before, "with" | "in" | "of" | "from" | "has" | "have" | "without") || (before == "for" && !asking);
+    let first_long = between.len() >= 2 && !attached_before;
+    let attached = between.clone().any(|index| {
+        matches!(request.word(index), "with" | "in" | "of" | "for" | "and" | "," | "that" | "which")
+            || !request.same_clause(index, and)
+    });
+    let second_long =
+        (and + 2..and + 5).filter(|index| request.is_word(*index) && request.same_clause(*index, and)).count() >= 2;
+    first_long && !attached && second_long
 }
 
 #[cfg(test)]
@@ -113,6 +142,7 @@ mod tests {
         assert!(several("a desktop fan with 6 blades; an ignition switch cover; and a bird pet supply"));
         assert!(several("a small tip box, a wooden coin bank, and a high quality tip box"));
         assert!(several("a serum for acne, and also hair clips made of agate"));
+        assert!(several("I'm looking for a multicolor cake decoration and a green casual jacket in XL size"));
     }
 
     #[test]
@@ -125,5 +155,6 @@ mod tests {
         assert!(!several("im looking for a gluten free vegetable powder. also, choose three beet flavor one"));
         assert!(!several("i need a black, rubber sole workboot in size 11.5"));
         assert!(!several("a unisex t-shirt for both men and women"));
+        assert!(!several("i want a black and a white shirt"));
     }
 }

@@ -171,6 +171,11 @@ impl Request {
         !phrase.is_empty() && phrase.iter().enumerate().all(|(offset, word)| self.word(index + offset) == *word)
     }
 
+    /// Whether one of `phrases` starts anywhere in the request.
+    pub fn phrase_at_any(&self, phrases: &[&[&str]]) -> bool {
+        (0..self.len()).any(|index| phrases.iter().any(|phrase| self.phrase_at(index, phrase)))
+    }
+
     /// Whether one of `phrases` ends within `window` tokens before `index`,
     /// inside the clause of `index`.
     pub fn preceded_by(&self, index: usize, window: usize, phrases: &[&[&str]]) -> bool {
