@@ -197,6 +197,7 @@ pub const FILLER: &[&str] = &[
     "лишь",
     // a reason is not a condition; "any other" after a soft brand
     "allergy",
+    "за",
     "same",
     "latest",
     "money",
@@ -622,6 +623,7 @@ fn starts_segment(word: &str) -> bool {
             | "without,"
             | "с"
             | "без"
+            | "на"
             | "для"
             | "и"
             | "но"
@@ -806,9 +808,7 @@ pub fn residual(
                 let run_start = if sign { run_start - 1 } else { run_start };
                 found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
             }
-            if let (Some(&first_word), Some(&last_word)) = (product_words.first(), product_words.last()) {
-                product.push((first_word, last_word));
-            }
+            product.extend(runs(&product_words));
             for run in runs(&describing) {
                 found.push(Requirement { text: request.original(run.0, run.1), start: run.0, end: run.1 });
             }

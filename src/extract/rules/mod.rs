@@ -624,7 +624,7 @@ impl Reading {
             let mut index = at;
             while index > 0 && takes(index - 1, &self.fields) {
                 index -= 1;
-                if field == "needs_refundable" || is_strong_cue(request.word(index)) {
+                if field == "needs_refundable" || is_strong_cue(request.word(index), field) {
                     reach = index;
                 }
             }
@@ -633,7 +633,7 @@ impl Reading {
             let mut index = at;
             while takes(index + 1, &self.fields) {
                 index += 1;
-                if field == "needs_refundable" || is_strong_cue(request.word(index)) {
+                if field == "needs_refundable" || is_strong_cue(request.word(index), field) {
                     reach = index;
                 }
             }
@@ -674,12 +674,12 @@ impl Reading {
 /// Words that introduce or close a fact, and the function words between
 /// them. A fact takes those next to it (`Reading::extend_over_cues`).
 fn is_cue_word(word: &str) -> bool {
-    is_strong_cue(word) || clause::is_filler(word)
+    is_strong_cue(word, "quantity") || clause::is_filler(word)
 }
 
 /// Limit, deadline, exclusion, refund, size, colour and count words.
-fn is_strong_cue(word: &str) -> bool {
-    quantity::is_counting_noun(word)
+fn is_strong_cue(word: &str, field: &str) -> bool {
+    (quantity::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
         || matches!(
             word,
             "budget"
