@@ -98,12 +98,13 @@ const CATALOG: &[(&str, &str)] = &[
 /// `other`.
 ///
 /// `other` is lower for the same reason since issue 12 ("nothing said
-/// vanishes": every condition the parser cannot read is kept): 14 labels
+/// vanishes": every condition the parser cannot read is kept): 17 labels
 /// here leave out what LABELLING.md puts in `other` — pack sizes
 /// (webshop-004, -014, -019, -020: "a pack size … is `other` ('pack of 2')"),
 /// measures (ru-023, webshop-016, -024) and garment features (webshop-005,
-/// -006, -007, -009, -012, -021, shoppingbench-006: "short sleeves",
-/// "elastic waist", "rubber soles", which real.jsonl labels as `other`).
+/// -006, -007, -009, -012, -017, -018, -021, -025, shoppingbench-006: "short
+/// sleeves", "elastic waist", "straight leg", "rubber soles", which
+/// real.jsonl labels as `other`). Without them the field would be 95.7%.
 const FLOORS: [(&str, f64); 15] = [
     ("brand", 0.98),
     ("brand_not", 0.98),
@@ -117,7 +118,7 @@ const FLOORS: [(&str, f64); 15] = [
     ("needs_refundable", 0.98),
     ("deadline_days", 0.98),
     ("lines", 0.98),
-    ("other", 0.77),
+    ("other", 0.76),
     ("other_optional", 0.97),
     ("soft", 0.97),
 ];

@@ -91,15 +91,42 @@ const FREE_OF: [&str; 20] = [
 
 /// Single-word properties.
 fn is_property_word(word: &str) -> bool {
-    matches!(word, "vegan" | "vegetarian" | "organic" | "kosher" | "halal" | "waterproof" | "hypoallergenic")
-        || word.starts_with("веган")
+    matches!(
+        word,
+        "vegan"
+            | "vegetarian"
+            | "organic"
+            | "kosher"
+            | "halal"
+            | "waterproof"
+            | "hypoallergenic"
+            | "breathable"
+            | "adjustable"
+            | "reusable"
+            | "foldable"
+            | "unscented"
+            | "refurbished"
+            | "lightweight"
+            | "biodegradable"
+            | "compostable"
+            | "sleeveless"
+            | "hands-free"
+            | "long-lasting"
+            | "heavy-duty"
+            | "quick-dry"
+            | "non-gmo"
+            | "eco-friendly"
+            | "dishwasher-safe"
+    ) || word.starts_with("веган")
+        || word.starts_with("гипоаллерген")
+        || word.starts_with("беспроводн")
         || word.starts_with("органическ")
         || word.starts_with("водонепроницаем")
         || (word.ends_with("-free") && word.len() > 5)
 }
 
-/// Two-word properties.
-const PROPERTY_PHRASES: [&[&str]; 14] = [
+/// Properties of two or three words.
+const PROPERTY_PHRASES: [&[&str]; 50] = [
     &["water", "resistant"],
     &["dust", "proof"],
     &["leak", "proof"],
@@ -114,6 +141,42 @@ const PROPERTY_PHRASES: [&[&str]; 14] = [
     &["с", "magsafe"],
     &["with", "magsafe"],
     &["без", "сахара"],
+    &["quick", "release"],
+    &["all", "natural"],
+    &["hands", "free"],
+    &["long", "lasting"],
+    &["heavy", "duty"],
+    &["high", "speed"],
+    &["stainless", "steel"],
+    &["tempered", "glass"],
+    &["easy", "to", "clean"],
+    &["easy", "to", "install"],
+    &["easy", "to", "use"],
+    &["easy", "to", "assemble"],
+    &["easy", "to", "carry"],
+    &["easy", "clean"],
+    &["easy", "use"],
+    &["fully", "cooked"],
+    &["individually", "wrapped"],
+    &["certified", "refurbished"],
+    &["slim", "fit"],
+    &["classic", "fit"],
+    &["regular", "fit"],
+    &["relaxed", "fit"],
+    &["loose", "fitting"],
+    &["wide", "leg"],
+    &["straight", "leg"],
+    &["high", "waist"],
+    &["elastic", "waist"],
+    &["low", "rise"],
+    &["short", "sleeve"],
+    &["long", "sleeve"],
+    &["rubber", "sole"],
+    &["memory", "foam"],
+    &["non", "gmo"],
+    &["fleece", "lined"],
+    &["quick", "dry"],
+    &["wireless", "charging"],
 ];
 
 /// A requirement in the person's words and the tokens it covers.
