@@ -145,6 +145,12 @@ fn never_a_brand(word: &str) -> bool {
             | "lazada"
             | "lazflash"
             | "amazon"
+            | "target"
+            | "costco"
+            | "kroger"
+            | "aldi"
+            | "lidl"
+            | "tesco"
             | "ebay"
             | "walmart"
             | "aliexpress"
@@ -472,6 +478,12 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
         };
         let Some(start) = after else { continue };
         let start = if request.word(start) == "the" && request.word(start + 1) == "brand" { start + 2 } else { start };
+        // "from the north face": the article is not part of the name.
+        let start = if request.word(start) == "the" && word == "from" && request.is_word(start + 1) {
+            start + 1
+        } else {
+            start
+        };
         if let Some((start, end)) = name_after(request, start) {
             if cyrillic && !(start..=end).all(|at| is_latin_word(request.word(at))) && word == "от" {
                 continue;
@@ -555,6 +567,7 @@ mod tests {
         assert_eq!(chosen("a vacuum cleaner by One Home that has no cord"), ["One Home"]);
         assert_eq!(chosen("a vacuum cleaner by one home"), Vec::<String>::new());
         assert_eq!(chosen("a drill made by DeWalt"), ["DeWalt"]);
+        assert_eq!(chosen("i want a jacket from the north face"), ["north face"]);
         assert_eq!(chosen("гарри поттер, изд. росмэн, твердый переплет"), ["росмэн"]);
         assert_eq!(chosen("подгузники pampers 4 размер 2 пачки"), ["pampers"]);
         assert_eq!(chosen("ручки гелевые pilot: синие 10 шт"), ["pilot"]);
@@ -572,6 +585,8 @@ mod tests {
             "need it by tomorrow",
             "gaming controllers which can be carried by case",
             "organic lettuce seeds from mb variety store",
+            "i want something from target",
+            "a bag from the same seller",
             "made from a soft material",
             "чехол для iphone 15",
             "умные часы с nfc",

@@ -624,6 +624,7 @@ fn starts_segment(word: &str) -> bool {
             | "с"
             | "без"
             | "на"
+            | "в"
             | "для"
             | "и"
             | "но"
@@ -779,6 +780,13 @@ pub fn residual(
         }
         if matches!(request.word(start), "of" | "an") {
             start += 1;
+        }
+        // "50 bucks", "$25": the amount before its word stays with it.
+        while start > first
+            && free(start - 1)
+            && request.word(start - 1).starts_with(|character: char| character.is_ascii_digit())
+        {
+            start -= 1;
         }
         // A condition the rules read without a fact ("over 98 pesos") or a
         // negated one ("no nuts") is never the product.

@@ -67,15 +67,37 @@ const RUSSIAN_EXTRA: [(&str, &str); 4] =
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade.
-const SHADES: [&str; 30] = [
-    "light", "dark", "navy", "pale", "deep", "bright", "hot", "baby", "sky", "royal", "jet", "off", "pure", "milky",
-    "real", "lake", "dusty", "neon", "pastel", "burnt", "forest", "hunter", "brushed", "satin", "oxidized", "polished",
-    "antique", "matte", "metallic", "heather",
+const SHADES: [&str; 38] = [
+    "rose", "light", "dark", "navy", "pale", "deep", "bright", "hot", "baby", "sky", "royal", "jet", "off", "pure",
+    "milky", "real", "lake", "dusty", "neon", "pastel", "burnt", "forest", "hunter", "brushed", "satin", "oxidized",
+    "polished", "antique", "matte", "metallic", "heather", "sage", "mint", "army", "lime", "ice", "powder", "slate",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 36] = [
+const NOT_A_COLOUR_BEFORE: [&str; 61] = [
+    "lights",
+    "screen",
+    "board",
+    "out",
+    "salt",
+    "garlic",
+    "velvet",
+    "lemonade",
+    "cherry",
+    "walnut",
+    "sage",
+    "seed",
+    "seeds",
+    "mustard",
+    "standard",
+    "lentil",
+    "widow",
+    "magic",
+    "wash",
+    "tail",
+    "belt",
+    "hole",
     "oil",
     "chocolate",
     "wine",
@@ -112,6 +134,9 @@ const NOT_A_COLOUR_BEFORE: [&str; 36] = [
     "friday",
     "noise",
     "tiger",
+    "light",
+    "scented",
+    "scent",
 ];
 
 /// Russian adjective endings after a colour stem: "черн|ые", "бел|ую",
@@ -190,10 +215,19 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
     let (stem, suffix) = word.split_once('-').unwrap_or((word, ""));
     let colour_follows = matches!(suffix, "colored" | "coloured" | "color" | "colour")
         || (suffix.is_empty() && matches!(request.word(index + 1), "color" | "colour" | "colored" | "coloured"));
+    let named = matches!(stem, "natural" | "cream" | "nude" | "coffee" | "mint" | "wine" | "tan" | "rose" | "camel");
+    // "a bra in nude": a shade word after "in" at the end of its phrase.
+    if !colour_follows
+        && named
+        && request.word_before(index, 1) == "in"
+        && ends_phrase
+        && !matches!(stem, "coffee" | "wine" | "mint")
+    {
+        return Some(stem.to_owned());
+    }
     if !colour_follows {
         return None;
     }
-    let named = matches!(stem, "natural" | "cream" | "nude" | "coffee" | "mint" | "wine" | "tan" | "rose" | "camel");
     if named { Some(stem.to_owned()) } else { colour_of(stem).map(str::to_owned) }
 }
 
@@ -219,7 +253,8 @@ pub fn names_a_part(request: &Request, at: usize) -> bool {
     let with = (at.saturating_sub(4)..at)
         .rev()
         .find(|index| request.word(*index) == "with" && request.same_clause(*index, at));
-    let about_itself = matches!(request.word(at + 1), "finish" | "color" | "colour" | "tone");
+    let about_itself = matches!(request.word(at + 1), "finish" | "color" | "colour" | "tone")
+        || matches!(request.word_before(at, 1), "in" | "is" | "are");
     with.is_some() && !about_itself
 }
 
@@ -254,6 +289,10 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         else {
             continue;
         };
+        // "sterling silver", "stainless steel": a material.
+        if matches!(request.word_before(index, 1), "sterling" | "stainless" | "solid") {
+            continue;
+        }
         let before = request.word_before(index, 1);
         let modifier = (SHADES.contains(&before) && !request.is_consumed(index.wrapping_sub(1)))
             .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
@@ -386,6 +425,15 @@ mod tests {
         assert_eq!(colours("платье изумрудное"), ["emerald"]);
         assert!(colours("white cheddar corn puffs").is_empty());
         assert!(colours("green tea face masks").is_empty());
+        assert!(colours("blue light blocking glasses").is_empty());
+        assert!(colours("a white noise machine").is_empty());
+        assert!(colours("himalayan pink salt").is_empty());
+        assert!(colours("an orange scented candle").is_empty());
+        assert!(colours("a ring in sterling silver").is_empty());
+        assert_eq!(colours("a rose gold phone case"), ["rose gold"]);
+        assert_eq!(colours("a 34B bra in nude"), ["nude"]);
+        assert_eq!(colours("a sheet set in sage green"), ["sage green"]);
+        assert_eq!(roles("a wallet with rfid blocking in brown"), [("brown".into(), Role::Chosen)]);
         assert!(colours("orange almond muffin flavour").is_empty());
         assert!(colours("all natural ingredients").is_empty());
     }

@@ -185,6 +185,23 @@ fn day_of(word: &str) -> Option<(u32, bool)> {
     (digits.len() <= 2 && (1..=31).contains(&day)).then_some((day, ordinal))
 }
 
+/// Holidays people shop for ("by Christmas", "к новому году"): the day, and
+/// the last token. New Year is its eve: a gift "by New Year" is under the tree
+/// on the 31st.
+fn holiday_at(request: &Request, index: usize) -> Option<(u32, u32, usize)> {
+    let word = request.word(index);
+    Some(match word {
+        "christmas" | "xmas" | "рождеству" | "рождества" => (12, 25, index),
+        "halloween" => (10, 31, index),
+        "valentine's" | "valentines" => (2, 14, index + usize::from(request.word(index + 1) == "day")),
+        "new" if matches!(request.word(index + 1), "year" | "year's" | "years") => (12, 31, index + 1),
+        "новому" | "нового" if request.word(index + 1) == "году" || request.word(index + 1) == "года" => {
+            (12, 31, index + 1)
+        }
+        _ => return None,
+    })
+}
+
 /// Words before a date that make it a deadline, and whether the day itself
 /// is still in time.
 const DATE_CUES: [(&[&str], bool); 22] = [
@@ -247,6 +264,10 @@ fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, us
         }
     } else if let Ok(date) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
         return date_deadline(request, index, index, date, today);
+    } else if let Some((month, day, end)) = holiday_at(request, index) {
+        let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
+        let date = if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year };
+        return date_deadline(request, index, end, date, today);
     } else {
         return None;
     };
@@ -287,7 +308,15 @@ fn date_deadline(
     if about_returns(request, start) {
         return None;
     }
-    let (_, inclusive) = DATE_CUES.iter().find(|(cue, _)| request.preceded_by(start, 4, &[cue]))?;
+    // The nearest cue counts: "i need it before the 25th" is before.
+    let (_, inclusive) = (1..=4)
+        .filter_map(|distance| {
+            let at = start.checked_sub(distance)?;
+            DATE_CUES.iter().find(|(cue, _)| {
+                at + cue.len() <= start && request.same_clause(at, start) && request.phrase_at(at, cue)
+            })
+        })
+        .next()?;
     let days = u64::try_from((date - today).num_days()).ok()?;
     let days = if *inclusive { days } else { days.checked_sub(1)? };
     Some((days, start, end))
@@ -539,6 +568,9 @@ mod tests {
         assert_eq!(days("delivered by 2026-11-20"), Some(18));
         assert_eq!(days("born on November 5"), None);
         assert_eq!(days("a may flower"), None);
+        assert_eq!(days("i need it before the 25th"), Some(22));
+        assert_eq!(days("need it by christmas"), Some(53));
+        assert_eq!(days("к новому году"), Some(59));
     }
 
     #[test]

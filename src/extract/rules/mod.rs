@@ -287,7 +287,11 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         read.unused(model.start, model.end);
     }
     for brand in &brands {
-        read.own(brand.start, brand.end, brand_field(&facts, &brand.display));
+        match brand_field(&facts, &brand.display) {
+            Some(field) => read.own(brand.start, brand.end, field),
+            // Read, but no fact holds it ("for samsung galaxy", two models offered).
+            None => read.unused(brand.start, brand.end),
+        }
     }
 
     let named_tokens = request.consumed.clone();
@@ -400,7 +404,14 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         } else {
             "size_any"
         };
-        read.own(mention.start, mention.end, field);
+        let held = field == "lines"
+            || (field == "size_label" && facts.size_label.is_some())
+            || facts.size_any.iter().any(|label| fold(label) == fold(&mention.label));
+        if held {
+            read.own(mention.start, mention.end, field);
+        } else {
+            read.unused(mention.start, mention.end);
+        }
     }
     for mention in &colours {
         let field = match mention.role {
@@ -413,7 +424,9 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         };
         match field {
             Some(field) => read.own_run(&request, mention.at, field),
-            None if mention.role == Role::Part => read.unused(mention.at, mention.at),
+            // A part's colour, or several colours none of which was chosen
+            // ("a black and white checkered rug"): said, so a requirement.
+            None if mention.role != Role::Either => read.unused(mention.at, mention.at),
             None => {}
         }
     }
@@ -684,6 +697,10 @@ fn is_strong_cue(word: &str, field: &str) -> bool {
             word,
             "budget"
                 | "budget's"
+                | "lower"
+                | "higher"
+                | "cheaper"
+                | "than"
                 | "level"
                 | "player"
                 | "players"
@@ -796,14 +813,16 @@ fn is_strong_cue(word: &str, field: &str) -> bool {
 }
 
 /// The fact field a catalog brand mention ended in.
-fn brand_field(facts: &ExtractedFacts, display: &str) -> &'static str {
+fn brand_field(facts: &ExtractedFacts, display: &str) -> Option<&'static str> {
     let same = |value: &String| fold(value) == fold(display);
     if facts.brand_not.iter().any(same) {
-        "brand_not"
+        Some("brand_not")
     } else if facts.brand.as_ref().is_some_and(same) {
-        "brand"
+        Some("brand")
+    } else if facts.brand_any.iter().any(same) {
+        Some("brand_any")
     } else {
-        "brand_any"
+        None
     }
 }
 

@@ -267,7 +267,13 @@ fn amounts(request: &Request) -> Vec<Amount> {
         };
         let before = currency_before(request.word_before(index, 1));
         let after = currency_of(request.word(number.end + 1)).filter(|_| number.glued.is_none());
-        let budget_bare = request.preceded_by(index, 4, &[&["budget"], &["budget's"], &["бюджет"]]);
+        // "не дороже 8000": the Russian price comparatives say money without
+        // a currency.
+        let budget_bare = request.preceded_by(
+            index,
+            4,
+            &[&["budget"], &["budget's"], &["бюджет"], &["не", "дороже"], &["дешевле"], &["не", "выше"]],
+        );
         if before.is_some() || after.is_some() || number.glued.is_some() || budget_bare {
             let first = if before.is_some() { index - 1 } else { index };
             let last = if after.is_some() { number.end + 1 } else { number.end };
@@ -360,6 +366,7 @@ mod tests {
         assert_eq!(limit("до 20 тыс р"), Some(2000000));
         assert_eq!(limit("under 10,000 yen"), Some(1000000));
         assert_eq!(limit("price lower than 40.00 dollars"), Some(4000));
+        assert_eq!(limit("кроссовки 42 размера не дороже 8000"), Some(800000));
     }
 
     #[test]

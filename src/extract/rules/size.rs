@@ -32,7 +32,8 @@ pub struct SizeMention {
     pub either: bool,
 }
 
-const SIZE_WORDS: [&str; 9] = ["size", "sizes", "sz", "размер", "размера", "размере", "размером", "grip", "ручка"];
+const SIZE_WORDS: [&str; 10] =
+    ["size", "sizes", "sz", "размер", "размера", "размере", "размером", "grip", "ручка", "рост"];
 
 /// Filler between "size" and its value ("size of 3x-large", "size should be large").
 const FILLER: [&str; 14] =
@@ -195,6 +196,15 @@ fn is_not_size_follower(word: &str) -> bool {
                 | "dollars"
                 | "euros"
                 | "bucks"
+                | "piece"
+                | "pieces"
+                | "pcs"
+                | "years"
+                | "year"
+                | "months"
+                | "month"
+                | "лет"
+                | "года"
         )
 }
 
@@ -488,6 +498,12 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
     if let Some((system, value)) = glued_system(word) {
         return Some((format!("{system} {value}"), at));
     }
+    // "43-46": a range of sizes, as said.
+    if let Some((low, high)) = word.split_once('-')
+        && let (Some(low), Some(high)) = (numeric(low), numeric(high))
+    {
+        return Some((format!("{low}-{high}"), at));
+    }
     if let Some(value) = numeric(word) {
         if is_fraction(request.word(at + 1)) {
             return Some((format!("{value} {}", request.word(at + 1)), at + 1));
@@ -574,9 +590,34 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
     if let Some((label, end)) = special_size(request, index) {
         return make(label, index, end);
     }
+    // "a twin xl sheet set".
+    if word == "twin" && request.word(index + 1) == "xl" {
+        return make("Twin XL".to_owned(), index, index + 1);
+    }
     // "queen size", "twin-sized", "a king size bed".
+    let bedding = matches!(
+        request.word(index + 1),
+        "bed"
+            | "beds"
+            | "sheet"
+            | "sheets"
+            | "mattress"
+            | "comforter"
+            | "duvet"
+            | "quilt"
+            | "bedspread"
+            | "blanket"
+            | "headboard"
+            | "pillow"
+            | "pillows"
+            | "pillowcase"
+            | "pillowcases"
+    );
     if let Some(bed) = bed_size(word)
-        && (word.ends_with("-sized") || word.ends_with("-size") || matches!(request.word(index + 1), "size" | "sized"))
+        && (word.ends_with("-sized")
+            || word.ends_with("-size")
+            || matches!(request.word(index + 1), "size" | "sized")
+            || (bedding && word != "full"))
     {
         let end = if matches!(request.word(index + 1), "size" | "sized") { index + 1 } else { index };
         return make(bed.to_owned(), index, end);
@@ -629,7 +670,15 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
     }
     // "42 размера", "medium sized", "3x-large sized", "18 ounce size".
     let after = request.word(index + 1);
-    if matches!(after, "размера" | "размер" | "sized" | "size") && !request.is_consumed(index + 1) {
+    // "128 рост": a child's height is the size.
+    if after == "рост"
+        && !request.is_consumed(index + 1)
+        && let Some(label) = sized_number(word)
+    {
+        return make(label, index, index + 1);
+    }
+    if matches!(after, "размера" | "размер" | "sized" | "size" | "рост") && !request.is_consumed(index + 1)
+    {
         // "42 размера", but in English only letters come before "size":
         // "medium size", never "Pegasus 41 size 42".
         let value_follows = value_at(request, index + 2, true).is_some();
@@ -665,7 +714,26 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         if let Some((label, end)) = value_at(request, at, true) {
             let bare_number = numeric(&label).is_some();
             let follower = request.word(end + 1);
-            let plausible = !bare_number || (!is_not_size_follower(follower) && number_is_plausible(&label));
+            // "in 43", "in 43 and 40", "in 43 for me" — but "in 4 colors", "in 2 sizes".
+            let ends_value = !request.is_word(end + 1)
+                || !request.same_clause(end, end + 1)
+                || matches!(
+                    follower,
+                    "and"
+                        | "or"
+                        | "for"
+                        | "please"
+                        | "pls"
+                        | "if"
+                        | "ideally"
+                        | "preferably"
+                        | "is"
+                        | "и"
+                        | "или"
+                        | "для"
+                );
+            let plausible =
+                !bare_number || (!is_not_size_follower(follower) && number_is_plausible(&label) && ends_value);
             let letter_ok = numeric(&label).is_some()
                 || label.contains(' ')
                 || unambiguous_letter(&label.to_lowercase())
@@ -752,11 +820,17 @@ mod tests {
         assert_eq!(sizes("a 4T dress"), ["4T"]);
         assert_eq!(sizes("a twin-sized kids bed"), ["Twin"]);
         assert_eq!(sizes("a queen size duvet"), ["Queen"]);
+        assert_eq!(sizes("a twin xl sheet set"), ["Twin XL"]);
+        assert_eq!(sizes("a queen bed sheet set in sage green"), ["Queen"]);
+        assert_eq!(sizes("носки мужские 10 пар размер 43-46"), ["43-46"]);
+        assert_eq!(sizes("куртка зимняя детская 128 рост"), ["128"]);
         assert_eq!(sizes("hiking shoes in a size 39m"), ["39M"]);
         assert_eq!(sizes("a womens large cranberry t-shirt"), ["large"]);
         assert_eq!(sizes("a medium floral long sleeve shirt"), ["medium"]);
         assert_eq!(sizes("a small mens cranberry t shirt"), ["small"]);
         assert_eq!(sizes("сапоги р. 39"), ["39"]);
+        assert_eq!(sizes("comes in 4 colors"), Vec::<String>::new());
+        assert_eq!(sizes("a womens 3 piece set"), Vec::<String>::new());
         assert_eq!(sizes("размер желательно 50"), ["50"]);
         assert_eq!(sizes("футболки, одну черную M и одну белую L"), ["M", "L"]);
     }
