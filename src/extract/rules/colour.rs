@@ -75,7 +75,7 @@ const SHADES: [&str; 38] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 61] = [
+const NOT_A_COLOUR_BEFORE: [&str; 95] = [
     "lights",
     "screen",
     "board",
@@ -137,6 +137,40 @@ const NOT_A_COLOUR_BEFORE: [&str; 61] = [
     "light",
     "scented",
     "scent",
+    "licorice",
+    "bread",
+    "himalayan",
+    "syrup",
+    "olives",
+    "chia",
+    "fish",
+    "meat",
+    "чай",
+    "чая",
+    "чаю",
+    "шоколад",
+    "шоколада",
+    "перец",
+    "перца",
+    "икра",
+    "икры",
+    "икру",
+    "вино",
+    "вина",
+    "рис",
+    "риса",
+    "хлеб",
+    "хлеба",
+    "сахар",
+    "сахара",
+    "смородина",
+    "смородины",
+    "смородину",
+    "фасоль",
+    "фасоли",
+    "трюфель",
+    "соль",
+    "соли",
 ];
 
 /// Russian adjective endings after a colour stem: "черн|ые", "бел|ую",
@@ -429,6 +463,7 @@ mod tests {
         assert!(colours("a white noise machine").is_empty());
         assert!(colours("himalayan pink salt").is_empty());
         assert!(colours("an orange scented candle").is_empty());
+        assert!(colours("белый шоколад и черный чай").is_empty());
         assert!(colours("a ring in sterling silver").is_empty());
         assert_eq!(colours("a rose gold phone case"), ["rose gold"]);
         assert_eq!(colours("a 34B bra in nude"), ["nude"]);
