@@ -225,8 +225,12 @@ impl<'a> Words<'a> {
         }
         (0..self.tokens.len()).find_map(|first| {
             (first..(first + 3).min(self.tokens.len())).find_map(|last| {
-                let text: Vec<&str> = self.tokens[first..=last].iter().map(|token| token.folded.as_str()).collect();
-                let said = Size::parse(&text.join(" "));
+                // The original words, so "4 3/8" keeps its slash.
+                let (from, to) = (&self.tokens[first], &self.tokens[last]);
+                if from.source != to.source {
+                    return None;
+                }
+                let said = Size::parse(&self.texts[from.source][from.start..to.end]);
                 (said.matches(&wanted) && wanted.matches(&said)).then_some((first, last))
             })
         })
@@ -347,6 +351,25 @@ impl<'a> Words<'a> {
     /// An optionality cue in the clause of the tokens `first..=last`, or in
     /// a short clause right after it ("black, ideally").
     fn soft_cue(&self, first: usize, last: usize) -> bool {
+        // An answer is the person's reply to a question about one finding
+        // ("41 is fine too"): a cue in it counts for the field asked about.
+        let in_answer = |cue: &str| {
+            self.tokens.iter().any(|token| token.source > 0) && {
+                let mut search_from = 0;
+                let mut found = false;
+                while let Some((cue_first, _)) = self.stem_phrase_from(cue, search_from) {
+                    if self.tokens[cue_first].source > 0 {
+                        found = true;
+                        break;
+                    }
+                    search_from = cue_first + 1;
+                }
+                found
+            }
+        };
+        if SOFT_CUES.iter().any(|cue| in_answer(cue)) {
+            return true;
+        }
         let clause = self.tokens[first].clause;
         let end_clause = self.tokens[last].clause;
         let next_clause = self.tokens.iter().find(|token| token.clause > end_clause).map(|token| token.clause);
@@ -809,5 +832,7 @@ mod tests {
     fn sizes_equal_by_normalisation() {
         let (out, _) = grounded("an extra large hoodie", r#"{"size_label": "XL"}"#);
         assert_eq!(out.size_label.as_deref(), Some("XL"));
+        let (out, _) = grounded("the Evo Drive grip 4 3/8, by Friday", r#"{"size_label": "4 3/8"}"#);
+        assert_eq!(out.size_label.as_deref(), Some("4 3/8"));
     }
 }
