@@ -192,13 +192,25 @@ impl<'a> Words<'a> {
         if wanted.is_empty() {
             return None;
         }
+        // At least half of the words, and every number: "kayano 30" says
+        // "Gel-Kayano 30", "Pegasus 41s" says "Pegasus 41".
         let mut found = Vec::new();
         for word in &wanted {
             let stem: String = word.chars().take(5).collect();
             let position = self.tokens.iter().position(|token| {
-                token.folded == *word || (stem.chars().count() == 5 && token.folded.starts_with(&stem))
-            })?;
-            found.push(position);
+                token.folded == *word
+                    || token.folded.starts_with(word.as_str())
+                    || (token.folded.chars().count() >= 3 && word.starts_with(token.folded.as_str()))
+                    || (stem.chars().count() == 5 && token.folded.starts_with(&stem))
+            });
+            match position {
+                Some(position) => found.push(position),
+                None if word.chars().any(|c| c.is_ascii_digit()) => return None,
+                None => {}
+            }
+        }
+        if found.len() * 2 < wanted.len() {
+            return None;
         }
         Some((*found.iter().min()?, *found.iter().max()?))
     }
@@ -300,7 +312,10 @@ impl<'a> Words<'a> {
             let word = token.folded.as_str();
             let mut candidates: Vec<u64> = Vec::new();
             if let Some(weekday) = weekday_word(word) {
-                candidates.push(days_until(self.today, weekday));
+                let days = days_until(self.today, weekday);
+                candidates.push(days);
+                // "next Friday": this week's or the one after.
+                candidates.push(days + 7);
             }
             match word {
                 "today" | "tonight" | "сегодня" => candidates.push(0),
@@ -428,7 +443,9 @@ const SOFT_CUES: [&str; 22] = [
     "необязательно",
 ];
 
-const REFUND_CUES: [&str; 14] = [
+const REFUND_CUES: [&str; 16] = [
+    "final sale",
+    "финальн",
     "return",
     "refund",
     "exchang",
