@@ -93,6 +93,9 @@ struct Words<'a> {
     texts: Vec<&'a str>,
     tokens: Vec<Token>,
     today: NaiveDate,
+    /// Computed once per grounding, on first use: several fields ask.
+    numbers: std::cell::OnceCell<Vec<(f64, usize)>>,
+    colour_windows: std::cell::OnceCell<Vec<(usize, usize, ColourWords)>>,
 }
 
 /// Zero-width and direction characters inside a word ("Ni\u{200B}ke") stay
@@ -151,7 +154,7 @@ impl<'a> Words<'a> {
                 index += 1;
             }
         }
-        Words { texts, tokens, today }
+        Words { texts, tokens, today, numbers: std::cell::OnceCell::new(), colour_windows: std::cell::OnceCell::new() }
     }
 
     fn span(&self, first: usize, last: usize) -> Span {
@@ -222,12 +225,17 @@ impl<'a> Words<'a> {
         }
         // Every colour word of the value among the colour words of a window
         // of up to three tokens ("navy blue", "тёмно-синий").
-        (0..self.tokens.len()).find_map(|first| {
-            (first..(first + 3).min(self.tokens.len())).find_map(|last| {
-                let text: Vec<&str> = self.tokens[first..=last].iter().map(|token| token.folded.as_str()).collect();
-                wanted.all_in(&ColourWords::new(&text.join(" "))).then_some((first, last))
-            })
-        })
+        let windows = self.colour_windows.get_or_init(|| {
+            let mut windows = Vec::new();
+            for first in 0..self.tokens.len() {
+                for last in first..(first + 3).min(self.tokens.len()) {
+                    let text: Vec<&str> = self.tokens[first..=last].iter().map(|token| token.folded.as_str()).collect();
+                    windows.push((first, last, ColourWords::new(&text.join(" "))));
+                }
+            }
+            windows
+        });
+        windows.iter().find(|(_, _, colours)| wanted.all_in(colours)).map(|(first, last, _)| (*first, *last))
     }
 
     fn size(&self, value: &str) -> Option<(usize, usize)> {
@@ -249,7 +257,11 @@ impl<'a> Words<'a> {
     }
 
     /// Numbers the person wrote (digits or words), with the token each is at.
-    fn numbers(&self) -> Vec<(f64, usize)> {
+    fn numbers(&self) -> &[(f64, usize)] {
+        self.numbers.get_or_init(|| self.find_numbers())
+    }
+
+    fn find_numbers(&self) -> Vec<(f64, usize)> {
         let mut out = Vec::new();
         for (index, token) in self.tokens.iter().enumerate() {
             let word = token.folded.as_str();
@@ -294,12 +306,12 @@ impl<'a> Words<'a> {
     }
 
     fn number(&self, wanted: f64) -> Option<(usize, usize)> {
-        self.numbers().into_iter().find(|(value, _)| (value - wanted).abs() < 0.005).map(|(_, index)| (index, index))
+        self.numbers().iter().find(|(value, _)| (value - wanted).abs() < 0.005).map(|(_, index)| (*index, *index))
     }
 
     fn deadline(&self, days: u64) -> Option<(usize, usize)> {
         let days_f = days as f64;
-        for (value, index) in self.numbers() {
+        for &(value, index) in self.numbers() {
             let week = self
                 .tokens
                 .get(index + 1)
@@ -404,6 +416,11 @@ impl<'a> Words<'a> {
     }
 
     fn stem_phrase_from(&self, phrase: &str, from: usize) -> Option<(usize, usize)> {
+        let first_word = phrase.split(|character: char| !character.is_alphanumeric()).next().unwrap_or(phrase);
+        // Most cues are absent: one cheap look for the first word first.
+        if !self.tokens[from.min(self.tokens.len())..].iter().any(|token| token.folded == first_word) {
+            return None;
+        }
         let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
         (from..self.tokens.len()).find_map(|first| {
             let last = first + wanted.len().max(1) - 1;
@@ -843,6 +860,11 @@ mod tests {
             r#"{"color": "black", "size_label": "42", "soft": ["color", "size_label"]}"#,
         );
         assert_eq!(grounding.soft_grounded.iter().map(ToString::to_string).collect::<Vec<_>>(), vec!["color"]);
+        let (_, apostrophe) =
+            grounded("black, size doesn't matter", r#"{"size_label": "M", "color": "black", "soft": ["color"]}"#);
+        assert!(apostrophe.soft_grounded.is_empty(), "the cue is in the clause of the size, not the colour");
+        let (_, said) = grounded("size 42 doesn't matter much", r#"{"size_label": "42", "soft": ["size_label"]}"#);
+        assert_eq!(said.soft_grounded.len(), 1, "a cue with an apostrophe");
     }
 
     #[test]
