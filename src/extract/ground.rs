@@ -243,7 +243,19 @@ impl<'a> Words<'a> {
         if wanted.value.is_empty() {
             return None;
         }
-        (0..self.tokens.len()).find_map(|first| {
+        // A size starts with a digit, a size word or a size system: the
+        // other windows are not parsed (Size::parse is the costly part).
+        let may_start_a_size = |token: &Token| {
+            let word = token.folded.as_str();
+            word.starts_with(|character: char| character.is_ascii_digit())
+                || SIZE_STARTS.contains(&word)
+                || SIZE_STARTS.iter().any(|start| {
+                    start.len() >= 2
+                        && word.starts_with(start)
+                        && word[start.len()..].starts_with(|c: char| c.is_ascii_digit())
+                })
+        };
+        (0..self.tokens.len()).filter(|first| may_start_a_size(&self.tokens[*first])).find_map(|first| {
             (first..(first + 3).min(self.tokens.len())).find_map(|last| {
                 // The original words, so "4 3/8" keeps its slash.
                 let (from, to) = (&self.tokens[first], &self.tokens[last]);
@@ -429,6 +441,47 @@ impl<'a> Words<'a> {
         })
     }
 }
+
+/// Words a size label can start with besides a digit (filler, systems,
+/// letter sizes spelled or not).
+const SIZE_STARTS: [&str; 36] = [
+    "size",
+    "sz",
+    "размер",
+    "размера",
+    "р",
+    "рр",
+    "eu",
+    "eur",
+    "euro",
+    "us",
+    "usa",
+    "uk",
+    "gb",
+    "fr",
+    "it",
+    "jp",
+    "ru",
+    "cm",
+    "см",
+    "xxs",
+    "xs",
+    "s",
+    "m",
+    "l",
+    "xl",
+    "xxl",
+    "xxxl",
+    "small",
+    "medium",
+    "large",
+    "extra",
+    "x",
+    "xx",
+    "double",
+    "one",
+    "os",
+];
 
 const STOP_WORDS: [&str; 16] = [
     "the", "and", "for", "with", "that", "this", "must", "have", "has", "are", "для", "что", "это", "без", "как", "или",
