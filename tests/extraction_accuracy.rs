@@ -89,12 +89,27 @@ const CATALOG: &[(&str, &str)] = &[
 ];
 
 /// Measured accuracy minus a margin of about one request (1.1%), per field.
+///
+/// `size_label` is lower than the rest since issue 12: three labels here
+/// (ru-023 "1 кг", webshop-016 "10.6 ounce", webshop-024 "8 inch") call a
+/// measure not introduced by "size" a size, which LABELLING.md says it is
+/// not ("Storage, volume, weight, dimensions … are not sizes unless the
+/// person says 'size'"); the parser follows LABELLING.md and keeps them in
+/// `other`.
+///
+/// `other` is lower for the same reason since issue 12 ("nothing said
+/// vanishes": every condition the parser cannot read is kept): 14 labels
+/// here leave out what LABELLING.md puts in `other` — pack sizes
+/// (webshop-004, -014, -019, -020: "a pack size … is `other` ('pack of 2')"),
+/// measures (ru-023, webshop-016, -024) and garment features (webshop-005,
+/// -006, -007, -009, -012, -021, shoppingbench-006: "short sleeves",
+/// "elastic waist", "rubber soles", which real.jsonl labels as `other`).
 const FLOORS: [(&str, f64); 15] = [
     ("brand", 0.98),
     ("brand_not", 0.98),
     ("model", 0.95),
     ("color", 0.97),
-    ("size_label", 0.98),
+    ("size_label", 0.95),
     ("level", 0.98),
     ("price_preference", 0.98),
     ("explicit_max_cents", 0.98),
@@ -102,10 +117,17 @@ const FLOORS: [(&str, f64); 15] = [
     ("needs_refundable", 0.98),
     ("deadline_days", 0.98),
     ("lines", 0.98),
-    ("other", 0.91),
+    ("other", 0.77),
     ("other_optional", 0.97),
     ("soft", 0.97),
 ];
+
+/// Whether labelled.jsonl labels a field: it was written before the facts
+/// had `brand_any`, `color_any`, `size_any`, `color_not` and
+/// `explicit_max_currency`, so those are scored on real.jsonl only.
+fn labelled_field(field: &str) -> bool {
+    !asasked::sandbox::devset::EXTENSION_KEYS.contains(&field)
+}
 
 #[test]
 fn rules_extractor_accuracy_per_field() {
@@ -128,6 +150,9 @@ fn rules_extractor_accuracy_per_field() {
         let want = serde_json::to_value(&item.gold).unwrap();
         // The same exact-match rules as `asasked compare`.
         for (position, field) in FIELDS.iter().enumerate() {
+            if !labelled_field(field) {
+                continue;
+            }
             if field_matches(field, &facts, &item.gold) {
                 correct[position] += 1;
             } else {
@@ -139,7 +164,7 @@ fn rules_extractor_accuracy_per_field() {
     println!("rules extractor on {} labelled requests", labelled.len());
     println!("{:<20} {:>8} {:>9} {:>7}", "field", "correct", "accuracy", "floor");
     let mut failures = Vec::new();
-    for (position, field) in FIELDS.iter().enumerate() {
+    for (position, field) in FIELDS.iter().enumerate().filter(|(_, field)| labelled_field(field)) {
         let accuracy = correct[position] as f64 / total;
         let floor = FLOORS.iter().find(|(name, _)| name == field).map_or(1.0, |(_, floor)| *floor);
         println!("{field:<20} {:>8} {:>8.1}% {:>6.1}%", correct[position], accuracy * 100.0, floor * 100.0);
@@ -149,4 +174,39 @@ fn rules_extractor_accuracy_per_field() {
     }
     println!("\nmisses:\n{}", misses.join("\n"));
     assert!(failures.is_empty(), "accuracy below floor: {failures:?}");
+}
+
+/// The real-request dev set (tests/extraction/real.jsonl), scored by
+/// `asasked::sandbox::devset` with the extractor the binary ships: `rules`
+/// over the embedded sandbox catalog.
+mod real {
+    use asasked::catalog::Catalog;
+    use asasked::extract::rules::RulesExtractor;
+    use asasked::sandbox::devset::{self, Half, HalfReport, Row};
+
+    fn report(half: Half) -> HalfReport {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction/real.jsonl");
+        let rows: Vec<Row> = devset::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(rows.len(), 364);
+        let extractor = RulesExtractor::for_catalog(&Catalog::embedded().unwrap());
+        devset::evaluate(&rows, half, |row| {
+            let facts = extractor.parse(&row.request, &[], row.today).into_facts(row.today);
+            facts.validate().unwrap_or_else(|error| panic!("{}: extracted facts invalid: {error}", row.id));
+            serde_json::to_value(&facts).unwrap()
+        })
+    }
+
+    /// The open half: the table and every miss (this half is for fixing the parser).
+    #[test]
+    fn real_open_half() {
+        let report = report(Half::Open);
+        println!("{}", report.markdown(true));
+    }
+
+    /// The held-out half: aggregate figures only, never its misses.
+    #[test]
+    fn real_heldout_half() {
+        let report = report(Half::Heldout);
+        println!("{}", report.markdown(false));
+    }
 }

@@ -20,6 +20,7 @@
 pub mod chart;
 pub mod compare;
 pub mod dataset;
+pub mod devset;
 pub mod gold;
 pub mod noisy;
 pub mod random;

@@ -12,7 +12,7 @@ use super::text::Request;
 use crate::normalize::russian_colour_stem;
 
 /// English colour words and their canonical spelling.
-const ENGLISH: [(&str, &str); 27] = [
+const ENGLISH: [(&str, &str); 46] = [
     ("black", "black"),
     ("white", "white"),
     ("red", "red"),
@@ -40,6 +40,78 @@ const ENGLISH: [(&str, &str); 27] = [
     ("maroon", "maroon"),
     ("ivory", "ivory"),
     ("clear", "clear"),
+    ("bronze", "bronze"),
+    ("brass", "brass"),
+    ("nickel", "nickel"),
+    ("copper", "copper"),
+    ("chrome", "chrome"),
+    ("cranberry", "cranberry"),
+    ("toffee", "toffee"),
+    ("emerald", "emerald"),
+    ("coral", "coral"),
+    ("lavender", "lavender"),
+    ("fuchsia", "fuchsia"),
+    ("magenta", "magenta"),
+    ("charcoal", "charcoal"),
+    ("mauve", "mauve"),
+    ("lilac", "lilac"),
+    ("indigo", "indigo"),
+    ("taupe", "taupe"),
+    ("crimson", "crimson"),
+    ("scarlet", "scarlet"),
+];
+
+/// Russian colour stems `normalize` does not know, for shades people name.
+const RUSSIAN_EXTRA: [(&str, &str); 4] =
+    [("изумрудн", "emerald"), ("бронзов", "bronze"), ("медн", "copper"), ("сиренев", "lilac")];
+
+/// Words before a colour that name a shade of it, kept as said ("lake blue",
+/// "pure white", "satin nickel"): the person asked for that shade.
+const SHADES: [&str; 30] = [
+    "light", "dark", "navy", "pale", "deep", "bright", "hot", "baby", "sky", "royal", "jet", "off", "pure", "milky",
+    "real", "lake", "dusty", "neon", "pastel", "burnt", "forest", "hunter", "brushed", "satin", "oxidized", "polished",
+    "antique", "matte", "metallic", "heather",
+];
+
+/// Words after a colour word that make it part of a flavour or a name
+/// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
+const NOT_A_COLOUR_BEFORE: [&str; 36] = [
+    "oil",
+    "chocolate",
+    "wine",
+    "tea",
+    "cheddar",
+    "cheese",
+    "pepper",
+    "peppercorn",
+    "sugar",
+    "rice",
+    "bean",
+    "beans",
+    "onion",
+    "onions",
+    "grape",
+    "grapes",
+    "vinegar",
+    "sesame",
+    "quinoa",
+    "lentils",
+    "cabbage",
+    "apple",
+    "apples",
+    "juice",
+    "almond",
+    "truffle",
+    "chili",
+    "curry",
+    "flavor",
+    "flavour",
+    "flavored",
+    "flavoured",
+    "label",
+    "friday",
+    "noise",
+    "tiger",
 ];
 
 /// Russian adjective endings after a colour stem: "черн|ые", "бел|ую",
@@ -58,7 +130,8 @@ pub fn colour_of(word: &str) -> Option<&'static str> {
     if let Some((_, canonical)) = ENGLISH.iter().find(|(name, _)| *name == word) {
         return Some(canonical);
     }
-    let (stem, english) = russian_colour_stem(word)?;
+    let extra = RUSSIAN_EXTRA.iter().find(|(stem, _)| word.starts_with(stem)).copied();
+    let (stem, english) = extra.or_else(|| russian_colour_stem(word))?;
     if matches!(english, "dark" | "light") {
         return None;
     }
@@ -84,6 +157,8 @@ pub enum Role {
     Fallback,
     /// One of a choice the person left open ("blue or black").
     Either,
+    /// The colour of a part, not of the item ("jars with black lids").
+    Part,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,6 +166,61 @@ pub struct ColourMention {
     pub colour: String,
     pub at: usize,
     pub role: Role,
+    /// Said as the item's colour ("that is turquoise", "in white", "red
+    /// colored", "with a bronze finish"), not as a word before a noun that
+    /// may name a part ("brushed nickel … that is turquoise").
+    pub cued: bool,
+}
+
+/// A colour the person names by saying "colour" around it: "natural-colored",
+/// "in cream color", "a natural color" (words that are colours only so).
+fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
+    let word = request.word(index);
+    // "in the color of equator": the name after "color of" is the colour as said.
+    let ends_phrase = !request.same_clause(index, index + 1)
+        || !request.is_word(index + 1)
+        || matches!(request.word(index + 1), "and" | "with" | "that");
+    if request.preceded_by(index, 3, &[&["color", "of"], &["colour", "of"]])
+        && request.is_word(index)
+        && !super::clause::is_filler(word)
+        && ends_phrase
+    {
+        return Some(word.to_owned());
+    }
+    let (stem, suffix) = word.split_once('-').unwrap_or((word, ""));
+    let colour_follows = matches!(suffix, "colored" | "coloured" | "color" | "colour")
+        || (suffix.is_empty() && matches!(request.word(index + 1), "color" | "colour" | "colored" | "coloured"));
+    if !colour_follows {
+        return None;
+    }
+    let named = matches!(stem, "natural" | "cream" | "nude" | "coffee" | "mint" | "wine" | "tan" | "rose" | "camel");
+    if named { Some(stem.to_owned()) } else { colour_of(stem).map(str::to_owned) }
+}
+
+/// Whether a colour is said as the item's own: after "in", "is", "are",
+/// "be", "color"; before "color", "colored", "finish", "one(s)".
+fn is_cued(request: &Request, start: usize, at: usize) -> bool {
+    let word = request.word(at);
+    word.contains("-colo")
+        || matches!(
+            request.word_before(start, 1),
+            "in" | "is" | "are" | "be" | "color" | "colour" | ":" | "цвет" | "цвета" | "в"
+        )
+        || matches!(
+            request.word(at + 1),
+            "color" | "colour" | "colored" | "coloured" | "finish" | "one" | "ones" | "цвета" | "цвет"
+        )
+}
+
+/// Whether the colour at `at` sits in a "with …" phrase about a part ("jars
+/// with black lids"), unless the phrase is about the finish or colour itself
+/// ("with a bronze finish").
+pub fn names_a_part(request: &Request, at: usize) -> bool {
+    let with = (at.saturating_sub(4)..at)
+        .rev()
+        .find(|index| request.word(*index) == "with" && request.same_clause(*index, at));
+    let about_itself = matches!(request.word(at + 1), "finish" | "color" | "colour" | "tone");
+    with.is_some() && !about_itself
 }
 
 /// Words that exclude the colour after them.
@@ -115,26 +245,58 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             continue;
         }
         let word = request.word(index);
-        // "olive oil", "white chocolate", "gold collection" are not colours.
-        if matches!(request.word(index + 1), "oil" | "chocolate" | "wine") {
+        // "olive oil", "white chocolate", "green tea" are not colours (but
+        // "black Apple iPhone" is: the brand is not a flavour).
+        if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) && !request.is_consumed(index + 1) {
             continue;
         }
-        let Some(canonical) = colour_of(word) else { continue };
-        let modifier = match request.word_before(index, 1) {
-            "light" | "dark" | "navy" if !request.is_consumed(index.wrapping_sub(1)) => {
-                Some(request.word_before(index, 1).to_owned())
-            }
-            _ => None,
+        let Some(canonical) = colour_of(word).map(str::to_owned).or_else(|| named_by_colour_word(request, index))
+        else {
+            continue;
         };
+        let before = request.word_before(index, 1);
+        let modifier = (SHADES.contains(&before) && !request.is_consumed(index.wrapping_sub(1)))
+            .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
+            .flatten();
         let colour = match modifier {
             Some(modifier) if modifier != canonical => format!("{modifier} {canonical}"),
-            _ => canonical.to_owned(),
+            _ => canonical.clone(),
         };
         let role = role_of(request, index);
-        request.consume(index, index);
-        mentions.push(ColourMention { colour, at: index, role });
+        let start = if colour.contains(' ') && colour != canonical { index - 1 } else { index };
+        // "band color purple mist": after the word "colour", a name that ends
+        // its clause is the colour as said.
+        let named_after = matches!(request.word_before(start, 1), "color" | "colour" | ":")
+            && request.is_word(index + 1)
+            && request.same_clause(index, index + 1)
+            && !request.same_clause(index + 1, index + 2)
+            && !NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1));
+        let (colour, end) = if named_after {
+            let name = request.tokens.get(index + 1).map(|token| token.folded.clone()).unwrap_or_default();
+            (format!("{colour} {name}"), index + 1)
+        } else {
+            (colour, index)
+        };
+        request.consume(start, end);
+        mentions.push(ColourMention { colour, at: index, role, cued: is_cued(request, start, index) });
     }
     mentions
+}
+
+/// Whether the person says, after offering colours, that the colour does
+/// not matter ("blue or pink, I don't care", "красная или чёрная — не важно").
+pub fn indifference_follows(request: &Request, at: usize) -> bool {
+    const INDIFFERENCE: [&[&str]; 8] = [
+        &["don't", "care"],
+        &["dont", "care"],
+        &["doesn't", "matter"],
+        &["whatever"],
+        &["не", "важно"],
+        &["неважно"],
+        &["все", "равно"],
+        &["either", "is", "fine"],
+    ];
+    (at + 1..at + 7).any(|index| INDIFFERENCE.iter().any(|phrase| request.phrase_at(index, phrase)))
 }
 
 fn role_of(request: &Request, index: usize) -> Role {
@@ -143,6 +305,9 @@ fn role_of(request: &Request, index: usize) -> Role {
         || request.preceded_by_within(index, 2, &[&["anything", "but"], &["but", "not"]], false)
     {
         return Role::Excluded;
+    }
+    if names_a_part(request, index) {
+        return Role::Part;
     }
     if super::size::is_fallback(request, index)
         || request.followed_by(index, 4, &[&["fine"], &["works"], &["ok"], &["okay"]])
@@ -203,5 +368,25 @@ mod tests {
             [("white".into(), Chosen), ("black".into(), Fallback), ("pink".into(), Fallback)]
         );
         assert_eq!(roles("Colavita extra virgin olive oil"), []);
+        assert_eq!(roles("silver jars with black flat top lids"), [("silver".into(), Chosen), ("black".into(), Part)]);
+        assert_eq!(roles("a light fixture with a bronze finish"), [("bronze".into(), Chosen)]);
+    }
+
+    #[test]
+    fn shades_flavours_and_named_colours() {
+        let colours = |text: &str| -> Vec<String> {
+            extract(&mut Request::new(text)).into_iter().map(|mention| mention.colour).collect()
+        };
+        assert_eq!(colours("a lake blue skin care set"), ["lake blue"]);
+        assert_eq!(colours("pure white curtains"), ["pure white"]);
+        assert_eq!(colours("a watch band color purple mist"), ["purple mist"]);
+        assert_eq!(colours("a satin nickel finish"), ["satin nickel"]);
+        assert_eq!(colours("a natural-colored twin bed"), ["natural"]);
+        assert_eq!(colours("shorts that are in the color of equator and are a medium"), ["equator"]);
+        assert_eq!(colours("платье изумрудное"), ["emerald"]);
+        assert!(colours("white cheddar corn puffs").is_empty());
+        assert!(colours("green tea face masks").is_empty());
+        assert!(colours("orange almond muffin flavour").is_empty());
+        assert!(colours("all natural ingredients").is_empty());
     }
 }

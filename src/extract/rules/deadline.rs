@@ -1,4 +1,13 @@
-//! Deadlines: "by Friday", "within 3 days", "tomorrow", "к пятнице", "за 3 дня".
+//! Deadlines: "by Friday", "within 3 days", "tomorrow", "к пятнице", "за 3 дня",
+//! calendar dates ("by November 5", "before Nov 10", "by the 9th", "до 10
+//! ноября", "к 15 ноября", "by 2026-11-20").
+//!
+//! A date is a deadline only after a deadline word ("by", "before", "until",
+//! "no later than", "need it", "к", "до", "не позже"); "by" and "до" include
+//! the day, "before" does not ("before Nov 10" is the 9th). A date or a
+//! number of days in a clause about returns ("returnable within 30 days",
+//! "возврат … 7 дней") is a return window, not a deadline. A date already
+//! past this year is next year's; "the 9th" past this month is next month's.
 //!
 //! A named weekday is returned as a weekday, and code counts the days
 //! (guard.md §4.3), so "by Friday" said on a Friday is today (0). Two
@@ -13,7 +22,7 @@
 //! too strict costs one question, one that is too loose can let a late
 //! delivery through.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, Months, NaiveDate};
 
 use super::text::{Request, count};
 use crate::extract::{Weekday, days_until};
@@ -139,6 +148,151 @@ fn days_to_sunday(today: NaiveDate, weeks_ahead: u64) -> u64 {
     u64::from(6 - today.weekday().num_days_from_monday()) + 7 * weeks_ahead
 }
 
+/// A month named by one token: English names and abbreviations ("May" only
+/// in full), Russian genitive forms ("ноября").
+fn month_of(word: &str) -> Option<u32> {
+    let plain = word.trim_end_matches('.');
+    Some(match plain {
+        "january" | "jan" | "января" => 1,
+        "february" | "feb" | "февраля" => 2,
+        "march" | "mar" | "марта" => 3,
+        "april" | "apr" | "апреля" => 4,
+        "may" | "мая" => 5,
+        "june" | "jun" | "июня" => 6,
+        "july" | "jul" | "июля" => 7,
+        "august" | "aug" | "августа" => 8,
+        "september" | "sep" | "sept" | "сентября" => 9,
+        "october" | "oct" | "октября" => 10,
+        "november" | "nov" | "ноября" => 11,
+        "december" | "dec" | "декабря" => 12,
+        _ => return None,
+    })
+}
+
+/// A day of the month: "5", "05", "5th", "1st", "22nd", "3rd", "5-го".
+fn day_of(word: &str) -> Option<(u32, bool)> {
+    let (digits, ordinal) = match word.find(|character: char| !character.is_ascii_digit()) {
+        Some(end) => {
+            let suffix = word.get(end..)?;
+            if !matches!(suffix, "st" | "nd" | "rd" | "th" | "-го" | "-е") {
+                return None;
+            }
+            (word.get(..end)?, true)
+        }
+        None => (word, false),
+    };
+    let day: u32 = digits.parse().ok()?;
+    (digits.len() <= 2 && (1..=31).contains(&day)).then_some((day, ordinal))
+}
+
+/// Words before a date that make it a deadline, and whether the day itself
+/// is still in time.
+const DATE_CUES: [(&[&str], bool); 22] = [
+    (&["by"], true),
+    (&["until"], true),
+    (&["till"], true),
+    (&["later", "than"], true),
+    (&["latest"], true),
+    (&["need", "it"], true),
+    (&["needed"], true),
+    (&["arrive"], true),
+    (&["delivered"], true),
+    (&["deliver"], true),
+    (&["on", "or", "before"], true),
+    (&["before"], false),
+    (&["к"], true),
+    (&["до"], true),
+    (&["позже"], true),
+    (&["позднее"], true),
+    (&["нужен"], true),
+    (&["нужно"], true),
+    (&["нужна"], true),
+    (&["надо"], true),
+    (&["привезти"], true),
+    (&["доставить"], true),
+];
+
+/// Whether the clause of `index` is about returns, so a number of days or a
+/// date in it is a return window ("returnable within 30 days").
+fn about_returns(request: &Request, index: usize) -> bool {
+    let clause = request.clause(index);
+    (index.saturating_sub(8)..index + 8).any(|at| {
+        request.clause(at) == clause && {
+            let word = request.word(at);
+            word.starts_with("return")
+                || word.starts_with("refund")
+                || word.starts_with("exchang")
+                || word.starts_with("возврат")
+                || word.starts_with("обмен")
+                || word == "вернуть"
+        }
+    })
+}
+
+/// A calendar date at `index` that is a deadline: days until the last day
+/// in time, and the first and last token of the date.
+fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, usize, usize)> {
+    let word = request.word(index);
+    // "November 5", "Nov. 10", "5 November", "5th of November", "10 ноября", "the 9th".
+    let (month, day, end) = if let Some(month) = month_of(word) {
+        let at = if request.word(index + 1) == "." { index + 2 } else { index + 1 };
+        let (day, _) = day_of(request.word(at))?;
+        (Some(month), day, at)
+    } else if let Some((day, ordinal)) = day_of(word) {
+        let at = if request.word(index + 1) == "of" { index + 2 } else { index + 1 };
+        match month_of(request.word(at)) {
+            Some(month) => (Some(month), day, at),
+            None if ordinal && request.word_before(index, 1) == "the" => (None, day, index),
+            None => return None,
+        }
+    } else if let Ok(date) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
+        return date_deadline(request, index, index, date, today);
+    } else {
+        return None;
+    };
+    if month == Some(5)
+        && word == "may"
+        && request.word_before(index, 1) != "by"
+        && !request.preceded_by(index, 3, &[&["before"], &["until"]])
+    {
+        return None;
+    }
+    let start = if month.is_none() { index - 1 } else { index };
+    let date = match month {
+        Some(month) => {
+            let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
+            if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year }
+        }
+        None => {
+            let this_month = NaiveDate::from_ymd_opt(today.year(), today.month(), day);
+            match this_month.filter(|date| *date >= today) {
+                Some(date) => date,
+                None => {
+                    let next = today.with_day(1)?.checked_add_months(Months::new(1))?;
+                    NaiveDate::from_ymd_opt(next.year(), next.month(), day)?
+                }
+            }
+        }
+    };
+    date_deadline(request, start, end, date, today)
+}
+
+fn date_deadline(
+    request: &Request,
+    start: usize,
+    end: usize,
+    date: NaiveDate,
+    today: NaiveDate,
+) -> Option<(u64, usize, usize)> {
+    if about_returns(request, start) {
+        return None;
+    }
+    let (_, inclusive) = DATE_CUES.iter().find(|(cue, _)| request.preceded_by(start, 4, &[cue]))?;
+    let days = u64::try_from((date - today).num_days()).ok()?;
+    let days = if *inclusive { days } else { days.checked_sub(1)? };
+    Some((days, start, end))
+}
+
 /// The deadline stated in the request; consumes the tokens it reads.
 pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
     let mut strong_weekday: Option<(Weekday, usize)> = None;
@@ -149,6 +303,11 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
             continue;
         }
         let word = request.word(index).to_owned();
+        if let Some((stated, start, end)) = date_at(request, index, today) {
+            days.push((stated, start));
+            request.consume(start, end);
+            continue;
+        }
         if let Some(weekday) = weekday_of(&word) {
             request.consume(index, index);
             if request.preceded_by(index, 2, &[&["next"], &["следующей"], &["следующего"], &["следующую"]])
@@ -218,6 +377,7 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
             _ => {}
         }
         if (is_day_unit(&word) || is_week_unit(&word))
+            && !about_returns(request, index)
             && let Some(stated) = relative_days(request, index, today)
         {
             days.push((stated, index));
@@ -362,5 +522,31 @@ mod tests {
         assert_eq!(deadline("by next week", "2026-11-04").days, Some(5));
         assert_eq!(deadline("I ordered one today for my son", "2026-11-02").days, None);
         assert_eq!(deadline("3 pairs of socks", "2026-11-02").days, None);
+    }
+
+    #[test]
+    fn calendar_dates_count_to_the_last_day_in_time() {
+        let days = |text: &str| deadline(text, "2026-11-02").days;
+        assert_eq!(days("need it by November 5"), Some(3));
+        assert_eq!(days("before Nov 10"), Some(7));
+        assert_eq!(days("by the 9th"), Some(7));
+        assert_eq!(days("by the 1st"), Some(29));
+        assert_eq!(days("до 10 ноября"), Some(8));
+        assert_eq!(days("нужен к 15 ноября"), Some(13));
+        assert_eq!(days("надо до 20 ноября"), Some(18));
+        assert_eq!(days("by 5th of December"), Some(33));
+        assert_eq!(days("by January 3"), Some(62));
+        assert_eq!(days("delivered by 2026-11-20"), Some(18));
+        assert_eq!(days("born on November 5"), None);
+        assert_eq!(days("a may flower"), None);
+    }
+
+    #[test]
+    fn return_windows_are_not_deadlines() {
+        let days = |text: &str| deadline(text, "2026-11-02").days;
+        assert_eq!(days("returnable within 30 days"), None);
+        assert_eq!(days("возврат на озоне и так 7 дней есть"), None);
+        assert_eq!(days("must allow returns until December 31"), None);
+        assert_eq!(days("within 3 days, returnable"), Some(3));
     }
 }

@@ -37,7 +37,14 @@ fn level_of(request: &Request, index: usize, word: &str) -> Option<Level> {
     if word == "intermediate" || (word.starts_with("средн") && request.word(index + 1).starts_with("уровн")) {
         return Some(Level::Intermediate);
     }
-    if word.starts_with("professional") || word == "профи" || word.starts_with("профессионал") || word == "expert"
+    // "professional grade", "профессиональный фен" describe quality, not the
+    // person's level (LABELLING.md); the noun and "professional level" do.
+    let level_noun = matches!(request.word(index + 1), "level" | "player" | "players" | "уровня" | "уровень" | "игрок")
+        || matches!(request.word_before(index, 1), "a" | "for" | "i'm" | "am" | "для");
+    if (word.starts_with("professional") || word.starts_with("профессиональн")) && level_noun {
+        return Some(Level::Pro);
+    }
+    if word == "профи" || matches!(word, "профессионал" | "профессионала" | "professionals") || word == "expert"
     {
         return Some(Level::Pro);
     }
@@ -74,5 +81,8 @@ mod tests {
         assert_eq!(level("iPhone 15 Pro case"), None);
         assert_eq!(level("not a beginner"), None);
         assert_eq!(level("advanced player"), None);
+        assert_eq!(level("фен обязательно профессиональный от 2000вт"), None);
+        assert_eq!(level("professional grade tools"), None);
+        assert_eq!(level("for a professional"), Some(Level::Pro));
     }
 }

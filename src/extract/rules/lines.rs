@@ -1,11 +1,15 @@
 //! Several variants in one order: "size 40 for my wife and 43 for me", "one
 //! white one black", "синюю размер M и чёрную размер S".
 //!
-//! Two or more different chosen sizes, or two or more different chosen
-//! colours, make lines; with as many of each, they pair up in the order said.
-//! A count right before a variant ("2 in size 40", "one white") is that
-//! line's quantity. Two of the same variant ("two Pro Staff 97s") is a
-//! quantity, not lines. Fallback and either-or values never make a line.
+//! Two or more different chosen sizes make lines; with as many colours, they
+//! pair up in the order said. Two or more colours alone make lines only when
+//! each has its own count ("one white one black", "синие 10 шт и черные 5
+//! шт"): without counts, "silver jars with black lids" or "white cheddar
+//! black pepper" name parts and flavours, not variants. A count right before
+//! a variant ("2 in size 40", "one white"), or right after a colour with a
+//! counting word ("синие 10 шт"), is that line's quantity. Two of the same
+//! variant ("two Pro Staff 97s") is a quantity, not lines. Fallback and
+//! either-or values never make a line.
 
 use super::colour::ColourMention;
 use super::size::SizeMention;
@@ -34,6 +38,15 @@ fn count_before(request: &Request, start: usize, loose: bool) -> Option<(u64, us
     None
 }
 
+/// "синие 10 шт", "black, 2 pairs": a count with a counting word right after
+/// the colour at `start`.
+fn count_after(request: &Request, start: usize) -> Option<(u64, usize)> {
+    let at = if request.word(start + 1) == "," { start + 2 } else { start + 1 };
+    let value = count(request.word(at)).filter(|value| *value > 0)?;
+    let counted = matches!(request.word(at + 1), "шт" | "штук" | "штуки" | "пар" | "пары" | "pairs" | "pcs" | "pieces");
+    (counted && !request.is_consumed(at)).then_some((value, at))
+}
+
 /// Lines from the chosen sizes and colours (already de-duplicated, in
 /// order), or empty when the request names one variant. Consumes the counts
 /// it gives to lines.
@@ -51,8 +64,22 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
     } else {
         Vec::new()
     };
-    let mut quantities: Vec<Option<(u64, usize)>> =
-        variants.iter().map(|(_, _, start)| count_before(request, *start, false)).collect();
+    let colours_only = sizes.len() < 2;
+    let mut quantities: Vec<Option<(u64, usize)>> = variants
+        .iter()
+        .map(|(_, _, start)| {
+            count_before(request, *start, false)
+                .or_else(|| if colours_only { count_after(request, *start) } else { None })
+        })
+        .collect();
+    // "grey, and a black one for my husband": another one said as such.
+    let another_one = colours.iter().any(|colour| matches!(request.word(colour.at + 1), "one" | "ones"))
+        && colours
+            .iter()
+            .any(|colour| request.word_before(colour.at, 2) == "and" || request.word_before(colour.at, 1) == "and");
+    if colours_only && quantities.iter().any(Option::is_none) && !another_one {
+        return Vec::new();
+    }
     // When some lines carry a count ("… and 1 in L"), the others' counts may
     // sit further back ("2 pairs of socks in size M").
     if quantities.iter().any(Option::is_some) {
@@ -116,6 +143,16 @@ mod tests {
             [line(Some("M"), Some("blue"), None), line(Some("S"), Some("black"), None)]
         );
         assert!(lines("size 42, black").is_empty());
+        assert_eq!(
+            lines("ручки гелевые pilot: синие 10 шт и черные 5 шт"),
+            [line(None, Some("blue"), Some(10)), line(None, Some("black"), Some(5))]
+        );
+        assert!(lines("silver plastic jars with black flat top lids").is_empty());
+        assert_eq!(
+            lines("Spigen Tough Armor for iPhone 15, grey, and a black one for my husband"),
+            [line(None, Some("grey"), None), line(None, Some("black"), None)]
+        );
+        assert!(lines("a pack of 18 white cheddar black pepper snack mix").is_empty());
         assert_eq!(
             lines("2 pairs of socks in size M and 1 in L"),
             [line(Some("M"), None, Some(2)), line(Some("L"), None, Some(1))]

@@ -15,6 +15,8 @@
 //! Work is linear in the request for every rule except model matching, which
 //! is linear in the request times the vocabulary; the caller bounds both.
 
+mod brand;
+mod clause;
 mod colour;
 mod deadline;
 mod level;
@@ -24,6 +26,7 @@ mod price;
 mod quantity;
 mod refund;
 mod requirement;
+mod scope;
 mod size;
 mod text;
 mod vocabulary;
@@ -33,6 +36,7 @@ use std::time::Instant;
 
 use chrono::NaiveDate;
 
+pub use clause::{Became, ClauseReading, Part};
 pub use vocabulary::Vocabulary;
 
 use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
@@ -75,13 +79,27 @@ impl RulesExtractor {
     /// same field ("make it 43"), while "43 is fine too" only marks the field
     /// soft; excluded brands and free-text requirements accumulate.
     pub fn parse(&self, request: &str, answers: &[String], today: NaiveDate) -> ExtractedFacts {
-        let mut facts = parse_text(&self.vocabulary, request, today, false);
+        let mut facts = parse_text(&self.vocabulary, request, today, false).facts;
+        drop_orphan_alternatives(&mut facts);
         for answer in answers {
             let expects_size = facts.size_label.is_some() || facts.lines.iter().any(|line| line.size_label.is_some());
-            let later = parse_text(&self.vocabulary, answer, today, expects_size);
+            let later = parse_text(&self.vocabulary, answer, today, expects_size).facts;
             overlay(&mut facts, later);
         }
+        drop_orphan_alternatives(&mut facts);
         facts
+    }
+}
+
+impl RulesExtractor {
+    /// What each clause of `text` became: for every run of words, the fact
+    /// field it was read into, `other` / `other_optional`, `product` (what
+    /// the agent searches for) or `filler` (the documented lists of
+    /// [`clause::FILLER`]). Pure, like [`RulesExtractor::parse`]; for
+    /// `asasked extract` to show the person's words next to the facts.
+    pub fn read_clauses(&self, text: &str, today: NaiveDate) -> Vec<ClauseReading> {
+        let parsed = parse_text(&self.vocabulary, text, today, false);
+        clause::report(&parsed.request, &parsed.outcomes)
     }
 }
 
@@ -159,33 +177,82 @@ struct Mention {
     at: usize,
 }
 
-fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> ExtractedFacts {
+fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> Parsed {
     let mut request = Request::new(text);
     let mut facts = ExtractedFacts::default();
     let mut mentions: Vec<Mention> = Vec::new();
     let mut soft: BTreeSet<FieldName> = BTreeSet::new();
+    // Which fact each token was read into, and which tokens a rule read but
+    // no fact holds ("over 98 pesos", "jars with black lids"): those are
+    // requirements in the person's words, so nothing said vanishes.
+    let mut read = Reading::new(request.len());
 
     let brands = vocabulary::find_brands(vocabulary, &request);
-    let mut either_brand = false;
+    // "Nike or Adidas", "Nike, Adidas is fine too": other accepted brands.
+    let mut other_brands: Vec<String> = Vec::new();
+    let mut offered_brands: Vec<(String, usize)> = Vec::new();
     for brand in &brands {
         request.consume(brand.start, brand.end);
-        let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
-        if excluded {
-            if !facts.brand_not.iter().any(|known| fold(known) == fold(&brand.display)) {
-                facts.brand_not.push(brand.display.clone());
+        // "Head & Shoulders": a longer name than the catalog's brand.
+        if request.word(brand.end + 1) == "&" && request.is_word(brand.end + 2) {
+            request.consume(brand.end + 1, brand.end + 2);
+            let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+            let display = request.original(brand.start, brand.end + 2);
+            if excluded {
+                push_distinct(&mut facts.brand_not, &display);
+                read.own(brand.start, brand.end + 2, "brand_not");
+            } else if facts.brand.is_none() {
+                facts.brand = Some(display);
+                mentions.push(Mention { field: FieldName::Brand, at: brand.start });
+                read.own(brand.start, brand.end + 2, "brand");
             }
+            continue;
+        }
+        let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+        // "tempered glass for samsung galaxy s22": the device it must fit.
+        let fits = request.preceded_by(
+            brand.start,
+            2,
+            &[&["for"], &["fits"], &["fit"], &["compatible", "with"], &["для"], &["на"], &["под"]],
+        ) && !matches!(request.word_before(brand.start, 1), "a" | "an")
+            && !request.preceded_by(
+                brand.start,
+                3,
+                &[
+                    &["looking", "for"],
+                    &["searching", "for"],
+                    &["look", "for"],
+                    &["search", "for"],
+                    &["shopping", "for"],
+                ],
+            );
+        if fits {
+            read.unused(brand.start, brand.end);
+            continue;
+        }
+        if excluded {
+            push_distinct(&mut facts.brand_not, &brand.display);
         } else if size::is_fallback(&request, brand.end) {
-            soft.insert(FieldName::Brand);
+            push_distinct(&mut other_brands, &brand.display);
         } else if offered_with_another(&request, brand, &brands) {
-            // "Nike or Adidas": a choice left open is not a chosen brand.
-            either_brand = true;
+            offered_brands.push((brand.display.clone(), brand.start));
         } else if facts.brand.is_none() {
             facts.brand = Some(brand.display.clone());
             mentions.push(Mention { field: FieldName::Brand, at: brand.start });
         }
     }
-    if either_brand {
-        facts.brand = None;
+    if facts.brand.is_none()
+        && let Some((first, at)) = offered_brands.first()
+    {
+        facts.brand = Some(first.clone());
+        mentions.push(Mention { field: FieldName::Brand, at: *at });
+    }
+    for (brand, _) in offered_brands {
+        push_distinct(&mut other_brands, &brand);
+    }
+    if let Some(chosen) = facts.brand.clone() {
+        other_brands.retain(|brand| fold(brand) != fold(&chosen));
+        facts.brand_any = other_brands;
     }
     if let Some(model) = vocabulary::find_model(vocabulary, &request, &brands) {
         request.consume(model.start, model.end);
@@ -209,19 +276,41 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             let brands_offered = [Some(fold(&model.brand)), other.map(|other| fold(&other.brand))];
             if facts.brand.as_deref().is_some_and(|brand| brands_offered.contains(&Some(fold(brand)))) {
                 facts.brand = None;
+                facts.brand_any.clear();
             }
         } else if !excluded {
             facts.model = Some(model.display);
             mentions.push(Mention { field: FieldName::Model, at: model.start });
+            read.own(model.start, model.end, "model");
         }
+        // An excluded or one of two models is said, but no fact holds it.
+        read.unused(model.start, model.end);
+    }
+    for brand in &brands {
+        read.own(brand.start, brand.end, brand_field(&facts, &brand.display));
     }
 
-    let limit = money::extract(&mut request);
+    let named_tokens = request.consumed.clone();
+    let several = scope::several_products(&request);
+    let before_money = request.consumed.clone();
+    let limits = money::extract(&mut request);
+    // Of several products, a price said of one is that product's condition
+    // (kept in `other`); only a budget for the order is a limit.
+    let limits: Vec<money::Limit> = limits.into_iter().filter(|limit| !several || limit.budget).collect();
+    let limit = money::strictest(&limits);
     if let Some(limit) = limit
         && !limit.per_unit
     {
         facts.explicit_max_cents = Some(limit.hundredths);
+        facts.explicit_max_currency = limit.currency.map(str::to_owned);
         mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+        read.own(limit.at, limit.end, "explicit_max_cents");
+    }
+    // Amounts that are not the limit ("over 98 pesos", "a $25 gift card").
+    for (index, was) in before_money.iter().enumerate() {
+        if !was && request.is_consumed(index) {
+            read.unused(index, index);
+        }
     }
 
     let deadline = deadline::extract(&mut request, today);
@@ -229,6 +318,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     facts.deadline_days = deadline.days;
     if let Some(at) = deadline.at {
         mentions.push(Mention { field: FieldName::DeadlineDays, at });
+        read.own_run(&request, at, "deadline_days");
     }
 
     let mut sizes = size::extract(&mut request);
@@ -246,25 +336,117 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         chosen_colours.drain(..last);
     }
     facts.lines = lines::assemble(&mut request, &chosen_sizes, &chosen_colours);
-    if sizes.iter().any(|mention| mention.fallback) {
-        soft.insert(FieldName::SizeLabel);
-    }
-    if colours.iter().any(|mention| mention.role == Role::Fallback) {
-        soft.insert(FieldName::Color);
-    }
     let size_lines = facts.lines.iter().any(|line| line.size_label.is_some());
     let colour_lines = facts.lines.iter().any(|line| line.color.is_some());
-    if let [only] = chosen_sizes.as_slice()
-        && !size_lines
-    {
-        facts.size_label = Some(only.label.clone());
-        mentions.push(Mention { field: FieldName::SizeLabel, at: only.start });
+    // Excluded colours are never a choice ("any colour but not red").
+    for mention in colours.iter().filter(|mention| mention.role == Role::Excluded) {
+        push_distinct(&mut facts.color_not, &mention.colour);
     }
-    if let [only] = chosen_colours.as_slice()
-        && !colour_lines
-    {
-        facts.color = Some(only.colour.clone());
-        mentions.push(Mention { field: FieldName::Color, at: only.at });
+    if !size_lines {
+        // "size 42, 43 is fine too", "р. 39 или 40": the first accepted size
+        // and the others.
+        let offered: Vec<&SizeMention> = sizes.iter().filter(|mention| mention.either).collect();
+        let first = match chosen_sizes.as_slice() {
+            [only] => Some((only.label.clone(), only.start)),
+            [] => offered.first().map(|mention| (mention.label.clone(), mention.start)),
+            _ => None,
+        };
+        let mut others: Vec<String> = Vec::new();
+        for mention in sizes.iter().filter(|mention| mention.fallback || mention.either) {
+            if first.as_ref().is_none_or(|(label, _)| fold(&mention.label) != fold(label)) {
+                push_distinct(&mut others, &mention.label);
+            }
+        }
+        // With no first size, the others wait for one an earlier message
+        // stated ("43 is fine too" as an answer); `parse` drops them if none.
+        facts.size_any = others;
+        if let Some((label, at)) = first {
+            facts.size_label = Some(label);
+            mentions.push(Mention { field: FieldName::SizeLabel, at });
+        }
+    }
+    if !colour_lines {
+        // "black or navy", "black ideally, white is fine": the first accepted
+        // colour and the others; "blue or pink, I don't care" states none.
+        let offered: Vec<&ColourMention> = colours.iter().filter(|mention| mention.role == Role::Either).collect();
+        let indifferent = offered.last().is_some_and(|last| colour::indifference_follows(&request, last.at));
+        let cued: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.cued).collect();
+        let first = match chosen_colours.as_slice() {
+            [only] => Some((only.colour.clone(), only.at)),
+            // "a brushed nickel floor lamp that is turquoise": the one said as
+            // the item's colour.
+            [_, _, ..] if cued.len() == 1 => cued.first().map(|mention| (mention.colour.clone(), mention.at)),
+            [] if !indifferent => offered.first().map(|mention| (mention.colour.clone(), mention.at)),
+            _ => None,
+        };
+        let mut others: Vec<String> = Vec::new();
+        for mention in colours.iter().filter(|mention| matches!(mention.role, Role::Fallback | Role::Either)) {
+            if !indifferent && first.as_ref().is_none_or(|(colour, _)| mention.colour != *colour) {
+                push_distinct(&mut others, &mention.colour);
+            }
+        }
+        facts.color_any = others;
+        if let Some((colour, at)) = first {
+            facts.color = Some(colour);
+            mentions.push(Mention { field: FieldName::Color, at });
+        }
+    }
+
+    for mention in &sizes {
+        let field = if size_lines {
+            "lines"
+        } else if facts.size_label.as_deref().is_some_and(|label| fold(label) == fold(&mention.label)) {
+            "size_label"
+        } else {
+            "size_any"
+        };
+        read.own(mention.start, mention.end, field);
+    }
+    for mention in &colours {
+        let field = match mention.role {
+            Role::Excluded => Some("color_not"),
+            Role::Part => None,
+            _ if colour_lines && mention.role == Role::Chosen => Some("lines"),
+            _ if facts.color.as_deref() == Some(mention.colour.as_str()) => Some("color"),
+            _ if facts.color_any.contains(&mention.colour) => Some("color_any"),
+            _ => None,
+        };
+        match field {
+            Some(field) => read.own_run(&request, mention.at, field),
+            None if mention.role == Role::Part => read.unused(mention.at, mention.at),
+            None => {}
+        }
+    }
+
+    // Brands no catalog names, from cues, on what the rules above left.
+    for named in brand::find(&request, &named_tokens) {
+        request.consume(named.start, named.end);
+        let field = match named.role {
+            brand::BrandRole::Excluded => "brand_not",
+            brand::BrandRole::Chosen if facts.brand.is_none() => "brand",
+            _ => "brand_any",
+        };
+        read.own(named.start, named.end, field);
+        match named.role {
+            brand::BrandRole::Excluded => push_distinct(&mut facts.brand_not, &named.display),
+            brand::BrandRole::Chosen if facts.brand.is_none() => {
+                facts.brand = Some(named.display);
+                mentions.push(Mention { field: FieldName::Brand, at: named.start });
+                if let Some((model, at)) = named.model
+                    && facts.model.is_none()
+                {
+                    request.consume(at, at);
+                    read.own(at, at, "model");
+                    facts.model = Some(model);
+                    mentions.push(Mention { field: FieldName::Model, at });
+                }
+            }
+            brand::BrandRole::Chosen | brand::BrandRole::Alternative => {
+                if facts.brand.as_deref().is_some_and(|chosen| fold(chosen) != fold(&named.display)) {
+                    push_distinct(&mut facts.brand_any, &named.display);
+                }
+            }
+        }
     }
 
     if let Some((count, at)) = quantity::extract(&mut request)
@@ -272,6 +454,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     {
         facts.quantity = Some(count);
         mentions.push(Mention { field: FieldName::Quantity, at });
+        read.own(at, at, "quantity");
     }
     // "under $15 each": the cart total is the count times that; with no count
     // the total is unknown, and a guessed limit is not a stated one.
@@ -280,6 +463,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     {
         let total = facts.quantity.and_then(|count| count.checked_mul(limit.hundredths));
         facts.explicit_max_cents = total;
+        facts.explicit_max_currency = total.and(limit.currency).map(str::to_owned);
         if total.is_some() {
             mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
         }
@@ -287,30 +471,361 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     if let Some((level, at)) = level::extract(&request) {
         facts.level = Some(level);
         mentions.push(Mention { field: FieldName::Level, at });
+        read.own_run(&request, at, "level");
     }
     if let Some((preference, at)) = price::extract(&request) {
         facts.price_preference = Some(preference);
         mentions.push(Mention { field: FieldName::PricePreference, at });
+        read.own(at, at, "price_preference");
+        for (first, last) in price::phrases(&request) {
+            read.own(first, last, "price_preference");
+        }
     }
     if let Some(at) = refund::extract(&request) {
         facts.needs_refundable = true;
         request.consume(at, at);
         mentions.push(Mention { field: FieldName::NeedsRefundable, at });
+        read.own(at, at, "needs_refundable");
     }
-    requirements(&request, &mentions, &mut facts, &mut soft);
+    // "if not, any other", "или аналог": the brand and model are wishes.
+    if request.phrase_at_any(&[
+        &["если", "нет"],
+        &["любую", "другую"],
+        &["любой", "другой"],
+        &["или", "аналог"],
+        &["or", "similar"],
+        &["any", "other", "brand"],
+        &["if", "not", "available"],
+        &["otherwise", "any"],
+    ]) {
+        if facts.brand.is_some() {
+            soft.insert(FieldName::Brand);
+        }
+        if facts.model.is_some() {
+            soft.insert(FieldName::Model);
+        }
+    }
+    read.extend_over_cues(&request);
+    if several {
+        // Said of one of several products: not a fact about the order.
+        facts.brand = None;
+        facts.brand_any.clear();
+        facts.model = None;
+        facts.color = None;
+        facts.color_any.clear();
+        facts.color_not.clear();
+        facts.size_label = None;
+        facts.size_any.clear();
+        facts.lines.clear();
+        facts.quantity = None;
+        facts.needs_refundable = false;
+        facts.level = None;
+        let product_fields = [
+            FieldName::Brand,
+            FieldName::Model,
+            FieldName::Color,
+            FieldName::SizeLabel,
+            FieldName::Quantity,
+            FieldName::NeedsRefundable,
+            FieldName::Level,
+        ];
+        mentions.retain(|mention| !product_fields.contains(&mention.field));
+        soft.retain(|field| !product_fields.contains(field));
+        read.release(&[
+            "brand",
+            "brand_any",
+            "model",
+            "color",
+            "color_any",
+            "color_not",
+            "size_label",
+            "size_any",
+            "lines",
+            "quantity",
+            "needs_refundable",
+            "level",
+        ]);
+    }
+    let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
     facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
-    facts
+    Parsed { facts, request, outcomes }
+}
+
+/// One text parsed: its facts, its tokens and what each token became.
+struct Parsed {
+    facts: ExtractedFacts,
+    request: Request,
+    outcomes: Vec<Became>,
+}
+
+/// What the rules did with each token: the fact it was read into, or read
+/// by a rule although no fact holds it (so it must be a requirement).
+struct Reading {
+    fields: Vec<Option<&'static str>>,
+    unused: Vec<bool>,
+}
+
+impl Reading {
+    fn new(length: usize) -> Reading {
+        Reading { fields: vec![None; length], unused: vec![false; length] }
+    }
+
+    /// Marks `start..=end` as read into `field`, where not already marked.
+    fn own(&mut self, start: usize, end: usize, field: &'static str) {
+        for index in start..=end {
+            if let Some(slot) = self.fields.get_mut(index)
+                && slot.is_none()
+            {
+                *slot = Some(field);
+                if let Some(unused) = self.unused.get_mut(index) {
+                    *unused = false;
+                }
+            }
+        }
+    }
+
+    /// Marks the run of claimed words around `at` in its clause (for rules
+    /// that report only where their mention is: "within 3 days").
+    fn own_run(&mut self, request: &Request, at: usize, field: &'static str) {
+        let open = |index: usize, fields: &[Option<&'static str>]| {
+            request.is_consumed(index)
+                && request.is_word(index)
+                && request.same_clause(index, at)
+                && fields.get(index).copied().flatten().is_none()
+        };
+        let mut start = at;
+        while start > 0 && open(start - 1, &self.fields) {
+            start -= 1;
+        }
+        let mut end = at;
+        while open(end + 1, &self.fields) {
+            end += 1;
+        }
+        self.own(start, end, field);
+    }
+
+    /// Gives each fact the cue words around it in its clause ("within 3
+    /// days", "no final sale", "не дороже 1000 рублей", "4 boxes"), so they
+    /// are neither filler nor a requirement of their own. A refund wish
+    /// takes its whole clause ("чтобы можно было вернуть если не подойдет").
+    fn extend_over_cues(&mut self, request: &Request) {
+        let snapshot = self.fields.clone();
+        for (at, field) in snapshot.iter().enumerate() {
+            let Some(field) = *field else { continue };
+            let takes = |index: usize, fields: &[Option<&'static str>]| {
+                request.is_word(index)
+                    && request.same_clause(index, at)
+                    && fields.get(index).copied().flatten().is_none()
+                    && (field == "needs_refundable" || is_cue_word(request.word(index)))
+            };
+            // Filler is taken only on the way to a cue word beyond it, so
+            // "show me black" gives "black" alone to the colour.
+            let mut reach = at;
+            let mut index = at;
+            while index > 0 && takes(index - 1, &self.fields) {
+                index -= 1;
+                if field == "needs_refundable" || is_strong_cue(request.word(index), field) {
+                    reach = index;
+                }
+            }
+            self.own(reach, at, field);
+            let mut reach = at;
+            let mut index = at;
+            while takes(index + 1, &self.fields) {
+                index += 1;
+                if field == "needs_refundable" || is_strong_cue(request.word(index), field) {
+                    reach = index;
+                }
+            }
+            self.own(at, reach, field);
+        }
+    }
+
+    /// Marks `start..=end` as read but held by no fact, unless a fact holds it.
+    fn unused(&mut self, start: usize, end: usize) {
+        for index in start..=end {
+            if self.fields.get(index).copied().flatten().is_none()
+                && let Some(slot) = self.unused.get_mut(index)
+            {
+                *slot = true;
+            }
+        }
+    }
+
+    /// Facts dropped after reading (of several products): their words
+    /// become requirements.
+    fn release(&mut self, fields: &[&str]) {
+        for (slot, unused) in self.fields.iter_mut().zip(self.unused.iter_mut()) {
+            if slot.is_some_and(|field| fields.contains(&field)) {
+                *slot = None;
+                *unused = true;
+            }
+        }
+    }
+
+    /// Whether a token is left for requirements: no fact holds it, and no
+    /// rule read it or one read it without a fact.
+    fn free(&self, request: &Request, index: usize) -> bool {
+        self.fields.get(index).copied().flatten().is_none()
+            && (!request.is_consumed(index) || self.unused.get(index).copied().unwrap_or(false))
+    }
+}
+
+/// Words that introduce or close a fact, and the function words between
+/// them. A fact takes those next to it (`Reading::extend_over_cues`).
+fn is_cue_word(word: &str) -> bool {
+    is_strong_cue(word, "quantity") || clause::is_filler(word)
+}
+
+/// Limit, deadline, exclusion, refund, size, colour and count words.
+fn is_strong_cue(word: &str, field: &str) -> bool {
+    (quantity::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
+        || matches!(
+            word,
+            "budget"
+                | "budget's"
+                | "level"
+                | "player"
+                | "players"
+                | "before"
+                | "until"
+                | "till"
+                | "by"
+                | "size"
+                | "sized"
+                | "color"
+                | "colour"
+                | "colored"
+                | "coloured"
+                | "finish"
+                | "brand"
+                | "no"
+                | "not"
+                | "must"
+                | "only"
+                | "бюджет"
+                | "размер"
+                | "размера"
+                | "цвет"
+                | "цвета"
+        )
+        || matches!(
+            word,
+            "within"
+                | "later"
+                | "next"
+                | "latest"
+                | "tops"
+                | "apiece"
+                | "per"
+                | "top"
+                | "line"
+                | "end"
+                | "high"
+                | "low"
+                | "final"
+                | "sale"
+                | "returnable"
+                | "refundable"
+                | "exchangeable"
+                | "return"
+                | "returns"
+                | "refund"
+                | "exchange"
+                | "back"
+                | "except"
+                | "besides"
+                | "avoid"
+                | "excluding"
+                | "anything"
+                | "other"
+                | "dollars"
+                | "bucks"
+                | "euros"
+                | "spend"
+                | "around"
+                | "about"
+                | "price"
+                | "priced"
+                | "cost"
+                | "costs"
+                | "costing"
+                | "total"
+                | "max"
+                | "maximum"
+                | "under"
+                | "below"
+                | "over"
+                | "above"
+                | "least"
+                | "most"
+                | "more"
+                | "less"
+                | "delivery"
+                | "deliver"
+                | "delivered"
+                | "arrive"
+                | "arrives"
+                | "shipping"
+                | "ship"
+                | "shipped"
+                | "от"
+                | "изд"
+                | "дороже"
+                | "дешевле"
+                | "больше"
+                | "более"
+                | "максимум"
+                | "пределах"
+                | "течение"
+                | "позже"
+                | "позднее"
+                | "кроме"
+                | "без"
+                | "возможностью"
+                | "возможность"
+                | "вернуть"
+                | "обменять"
+                | "возврата"
+                | "возвратом"
+                | "уровня"
+                | "уровень"
+                | "за"
+                | "не"
+        )
+}
+
+/// The fact field a catalog brand mention ended in.
+fn brand_field(facts: &ExtractedFacts, display: &str) -> &'static str {
+    let same = |value: &String| fold(value) == fold(display);
+    if facts.brand_not.iter().any(same) {
+        "brand_not"
+    } else if facts.brand.as_ref().is_some_and(same) {
+        "brand"
+    } else {
+        "brand_any"
+    }
 }
 
 /// Soft markers next to a fact mark it soft; next to free text they make it
-/// nice to have. Then the musts.
-fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFacts, soft: &mut BTreeSet<FieldName>) {
+/// nice to have. Then the musts: known properties, measures, phones to fit,
+/// what follows "must be", and every other word no rule read
+/// (`clause::residual`). Returns what each token became.
+fn requirements(
+    request: &Request,
+    mentions: &[Mention],
+    facts: &mut ExtractedFacts,
+    soft: &mut BTreeSet<FieldName>,
+    read: &Reading,
+    several: bool,
+) -> Vec<Became> {
     // A real request holds a handful of markers; the cap keeps a hostile one
     // (a thousand "ideally"s in one clause) from costing markers × clause.
     let mut markers = requirement::soft_markers(request);
     markers.truncate(MAX_REQUIREMENTS);
     let mut optional: Vec<requirement::Requirement> = Vec::new();
     let soft_clauses: BTreeSet<usize> = markers.iter().filter_map(|(first, _)| request.clause(*first)).collect();
+    let mut fact_clauses: BTreeSet<usize> = BTreeSet::new();
     for marker in &markers {
         let nearest = mentions
             .iter()
@@ -319,6 +834,7 @@ fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFa
         match nearest {
             Some(mention) => {
                 soft.insert(mention.field);
+                fact_clauses.extend(request.clause(marker.0));
             }
             None => optional.extend(requirement::optional_wish(request, &markers, *marker)),
         }
@@ -329,18 +845,61 @@ fn requirements(request: &Request, mentions: &[Mention], facts: &mut ExtractedFa
         .take(MAX_REQUIREMENTS)
         .chain(requirement::properties(request))
         .chain(requirement::phone_fits(request))
+        .chain(requirement::measures(request))
         .take(4 * MAX_REQUIREMENTS);
-    for candidate in candidates {
-        let in_soft_clause = request.clause(candidate.start).is_some_and(|clause| soft_clauses.contains(&clause));
-        let target = if in_soft_clause { &mut optional } else { &mut musts };
-        let overlaps = target.iter().any(|known| candidate.start <= known.end && known.start <= candidate.end);
-        if !overlaps {
-            target.push(candidate);
+    // A voucher's rules after a budget are the terms of a discount.
+    let voucher = clause::voucher_start(request).unwrap_or(usize::MAX);
+    let in_soft_clause = |start: usize| {
+        request.clause(start).is_some_and(|clause| soft_clauses.contains(&clause) && !fact_clauses.contains(&clause))
+    };
+    // Of several products, whole clauses keep each condition with its
+    // product ("a watch … with a 34mm dial"), so the residual reads them.
+    for candidate in candidates.filter(|candidate| candidate.start < voucher && !several) {
+        let overlaps = |list: &[requirement::Requirement]| {
+            list.iter().any(|known| candidate.start <= known.end && known.start <= candidate.end)
+        };
+        if overlaps(&musts) || overlaps(&optional) {
+            continue;
+        }
+        if in_soft_clause(candidate.start) { optional.push(candidate) } else { musts.push(candidate) }
+    }
+    // Every other word no rule read: a requirement, the product, or filler.
+    let free: Vec<bool> = (0..request.len()).map(|index| read.free(request, index)).collect();
+    let mut taken = vec![false; request.len()];
+    for requirement in musts.iter().chain(&optional) {
+        for slot in taken.iter_mut().take(requirement.end + 1).skip(requirement.start) {
+            *slot = true;
+        }
+    }
+    let (residual, product) = clause::residual(request, &free, &taken, several);
+    for candidate in residual.into_iter().take(4 * MAX_REQUIREMENTS) {
+        if in_soft_clause(candidate.start) { optional.push(candidate) } else { musts.push(candidate) }
+    }
+    musts.sort_by_key(|requirement| requirement.start);
+    optional.sort_by_key(|requirement| requirement.start);
+    let mut outcomes: Vec<Became> = (0..request.len())
+        .map(|index| read.fields.get(index).copied().flatten().map_or(Became::Filler, Became::Fact))
+        .collect();
+    for (list, became) in [(&musts, Became::Other), (&optional, Became::OtherOptional)] {
+        for requirement in list.iter() {
+            for slot in outcomes.iter_mut().take(requirement.end + 1).skip(requirement.start) {
+                if *slot == Became::Filler {
+                    *slot = became;
+                }
+            }
+        }
+    }
+    for (start, end) in product {
+        for slot in outcomes.iter_mut().take(end + 1).skip(start) {
+            if *slot == Became::Filler {
+                *slot = Became::Product;
+            }
         }
     }
     facts.other = requirement_texts(musts);
     facts.other_optional = requirement_texts(optional);
     facts.other_optional.retain(|wish| !facts.other.iter().any(|must| fold(must) == fold(wish)));
+    outcomes
 }
 
 fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
@@ -353,6 +912,13 @@ fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
         }
     }
     texts
+}
+
+/// Appends `value` unless the list already holds it (folded).
+fn push_distinct(list: &mut Vec<String>, value: &str) {
+    if !list.iter().any(|known| fold(known) == fold(value)) {
+        list.push(value.to_owned());
+    }
 }
 
 fn distinct_sizes(sizes: &[SizeMention]) -> Vec<&SizeMention> {
@@ -377,6 +943,41 @@ fn distinct_colours(colours: &[ColourMention]) -> Vec<&ColourMention> {
 
 /// Lays a later answer over the facts so far: stated values replace, lists
 /// and soft marks accumulate, refundability once asked stays asked.
+fn replace_with_alternatives(
+    value: &mut Option<String>,
+    alternatives: &mut Vec<String>,
+    later: Option<String>,
+    later_alternatives: Vec<String>,
+) {
+    if later.is_some() {
+        *value = later;
+        *alternatives = later_alternatives;
+    } else {
+        for alternative in later_alternatives {
+            if value.as_deref().is_none_or(|chosen| fold(chosen) != fold(&alternative)) {
+                push_distinct(alternatives, &alternative);
+            }
+        }
+    }
+}
+
+/// Alternatives need the first accepted value (facts validation): an
+/// answer's "white is fine too" with no colour asked for states none.
+fn drop_orphan_alternatives(facts: &mut ExtractedFacts) {
+    if facts.brand.is_none() {
+        facts.brand_any.clear();
+    }
+    if facts.color.is_none() {
+        facts.color_any.clear();
+    }
+    if facts.size_label.is_none() {
+        facts.size_any.clear();
+    }
+    if facts.explicit_max_cents.is_none() {
+        facts.explicit_max_currency = None;
+    }
+}
+
 fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
     let mut soft: BTreeSet<String> = facts.soft.drain(..).collect();
     let mut replace = |field: FieldName, stated: bool| {
@@ -401,20 +1002,30 @@ fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
             facts.brand_not.push(brand);
         }
     }
-    if later.brand.is_some() {
-        facts.brand = later.brand;
+    for colour in later.color_not {
+        if facts.color.as_deref().is_some_and(|chosen| fold(chosen) == fold(&colour)) {
+            facts.color = None;
+        }
+        facts.color_any.retain(|known| fold(known) != fold(&colour));
+        push_distinct(&mut facts.color_not, &colour);
     }
+    // A value stated again replaces the old one with its alternatives; an
+    // answer that only accepts more ("43 is fine too") adds alternatives.
+    replace_with_alternatives(&mut facts.brand, &mut facts.brand_any, later.brand, later.brand_any);
     facts.model = later.model.or(facts.model.take());
-    facts.color = later.color.or(facts.color.take());
+    replace_with_alternatives(&mut facts.color, &mut facts.color_any, later.color, later.color_any);
     if later.size_label.is_some() && !facts.lines.is_empty() && facts.lines.iter().any(|line| line.size_label.is_some())
     {
         // One size in an answer to a multi-size order is ambiguous: keep the lines.
     } else {
-        facts.size_label = later.size_label.or(facts.size_label.take());
+        replace_with_alternatives(&mut facts.size_label, &mut facts.size_any, later.size_label, later.size_any);
     }
     facts.level = later.level.or(facts.level);
     facts.price_preference = later.price_preference.or(facts.price_preference);
-    facts.explicit_max_cents = later.explicit_max_cents.or(facts.explicit_max_cents);
+    if later.explicit_max_cents.is_some() {
+        facts.explicit_max_cents = later.explicit_max_cents;
+        facts.explicit_max_currency = later.explicit_max_currency;
+    }
     facts.quantity = later.quantity.or(facts.quantity);
     facts.needs_refundable |= later.needs_refundable;
     if later.deadline_days.is_some() || later.deadline_weekday.is_some() {
@@ -463,6 +1074,80 @@ mod tests {
         extractor().parse(text, &[], date("2026-11-02"))
     }
 
+    /// Issue 12: the phrasings the issue lists, each read as the person meant.
+    #[test]
+    fn issue_12_precision_on_words_nobody_here_wrote() {
+        let facts = parse("costs over 98 pesos");
+        assert_eq!((facts.quantity, facts.explicit_max_cents), (None, None));
+        assert_eq!(facts.other, ["over 98 pesos"]);
+        let facts = parse("priced from 324 to 623 pesos");
+        assert_eq!((facts.quantity, facts.explicit_max_cents), (None, Some(62300)));
+        assert_eq!(facts.explicit_max_currency.as_deref(), Some("PHP"));
+        assert_eq!(parse("iPhone 15 Pro case").quantity, None);
+        let facts = parse("Head & Shoulders 400 мл, 3 шт");
+        assert_eq!((facts.quantity, facts.other.as_slice()), (Some(3), &["400 мл".to_owned()][..]));
+        let facts = parse("under twenty dollars");
+        assert_eq!((facts.quantity, facts.explicit_max_cents), (None, Some(2000)));
+        let facts = parse("до 20 ноября");
+        assert_eq!((facts.quantity, facts.deadline_days), (None, Some(18)));
+        let facts = parse("returnable within 30 days");
+        assert_eq!((facts.deadline_days, facts.needs_refundable), (None, true));
+    }
+
+    #[test]
+    fn issue_12_missed_sizes_dates_brands_and_conditions() {
+        for (text, size) in [
+            ("boots size eu:30", "EU 30"),
+            ("kids jacket size 110", "110"),
+            ("a tee in extra small", "extra small"),
+            ("sneakers, US mens 10.5", "US 10.5"),
+            ("boots, women's 8", "8"),
+            ("a bra, 34C", "34C"),
+            ("jeans W32 L32", "W32 L32"),
+        ] {
+            assert_eq!(parse(text).size_label.as_deref(), Some(size), "{text}");
+        }
+        for (text, days) in [("by November 5", 3), ("by the 9th", 7), ("before Nov 10", 7), ("до 10 ноября", 8)]
+        {
+            assert_eq!(parse(text).deadline_days, Some(days), "{text}");
+        }
+        assert_eq!(parse("a toner from psph beauty").brand.as_deref(), Some("psph beauty"));
+        assert_eq!(parse("a drill made by DeWalt").brand.as_deref(), Some("DeWalt"));
+        assert_eq!(parse("not Adidas or Puma").brand_not, ["Adidas", "Puma"]);
+        assert_eq!(parse("ноутбук не Acer и не Asus").brand_not, ["Acer", "Asus"]);
+        assert!(parse("it can't be final sale").needs_refundable);
+        assert_eq!(parse("a snack mix, no nuts (allergy!!)").other, ["no nuts"]);
+        let facts = parse("any color but NOT red");
+        assert_eq!((facts.color, facts.color_not.as_slice()), (None, &["red".to_owned()][..]));
+        assert!(parse("doesn't have to be fast").other.is_empty());
+    }
+
+    #[test]
+    fn every_clause_says_what_it_became() {
+        let extractor = extractor();
+        let readings = extractor.read_clauses(
+            "i need a bronze floor lamp with a glass shade for my living room, under $50, please",
+            date("2026-11-02"),
+        );
+        let parts: Vec<(String, &str)> = readings
+            .iter()
+            .flat_map(|clause| clause.parts.iter().map(|part| (part.text.clone(), part.became.as_str())))
+            .collect();
+        assert_eq!(
+            parts,
+            [
+                ("i need a".to_owned(), "filler"),
+                ("bronze".to_owned(), "color"),
+                ("floor lamp".to_owned(), "product"),
+                ("with a".to_owned(), "filler"),
+                ("glass shade".to_owned(), "other"),
+                ("for my living room".to_owned(), "filler"),
+                ("under $50".to_owned(), "explicit_max_cents"),
+                ("please".to_owned(), "filler"),
+            ]
+        );
+    }
+
     #[test]
     fn a_full_request() {
         let facts =
@@ -508,9 +1193,7 @@ mod tests {
             ("black ideally, white is fine", "color"),
             ("preferably by Thursday", "deadline_days"),
             ("Nike if possible", "brand"),
-            ("size 42, 43 is fine too", "size_label"),
             ("желательно к понедельнику", "deadline_days"),
-            ("жёлтая, можно и чёрную", "color"),
             ("under $100 ideally", "explicit_max_cents"),
             ("returnable if possible", "needs_refundable"),
         ] {
@@ -529,10 +1212,45 @@ mod tests {
     }
 
     #[test]
-    fn open_choices_and_exclusions_are_not_choices() {
+    fn alternatives_keep_the_first_and_list_the_others() {
         let facts = parse("Nike or Babolat, size 9 or 9.5, anything but the Pure Drive");
-        assert_eq!((facts.brand, facts.size_label, facts.model), (None, None, None));
-        assert!(facts.lines.is_empty());
+        assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("Nike"), &["Babolat".to_owned()][..]));
+        assert_eq!((facts.size_label.as_deref(), facts.size_any.as_slice()), (Some("9"), &["9.5".to_owned()][..]));
+        assert_eq!(facts.model, None);
+        let facts = parse("black or navy");
+        assert_eq!((facts.color.as_deref(), facts.color_any.as_slice()), (Some("black"), &["navy".to_owned()][..]));
+        let facts = parse("black ideally, white is fine");
+        assert_eq!((facts.color.as_deref(), facts.color_any.as_slice()), (Some("black"), &["white".to_owned()][..]));
+        assert_eq!(facts.soft, ["color"]);
+        let facts = parse("жёлтая, можно и чёрную");
+        assert_eq!((facts.color.as_deref(), facts.color_any.as_slice()), (Some("yellow"), &["black".to_owned()][..]));
+        assert!(facts.soft.is_empty(), "an alternative is not a soft marker");
+        let facts = parse("blue or pink, I don't care");
+        assert_eq!((facts.color, facts.color_any), (None, vec![]));
+        let facts = parse("size 42, 43 is fine too");
+        assert_eq!((facts.size_label.as_deref(), facts.size_any.as_slice()), (Some("42"), &["43".to_owned()][..]));
+    }
+
+    #[test]
+    fn exclusions_are_never_choices() {
+        for text in ["any color but NOT red", "not red", "anything but red", "любой цвет кроме красного"]
+        {
+            let facts = parse(text);
+            assert_eq!((facts.color.as_deref(), facts.color_not.as_slice()), (None, &["red".to_owned()][..]), "{text}");
+        }
+    }
+
+    #[test]
+    fn limits_keep_their_currency() {
+        assert_eq!(parse("under £40").explicit_max_currency.as_deref(), Some("GBP"));
+        assert_eq!(parse("до 3000 рублей").explicit_max_currency.as_deref(), Some("RUB"));
+        assert_eq!(parse("My budget is only `425`").explicit_max_currency, None);
+        let facts = parse("3 cans of Penn, under $15 each");
+        assert_eq!((facts.explicit_max_cents, facts.explicit_max_currency.as_deref()), (Some(4500), Some("USD")));
+    }
+
+    #[test]
+    fn refunds_limits_deadlines_and_systems() {
         assert!(parse("I don't want anything final sale").needs_refundable);
         assert_eq!(parse("budget's around $100").explicit_max_cents, Some(10000));
         assert_eq!(parse("max 2 days delivery").deadline_days, Some(2));
@@ -574,9 +1292,11 @@ mod tests {
         let today = date("2026-11-02");
         let replaced = extractor.parse("Nike Pegasus 41 size 42", &["make it 43".to_owned()], today);
         assert_eq!(replaced.size_label.as_deref(), Some("43"));
-        let softened = extractor.parse("Nike Pegasus 41 size 42", &["43 is fine too".to_owned()], today);
-        assert_eq!(softened.size_label.as_deref(), Some("42"));
-        assert_eq!(softened.soft, ["size_label"]);
+        let widened = extractor.parse("Nike Pegasus 41 size 42", &["43 is fine too".to_owned()], today);
+        assert_eq!((widened.size_label.as_deref(), widened.size_any.as_slice()), (Some("42"), &["43".to_owned()][..]));
+        assert!(widened.soft.is_empty());
+        let orphan = extractor.parse("Nike Pegasus 41", &["white is fine too".to_owned()], today);
+        assert_eq!((orphan.color, orphan.color_any), (None, vec![]));
         let limited = extractor.parse(
             "Wilson Clash 100",
             &["under $250 please".to_owned(), "no Wilson after all".to_owned()],

@@ -1,50 +1,58 @@
-//! Spending limits: "under $120", "at most 300 euros", "до 5000 рублей".
+//! Spending limits: "under $120", "at most 300 euros", "до 5000 рублей",
+//! "under twenty dollars", "from 324 to 623 pesos", "в пределах 8-12 тыс р".
 //!
-//! An amount is a limit only when a limit word says so ("under", "max", "до",
-//! "budget"); a price mentioned any other way ("a $25 gift card") and a
-//! minimum ("above $50", "exceeds `170`") are not. Hyperbole ("I'd pay
-//! anything", "хоть миллион") carries no digits and so never becomes a limit.
-//! The limit is in minor units of whatever currency the person used; the
-//! currency itself is not a fact (guard.md §3 has no field for it). Every
-//! amount with a currency is consumed, so "$30" is never read as 30 cans.
+//! An amount is money when a currency (a sign, a code or a word in any common
+//! currency, before or after it, also glued: "5000р") or a budget word says
+//! so; a bare number is not ("under 30"). Money is a limit only when a limit
+//! word says so ("under", "max", "до", "budget", "не дороже") or when it is
+//! the upper end of a range ("from X to Y", "between X and Y", "X–Y", "от X
+//! до Y": the limit is Y). A price mentioned any other way ("a $25 gift card")
+//! and a minimum alone ("over 98 pesos", "above $50", "exceeds `170`") are
+//! not limits. Hyperbole ("I'd pay anything", "хоть миллион") names no
+//! currency amount and so never becomes a limit.
+//!
+//! The limit is in minor units of the currency the person used, and the
+//! currency is reported as its ISO 4217 code when one was said. Every money
+//! amount is consumed, limit or not, so "98 pesos" is never read as 98 items.
 
-use super::text::{Request, hundredths, whole_number};
+use super::text::{Request, hundredths, number_words_at, whole_number};
 
-/// Words or signs that make a number money.
-fn is_currency(word: &str) -> bool {
-    matches!(
-        word,
-        "$" | "€"
-            | "£"
-            | "₽"
-            | "usd"
-            | "eur"
-            | "gbp"
-            | "rub"
-            | "dollar"
-            | "dollars"
-            | "bucks"
-            | "euro"
-            | "euros"
-            | "quid"
-            | "rubles"
-            | "roubles"
-            | "ruble"
-            | "руб"
-            | "р"
-            | "евро"
-            | "долларов"
-            | "доллара"
-            | "баксов"
-    ) || word.starts_with("рубл")
+/// The ISO 4217 code of a currency sign, code or word, if the token is one.
+pub fn currency_of(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "$" | "usd" | "us$" | "dollar" | "dollars" | "bucks" | "buck" | "долларов" | "доллара" | "доллар"
+        | "баксов" | "бакса" => "USD",
+        "€" | "eur" | "euro" | "euros" | "евро" => "EUR",
+        "£" | "gbp" | "quid" => "GBP",
+        "₽" | "rub" | "rubles" | "roubles" | "ruble" | "rouble" | "руб" | "р" | "рублей" | "рубля" | "рубль"
+        | "рублях" => "RUB",
+        "₱" | "php" | "peso" | "pesos" | "песо" => "PHP",
+        "¥" | "jpy" | "yen" | "иен" => "JPY",
+        "₹" | "inr" | "rupees" | "rupee" => "INR",
+        "₴" | "uah" | "грн" | "гривен" | "гривны" | "гривна" => "UAH",
+        "₸" | "kzt" | "тенге" => "KZT",
+        "cad" => "CAD",
+        "aud" => "AUD",
+        "chf" => "CHF",
+        "pln" | "zł" | "zl" => "PLN",
+        "cny" | "rmb" | "yuan" | "юаней" => "CNY",
+        _ => return None,
+    })
+}
+
+/// A currency before a number: every currency except the bare "р", which
+/// before a number is the Russian size mark ("р. 39").
+fn currency_before(word: &str) -> Option<&'static str> {
+    currency_of(word).filter(|_| word != "р")
 }
 
 /// Words before an amount that make it a ceiling.
-const LIMIT_BEFORE: [&[&str]; 26] = [
+const LIMIT_BEFORE: [&[&str]; 29] = [
     &["budget's"],
     &["under"],
     &["below"],
     &["less", "than"],
+    &["lower", "than"],
     &["no", "more", "than"],
     &["not", "more", "than"],
     &["spend", "more", "than"],
@@ -67,50 +75,72 @@ const LIMIT_BEFORE: [&[&str]; 26] = [
     &["дешевле"],
     &["limit"],
     &["лимит"],
+    &["не", "выше"],
+    &["не", "превышает"],
 ];
 
 /// Words after an amount that make it a ceiling ("$150 max").
-const LIMIT_AFTER: [&[&str]; 7] =
-    [&["max"], &["maximum"], &["tops"], &["or", "less"], &["at", "most"], &["максимум"], &["or", "under"]];
+const LIMIT_AFTER: [&[&str]; 8] = [
+    &["max"],
+    &["maximum"],
+    &["tops"],
+    &["or", "less"],
+    &["at", "most"],
+    &["максимум"],
+    &["or", "under"],
+    &["or", "below"],
+];
 
 /// Words before an amount that make it a floor, not a limit.
-const MINIMUM_BEFORE: [&[&str]; 9] = [
+const MINIMUM_BEFORE: [&[&str]; 12] = [
     &["above"],
     &["over"],
     &["at", "least"],
     &["from"],
     &["exceeds"],
+    &["exceed"],
     &["minimum"],
     &["от"],
     &["starting"],
     &["priced", "more", "than"],
+    &["higher", "than"],
+    &["выше"],
 ];
 
-/// An amount in the request and whether it is a ceiling.
+/// A money amount in the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Amount {
     hundredths: u64,
     first: usize,
     last: usize,
+    currency: Option<&'static str>,
+    /// The upper end of a range ("from 324 to 623 pesos").
+    range: bool,
 }
 
-/// A stated limit: its amount in minor units, where it starts, and whether
-/// it is per unit ("under $15 each"), which the caller multiplies by the
-/// count, since `explicit_max_cents` limits the cart total.
+/// A stated limit: its amount in minor units, where it starts, whether it is
+/// per unit ("under $15 each"), which the caller multiplies by the count,
+/// since `explicit_max_cents` limits the cart total, and its currency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limit {
     pub hundredths: u64,
     pub at: usize,
+    /// The last token of the amount.
+    pub end: usize,
     pub per_unit: bool,
+    pub currency: Option<&'static str>,
+    /// Said of the whole order ("my budget is", "$200 in total"), not of one
+    /// product's price.
+    pub budget: bool,
 }
 
-/// The strictest stated spending limit; consumes every amount it reads.
-pub fn extract(request: &mut Request) -> Option<Limit> {
+/// Every stated spending limit, in order; consumes every amount it reads.
+pub fn extract(request: &mut Request) -> Vec<Limit> {
     let amounts = amounts(request);
     let mut limits = Vec::new();
     for amount in &amounts {
         request.consume(amount.first, amount.last);
-        if is_limit(request, amount) {
+        if amount.range || is_limit(request, amount) {
             let per_unit = request.followed_by(
                 amount.last,
                 2,
@@ -120,60 +150,165 @@ pub fn extract(request: &mut Request) -> Option<Limit> {
                     &["per"],
                     &["a", "piece"],
                     &["за", "штуку"],
+                    &["за", "шт"],
                     &["за", "банку"],
                     &["за", "пару"],
                 ],
             );
-            limits.push(Limit { hundredths: amount.hundredths, at: amount.first, per_unit });
+            let budget = request.preceded_by(amount.first, 5, &[&["budget"], &["budget's"], &["бюджет"]])
+                || request.followed_by(
+                    amount.last,
+                    3,
+                    &[
+                        &["total"],
+                        &["in", "total"],
+                        &["altogether"],
+                        &["overall"],
+                        &["всего"],
+                        &["на", "все"],
+                        &["в", "сумме"],
+                    ],
+                );
+            limits.push(Limit {
+                hundredths: amount.hundredths,
+                at: amount.first,
+                end: amount.last,
+                per_unit,
+                currency: amount.currency,
+                budget,
+            });
         }
     }
-    limits.into_iter().min_by_key(|limit| limit.hundredths)
+    limits
+}
+
+/// The strictest of `limits` (the smallest: a limit too strict costs one
+/// question, one too loose can let a cart through).
+pub fn strictest(limits: &[Limit]) -> Option<Limit> {
+    limits.iter().min_by_key(|limit| limit.hundredths).copied()
+}
+
+/// A number starting at `index`, in hundredths, and where it ends: digits
+/// ("120", "12.50", "1,200", "15 000", "5k", "5 тыс"), a range in one token
+/// ("8-12": its upper end, with `true`), a currency glued on ("5000р"), or
+/// words ("twenty", "пять тысяч") when `words` allows.
+fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
+    let word = request.word(index);
+    if let Some((low, high)) = word.split_once('-')
+        && let (Some(low), Some(high)) = (hundredths(low), hundredths(high))
+        && low < high
+    {
+        let mut number = Number { hundredths: high, end: index, glued: None, range: true };
+        scale_thousands(request, &mut number)?;
+        return Some(number);
+    }
+    // "5000р", "100usd", "5k".
+    let digits_end = word.find(|character: char| !(character.is_ascii_digit() || matches!(character, '.' | ',')));
+    let (digits, suffix) = match digits_end {
+        Some(end) if end > 0 => (word.get(..end)?, word.get(end..)?),
+        _ => (word, ""),
+    };
+    if let Some(value) = hundredths(digits) {
+        let (multiplier, glued) = match suffix {
+            "" => (1, None),
+            "k" | "к" => (1000, None),
+            other => (1, Some(currency_of(other)?)),
+        };
+        let mut number = Number { hundredths: value.checked_mul(multiplier)?, end: index, glued, range: false };
+        if multiplier == 1 && glued.is_none() {
+            // "15 000 рублей": a group of exactly three digits continues the number.
+            while request.word(number.end + 1).len() == 3 && whole_number(request.word(number.end + 1)).is_some() {
+                let group = whole_number(request.word(number.end + 1))?;
+                number.hundredths = number.hundredths.checked_mul(1000)?.checked_add(group.checked_mul(100)?)?;
+                number.end += 1;
+            }
+            scale_thousands(request, &mut number)?;
+        }
+        return Some(number);
+    }
+    if words {
+        let (value, end) = number_words_at(request, index)?;
+        return Some(Number { hundredths: value.checked_mul(100)?, end, glued: None, range: false });
+    }
+    None
+}
+
+/// "5 тыс", "5 thousand": multiplies in place and moves the end.
+fn scale_thousands(request: &Request, number: &mut Number) -> Option<()> {
+    if matches!(request.word(number.end + 1), "тыс" | "тысяч" | "тысячи" | "thousand" | "тыщ") {
+        number.hundredths = number.hundredths.checked_mul(1000)?;
+        number.end += 1;
+    }
+    Some(())
+}
+
+/// A number read by [`number_at`].
+struct Number {
+    hundredths: u64,
+    end: usize,
+    glued: Option<&'static str>,
+    range: bool,
 }
 
 fn amounts(request: &Request) -> Vec<Amount> {
-    let mut found = Vec::new();
+    let mut found: Vec<Amount> = Vec::new();
     let mut index = 0;
     while index < request.len() {
-        let Some((value, number_end)) = number_at(request, index) else {
+        if request.is_consumed(index) {
+            index += 1;
+            continue;
+        }
+        // Words are money only with a currency after them ("twenty dollars").
+        let words_allowed =
+            number_words_at(request, index).is_some_and(|(_, end)| currency_of(request.word(end + 1)).is_some());
+        let Some(number) = number_at(request, index, words_allowed) else {
             index += 1;
             continue;
         };
-        let currency_before = is_currency(request.word_before(index, 1));
-        let currency_after = is_currency(request.word(number_end + 1));
+        let before = currency_before(request.word_before(index, 1));
+        let after = currency_of(request.word(number.end + 1)).filter(|_| number.glued.is_none());
         let budget_bare = request.preceded_by(index, 4, &[&["budget"], &["budget's"], &["бюджет"]]);
-        if currency_before || currency_after || budget_bare {
-            let first = if currency_before { index - 1 } else { index };
-            let last = if currency_after { number_end + 1 } else { number_end };
-            found.push(Amount { hundredths: value, first, last });
+        if before.is_some() || after.is_some() || number.glued.is_some() || budget_bare {
+            let first = if before.is_some() { index - 1 } else { index };
+            let last = if after.is_some() { number.end + 1 } else { number.end };
+            let currency = before.or(after).or(number.glued);
+            let mut amount = Amount { hundredths: number.hundredths, first, last, currency, range: number.range };
+            if let Some(lower_start) = range_start(request, first) {
+                amount.first = lower_start;
+                amount.range = true;
+            }
+            found.push(amount);
             index = last + 1;
         } else {
-            index = number_end + 1;
+            index = number.end + 1;
         }
     }
     found
 }
 
-/// A number starting at `index` in minor units (×100), with thousands written
-/// "15 000", "5k", "5 тыс", and where it ends.
-fn number_at(request: &Request, index: usize) -> Option<(u64, usize)> {
-    let word = request.word(index);
-    let (digits, multiplier) = match word.strip_suffix(['k', 'к']) {
-        Some(digits) if !digits.is_empty() => (digits, 1000),
-        _ => (word, 1),
+/// Where the lower end of a range starts, when the amount at `first` is the
+/// upper end of one: "from 324 to 623", "between 75 and 95", "$20 - $30",
+/// "от 500 до 1000".
+fn range_start(request: &Request, first: usize) -> Option<usize> {
+    let joiner = request.word_before(first, 1);
+    if !matches!(joiner, "to" | "and" | "-" | "–" | "—" | "до") {
+        return None;
+    }
+    let mut lower = first.checked_sub(2)?;
+    let number = number_at(request, lower, false)?;
+    if number.end != lower {
+        return None;
+    }
+    if currency_before(request.word_before(lower, 1)).is_some() {
+        lower -= 1;
+    }
+    let opener = request.word_before(lower, 1);
+    let opened = match joiner {
+        "and" => opener == "between",
+        "до" => opener == "от",
+        _ => true,
     };
-    let mut value = hundredths(digits)?.checked_mul(multiplier)?;
-    let mut end = index;
-    // "15 000 рублей": a group of exactly three digits continues the number.
-    while multiplier == 1 && request.word(end + 1).len() == 3 && whole_number(request.word(end + 1)).is_some() {
-        let group = whole_number(request.word(end + 1))?;
-        value = value.checked_mul(1000)?.checked_add(group.checked_mul(100)?)?;
-        end += 1;
-    }
-    if matches!(request.word(end + 1), "тыс" | "тысяч" | "тысячи" | "thousand") {
-        value = value.checked_mul(1000)?;
-        end += 1;
-    }
-    Some((value, end))
+    opened.then_some(lower)
 }
 
 fn is_limit(request: &Request, amount: &Amount) -> bool {
@@ -189,12 +324,7 @@ fn is_limit(request: &Request, amount: &Amount) -> bool {
     if russian_comparative {
         return request.preceded_by(first, 3, &[&["не", "дороже"], &["не", "больше"], &["не", "более"]]);
     }
-    if request.preceded_by(first, 2, &[&["between"], &["от"]]) {
-        return false;
-    }
-    request.preceded_by(first, 5, &LIMIT_BEFORE)
-        || request.followed_by(amount.last, 2, &LIMIT_AFTER)
-        || request.preceded_by(first, 4, &[&["and"], &["и"], &["до"]]) && request.preceded_by(first, 6, &[&["between"]])
+    request.preceded_by(first, 5, &LIMIT_BEFORE) || request.followed_by(amount.last, 2, &LIMIT_AFTER)
 }
 
 #[cfg(test)]
@@ -202,7 +332,11 @@ mod tests {
     use super::*;
 
     fn limit(text: &str) -> Option<u64> {
-        extract(&mut Request::new(text)).map(|limit| limit.hundredths)
+        strictest(&extract(&mut Request::new(text))).map(|limit| limit.hundredths)
+    }
+
+    fn currency(text: &str) -> Option<&'static str> {
+        strictest(&extract(&mut Request::new(text))).and_then(|limit| limit.currency)
     }
 
     #[test]
@@ -219,7 +353,30 @@ mod tests {
         assert_eq!(limit("до 15 000 ₽"), Some(1500000));
         assert_eq!(limit("under $12.50"), Some(1250));
         assert_eq!(limit("My budget is only `425`, exceeds `170`"), Some(42500));
+        assert_eq!(limit("under 500 pesos"), Some(50000));
+        assert_eq!(limit("below ₱300"), Some(30000));
+        assert_eq!(limit("up to 40 PHP"), Some(4000));
+        assert_eq!(limit("до 5000р"), Some(500000));
+        assert_eq!(limit("до 20 тыс р"), Some(2000000));
+        assert_eq!(limit("under 10,000 yen"), Some(1000000));
+        assert_eq!(limit("price lower than 40.00 dollars"), Some(4000));
+    }
+
+    #[test]
+    fn numbers_in_words() {
+        assert_eq!(limit("under twenty dollars"), Some(2000));
+        assert_eq!(limit("no more than fifty bucks"), Some(5000));
+        assert_eq!(limit("не дороже пяти тысяч рублей").or(limit("до пять тысяч рублей")), Some(500000));
+        assert_eq!(limit("до тысячи рублей"), Some(100000));
+    }
+
+    #[test]
+    fn ranges_limit_at_their_upper_end() {
         assert_eq!(limit("between 75 and 95 dollars"), Some(9500));
+        assert_eq!(limit("priced from 324 to 623 pesos"), Some(62300));
+        assert_eq!(limit("$20 - $30"), Some(3000));
+        assert_eq!(limit("в пределах 8-12 тыс р"), Some(1200000));
+        assert_eq!(limit("от 500 до 1000 рублей"), Some(100000));
     }
 
     #[test]
@@ -230,14 +387,29 @@ mod tests {
         assert_eq!(limit("любые деньги, хоть миллион"), None);
         assert_eq!(limit("above $50 is fine"), None);
         assert_eq!(limit("more than $50"), None);
+        assert_eq!(limit("costs over 98 pesos"), None);
+        assert_eq!(limit("priced above 375 PHP"), None);
         assert_eq!(limit("a $25 gift card"), None);
         assert_eq!(limit("дороже 1000 рублей"), None);
         assert_eq!(limit("under 30"), None);
+        assert_eq!(limit("candy corn 5 pound"), None);
+        assert_eq!(limit("до 20 ноября"), None);
+    }
+
+    #[test]
+    fn currencies_are_iso_codes() {
+        assert_eq!(currency("under $50"), Some("USD"));
+        assert_eq!(currency("max £50"), Some("GBP"));
+        assert_eq!(currency("до 5000 рублей"), Some("RUB"));
+        assert_eq!(currency("до 900р"), Some("RUB"));
+        assert_eq!(currency("between 75 and 95 pesos"), Some("PHP"));
+        assert_eq!(currency("under 40 euros"), Some("EUR"));
+        assert_eq!(currency("My budget is only `425`"), None);
     }
 
     #[test]
     fn per_unit_limits_say_so() {
-        let limit = extract(&mut Request::new("3 cans under $15 each")).unwrap();
+        let limit = strictest(&extract(&mut Request::new("3 cans under $15 each"))).unwrap();
         assert_eq!((limit.hundredths, limit.per_unit), (1500, true));
     }
 
@@ -247,5 +419,11 @@ mod tests {
         extract(&mut request);
         assert!(!request.is_consumed(0));
         assert!(request.is_consumed(4) && request.is_consumed(5));
+        let mut request = Request::new("costs over 98 pesos");
+        extract(&mut request);
+        assert!(request.is_consumed(2));
+        let mut request = Request::new("priced from 324 to 623 pesos");
+        extract(&mut request);
+        assert!(request.is_consumed(2) && request.is_consumed(4));
     }
 }

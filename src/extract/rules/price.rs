@@ -19,7 +19,7 @@ const CHEAP_PHRASES: [&[&str]; 8] = [
     &["бюджетную"],
 ];
 
-const PREMIUM_PHRASES: [&[&str]; 8] = [
+const PREMIUM_PHRASES: [&[&str]; 12] = [
     &["premium"],
     &["top", "of", "the", "line"],
     &["top-of-the-line"],
@@ -28,7 +28,25 @@ const PREMIUM_PHRASES: [&[&str]; 8] = [
     &["flagship"],
     &["best", "quality"],
     &["премиум"],
+    &["the", "best", "money", "can", "buy"],
+    &["самый", "лучший"],
+    &["самое", "лучшее"],
+    &["самую", "лучшую"],
 ];
+
+/// Where every premium or cheap phrase is, (first, last token), so that all
+/// of them are read into the preference ("premium …, top of the line").
+pub fn phrases(request: &Request) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    for index in 0..request.len() {
+        for phrase in CHEAP_PHRASES.iter().chain(PREMIUM_PHRASES.iter()) {
+            if request.phrase_at(index, phrase) {
+                found.push((index, index + phrase.len() - 1));
+            }
+        }
+    }
+    found
+}
 
 /// The stated preference and the token that states it.
 pub fn extract(request: &Request) -> Option<(PricePreference, usize)> {
@@ -86,6 +104,7 @@ mod tests {
         assert_eq!(preference("самые дешёвые"), Some(PricePreference::Cheap));
         assert_eq!(preference("premium headphones"), Some(PricePreference::Premium));
         assert_eq!(preference("top of the line"), Some(PricePreference::Premium));
+        assert_eq!(preference("телевизор 55 дюймов самый лучший"), Some(PricePreference::Premium));
     }
 
     #[test]

@@ -1,10 +1,21 @@
 //! Quantities in the units the person counts: "two cans", "3 packs of balls",
-//! "a pair of shoes", "две банки", "6 пакетов".
+//! "a pair of shoes", "a dozen", "две банки", "3 шт".
+//!
+//! A number is a count only when a cue ties it to counting; a bare number is
+//! never a quantity ("iPhone 15 Pro case", "Head & Shoulders 400 мл", "kit 3",
+//! "12 power amplifier"). The cues:
+//! - a counting noun after it: "3 packs", "6 cartons", "2 шт", "две пары";
+//! - "N of them", "x2", "2x";
+//! - "a dozen", "a pair of", "a single can", "пара";
+//! - a number right after an order verb or at the very start of the request,
+//!   before a product word: "I need 6 cartons", "buy 2 Wilson", "Two Pegasus 41";
+//! - a number word before a plural noun ("three cans"), and in Russian any
+//!   number word before a noun ("две футболки").
 //!
 //! The number is kept as said: "3 packs" is 3 whatever a pack holds, because
 //! guard.md §3 counts in the person's units and the cart side knows how many
 //! units an item holds. A pack size is not a count: "a 6 pack of cookies",
-//! "comes in a pack of two", "two piece swimsuit". Runs after money,
+//! "comes in a pack of two", "3 pack", "two piece swimsuit". Runs after money,
 //! deadline, size and model have claimed their numbers.
 
 use super::text::{Request, count, number_word};
@@ -12,56 +23,220 @@ use super::text::{Request, count, number_word};
 /// The largest number read as a count.
 const MAX_COUNT: u64 = 999;
 
-/// Words after a number that make it anything but a count of items.
-fn is_not_counted(word: &str) -> bool {
+/// Nouns that count items: a number before one is a quantity. "pack" in the
+/// singular is not here: "3 pack" is a pack size.
+pub fn is_counting_noun(word: &str) -> bool {
     matches!(
         word,
-        "" | "%"
-            | "day"
-            | "days"
-            | "week"
-            | "weeks"
-            | "hour"
-            | "hours"
-            | "minutes"
-            | "year"
-            | "years"
-            | "months"
-            | "дня"
-            | "дней"
-            | "день"
-            | "недели"
-            | "лет"
-            | "года"
-            | "am"
-            | "pm"
-            | "in"
-            | "of"
-            | "for"
-            | "and"
-            | "or"
-            | "to"
-            | "is"
-            | "are"
-            | "и"
-            | "или"
-            | "на"
-            | "в"
-            | "piece"
-            | "ply"
-            | "star"
-            | "stars"
-            | "player"
-            | "players"
-            | "people"
-            | "persons"
-            | "kids"
-            | "times"
-            | "colors"
-            | "colours"
-            | "shades"
+        "pairs"
+            | "pair"
+            | "packs"
+            | "packets"
+            | "cans"
+            | "can"
+            | "bottles"
+            | "bottle"
+            | "boxes"
+            | "box"
+            | "bags"
+            | "jars"
+            | "jar"
+            | "tubes"
+            | "tins"
+            | "cartons"
+            | "carton"
+            | "units"
+            | "copies"
+            | "bundles"
+            | "dozen"
+            | "шт"
+            | "штук"
+            | "штуки"
+            | "штука"
+            | "штучки"
+            | "пачки"
+            | "пачек"
+            | "пачку"
+            | "пачка"
+            | "банки"
+            | "банок"
+            | "банку"
+            | "банка"
+            | "пары"
+            | "пар"
+            | "пара"
+            | "упаковки"
+            | "упаковок"
+            | "упаковку"
+            | "коробки"
+            | "коробок"
+            | "коробку"
+            | "бутылки"
+            | "бутылок"
+            | "бутылку"
+            | "пакета"
+            | "пакетов"
+            | "плитки"
+            | "плиток"
+            | "плитку"
+            | "рулона"
+            | "рулонов"
+            | "флакона"
+            | "флаконов"
+            | "тюбика"
+            | "тюбиков"
+            | "комплекта"
+            | "комплектов"
+            | "набора"
+            | "наборов"
+            | "экземпляра"
+            | "экземпляров"
     )
 }
+
+/// Words after a number that make it anything but a count of items: units,
+/// measures, time, pack sizes, and words that say "how big", not "how many".
+fn is_not_counted(word: &str) -> bool {
+    super::size::is_measure_unit(word)
+        || matches!(
+            word,
+            "" | "%"
+                | "day"
+                | "days"
+                | "week"
+                | "weeks"
+                | "hour"
+                | "hours"
+                | "minutes"
+                | "month"
+                | "months"
+                | "year"
+                | "years"
+                | "дня"
+                | "дней"
+                | "день"
+                | "недели"
+                | "лет"
+                | "года"
+                | "am"
+                | "pm"
+                | "in"
+                | "of"
+                | "for"
+                | "and"
+                | "or"
+                | "to"
+                | "is"
+                | "are"
+                | "и"
+                | "или"
+                | "на"
+                | "в"
+                | "по"
+                | "pack"
+                | "piece"
+                | "pieces"
+                | "pcs"
+                | "pc"
+                | "ct"
+                | "count"
+                | "ply"
+                | "star"
+                | "stars"
+                | "player"
+                | "players"
+                | "people"
+                | "persons"
+                | "kids"
+                | "times"
+                | "colors"
+                | "colours"
+                | "shades"
+                | "items"
+                | "products"
+                | "products,"
+                | "mp"
+                | "w"
+                | "v"
+                | "gb"
+                | "tb"
+                | "mah"
+                | "вт"
+                | "гб"
+                | "мм"
+                | "размер"
+                | "размера"
+                | "дюймов"
+                | "дюйма"
+        )
+}
+
+/// Words before a number that make it part of a name or a detail.
+fn is_detail_before(word: &str) -> bool {
+    matches!(
+        word,
+        "with"
+            | "spf"
+            | "style"
+            | "model"
+            | "type"
+            | "number"
+            | "#"
+            | "gen"
+            | "series"
+            | "version"
+            | "edition"
+            | "no"
+            | "no."
+            | "kit"
+            | "pack"
+            | "size"
+            | "aged"
+            | "ages"
+            | "age"
+            | "least"
+            | "these"
+            | "those"
+            | "the"
+            | "all"
+            | "both"
+            | "my"
+            | "our"
+            | "first"
+            | "iphone"
+            | "galaxy"
+            | "с"
+            | "со"
+            | "на"
+            | "для"
+    )
+}
+
+/// Verbs after which a number is what the person orders ("I need 6 cartons").
+const ORDER_VERBS: [&str; 22] = [
+    "want",
+    "need",
+    "buy",
+    "get",
+    "order",
+    "send",
+    "grab",
+    "purchase",
+    "for",
+    "find",
+    "купи",
+    "купить",
+    "закажи",
+    "заказать",
+    "нужно",
+    "нужны",
+    "нужен",
+    "нужна",
+    "надо",
+    "хочу",
+    "возьми",
+    "взять",
+];
 
 /// A stated count; consumes the number it reads.
 pub fn extract(request: &mut Request) -> Option<(u64, usize)> {
@@ -77,69 +252,97 @@ pub fn extract(request: &mut Request) -> Option<(u64, usize)> {
     None
 }
 
+/// Whether the token at `index` is a Cyrillic word.
+fn is_cyrillic(request: &Request, index: usize) -> bool {
+    request.word(index).chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
+}
+
 fn count_at(request: &Request, index: usize) -> Option<u64> {
     let word = request.word(index);
     let next = request.word(index + 1);
+    let before = request.word_before(index, 1);
     // "a pair of shoes", "one pair", "пара кроссовок".
-    if matches!(word, "pair") && matches!(request.word_before(index, 1), "a" | "one") && next == "of" {
+    if word == "pair" && matches!(before, "a" | "one") && next == "of" {
         return Some(1);
     }
-    if matches!(word, "пара" | "пару") && request.is_word(index + 1) {
+    if matches!(word, "пара" | "пару") && request.is_word(index + 1) && request.same_clause(index, index + 1) {
         return Some(1);
     }
-    if word == "single" && request.word_before(index, 1) == "a" {
+    // "a single can of Wilson" (but "a single pack" is a pack size).
+    if word == "single" && before == "a" && matches!(next, "can" | "bottle" | "box" | "jar" | "pair" | "tube") {
         return Some(1);
     }
-    // "x2", "2x".
+    // "a dozen eggs".
+    if word == "dozen" && matches!(before, "a" | "one") && request.is_word(index + 1) && !is_not_counted(next) {
+        return Some(12);
+    }
+    // "x2", "2x" (not "2x large", "2xl").
     if let Some(times) = word.strip_prefix(['x', '×']).or_else(|| word.strip_suffix(['x', '×'])) {
-        return count(times).filter(|value| *value > 0 && times.bytes().all(|byte| byte.is_ascii_digit()));
+        let letter_size = matches!(next, "large" | "small" | "l" | "s" | "big");
+        return count(times)
+            .filter(|value| *value > 0 && *value <= MAX_COUNT && times.bytes().all(|byte| byte.is_ascii_digit()))
+            .filter(|_| !letter_size);
     }
     let value = count(word)?;
     // Nobody orders 1992 of a thing; such numbers are years or part numbers.
-    if value == 0 || value > MAX_COUNT {
+    if value == 0 || value > MAX_COUNT || is_detail_before(before) {
         return None;
     }
-    // "with 2 pillow shams", "spf 15", "style 2": a detail or a name, not a count.
-    if matches!(
-        request.word_before(index, 1),
-        "with"
-            | "spf"
-            | "style"
-            | "model"
-            | "type"
-            | "number"
-            | "#"
-            | "gen"
-            | "series"
-            | "version"
-            | "no"
-            | "no."
-            | "с"
-            | "со"
-    ) {
-        return None;
+    // "one pack of olive oil", "2 packs of": packs counted (but "3 pack"
+    // and "a 6 pack of cookies" are pack sizes).
+    if matches!(next, "pack" | "packs") && request.word(index + 2) == "of" && !matches!(before, "a" | "an") {
+        return Some(value);
     }
     // A pack size: "pack of two", "set of 100", "a 6 pack", "a two pack".
     if request.preceded_by(index, 2, &[&["pack", "of"], &["set", "of"], &["packs", "of"], &["по"]])
-        || (matches!(request.word_before(index, 1), "a" | "an")
-            && (next.starts_with("pack") || next.ends_with("-pack")))
+        || (matches!(before, "a" | "an") && (next.starts_with("pack") || next.ends_with("-pack")))
     {
         return None;
     }
     // "two of them": a count without a noun.
-    if next == "of" && matches!(request.word(index + 2), "them" | "these" | "those" | "the") {
+    if next == "of" && matches!(request.word(index + 2), "them" | "these" | "those" | "the" | "each") {
         return Some(value);
     }
-    if is_not_counted(next) || !request.is_word(index + 1) || !request.same_clause(index, index + 1) {
+    if !request.is_word(index + 1) || !request.same_clause(index, index + 1) {
+        return None;
+    }
+    // "Two Pegasus 41", "buy 2 Wilson": a brand or model a rule has claimed
+    // follows an order verb or opens the request.
+    let names_product = request.is_consumed(index + 1);
+    if is_counting_noun(next) && !names_product {
+        // "a 2 pack" was handled; "the 6 cans" is still a count.
+        if next == "dozen" {
+            return value.checked_mul(12);
+        }
+        return Some(value);
+    }
+    if is_not_counted(next) || matches!(before, "a" | "an") {
         return None;
     }
     // "one" is also a pronoun ("the blue one", "one white one black" are lines).
-    if number_word(word) == Some(1)
-        && (matches!(request.word_before(index, 1), "the" | "a" | "this" | "that") || super::colour::is_colour(next))
-    {
+    if number_word(word) == Some(1) && super::colour::is_colour(next) {
         return None;
     }
-    Some(value)
+    let is_number_word = number_word(word).is_some();
+    // Russian number words count whatever noun follows: "две футболки".
+    if is_number_word && !names_product && is_cyrillic(request, index) && is_cyrillic(request, index + 1) {
+        return Some(value);
+    }
+    // "three cans", "two pillows": an English number word before a plural.
+    if is_number_word && !names_product && value > 1 && next.len() > 3 && next.ends_with('s') && !next.ends_with("ss") {
+        return Some(value);
+    }
+    // "I need 6 cartons", "buy 2 Wilson", "Two Pegasus 41": the order itself.
+    let first_word = (0..index).all(|at| !request.is_word(at) || matches!(request.word(at), "please" | "pls"));
+    let after_verb = ORDER_VERBS.contains(&before)
+        || (matches!(before, "me" | "us" | "мне") && ORDER_VERBS.contains(&request.word_before(index, 2)));
+    // "I want one that is fleece lined": "one" before a function word is a pronoun.
+    let pronoun = matches!(next, "that" | "which" | "who" | "with" | "is" | "like" | "too" | "more" | "again");
+    let looking_for = before != "for" || request.preceded_by(index, 3, &[&["looking"], &["searching"]]);
+    if (first_word || after_verb) && !pronoun && looking_for {
+        return Some(value);
+    }
+    None
 }
 
 #[cfg(test)]
@@ -160,6 +363,29 @@ mod tests {
         assert_eq!(quantity("a single can of Wilson"), Some(1));
         assert_eq!(quantity("super crema beans, two of them"), Some(2));
         assert_eq!(quantity("JBL Tune 510BT x2"), Some(2));
+        assert_eq!(quantity("a dozen eggs"), Some(12));
+        assert_eq!(quantity("Head & Shoulders 400 мл, 3 шт"), Some(3));
+        assert_eq!(quantity("i want 1 solawave renew complex serum"), Some(1));
+        assert_eq!(quantity("looking for one coloring beard"), Some(1));
+        assert_eq!(quantity("Two Lululemon shorts, medium"), Some(2));
+        assert_eq!(quantity("I need 6 cartons of oat milk"), Some(6));
+        assert_eq!(quantity("четыре футболки"), Some(4));
+        assert_eq!(quantity("three pillows for the guest room"), Some(3));
+        assert_eq!(quantity("pls find one pack of Colavita olive oil"), Some(1));
+    }
+
+    #[test]
+    fn a_bare_number_is_never_a_count() {
+        assert_eq!(quantity("iPhone 15 Pro case"), None);
+        assert_eq!(quantity("costs over 98 pesos"), None);
+        assert_eq!(quantity("kit 3 machine washable boxer panties"), None);
+        assert_eq!(quantity("a 12 power amplifier"), None);
+        assert_eq!(quantity("i am looking for 40 feet high speed cables"), None);
+        assert_eq!(quantity("a 32 ct variety pack"), None);
+        assert_eq!(quantity("Find shops offering at least three items"), None);
+        assert_eq!(quantity("a desktop fan with 6 blades"), None);
+        assert_eq!(quantity("also choose three beet flavor one"), None);
+        assert_eq!(quantity("vanilla syrup, 25.4 fl oz pack 4"), None);
     }
 
     #[test]
@@ -174,5 +400,8 @@ mod tests {
         assert_eq!(quantity("cupcake picks with a 1992 theme"), None);
         assert_eq!(quantity("a bedspread set with 2 pillow shams"), None);
         assert_eq!(quantity("spf 15 sunscreen"), None);
+        assert_eq!(quantity("3 pack with sweet kick mustard flavor"), None);
+        assert_eq!(quantity("a single pack of 8 ounce dried cherries"), None);
+        assert_eq!(quantity("i want one that is fleece lined"), None);
     }
 }

@@ -46,13 +46,60 @@ pub fn extract(request: &Request) -> Option<usize> {
         let send_back = word == "send" && request.followed_by(index, 2, &[&["back"]]);
         let no_final_sale = word == "final"
             && request.word(index + 1).starts_with("sale")
-            && request.preceded_by(index, 4, &[&["no"], &["not"], &["nothing"], &["don't"], &["avoid"], &["without"]]);
-        let russian = word.starts_with("возврат") || word == "вернуть" || word.starts_with("обмен");
+            && request.preceded_by(
+                index,
+                4,
+                &[
+                    &["no"],
+                    &["not"],
+                    &["nothing"],
+                    &["don't"],
+                    &["avoid"],
+                    &["without"],
+                    &["can't"],
+                    &["cannot"],
+                    &["shouldn't"],
+                    &["mustn't"],
+                    &["won't"],
+                    &["never"],
+                ],
+            );
+        let russian = (word.starts_with("возврат") || word == "вернуть" || word.starts_with("обмен"))
+            && russian_wish(request, index);
         if adjective || verb_return || send_back || no_final_sale || russian {
             return Some(index);
         }
     }
     None
+}
+
+/// "с возвратом", "чтобы можно было вернуть", "возврат обязателен": the
+/// Russian words for returns are a wish only with a word of need or
+/// possibility; "возврат на озоне и так 7 дней есть" states the shop's policy.
+fn russian_wish(request: &Request, index: usize) -> bool {
+    request.preceded_by_within(
+        index,
+        4,
+        &[
+            &["с"],
+            &["возможность"],
+            &["возможностью"],
+            &["нужен"],
+            &["нужна"],
+            &["нужно"],
+            &["важен"],
+            &["важно"],
+            &["чтобы"],
+            &["чтоб"],
+            &["обязательно"],
+            &["можно"],
+            &["только"],
+            &["смогу"],
+            &["могла"],
+            &["мог"],
+        ],
+        true,
+    ) || request.followed_by(index, 2, &[&["обязателен"], &["нужен"], &["важен"], &["обязательно"], &["должен"]])
 }
 
 /// "final sale is fine", "no need to return", "don't need returns", "без возврата".
@@ -85,6 +132,9 @@ mod tests {
             "need to return them if they don't fit",
             "с возможностью возврата",
             "главное чтобы можно было вернуть",
+            "чтобы можно было обменять если не сядут",
+            "возврат обязателен",
+            "it can't be final sale",
         ] {
             assert!(refundable(text), "{text}");
         }
@@ -92,9 +142,14 @@ mod tests {
 
     #[test]
     fn other_returns_and_indifference_are_not() {
-        for text in
-            ["a return trip", "final sale is fine", "no need to return it", "без возврата можно", "Nike Pegasus"]
-        {
+        for text in [
+            "a return trip",
+            "final sale is fine",
+            "no need to return it",
+            "без возврата можно",
+            "Nike Pegasus",
+            "возврат на озоне и так 7 дней есть",
+        ] {
             assert!(!refundable(text), "{text}");
         }
     }

@@ -11,8 +11,9 @@
 use super::text::Request;
 
 /// Phrases that make what is next to them optional.
-pub const SOFT_MARKERS: [&[&str]; 18] = [
+pub const SOFT_MARKERS: [&[&str]; 19] = [
     &["ideally"],
+    &["see", "if"],
     &["preferably"],
     &["preferred"],
     &["if", "possible"],
@@ -157,6 +158,123 @@ pub fn properties(request: &Request) -> Vec<Requirement> {
     found
 }
 
+/// Units glued to a number ("8gb", "20вт", "125g", "1500W", "3MP").
+fn is_glued_unit(suffix: &str) -> bool {
+    super::size::is_measure_unit(suffix)
+        || matches!(
+            suffix,
+            "mb" | "m"
+                | "w"
+                | "v"
+                | "kw"
+                | "hz"
+                | "mp"
+                | "hp"
+                | "mm"
+                | "tb"
+                | "gb"
+                | "пк"
+                | "мп"
+                | "в"
+                | "л"
+                | "г"
+                | "шт"
+                | "pcs"
+                | "pc"
+                | "ct"
+                | "x"
+                | "k"
+                | "р"
+        )
+}
+
+/// Measures, capacities, dimensions and pack sizes: "25.4 fluid ounce",
+/// "8gb", "13.25 by 8 inch", "50х70", "pack of 18", "3 pack", "kit 3", "32
+/// ct", "70%". None is a size unless "size" introduces it (`size` reads
+/// those), and none is a count: each is a condition on the item.
+pub fn measures(request: &Request) -> Vec<Requirement> {
+    let mut found: Vec<Requirement> = Vec::new();
+    let number = |word: &str| {
+        !word.is_empty()
+            && word.chars().next().is_some_and(|character| character.is_ascii_digit())
+            && word.chars().all(|character| character.is_ascii_digit() || matches!(character, '.' | ','))
+    };
+    let glued = |word: &str| {
+        let Some(split) = word.find(|character: char| !(character.is_ascii_digit() || matches!(character, '.' | ',')))
+        else {
+            return false;
+        };
+        split > 0 && word.get(split..).is_some_and(is_glued_unit)
+    };
+    let dimension = |word: &str| {
+        word.split(['x', 'х', '*', '+']).filter(|part| !part.is_empty()).count() >= 2
+            && word.split(['x', 'х', '*', '+']).all(|part| number(part) || glued(part))
+            && word.chars().next().is_some_and(|character| character.is_ascii_digit())
+    };
+    let unit = |word: &str| {
+        super::size::is_measure_unit(word)
+            || matches!(word, "fluid" | "count" | "ct" | "pcs" | "pieces" | "%" | "mp" | "hp" | "v" | "w")
+    };
+    let mut index = 0;
+    while index < request.len() {
+        let free = |at: usize| !request.is_consumed(at);
+        let word = request.word(index);
+        let mut span: Option<(usize, usize)> = None;
+        if free(index) && (glued(word) || dimension(word) || word.ends_with('%') && number(word.trim_end_matches('%')))
+        {
+            span = Some((index, index));
+        } else if free(index)
+            && number(word)
+            && (request.word(index + 1) == "by" || (request.word(index + 1) == "in" && request.word(index + 2) == "by"))
+            && (number(request.word(index + 2)) || number(request.word(index + 3)) || glued(request.word(index + 2)))
+        {
+            let end = if request.word(index + 1) == "in" { index + 1 } else { index };
+            span = Some((index, end));
+        } else if free(index) && number(word) && unit(request.word(index + 1)) {
+            let mut end = index + 1;
+            // "25.4 fluid ounce", "25.4 fl oz".
+            while unit(request.word(end + 1)) && end < index + 3 {
+                end += 1;
+            }
+            span = Some((index, end));
+        } else if matches!(word, "pack" | "kit" | "set") && free(index) {
+            // "pack of 18", "pack 4", "kit 3", "set of 4".
+            let at = if request.word(index + 1) == "of" { index + 2 } else { index + 1 };
+            if super::text::count(request.word(at)).is_some() && free(at) {
+                span = Some((index, at));
+            }
+        } else if super::text::count(word).is_some()
+            && (request.word(index + 1) == "pack" || request.word(index + 1).ends_with("-pack"))
+            && free(index)
+        {
+            // "a six pack of", "3 pack", "a 2-pack".
+            span = Some((index, index + 1));
+        } else if word.ends_with("-pack") && super::text::count(word.trim_end_matches("-pack")).is_some() && free(index)
+        {
+            span = Some((index, index));
+        } else if matches!(word, "single" | "variety" | "multipack") && request.word(index + 1) == "pack" && free(index)
+        {
+            span = Some((index, index + 1));
+        }
+        // "13.25 by 8 inch", "6 foot by 4 foot", "66 in by 54 in".
+        if let Some((start, mut end)) = span {
+            while request.word(end + 1) == "by" && (number(request.word(end + 2)) || glued(request.word(end + 2))) {
+                end += 2;
+                if unit(request.word(end + 1)) || request.word(end + 1) == "in" {
+                    end += 1;
+                }
+            }
+            if (start..=end).all(free) {
+                found.push(Requirement { text: request.original(start, end), start, end });
+                index = end + 1;
+                continue;
+            }
+        }
+        index += 1;
+    }
+    found
+}
+
 /// "noise cancelling AirPods Pro 2": a property right before a named model
 /// describes that model and is not a separate must.
 fn describes_model(request: &Request, end: usize) -> bool {
@@ -193,6 +311,25 @@ pub fn phone_fits(request: &Request) -> Vec<Requirement> {
     found
 }
 
+/// Whether the words before `index` waive what follows ("doesn't have to
+/// be", "no need to be", "не обязательно").
+pub fn is_waived(request: &Request, index: usize) -> bool {
+    request.preceded_by(
+        index,
+        2,
+        &[
+            &["doesn't"],
+            &["don't"],
+            &["does", "not"],
+            &["do", "not"],
+            &["no", "need"],
+            &["не"],
+            &["needn't"],
+            &["won't"],
+        ],
+    )
+}
+
 /// What follows "must be" / "has to" / "обязательно" in its clause, when no
 /// other rule has claimed it.
 pub fn musts(request: &Request) -> Vec<Requirement> {
@@ -207,6 +344,10 @@ pub fn musts(request: &Request) -> Vec<Requirement> {
         markers_seen += 1;
         if markers_seen > MAX_MUST_MARKERS {
             break;
+        }
+        // "doesn't have to be fast" waives a requirement; it states none.
+        if is_waived(request, index) {
+            continue;
         }
         let start = index + marker.len();
         let mut end = start;
@@ -281,9 +422,30 @@ mod tests {
     }
 
     #[test]
+    fn measures_and_pack_sizes() {
+        for (text, measure) in [
+            ("a 25.4 fluid ounce bottle of syrup", "25.4 fluid ounce"),
+            ("an 8gb ram mini computer", "8gb"),
+            ("a 13.25 by 8 inch vanity light", "13.25 by 8 inch"),
+            ("curtains that are 66 in by 54 in", "66 in by 54 in"),
+            ("подушка 50х70 гипоаллергенная", "50х70"),
+            ("a pack of 18 snack mix", "pack of 18"),
+            ("vanilla syrup, 25.4 fl oz pack 4", "25.4 fl oz"),
+            ("a 32 ct variety pack", "32 ct"),
+            ("шоколад горький 70%", "70 %"),
+            ("гель для душа 400 мл", "400 мл"),
+        ] {
+            let request = Request::new(text);
+            let found = texts(measures(&request));
+            assert!(found.contains(&measure.to_owned()), "{text}: {found:?}");
+        }
+    }
+
+    #[test]
     fn musts_and_phones() {
         assert_eq!(texts(musts(&Request::new("a case that has to fit an iPhone 15, blue"))), ["fit an iPhone 15"]);
         assert_eq!(texts(musts(&Request::new("They MUST arrive by Saturday"))), Vec::<String>::new());
+        assert_eq!(texts(musts(&Request::new("it doesn't have to be fast"))), Vec::<String>::new());
         assert_eq!(texts(phone_fits(&Request::new("Чехол для iPhone 15, зелёный"))), ["для iPhone 15"]);
     }
 

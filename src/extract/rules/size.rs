@@ -1,5 +1,15 @@
-//! Sizes: "size 42", "EU 42", "US 9", "42,5", grip "4 3/8", S–XXL, "medium",
-//! "x-large", "размер 42", "42 размера", and measures such as "1 kg".
+//! Sizes: "size 42", "size 110", "EU 42", "eu:30", "US 9", "US mens 10.5",
+//! "women's 8", "42,5", grip "4 3/8", S–XXL, "medium", "x-large", "xx large",
+//! "in extra small", bra and jeans sizes ("34C", "W32 L34", "32x30"), kids'
+//! sizes ("4T"), bed sizes ("queen size", "twin-sized"), "размер 42", "42
+//! размера", "р. 39".
+//!
+//! Dimensions and capacities ("1 kg", "8 inch", "256GB", "100x45 cm") are not
+//! sizes unless the word "size" introduces them ("in the 18 ounce size"):
+//! they are requirements, kept in `other`. Letter sizes that are also
+//! ordinary words ("small", "large") are sizes only where the sentence makes
+//! them one: after "size" or "in", alone in their clause, or next to a
+//! garment or a gender ("a womens large t-shirt", "a medium floral shirt").
 //!
 //! A size is kept as the person said it, with two normalisations that make
 //! two extractors agree rather than dispute: a size system is written in
@@ -25,7 +35,8 @@ pub struct SizeMention {
 const SIZE_WORDS: [&str; 9] = ["size", "sizes", "sz", "размер", "размера", "размере", "размером", "grip", "ручка"];
 
 /// Filler between "size" and its value ("size of 3x-large", "size should be large").
-const FILLER: [&str; 9] = ["of", "the", "is", "should", "be", "a", "an", ":", "с"];
+const FILLER: [&str; 14] =
+    ["of", "the", "is", "should", "be", "a", "an", ":", "с", "желательно", "preferably", "ideally", "ideal", "-"];
 
 fn system_of(word: &str) -> Option<&'static str> {
     Some(match word {
@@ -83,30 +94,65 @@ fn ambiguous_letter(word: &str) -> bool {
 }
 
 /// Units that make a number a measure ("18 ounce", "1 кг").
-fn is_measure_unit(word: &str) -> bool {
+pub fn is_measure_unit(word: &str) -> bool {
     matches!(
         word,
         "oz" | "ounce"
             | "ounces"
+            | "fl"
             | "kg"
             | "кг"
             | "g"
             | "г"
             | "гр"
+            | "gram"
+            | "grams"
+            | "mg"
+            | "мг"
             | "lb"
             | "lbs"
+            | "pound"
+            | "pounds"
             | "ml"
             | "мл"
             | "l"
             | "л"
+            | "liter"
+            | "liters"
+            | "litre"
+            | "litres"
+            | "литр"
+            | "литра"
+            | "литров"
+            | "gallon"
+            | "gallons"
             | "inch"
             | "inches"
+            | "in."
+            | "дюйм"
+            | "дюйма"
+            | "дюймов"
             | "ft"
             | "feet"
+            | "foot"
+            | "yard"
+            | "yards"
+            | "meter"
+            | "meters"
+            | "metre"
+            | "metres"
             | "cm"
             | "см"
+            | "mm"
+            | "мм"
             | "gb"
             | "tb"
+            | "гб"
+            | "тб"
+            | "mah"
+            | "watt"
+            | "watts"
+            | "вт"
     )
 }
 
@@ -199,10 +245,6 @@ pub fn extract(request: &mut Request) -> Vec<SizeMention> {
         }
         mentions.sort_by_key(|mention| mention.start);
     }
-    let has_real_size = mentions.iter().any(|mention| !is_measure_label(&mention.label));
-    if !has_real_size {
-        mentions.extend(measures(request));
-    }
     mentions
 }
 
@@ -219,10 +261,6 @@ pub fn bare_size(request: &mut Request) -> Option<SizeMention> {
     Some(SizeMention { label, start: index, end: index, fallback: is_fallback(request, index), either: false })
 }
 
-fn is_measure_label(label: &str) -> bool {
-    label.split_whitespace().last().is_some_and(is_measure_unit)
-}
-
 /// Whether the person offered this value only as acceptable ("43 is fine too").
 pub fn is_fallback(request: &Request, end: usize) -> bool {
     request.followed_by(
@@ -232,13 +270,220 @@ pub fn is_fallback(request: &Request, end: usize) -> bool {
     ) || request.preceded_by(end, 3, &[&["можно", "и"], &["or", "even"]])
 }
 
+/// Words that name who a garment or shoe is for; a number after one is a
+/// size ("women's 8", "US mens 10.5").
+fn is_gender(word: &str) -> bool {
+    matches!(
+        word,
+        "mens"
+            | "men's"
+            | "men"
+            | "womens"
+            | "women's"
+            | "women"
+            | "ladies"
+            | "lady's"
+            | "kids"
+            | "kid's"
+            | "boys"
+            | "boy's"
+            | "girls"
+            | "girl's"
+            | "toddler"
+            | "toddlers"
+            | "youth"
+            | "unisex"
+    )
+}
+
+/// Garments and shoes: a letter size next to one is a size ("a womens large
+/// t-shirt"), not a measure of something else ("a large storage case").
+fn is_garment(word: &str) -> bool {
+    matches!(
+        word,
+        "shirt"
+            | "shirts"
+            | "t-shirt"
+            | "t-shirts"
+            | "tee"
+            | "tees"
+            | "top"
+            | "tops"
+            | "tank"
+            | "blouse"
+            | "polo"
+            | "polos"
+            | "sweater"
+            | "sweaters"
+            | "sweatshirt"
+            | "hoodie"
+            | "hoodies"
+            | "jacket"
+            | "jackets"
+            | "coat"
+            | "coats"
+            | "vest"
+            | "dress"
+            | "dresses"
+            | "skirt"
+            | "skirts"
+            | "jumpsuit"
+            | "romper"
+            | "bodysuit"
+            | "pants"
+            | "trousers"
+            | "jeans"
+            | "leggings"
+            | "shorts"
+            | "bottoms"
+            | "joggers"
+            | "sweatpants"
+            | "pajamas"
+            | "pyjamas"
+            | "pajama"
+            | "robe"
+            | "robes"
+            | "underwear"
+            | "boxers"
+            | "briefs"
+            | "panties"
+            | "bra"
+            | "bras"
+            | "socks"
+            | "swimsuit"
+            | "bikini"
+            | "gloves"
+            | "scrubs"
+            | "uniform"
+            | "costume"
+            | "lingerie"
+            | "sleepwear"
+            | "outfit"
+            | "shoe"
+            | "shoes"
+            | "sneakers"
+            | "boots"
+            | "sandals"
+            | "slippers"
+    )
+}
+
+/// Whether a garment follows within the clause, before a word that starts
+/// another phrase ("a medium floral long sleeve shirt").
+fn garment_ahead(request: &Request, index: usize) -> bool {
+    for at in index + 1..index + 7 {
+        if !request.same_clause(index, at) || !request.is_word(at) {
+            return false;
+        }
+        let word = request.word(at);
+        if is_garment(word) || (word == "t" && request.word(at + 1) == "shirt") {
+            return true;
+        }
+        if matches!(word, "with" | "for" | "that" | "which" | "and" | "in" | "of" | "from" | "to") {
+            return false;
+        }
+    }
+    false
+}
+
+/// A size number after "size": "110" (kids' heights), "39M"/"10W" (width).
+fn sized_number(word: &str) -> Option<String> {
+    if let Some(value) = numeric(word) {
+        return Some(value);
+    }
+    if word.len() == 3
+        && word.bytes().all(|byte| byte.is_ascii_digit())
+        && word.parse::<u32>().is_ok_and(|value| (50..=200).contains(&value))
+    {
+        return Some(word.to_owned());
+    }
+    let digits = word.strip_suffix(['m', 'w'])?;
+    let width = word.get(digits.len()..)?.to_uppercase();
+    numeric(digits).map(|value| format!("{value}{width}"))
+}
+
+/// "x large", "xx large", "3x large", "extra small": a letter size in two
+/// tokens, written with a hyphen for the x forms ("3x-large").
+fn two_token_letter(request: &Request, at: usize) -> Option<(String, usize)> {
+    let (first, second) = (request.word(at), request.word(at + 1));
+    if !matches!(second, "large" | "small") || !request.same_clause(at, at + 1) {
+        return None;
+    }
+    let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+    match first {
+        "extra" if request.word_before(at, 1) == "extra" => None,
+        "extra" => Some((format!("{} {}", text(at), text(at + 1)), at + 1)),
+        "x" | "xx" | "xxx" | "2x" | "3x" | "4x" | "5x" => Some((format!("{}-{}", text(at), text(at + 1)), at + 1)),
+        _ => None,
+    }
+}
+
+/// Bed sizes: "queen", "king", "twin", "california king", "full".
+fn bed_size(word: &str) -> Option<&'static str> {
+    Some(match word.trim_end_matches("-sized").trim_end_matches("-size") {
+        "queen" => "Queen",
+        "king" => "King",
+        "twin" => "Twin",
+        "full" => "Full",
+        _ => return None,
+    })
+}
+
+/// "34C", "36DD": a bra size.
+fn bra_size(word: &str) -> Option<String> {
+    let split = word.find(|character: char| !character.is_ascii_digit())?;
+    let (band, cup) = (word.get(..split)?, word.get(split..)?);
+    let band_value: u32 = band.parse().ok()?;
+    let cup_ok = matches!(cup, "aa" | "a" | "b" | "c" | "d" | "dd" | "ddd" | "e" | "f" | "g" | "h");
+    ((28..=48).contains(&band_value) && cup_ok).then(|| format!("{band}{}", cup.to_uppercase()))
+}
+
+/// "w32", "l34": a jeans waist or length.
+fn jeans_part(word: &str, letter: char) -> Option<u32> {
+    let digits = word.strip_prefix(letter)?;
+    let value: u32 = digits.parse().ok()?;
+    (digits.len() == 2 && (22..=50).contains(&value)).then_some(value)
+}
+
+/// "32x30": a jeans waist by length (Latin x; "50х70" is a pillow).
+fn jeans_by(word: &str) -> Option<String> {
+    let (waist, length) = word.split_once('x')?;
+    let (waist_value, length_value): (u32, u32) = (waist.parse().ok()?, length.parse().ok()?);
+    ((22..=50).contains(&waist_value) && (26..=38).contains(&length_value) && waist.len() == 2 && length.len() == 2)
+        .then(|| format!("{waist}x{length}"))
+}
+
+/// "4t", "2T": a toddler size.
+fn toddler_size(word: &str) -> Option<String> {
+    let digits = word.strip_suffix('t')?;
+    let value: u32 = digits.parse().ok()?;
+    (digits.len() == 1 && (2..=6).contains(&value)).then(|| format!("{value}T"))
+}
+
 /// A size value starting at `at` (after any "size" word): its label and last token.
 fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(String, usize)> {
     let word = request.word(at);
-    if let Some(system) = system_of(word)
-        && let Some(value) = numeric(request.word(at + 1))
+    if let Some(system) = system_of(word) {
+        // "eu:30", "US mens 10.5".
+        let mut next = at + 1;
+        while (request.word(next) == ":" || is_gender(request.word(next))) && next < at + 3 {
+            next += 1;
+        }
+        if let Some(value) = numeric(request.word(next)) {
+            return Some((format!("{system} {value}"), next));
+        }
+    }
+    if is_gender(word)
+        && let Some((label, end)) =
+            value_at(request, at + 1, false).filter(|(label, _)| label.contains(|c: char| c.is_ascii_digit()))
     {
-        return Some((format!("{system} {value}"), at + 1));
+        return Some((label, end));
+    }
+    if let Some(found) = two_token_letter(request, at) {
+        return Some(found);
+    }
+    if let Some(found) = special_size(request, at) {
+        return Some(found);
     }
     if let Some((system, value)) = glued_system(word) {
         return Some((format!("{system} {value}"), at));
@@ -256,6 +501,30 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
     if unambiguous_letter(word) || (letters_allowed && ambiguous_letter(word)) {
         let text = request.tokens.get(at).map(|token| token.text.clone()).unwrap_or_default();
         return Some((text, at));
+    }
+    None
+}
+
+/// Sizes whose shape says what they are: bra ("34C"), jeans ("W32 L34",
+/// "32x30"), toddler ("4T").
+fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
+    let word = request.word(at);
+    if let Some(label) = bra_size(word).or_else(|| jeans_by(word)).or_else(|| toddler_size(word)) {
+        return Some((label, at));
+    }
+    if let Some(waist) = jeans_part(word, 'w') {
+        if let Some(length) = jeans_part(request.word(at + 1), 'l') {
+            return Some((format!("W{waist} L{length}"), at + 1));
+        }
+        return Some((format!("W{waist}"), at));
+    }
+    // "w32l34" in one token.
+    if let Some(rest) = word.strip_prefix('w')
+        && let Some((waist, length)) = rest.split_once('l')
+        && let (Some(waist), Some(length)) =
+            (jeans_part(&format!("w{waist}"), 'w'), jeans_part(&format!("l{length}"), 'l'))
+    {
+        return Some((format!("W{waist} L{length}"), at));
     }
     None
 }
@@ -284,7 +553,65 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         if let Some((label, end)) = value_at(request, at, true) {
             return make(label, index, end);
         }
+        if let Some(label) = sized_number(request.word(at)) {
+            return make(label, index, at);
+        }
+        if let Some(bed) = bed_size(request.word(at)) {
+            return make(bed.to_owned(), index, at);
+        }
         return None;
+    }
+    // "р. 39", "рр 42": the Russian size mark.
+    if matches!(word, "р" | "рр" | "р-р") {
+        let at = if request.word(index + 1) == "." { index + 2 } else { index + 1 };
+        if let Some(value) = numeric(request.word(at))
+            && !is_not_size_follower(request.word(at + 1))
+        {
+            return make(value, index, at);
+        }
+    }
+    // "34C", "W32 L34", "32x30", "4T" anywhere.
+    if let Some((label, end)) = special_size(request, index) {
+        return make(label, index, end);
+    }
+    // "queen size", "twin-sized", "a king size bed".
+    if let Some(bed) = bed_size(word)
+        && (word.ends_with("-sized") || word.ends_with("-size") || matches!(request.word(index + 1), "size" | "sized"))
+    {
+        let end = if matches!(request.word(index + 1), "size" | "sized") { index + 1 } else { index };
+        return make(bed.to_owned(), index, end);
+    }
+    // "women's 8", "US mens 10.5", "womens size 11" (the size word is read above).
+    if is_gender(word)
+        && let Some(value) = numeric(request.word(index + 1))
+        && !is_not_size_follower(request.word(index + 2))
+        && number_is_plausible(&value)
+    {
+        return make(value, index, index + 1);
+    }
+    // "a womens large t-shirt", "a medium floral long sleeve shirt", "small mens tee".
+    if matches!(word, "small" | "medium" | "large" | "extra" | "x" | "xx" | "xxx" | "2x" | "3x")
+        && (is_gender(request.word_before(index, 1))
+            || is_gender(request.word(index + 1))
+            || garment_ahead(request, index))
+    {
+        if let Some((label, end)) = two_token_letter(request, index) {
+            return make(label, index, end);
+        }
+        if matches!(word, "small" | "medium" | "large") {
+            let text = request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+            return make(text, index, index);
+        }
+    }
+    // "одну черную M": a capital letter size right after a colour.
+    if request
+        .tokens
+        .get(index)
+        .is_some_and(|token| matches!(token.text.as_str(), "S" | "M" | "L" | "XS" | "XL" | "XXL"))
+        && super::colour::is_colour(request.word_before(index, 1))
+    {
+        let text = request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+        return make(text, index, index);
     }
     // "EU 42", "us5.5".
     if system_of(word).is_some() || glued_system(word).is_some() {
@@ -373,33 +700,6 @@ fn number_is_plausible(label: &str) -> bool {
     label.split('.').next().and_then(|whole| whole.parse::<u32>().ok()).is_some_and(|whole| (1..=60).contains(&whole))
 }
 
-/// Measures stated as a product size ("1 kg", "10.6 ounce", "8 inch").
-fn measures(request: &mut Request) -> Vec<SizeMention> {
-    let mut found = Vec::new();
-    for index in 0..request.len() {
-        if request.is_consumed(index) || request.is_consumed(index + 1) {
-            continue;
-        }
-        if let Some(value) = numeric(request.word(index))
-            && is_measure_unit(request.word(index + 1))
-        {
-            let text = request.tokens.get(index + 1).map_or(String::new(), |token| token.text.clone());
-            found.push(SizeMention {
-                label: format!("{value} {text}"),
-                start: index,
-                end: index + 1,
-                fallback: false,
-                either: false,
-            });
-        }
-    }
-    for mention in &found {
-        request.consume(mention.start, mention.end);
-    }
-    found.truncate(1);
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,12 +737,53 @@ mod tests {
     }
 
     #[test]
+    fn sizes_nobody_here_wrote() {
+        assert_eq!(sizes("kids jacket size 110"), ["110"]);
+        assert_eq!(sizes("boots size eu:30"), ["EU 30"]);
+        assert_eq!(sizes("a tee in extra small"), ["extra small"]);
+        assert_eq!(sizes("choose size xx large"), ["xx-large"]);
+        assert_eq!(sizes("a shirt in 3x large"), ["3x-large"]);
+        assert_eq!(sizes("sneakers, US mens 10.5"), ["US 10.5"]);
+        assert_eq!(sizes("boots, women's 8"), ["8"]);
+        assert_eq!(sizes("a pair of womens 8.5 toffee shoe"), ["8.5"]);
+        assert_eq!(sizes("a bra in 34C"), ["34C"]);
+        assert_eq!(sizes("джинсы levis 501 W32 L34 синие"), ["W32 L34"]);
+        assert_eq!(sizes("jeans 32x30"), ["32x30"]);
+        assert_eq!(sizes("a 4T dress"), ["4T"]);
+        assert_eq!(sizes("a twin-sized kids bed"), ["Twin"]);
+        assert_eq!(sizes("a queen size duvet"), ["Queen"]);
+        assert_eq!(sizes("hiking shoes in a size 39m"), ["39M"]);
+        assert_eq!(sizes("a womens large cranberry t-shirt"), ["large"]);
+        assert_eq!(sizes("a medium floral long sleeve shirt"), ["medium"]);
+        assert_eq!(sizes("a small mens cranberry t shirt"), ["small"]);
+        assert_eq!(sizes("сапоги р. 39"), ["39"]);
+        assert_eq!(sizes("размер желательно 50"), ["50"]);
+        assert_eq!(sizes("футболки, одну черную M и одну белую L"), ["M", "L"]);
+    }
+
+    #[test]
+    fn dimensions_and_capacities_are_not_sizes() {
+        for text in [
+            "две пачки по 1 кг",
+            "an 11 inch light fixture",
+            "a 25.4 fl oz bottle",
+            "an 8 gb ram mini computer",
+            "подушка 50х70",
+            "a 12x60 inch sticker",
+            "a large wig storage case",
+            "телевизор 55 дюймов",
+            "a 6 foot by 4 foot backdrop",
+        ] {
+            assert_eq!(sizes(text), Vec::<String>::new(), "{text}");
+        }
+    }
+
+    #[test]
     fn several_sizes_and_measures() {
         assert_eq!(sizes("size 40 for my wife and 43 for me"), ["40", "43"]);
         assert_eq!(sizes("for me in 43 and for my wife in 40"), ["43", "40"]);
         assert_eq!(sizes("within 3 days in 2 days"), Vec::<String>::new());
         assert_eq!(sizes("barbecue marinade in the 18 ounce size"), ["18 ounce"]);
-        assert_eq!(sizes("две пачки по 1 кг"), ["1 кг"]);
         let fine_too = extract(&mut Request::new("size 43 is fine too"));
         assert!(fine_too.len() == 1 && fine_too.iter().all(|mention| mention.fallback));
     }

@@ -25,6 +25,22 @@ pub struct Token {
     pub kind: TokenKind,
     /// Clauses end at `, . ; ! ? : ( ) —`, at a line break and before "but"/"но".
     pub clause: usize,
+    /// The words of `folded` for vocabulary matching (split at everything
+    /// that is not a letter or digit, "41s" as "41"), computed once here
+    /// because every brand and model is matched against them.
+    pub words: Vec<String>,
+}
+
+/// The words of a folded token: "dri-fit" → dri, fit; "41s" → 41.
+fn token_words(folded: &str) -> Vec<String> {
+    folded
+        .split(|character: char| !character.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| match word.strip_suffix('s') {
+            Some(digits) if !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit()) => digits.to_owned(),
+            _ => word.to_owned(),
+        })
+        .collect()
 }
 
 /// Punctuation that ends a clause.
@@ -52,7 +68,8 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         if CLAUSE_WORDS.contains(&folded.as_str()) && tokens.last().is_some_and(|last| last.clause == *clause) {
             *clause += 1;
         }
-        tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause });
+        let words = token_words(&folded);
+        tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause, words });
     };
     while let Some(&character) = characters.get(position) {
         let previous = if position > 0 { characters.get(position - 1).copied() } else { None };
@@ -74,6 +91,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
                     folded: character.to_string(),
                     kind: TokenKind::Punct,
                     clause,
+                    words: Vec::new(),
                 });
                 if ends_clause(character) {
                     clause += 1;
@@ -107,6 +125,11 @@ impl Request {
 
     pub fn len(&self) -> usize {
         self.tokens.len()
+    }
+
+    /// The words of the token at `index` (see [`Token::words`]); none past either end.
+    pub fn words(&self, index: usize) -> &[String] {
+        self.tokens.get(index).map_or(&[], |token| token.words.as_slice())
     }
 
     /// The folded token at `index`, or "" past either end.
@@ -146,6 +169,11 @@ impl Request {
     /// Whether `phrase` (folded words) starts at `index`.
     pub fn phrase_at(&self, index: usize, phrase: &[&str]) -> bool {
         !phrase.is_empty() && phrase.iter().enumerate().all(|(offset, word)| self.word(index + offset) == *word)
+    }
+
+    /// Whether one of `phrases` starts anywhere in the request.
+    pub fn phrase_at_any(&self, phrases: &[&[&str]]) -> bool {
+        (0..self.len()).any(|index| phrases.iter().any(|phrase| self.phrase_at(index, phrase)))
     }
 
     /// Whether one of `phrases` ends within `window` tokens before `index`,
@@ -189,12 +217,16 @@ impl Request {
     /// spaces, without a space before closing punctuation.
     pub fn original(&self, from: usize, to_inclusive: usize) -> String {
         let mut out = String::new();
+        let mut after_sign = false;
         for token in self.tokens.iter().skip(from).take(to_inclusive.saturating_add(1).saturating_sub(from)) {
             let glue = token.kind == TokenKind::Punct && matches!(token.text.as_str(), "," | "." | "!" | "?" | ")");
-            if !out.is_empty() && !glue {
+            if !out.is_empty() && !glue && !after_sign {
                 out.push(' ');
             }
             out.push_str(&token.text);
+            // "$25", "#109", "(20 pieces": no space after an opening sign.
+            after_sign = token.kind == TokenKind::Punct
+                && matches!(token.text.as_str(), "$" | "€" | "£" | "₱" | "¥" | "₹" | "#" | "(");
         }
         out
     }
@@ -219,6 +251,94 @@ pub fn number_word(word: &str) -> Option<u64> {
         "twenty-four" => 24,
         _ => return None,
     })
+}
+
+/// The value of one number word for amounts: units, teens, tens and
+/// hundreds in English and Russian ("twenty", "пятьсот"); `None` for the
+/// multipliers, which [`number_words_at`] handles.
+fn amount_word(word: &str) -> Option<u64> {
+    if let Some(value) = number_word(word).filter(|_| word != "dozen") {
+        return Some(value);
+    }
+    Some(match word {
+        "thirteen" | "тринадцать" => 13,
+        "fourteen" | "четырнадцать" => 14,
+        "fifteen" | "пятнадцать" => 15,
+        "sixteen" | "шестнадцать" => 16,
+        "seventeen" | "семнадцать" => 17,
+        "eighteen" | "восемнадцать" => 18,
+        "nineteen" | "девятнадцать" => 19,
+        "thirty" | "тридцать" => 30,
+        "forty" | "сорок" => 40,
+        "fifty" | "пятьдесят" => 50,
+        "sixty" | "шестьдесят" => 60,
+        "seventy" | "семьдесят" => 70,
+        "eighty" | "восемьдесят" => 80,
+        "ninety" | "девяносто" => 90,
+        "двух" => 2,
+        "трех" => 3,
+        "четырех" => 4,
+        "пяти" => 5,
+        "шести" => 6,
+        "семи" => 7,
+        "восьми" => 8,
+        "девяти" => 9,
+        "десяти" => 10,
+        "двадцати" => 20,
+        "тридцати" => 30,
+        "пятидесяти" => 50,
+        "сто" | "ста" => 100,
+        "двухсот" => 200,
+        "трехсот" => 300,
+        "пятисот" => 500,
+        "двести" => 200,
+        "триста" => 300,
+        "четыреста" => 400,
+        "пятьсот" => 500,
+        "шестьсот" => 600,
+        "семьсот" => 700,
+        "восемьсот" => 800,
+        "девятьсот" => 900,
+        _ => return None,
+    })
+}
+
+/// A number said in words starting at `index` ("twenty", "twenty-five",
+/// "a hundred and fifty", "two thousand", "пять тысяч", "тысячу"), and the
+/// token it ends at. At most eight words are read.
+pub fn number_words_at(request: &Request, index: usize) -> Option<(u64, usize)> {
+    let mut total: u64 = 0;
+    let mut current: u64 = 0;
+    let mut end: Option<usize> = None;
+    let mut at = index;
+    while at < index + 8 {
+        let word = request.word(at);
+        let parts: Vec<&str> = word.split('-').collect();
+        let hyphenated = parts.len() == 2 && parts.iter().all(|part| amount_word(part).is_some());
+        if hyphenated {
+            current = current.saturating_add(parts.iter().filter_map(|part| amount_word(part)).sum::<u64>());
+        } else if let Some(value) = amount_word(word) {
+            current = current.saturating_add(value);
+        } else if word == "a" && at == index && matches!(request.word(at + 1), "hundred" | "thousand") {
+            current = 1;
+        } else if word == "hundred" && end.is_some() {
+            current = current.saturating_mul(100);
+        } else if matches!(word, "thousand" | "тысяча" | "тысячу" | "тысячи" | "тысяч" | "тысяч,")
+        {
+            // "тысячу рублей" alone is a thousand.
+            total = total.saturating_add(current.max(1).saturating_mul(1000));
+            current = 0;
+        } else if word == "and" && end.is_some() && amount_word(request.word(at + 1)).is_some() {
+            at += 1;
+            continue;
+        } else {
+            break;
+        }
+        end = Some(at);
+        at += 1;
+    }
+    let value = total.saturating_add(current);
+    end.filter(|_| value > 0).map(|end| (value, end))
 }
 
 /// A whole number written in digits, at most nine of them (nobody orders a
@@ -284,6 +404,19 @@ mod tests {
         assert_eq!(hundredths("42,5"), Some(4250));
         assert_eq!(hundredths("1,200"), Some(120000));
         assert_eq!(hundredths("99999999999999999999"), None);
+    }
+
+    #[test]
+    fn numbers_in_words() {
+        let value = |text: &str| number_words_at(&Request::new(text), 0).map(|(value, _)| value);
+        assert_eq!(value("twenty dollars"), Some(20));
+        assert_eq!(value("twenty-five bucks"), Some(25));
+        assert_eq!(value("a hundred and fifty euros"), Some(150));
+        assert_eq!(value("two thousand"), Some(2000));
+        assert_eq!(value("пять тысяч рублей"), Some(5000));
+        assert_eq!(value("тысячу рублей"), Some(1000));
+        assert_eq!(value("триста рублей"), Some(300));
+        assert_eq!(value("and so on"), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! requires every word of the stated model in the item name, and the person
 //! who says "Miler running t-shirt" named the line "Miler", not the kind.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::text::Request;
 use crate::normalize::{fold, words};
@@ -22,11 +22,14 @@ struct Brand {
     words: Vec<String>,
 }
 
-/// One catalog model: its tokens as spelt (for output) and its word set.
+/// One catalog model: its tokens as spelt (for output), the words of each
+/// token, its word set and its brand's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Model {
     brand: String,
+    brand_words: Vec<String>,
     tokens: Vec<String>,
+    token_words: Vec<Vec<String>>,
     words: BTreeSet<String>,
 }
 
@@ -36,6 +39,10 @@ struct Model {
 pub struct Vocabulary {
     brands: Vec<Brand>,
     models: Vec<Model>,
+    /// Which models hold each word, so a request is matched only against the
+    /// models that share a word with it: a catalog of hundreds of models
+    /// would otherwise cost hundreds of scans of every request.
+    models_by_word: BTreeMap<String, Vec<usize>>,
 }
 
 /// Brands that are also common words; recognised only when capitalised
@@ -214,8 +221,18 @@ impl Vocabulary {
             if model_words.is_empty() {
                 continue;
             }
-            let model = Model { brand: brand.to_owned(), tokens, words: model_words };
+            let token_words = tokens.iter().map(|token| words(token)).collect();
+            let model = Model {
+                brand: brand.to_owned(),
+                brand_words: brand_words.clone(),
+                tokens,
+                token_words,
+                words: model_words,
+            };
             if !vocabulary.models.contains(&model) {
+                for word in &model.words {
+                    vocabulary.models_by_word.entry(word.clone()).or_default().push(vocabulary.models.len());
+                }
                 vocabulary.models.push(model);
             }
         }
@@ -269,8 +286,8 @@ fn brand_ends_at(request: &Request, start: usize, brand_words: &[String]) -> Opt
         if !request.is_word(index) {
             return None;
         }
-        for word in words(request.word(index)) {
-            if word != *next {
+        for word in request.words(index) {
+            if word != next {
                 return None;
             }
             match wanted.next() {
@@ -298,7 +315,7 @@ fn followed_by_own_model(vocabulary: &Vocabulary, request: &Request, next: usize
     let next_words = token_words(request, next);
     !next_words.is_empty()
         && vocabulary.models.iter().any(|model| {
-            words(&model.brand) == brand.words
+            model.brand_words == brand.words
                 && next_words.iter().all(|word| model.words.contains(word) && is_specific(word))
         })
 }
@@ -314,14 +331,8 @@ pub struct ModelMention {
 
 /// The words a request token contributes to model matching: "41s" counts as
 /// "41" ("Pegasus 41s"), punctuation as nothing.
-fn token_words(request: &Request, index: usize) -> Vec<String> {
-    words(request.word(index))
-        .into_iter()
-        .map(|word| match word.strip_suffix('s') {
-            Some(digits) if !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit()) => digits.to_owned(),
-            _ => word,
-        })
-        .collect()
+fn token_words(request: &Request, index: usize) -> &[String] {
+    request.words(index)
 }
 
 fn is_specific(word: &str) -> bool {
@@ -333,7 +344,18 @@ fn is_specific(word: &str) -> bool {
 /// Models of a brand named just before the run win ties.
 pub fn find_model(vocabulary: &Vocabulary, request: &Request, brands: &[BrandMention]) -> Option<ModelMention> {
     let mut best: Option<(usize, usize, bool, ModelMention)> = None;
-    for model in &vocabulary.models {
+    let mut candidates: Vec<usize> = (0..request.len())
+        .filter(|index| !request.is_consumed(*index))
+        .flat_map(|index| request.words(index))
+        .filter_map(|word| vocabulary.models_by_word.get(word))
+        .flatten()
+        .copied()
+        .collect();
+    // In catalog order, as a scan of every model would visit them: the
+    // first of equally good mentions wins.
+    candidates.sort_unstable();
+    candidates.dedup();
+    for model in candidates.into_iter().filter_map(|position| vocabulary.models.get(position)) {
         let mut index = 0;
         while index < request.len() {
             let Some(end) = run_end(request, index, model) else {
@@ -345,7 +367,7 @@ pub fn find_model(vocabulary: &Vocabulary, request: &Request, brands: &[BrandMen
             if let Some(mention) = trimmed_mention(request, index, end, model, brand_before) {
                 let specific = (mention.start..=mention.end)
                     .flat_map(|at| token_words(request, at))
-                    .filter(|word| is_specific(word))
+                    .filter(|word| is_specific(word.as_str()))
                     .count();
                 let length = mention.end - mention.start + 1;
                 let better = match &best {
@@ -369,7 +391,7 @@ fn run_end(request: &Request, start: usize, model: &Model) -> Option<usize> {
     let belongs = |index: usize| {
         request.is_word(index) && !request.is_consumed(index) && {
             let token_words = token_words(request, index);
-            !token_words.is_empty() && token_words.iter().all(|word| model.words.contains(word))
+            !token_words.is_empty() && token_words.iter().all(|word| model.words.contains(word.as_str()))
         }
     };
     if !belongs(start) {
@@ -398,7 +420,7 @@ fn trimmed_mention(
     brand_before: bool,
 ) -> Option<ModelMention> {
     let has_specific = |from: usize, to: usize| {
-        (from..=to).flat_map(|index| token_words(request, index)).any(|word| is_specific(&word))
+        (from..=to).flat_map(|index| token_words(request, index)).any(|word| is_specific(word))
     };
     // Only the end is trimmed: a kind word before the line is usually part
     // of its name ("Chocolate Chip"), after it the person's noun ("Miler running t-shirt").
@@ -408,7 +430,7 @@ fn trimmed_mention(
     }
     // A lone word that is only part of a catalog token ("fit" of "Dri-FIT")
     // is an ordinary word, not a model.
-    if from == to && !model.tokens.iter().any(|token| words(token) == token_words(request, from)) {
+    if from == to && !model.token_words.iter().any(|words| words.as_slice() == token_words(request, from)) {
         return None;
     }
     let specific = has_specific(from, to);
@@ -440,8 +462,9 @@ fn spelled_as_catalog(request: &Request, index: usize, model: &Model) -> String 
     model
         .tokens
         .iter()
-        .find(|token| words(token) == wanted)
-        .cloned()
+        .zip(&model.token_words)
+        .find(|(_, words)| words.as_slice() == wanted)
+        .map(|(token, _)| token.clone())
         .unwrap_or_else(|| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default())
 }
 

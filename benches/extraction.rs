@@ -1,0 +1,50 @@
+//! The offline extractor's cost: request text → facts with `rules` over the
+//! embedded sandbox catalog (what `asasked check --request` runs by default).
+//! Target (issue 12, 2-core machine, release): ≤ 200 µs median per request.
+//!
+//! "dev set, one request" parses the next request of the open half of
+//! tests/extraction/real.jsonl on every iteration, so each sample is a mean
+//! over the mix of short WebShop goals, Russian requests and long
+//! ShoppingBench queries; the named cases are the shortest and the longest kinds.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use asasked::catalog::Catalog;
+use asasked::extract::rules::RulesExtractor;
+use asasked::sandbox::devset::{self, Half};
+use chrono::NaiveDate;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn benches(criterion: &mut Criterion) {
+    let extractor = RulesExtractor::for_catalog(&Catalog::embedded().expect("embedded catalog"));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction/real.jsonl");
+    let text = std::fs::read_to_string(path).expect("tests/extraction/real.jsonl");
+    let rows: Vec<_> =
+        devset::parse(&text).expect("dev set").into_iter().filter(|row| row.half == Half::Open).collect();
+    let today = NaiveDate::from_ymd_opt(2026, 11, 2).expect("a date");
+
+    let mut next = 0usize;
+    criterion.bench_function("dev set, one request", |bench| {
+        bench.iter(|| {
+            let row = &rows[next % rows.len()];
+            next += 1;
+            black_box(extractor.parse(black_box(&row.request), &[], row.today))
+        })
+    });
+    let short = "Nike Pegasus 41 in black ideally, white is fine, size 42, under $120, by Friday, returnable";
+    criterion.bench_function("short English request", |bench| {
+        bench.iter(|| black_box(extractor.parse(black_box(short), &[], today)))
+    });
+    let russian = "джинсы levis 501 W32 L34 синие, можно и черные. чтобы можно было обменять если не сядут";
+    criterion.bench_function("short Russian request", |bench| {
+        bench.iter(|| black_box(extractor.parse(black_box(russian), &[], today)))
+    });
+    let longest = rows.iter().max_by_key(|row| row.request.len()).expect("rows");
+    criterion.bench_function("longest open request", |bench| {
+        bench.iter(|| black_box(extractor.parse(black_box(&longest.request), &[], longest.today)))
+    });
+}
+
+criterion_group!(extraction, benches);
+criterion_main!(extraction);

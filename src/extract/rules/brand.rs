@@ -1,0 +1,605 @@
+//! Brands no catalog names, read from cues: "a toner from psph beauty",
+//! "corn puffs from trader joes", "a Panasonic brand air conditioner", "by
+//! One Home", "бренда X", "изд. росмэн"; excluded lists ("not Adidas or
+//! Puma", "не Acer и не Asus"); and, in Russian text, a lone word in Latin
+//! script ("подгузники pampers 4 размер"), which is how Russian shoppers
+//! write brand names.
+//!
+//! The catalog stays a second source: its brands are found first (in
+//! `vocabulary`) and claim their tokens; these rules read only what is left.
+//! Every cue has a stop list, because the same words introduce materials
+//! ("made from cotton"), origins ("from Japan"), shops ("from LazMall"),
+//! times ("by tomorrow") and prices ("from 324 to 623 pesos"). A run of
+//! several Latin words in Russian text ("la roche-posay effaclar") is a brand
+//! and a model whose border nobody can tell without a catalog: no brand.
+
+use super::text::{Request, TokenKind};
+
+/// How a cue brand is meant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BrandRole {
+    Chosen,
+    Excluded,
+    /// Offered with a chosen one ("bosch или valeo").
+    Alternative,
+}
+
+/// A brand read from a cue, at tokens `start..=end`, as the person wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedBrand {
+    pub display: String,
+    pub start: usize,
+    pub end: usize,
+    pub role: BrandRole,
+    /// A model number written right after it ("mikasa v200w").
+    pub model: Option<(String, usize)>,
+}
+
+/// Words that exclude what follows ("not", "кроме").
+const NEGATIONS: [&[&str]; 13] = [
+    &["not"],
+    &["no"],
+    &["except"],
+    &["anything", "but"],
+    &["other", "than"],
+    &["besides"],
+    &["avoid"],
+    &["excluding"],
+    &["never"],
+    &["не"],
+    &["кроме"],
+    &["ни"],
+    &["без"],
+];
+
+/// Words that end a brand name read after a cue.
+fn ends_name(word: &str) -> bool {
+    matches!(
+        word,
+        "with"
+            | "and"
+            | "that"
+            | "which"
+            | "who"
+            | "for"
+            | "in"
+            | "on"
+            | "at"
+            | "to"
+            | "is"
+            | "are"
+            | "has"
+            | "have"
+            | "please"
+            | "pls"
+            | "so"
+            | "because"
+            | "but"
+            | "or"
+            | "if"
+            | "as"
+            | "priced"
+            | "costing"
+            | "available"
+            | "only"
+            | "и"
+            | "или"
+            | "с"
+            | "для"
+            | "на"
+            | "в"
+            | "по"
+            | "до"
+            | "не"
+    )
+}
+
+/// Words that are not a brand after "from"/"by"/"от": articles, pronouns,
+/// places, shops, materials, times, and words that say what kind of thing
+/// follows.
+fn never_a_brand(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an"
+            | "the"
+            | "my"
+            | "your"
+            | "our"
+            | "their"
+            | "his"
+            | "her"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "any"
+            | "some"
+            | "me"
+            | "us"
+            | "you"
+            | "it"
+            | "them"
+            | "scratch"
+            | "home"
+            | "here"
+            | "there"
+            | "now"
+            | "today"
+            | "tomorrow"
+            | "tonight"
+            | "then"
+            | "next"
+            | "end"
+            | "noon"
+            | "morning"
+            | "evening"
+            | "hand"
+            | "far"
+            | "size"
+            | "color"
+            | "colour"
+            | "weight"
+            | "category"
+            | "price"
+            | "lazmall"
+            | "lazada"
+            | "lazflash"
+            | "amazon"
+            | "ebay"
+            | "walmart"
+            | "aliexpress"
+            | "ozon"
+            | "wildberries"
+            | "store"
+            | "shop"
+            | "seller"
+            | "sellers"
+            | "stores"
+            | "shops"
+            | "oem"
+            | "generic"
+            | "unbranded"
+            | "no"
+            | "japan"
+            | "china"
+            | "mainland"
+            | "korea"
+            | "usa"
+            | "america"
+            | "germany"
+            | "italy"
+            | "france"
+            | "india"
+            | "thailand"
+            | "vietnam"
+            | "malaysia"
+            | "philippines"
+            | "taiwan"
+            | "turkey"
+            | "uk"
+            | "europe"
+            | "cotton"
+            | "leather"
+            | "wood"
+            | "wooden"
+            | "bamboo"
+            | "plastic"
+            | "steel"
+            | "metal"
+            | "glass"
+            | "silk"
+            | "wool"
+            | "polyester"
+            | "nylon"
+            | "natural"
+            | "organic"
+            | "recycled"
+            | "real"
+            | "pure"
+            | "genuine"
+            | "solid"
+            | "fresh"
+            | "local"
+            | "various"
+            | "different"
+            | "official"
+            | "trusted"
+            | "reputable"
+            | "top"
+            | "name"
+            | "brand"
+            | "brands"
+            | "i"
+    )
+}
+
+/// Latin words in Russian text that are terms, units or product names, not
+/// brands.
+fn latin_term(word: &str) -> bool {
+    matches!(
+        word,
+        "iphone"
+            | "ipad"
+            | "macbook"
+            | "airpods"
+            | "galaxy"
+            | "pixel"
+            | "android"
+            | "ios"
+            | "pro"
+            | "max"
+            | "mini"
+            | "plus"
+            | "ultra"
+            | "lite"
+            | "slim"
+            | "fit"
+            | "air"
+            | "smart"
+            | "sport"
+            | "classic"
+            | "style"
+            | "premium"
+            | "oversize"
+            | "power"
+            | "bank"
+            | "usb"
+            | "type"
+            | "led"
+            | "lcd"
+            | "oled"
+            | "rgb"
+            | "wifi"
+            | "wi-fi"
+            | "bluetooth"
+            | "hdmi"
+            | "ssd"
+            | "hdd"
+            | "ram"
+            | "nfc"
+            | "gps"
+            | "tws"
+            | "anc"
+            | "oem"
+            | "spf"
+            | "xl"
+            | "xxl"
+            | "xs"
+            | "mah"
+            | "edition"
+            | "original"
+            | "book"
+            | "set"
+            | "case"
+            | "new"
+    )
+}
+
+fn is_latin_word(word: &str) -> bool {
+    word.chars().any(|character| character.is_ascii_alphabetic())
+        && word.chars().all(|character| character.is_ascii_alphanumeric() || matches!(character, '-' | '\'' | '&'))
+}
+
+fn is_alphabetic_latin(word: &str) -> bool {
+    word.len() >= 3 && word.chars().all(|character| character.is_ascii_alphabetic() || matches!(character, '-' | '\''))
+}
+
+/// Whether the request is written in Russian: two or more Cyrillic words
+/// (a Russian request may quote long English titles).
+pub fn is_cyrillic_text(request: &Request) -> bool {
+    request
+        .tokens
+        .iter()
+        .filter(|token| {
+            token.folded.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
+        })
+        .take(2)
+        .count()
+        >= 2
+}
+
+/// Whether the token at `index` looks like a name: capitalised mid-sentence
+/// in English, Latin script in Russian text.
+fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
+    let Some(token) = request.tokens.get(index) else { return false };
+    if token.kind != TokenKind::Word || request.is_consumed(index) {
+        return false;
+    }
+    let word = token.folded.as_str();
+    if cyrillic {
+        return is_latin_word(word) && !latin_term(word) && word.chars().any(|c| c.is_ascii_alphabetic());
+    }
+    let capitalised = token.text.chars().next().is_some_and(char::is_uppercase);
+    let letter_size = matches!(word, "s" | "m" | "l" | "xs" | "xl" | "xxl" | "xxs");
+    capitalised
+        && word.chars().count() >= 2
+        && !letter_size
+        && word != "i"
+        && !never_a_brand(word)
+        && !super::colour::is_colour(word)
+        && !word.chars().all(|character| character.is_ascii_digit())
+}
+
+/// The person's words from `start` to `end`.
+fn display(request: &Request, start: usize, end: usize) -> String {
+    request.original(start, end)
+}
+
+/// A name read after a cue at `start`: up to three words, until a word that
+/// ends names; `None` if the first word is never a brand.
+fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
+    let first = request.word(start);
+    if !request.is_word(start)
+        || request.is_consumed(start)
+        || never_a_brand(first)
+        || ends_name(first)
+        || first.chars().next().is_some_and(|character| character.is_ascii_digit())
+        || super::money::currency_of(first).is_some()
+        || super::colour::is_colour(first)
+    {
+        return None;
+    }
+    let mut end = start;
+    while end < start + 2 {
+        let next = end + 1;
+        if !request.is_word(next)
+            || request.is_consumed(next)
+            || !request.same_clause(start, next)
+            || ends_name(request.word(next))
+            || matches!(request.word(next), "a" | "an" | "the" | "my" | "your" | "this" | "brand")
+        {
+            break;
+        }
+        end = next;
+    }
+    // "from mb variety store": a shop, not a brand.
+    if matches!(request.word(end), "store" | "shop" | "market" | "mall" | "outlet" | "seller" | "supermarket") {
+        return None;
+    }
+    Some((start, end))
+}
+
+/// Every brand the cues name, in order, on tokens no other rule claimed.
+/// `named` marks the tokens the catalog's brands and models claimed: a Latin
+/// word next to one ("lego city") is part of that name.
+pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
+    let cyrillic = is_cyrillic_text(request);
+    let mut found: Vec<NamedBrand> = Vec::new();
+    let mut claimed = vec![false; request.len()];
+    let push = |found: &mut Vec<NamedBrand>, claimed: &mut Vec<bool>, start: usize, end: usize, role: BrandRole| {
+        if (start..=end).any(|at| claimed.get(at).copied().unwrap_or(true)) {
+            return;
+        }
+        for slot in claimed.iter_mut().take(end + 1).skip(start) {
+            *slot = true;
+        }
+        found.push(NamedBrand { display: display(request, start, end), start, end, role, model: None });
+    };
+    // Excluded lists: "not Adidas or Puma", "не Acer и не Asus".
+    for index in 0..request.len() {
+        let Some(negation) = NEGATIONS.iter().find(|phrase| request.phrase_at(index, phrase)) else { continue };
+        let mut at = index + negation.len();
+        if request.word(at) == "the" {
+            at += 1;
+        }
+        let mut items = 0;
+        loop {
+            // A brand the catalog read is an item of the list too.
+            let item_end = if request.is_consumed(at) && request.is_word(at) {
+                let mut end = at;
+                while request.is_consumed(end + 1) && request.is_word(end + 1) {
+                    end += 1;
+                }
+                Some(end)
+            } else if name_like(request, at, cyrillic) {
+                let mut end = at;
+                while end < at + 2 && name_like(request, end + 1, cyrillic) {
+                    end += 1;
+                }
+                push(&mut found, &mut claimed, at, end, BrandRole::Excluded);
+                Some(end)
+            } else {
+                None
+            };
+            let Some(end) = item_end else { break };
+            items += 1;
+            let mut next = end + 1;
+            if !matches!(request.word(next), "or" | "and" | "nor" | "," | "или" | "и" | "ни") {
+                break;
+            }
+            next += 1;
+            if matches!(request.word(next), "not" | "no" | "не" | "ни") {
+                next += 1;
+            }
+            at = next;
+            if items > 8 {
+                break;
+            }
+        }
+    }
+    // Cues before a name: "from X", "by X", "brand X", "бренда X", "изд. X".
+    for index in 0..request.len() {
+        let word = request.word(index);
+        let after = match word {
+            // "by" names a maker only after "made", "sold" … or before a
+            // capitalised name: "carried by case", "sorted by size" do not.
+            "by" if !matches!(
+                request.word_before(index, 1),
+                "made" | "sold" | "produced" | "manufactured" | "designed" | "created" | "distributed" | "published"
+            ) && !request
+                .tokens
+                .get(index + 1)
+                .is_some_and(|token| token.text.chars().next().is_some_and(char::is_uppercase)) =>
+            {
+                None
+            }
+            "from" | "by" => {
+                let material = word == "from"
+                    && matches!(
+                        request.word_before(index, 1),
+                        "made"
+                            | "crafted"
+                            | "built"
+                            | "woven"
+                            | "cast"
+                            | "carved"
+                            | "sewn"
+                            | "derived"
+                            | "sourced"
+                            | "extracted"
+                            | "priced"
+                            | "ranging"
+                    );
+                if material { None } else { Some(index + 1) }
+            }
+            "brand"
+                if !matches!(request.word_before(index, 1), "the" | "a" | "an" | "this" | "from" | "of" | "")
+                    && !matches!(request.word(index + 1), ":" | "is" | "called" | "named") =>
+            {
+                None
+            }
+            "brand" | "бренда" | "фирмы" | "марки" | "издательства" | "производителя" =>
+            {
+                let mut at = index + 1;
+                if matches!(request.word(at), ":" | "is" | "called" | "named") {
+                    at += 1;
+                }
+                Some(at)
+            }
+            "изд" if request.word(index + 1) == "." => Some(index + 2),
+            "от" if cyrillic && name_like(request, index + 1, cyrillic) => Some(index + 1),
+            _ => None,
+        };
+        let Some(start) = after else { continue };
+        let start = if request.word(start) == "the" && request.word(start + 1) == "brand" { start + 2 } else { start };
+        if let Some((start, end)) = name_after(request, start) {
+            if cyrillic && !(start..=end).all(|at| is_latin_word(request.word(at))) && word == "от" {
+                continue;
+            }
+            push(&mut found, &mut claimed, start, end, BrandRole::Chosen);
+        }
+    }
+    // "a Panasonic brand air conditioner", "Kracie brand conditioner".
+    for index in 1..request.len() {
+        if request.word(index) != "brand" || request.word(index + 1) == "name" {
+            continue;
+        }
+        let end = index - 1;
+        if request.is_word(end)
+            && !request.is_consumed(end)
+            && !never_a_brand(request.word(end))
+            && !ends_name(request.word(end))
+            && !super::colour::is_colour(request.word(end))
+        {
+            push(&mut found, &mut claimed, end, end, BrandRole::Chosen);
+        }
+    }
+    // Russian text: a lone Latin word is a brand ("подгузники pampers"), and
+    // "bosch или valeo" offers two.
+    if cyrillic {
+        let mut index = 0;
+        while index < request.len() {
+            if !name_like(request, index, true) {
+                index += 1;
+                continue;
+            }
+            let mut end = index;
+            while request.is_word(end + 1) && is_latin_word(request.word(end + 1)) && !request.is_consumed(end + 1) {
+                end += 1;
+            }
+            // "mikasa v200w": a name and a model number.
+            let with_model = end == index + 1 && request.word(end).chars().any(|character| character.is_ascii_digit());
+            let lone = (end == index || with_model) && is_alphabetic_latin(request.word(index));
+            let before = request.word_before(index, 1);
+            let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");
+            let is_named = |at: usize| named.get(at).copied().unwrap_or(false);
+            let next_to_claimed = is_named(index.wrapping_sub(1)) || is_named(end + 1);
+            if lone && !after_preposition && !next_to_claimed {
+                let offered = matches!(before, "или" | "or")
+                    && found.last().is_some_and(|last| last.end + 2 == index && last.role == BrandRole::Chosen);
+                let role = if offered { BrandRole::Alternative } else { BrandRole::Chosen };
+                push(&mut found, &mut claimed, index, index, role);
+                if with_model
+                    && let Some(last) = found.last_mut()
+                    && last.start == index
+                {
+                    last.model = Some((request.original(end, end), end));
+                }
+            }
+            index = end + 1;
+        }
+    }
+    found.sort_by_key(|brand| brand.start);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brands(text: &str) -> Vec<(String, BrandRole)> {
+        let request = Request::new(text);
+        find(&request, &vec![false; request.len()]).into_iter().map(|brand| (brand.display, brand.role)).collect()
+    }
+
+    fn chosen(text: &str) -> Vec<String> {
+        brands(text).into_iter().filter(|(_, role)| *role == BrandRole::Chosen).map(|(name, _)| name).collect()
+    }
+
+    #[test]
+    fn brands_from_cues() {
+        assert_eq!(chosen("i need a toner from psph beauty"), ["psph beauty"]);
+        assert_eq!(chosen("white cheddar corn puffs from trader joes,"), ["trader joes"]);
+        assert_eq!(chosen("a Panasonic brand air conditioner"), ["Panasonic"]);
+        assert_eq!(chosen("a cleansing foam from the brand Derma Natufian."), ["Derma Natufian"]);
+        assert_eq!(chosen("a vacuum cleaner by One Home that has no cord"), ["One Home"]);
+        assert_eq!(chosen("a vacuum cleaner by one home"), Vec::<String>::new());
+        assert_eq!(chosen("a drill made by DeWalt"), ["DeWalt"]);
+        assert_eq!(chosen("гарри поттер, изд. росмэн, твердый переплет"), ["росмэн"]);
+        assert_eq!(chosen("подгузники pampers 4 размер 2 пачки"), ["pampers"]);
+        assert_eq!(chosen("ручки гелевые pilot: синие 10 шт"), ["pilot"]);
+        assert_eq!(chosen("мяч волейбольный mikasa v200w, уровень профи"), ["mikasa"]);
+        assert_eq!(chosen("учебник english file intermediate, 4th edition, oxford оригинал"), ["oxford"]);
+    }
+
+    #[test]
+    fn cues_that_name_no_brand() {
+        for text in [
+            "a shirt made from cotton",
+            "a duster from Japan",
+            "kitchen strainers from LazMall",
+            "priced from 324 to 623 pesos",
+            "need it by tomorrow",
+            "gaming controllers which can be carried by case",
+            "organic lettuce seeds from mb variety store",
+            "made from a soft material",
+            "чехол для iphone 15",
+            "умные часы с nfc",
+            "крем la roche-posay effaclar 40 мл",
+            "samsung galaxy a55 256гб",
+        ] {
+            assert_eq!(chosen(text), Vec::<String>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn excluded_lists() {
+        let excluded = |text: &str| -> Vec<String> {
+            brands(text).into_iter().filter(|(_, role)| *role == BrandRole::Excluded).map(|(name, _)| name).collect()
+        };
+        assert_eq!(excluded("running shoes, not Adidas or Puma"), ["Adidas", "Puma"]);
+        assert_eq!(excluded("ноутбук не Acer и не Asus"), ["Acer", "Asus"]);
+        assert_eq!(excluded("помада, не vivienne sabo, желательно стойкая"), ["vivienne sabo"]);
+        assert_eq!(excluded("no nuts (allergy!!)"), Vec::<String>::new());
+        assert_eq!(excluded("not red"), Vec::<String>::new());
+        assert_eq!(excluded("Wilson Clash 100 (NOT the L), grip 4 3/8"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn offered_brands() {
+        assert_eq!(
+            brands("щетки bosch или valeo, бескаркасные"),
+            [("bosch".to_owned(), BrandRole::Chosen), ("valeo".to_owned(), BrandRole::Alternative)]
+        );
+    }
+}

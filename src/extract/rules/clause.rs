@@ -1,0 +1,992 @@
+//! Nothing said vanishes: every word of a request is read into a fact, kept
+//! as a free-text requirement (`other` / `other_optional`), named as the
+//! product itself, or dismissed as filler from the lists below; and
+//! [`ClauseReading`] shows, per clause, what each part became.
+//!
+//! The words no rule read are cut into segments at clause ends and at the
+//! words that start a condition ("with", "that", "which", "made", "for",
+//! "and", "without"). A segment's words that are not filler are a
+//! requirement in the person's words ("with a glass shade" → "glass shade"),
+//! so a condition the parser cannot read ("no nuts (allergy!!)") is put to
+//! the person instead of being dropped. The first segment that says anything
+//! names the product ("some binoculars", "long sleeved pajamas"): that is
+//! what the agent searches for, not a condition the guard can check, and a
+//! requirement for it would ask the person about every cart; its known
+//! properties and measures are still requirements (read by `requirement`).
+//! Of several products ("a shop that offers both …"), every segment is a
+//! requirement: the facts cannot say which product a colour belongs to.
+//!
+//! Filler is a closed, documented list: the words of asking ("I'm looking
+//! for", "please", "can you find me"), pronouns, articles and other function
+//! words, the markers other rules read ("ideally", "must be", "budget"),
+//! words that only name a fact's kind ("size", "color"), whom or where the
+//! item is for ("for my living room", "for adults", "for party"), and a
+//! voucher's rules after a budget.
+
+use super::requirement::Requirement;
+use super::text::{Request, TokenKind};
+
+/// Words that carry no condition (see the module comment for the kinds).
+pub const FILLER: &[&str] = &[
+    // asking and politeness
+    "i",
+    "i'm",
+    "im",
+    "iam",
+    "i'd",
+    "i'll",
+    "i've",
+    "we",
+    "we're",
+    "me",
+    "my",
+    "mine",
+    "you",
+    "your",
+    "please",
+    "pls",
+    "plz",
+    "thanks",
+    "thank",
+    "thx",
+    "hi",
+    "hello",
+    "hey",
+    "looking",
+    "look",
+    "searching",
+    "search",
+    "find",
+    "finding",
+    "get",
+    "getting",
+    "buy",
+    "buying",
+    "purchase",
+    "order",
+    "ordering",
+    "want",
+    "wanted",
+    "wanna",
+    "need",
+    "needs",
+    "needed",
+    "nee",
+    "would",
+    "like",
+    "love",
+    "help",
+    "locate",
+    "show",
+    "give",
+    "send",
+    "can",
+    "could",
+    "will",
+    "shall",
+    "should",
+    "let",
+    "see",
+    "interested",
+    "try",
+    "choose",
+    "pick",
+    "select",
+    "go",
+    "also",
+    "just",
+    "really",
+    "very",
+    "so",
+    "too",
+    "some",
+    "something",
+    "anything",
+    "any",
+    "one",
+    "ones",
+    "options",
+    "option",
+    "product",
+    "products",
+    "item",
+    "items",
+    "thing",
+    "things",
+    "kind",
+    "available",
+    "possible",
+    "good",
+    "nice",
+    "great",
+    "cool",
+    "comes",
+    "come",
+    "coming",
+    "suitable",
+    "allows",
+    "allow",
+    "lets",
+    "includes",
+    "include",
+    "including",
+    "helps",
+    "offers",
+    "offer",
+    "offering",
+    "offered",
+    "features",
+    "feature",
+    "details",
+    "sold",
+    "paid",
+    "designed",
+    "used",
+    "uses",
+    "called",
+    "named",
+    "belongs",
+    "specifically",
+    "stuff",
+    "whole",
+    // list words
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "next",
+    "lastly",
+    "finally",
+    "then",
+    // whom it is for, when the words say only that
+    "men",
+    "mens",
+    "men's",
+    "man",
+    "women",
+    "womens",
+    "women's",
+    "woman",
+    "ladies",
+    "lady",
+    "kids",
+    "kid",
+    "boys",
+    "girls",
+    "unisex",
+    "adults",
+    // time too vague for a deadline, and hyperbole about price
+    "soon",
+    "asap",
+    "quickly",
+    "urgently",
+    "object",
+    "whatever",
+    "срочно",
+    "побыстрее",
+    "быстрее",
+    "скорее",
+    "пораньше",
+    "след",
+    "следующей",
+    "неделе",
+    "деньги",
+    "вопрос",
+    "миллион",
+    "хоть",
+    "лишь",
+    // a reason is not a condition; "any other" after a soft brand
+    "allergy",
+    "за",
+    "same",
+    "latest",
+    "money",
+    "money's",
+    "pay",
+    "paying",
+    "honestly",
+    "tbh",
+    "basically",
+    "literally",
+    "actually",
+    "overthink",
+    "bonus",
+    "that's",
+    "thats",
+    "works",
+    "важна",
+    "важен",
+    "аллергия",
+    "изд",
+    "только",
+    "другую",
+    "другой",
+    "другое",
+    "другие",
+    "else",
+    // price words (a limit takes them; a price alone is hyperbole or a
+    // minimum, whose amount is kept)
+    "cost",
+    "costs",
+    "costing",
+    "priced",
+    "price",
+    "prices",
+    "важно",
+    "неважно",
+    "стоят",
+    "стоит",
+    // quality words (LABELLING.md: not a condition)
+    "comfortable",
+    "comfy",
+    "quality",
+    "stylish",
+    "beautiful",
+    "pretty",
+    "cute",
+    "lovely",
+    "perfect",
+    "awesome",
+    "amazing",
+    "красиво",
+    "красивый",
+    "красивая",
+    "красивое",
+    "красивые",
+    "хороший",
+    "хорошая",
+    "хорошее",
+    "хорошие",
+    "качественный",
+    "качественная",
+    "качественное",
+    "качественные",
+    // function words
+    "a",
+    "an",
+    "the",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "as",
+    "by",
+    "from",
+    "for",
+    "with",
+    "and",
+    "or",
+    "but",
+    "if",
+    "then",
+    "than",
+    "that",
+    "this",
+    "these",
+    "those",
+    "there",
+    "here",
+    "it",
+    "its",
+    "it's",
+    "they",
+    "them",
+    "their",
+    "he",
+    "she",
+    "his",
+    "her",
+    "is",
+    "are",
+    "am",
+    "be",
+    "been",
+    "being",
+    "was",
+    "were",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "which",
+    "who",
+    "whose",
+    "what",
+    "when",
+    "where",
+    "how",
+    "while",
+    "into",
+    "about",
+    "make",
+    "sure",
+    "able",
+    "made",
+    // markers other rules read, and words that only name a fact's kind
+    "must",
+    "ideally",
+    "preferably",
+    "prefer",
+    "preferred",
+    "budget",
+    "budget's",
+    "only",
+    "size",
+    "sized",
+    "sizes",
+    "color",
+    "colour",
+    "colored",
+    "coloured",
+    "colors",
+    "colours",
+    "finish",
+    "brand",
+    "model",
+    "quantity",
+    "fine",
+    "ok",
+    "okay",
+    "either",
+    "both",
+    "each",
+    "no",
+    "not",
+    "don't",
+    "doesn't",
+    "care",
+    "matter",
+    // Russian
+    "я",
+    "мне",
+    "меня",
+    "мы",
+    "нам",
+    "нужно",
+    "нужен",
+    "нужна",
+    "нужны",
+    "надо",
+    "хочу",
+    "хотел",
+    "хотела",
+    "хотим",
+    "бы",
+    "купить",
+    "купи",
+    "закажи",
+    "заказать",
+    "найти",
+    "найди",
+    "ищу",
+    "ищем",
+    "пожалуйста",
+    "спасибо",
+    "чтобы",
+    "чтоб",
+    "был",
+    "была",
+    "было",
+    "были",
+    "и",
+    "а",
+    "но",
+    "или",
+    "в",
+    "во",
+    "на",
+    "с",
+    "со",
+    "для",
+    "по",
+    "к",
+    "до",
+    "это",
+    "так",
+    "уже",
+    "тоже",
+    "еще",
+    "очень",
+    "какой",
+    "какую",
+    "любой",
+    "любую",
+    "любые",
+    "любая",
+    "нибудь",
+    "что",
+    "что-нибудь",
+    "главное",
+    "если",
+    "то",
+    "тогда",
+    "можно",
+    "желательно",
+    "обязательно",
+    "размер",
+    "размера",
+    "цвет",
+    "цвета",
+    "цвете",
+    "бюджет",
+    "шт",
+    "штук",
+    "доставка",
+    "доставить",
+    "привезли",
+    "привезти",
+    "нет",
+    "мой",
+    "моя",
+    "мою",
+    "моего",
+    "моей",
+    "его",
+    "ее",
+    "их",
+    "же",
+    "ли",
+    "вот",
+    "там",
+    "тут",
+    "лучше",
+    "самый",
+    "самая",
+    "самое",
+    "самые",
+    "так",
+    "как",
+    "раз",
+];
+
+/// Whom or where an item is for: a "for …" segment of only these is filler
+/// ("for my living room", "for adults", "for party or formal wear").
+const FOR_WHOM: &[&str] = &[
+    "me",
+    "him",
+    "her",
+    "us",
+    "them",
+    "wife",
+    "husband",
+    "son",
+    "daughter",
+    "kid",
+    "kids",
+    "child",
+    "children",
+    "baby",
+    "babies",
+    "toddler",
+    "adults",
+    "adult",
+    "men",
+    "women",
+    "man",
+    "woman",
+    "boys",
+    "girls",
+    "boy",
+    "girl",
+    "mom",
+    "mother",
+    "dad",
+    "father",
+    "family",
+    "friend",
+    "friends",
+    "gift",
+    "gifts",
+    "present",
+    "living",
+    "room",
+    "bedroom",
+    "kitchen",
+    "bathroom",
+    "office",
+    "home",
+    "house",
+    "party",
+    "parties",
+    "wedding",
+    "formal",
+    "wear",
+    "casual",
+    "work",
+    "gym",
+    "workout",
+    "daily",
+    "everyday",
+    "use",
+    "travel",
+    "school",
+    "birthday",
+    "christmas",
+    "occasion",
+    "occasions",
+    "жены",
+    "мужа",
+    "сына",
+    "дочери",
+    "ребенка",
+    "детей",
+    "мамы",
+    "папы",
+    "подарок",
+    "маме",
+    "папе",
+    "бабушке",
+    "дедушке",
+    "другу",
+    "подруге",
+    "коллеге",
+    "сестре",
+    "брату",
+    "себя",
+    "trip",
+    "vacation",
+    "holiday",
+    "секции",
+    "мне",
+    "сыну",
+    "дочке",
+    "дочери",
+    "жене",
+    "мужу",
+    "дачу",
+    "дача",
+    "дачи",
+    "выпускной",
+    "команды",
+    "team",
+];
+
+/// Words that keep a condition's sense when they lead it ("no nuts",
+/// "without a handle", "не древесный"): part of the requirement's text,
+/// never a requirement alone.
+fn is_negation(word: &str) -> bool {
+    matches!(word, "no" | "not" | "without" | "never" | "non" | "без" | "не" | "ни")
+}
+
+/// Words that compare an amount ("over 98 pesos"): with a number they are a
+/// condition, never the product.
+fn is_comparison(word: &str) -> bool {
+    matches!(
+        word,
+        "over"
+            | "above"
+            | "under"
+            | "below"
+            | "more"
+            | "less"
+            | "least"
+            | "most"
+            | "between"
+            | "starting"
+            | "minimum"
+            | "max"
+            | "maximum"
+            | "выше"
+            | "ниже"
+            | "больше"
+            | "меньше"
+            | "дороже"
+            | "дешевле"
+    )
+}
+
+/// Words that start a new segment: a condition follows them.
+fn starts_segment(word: &str) -> bool {
+    matches!(
+        word,
+        "with"
+            | "without"
+            | "that"
+            | "which"
+            | "who"
+            | "whose"
+            | "where"
+            | "made"
+            | "from"
+            | "in"
+            | "for"
+            | "and"
+            | "but"
+            | "also"
+            | "plus"
+            | "while"
+            | "it"
+            | "no"
+            | "without,"
+            | "с"
+            | "без"
+            | "на"
+            | "для"
+            | "и"
+            | "но"
+            | "чтобы"
+            | "не"
+    )
+}
+
+/// What one part of a request became.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Became {
+    /// Read into this fact field (`brand`, `color_not`, `deadline_days`, …).
+    Fact(&'static str),
+    /// Kept as a must-have free-text requirement.
+    Other,
+    /// Kept as a nice-to-have.
+    OtherOptional,
+    /// The product asked for: what the agent searches, not a condition.
+    Product,
+    /// Dismissed as filler (documented in [`FILLER`]).
+    Filler,
+}
+
+impl Became {
+    /// The name shown for this outcome: a field name, `other`,
+    /// `other_optional`, `product` or `filler`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Became::Fact(field) => field,
+            Became::Other => "other",
+            Became::OtherOptional => "other_optional",
+            Became::Product => "product",
+            Became::Filler => "filler",
+        }
+    }
+}
+
+/// A run of words of one clause with one outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub text: String,
+    pub became: Became,
+}
+
+/// One clause of the request and what its parts became.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClauseReading {
+    pub text: String,
+    pub parts: Vec<Part>,
+}
+
+/// Whether a word is filler for requirements.
+pub fn is_filler(word: &str) -> bool {
+    FILLER.contains(&word) || word.chars().all(|character| !character.is_alphanumeric())
+}
+
+/// The index of the first token of a voucher's rules ("but I have a voucher
+/// with the following rules: …"), which are the terms of a discount.
+pub fn voucher_start(request: &Request) -> Option<usize> {
+    let at = (0..request.len()).find(|index| request.word(*index) == "voucher")?;
+    let mut start = at;
+    while start > 0 && request.same_clause(start - 1, at) {
+        start -= 1;
+    }
+    Some(start)
+}
+
+/// The requirements in the words no rule read, and the spans that name the
+/// product. `unread[i]` says no fact holds token `i` and no rule read it
+/// without keeping it; `taken[i]` that another requirement holds it.
+pub fn residual(
+    request: &Request,
+    unread: &[bool],
+    taken: &[bool],
+    several: bool,
+) -> (Vec<Requirement>, Vec<(usize, usize)>) {
+    let voucher = voucher_start(request).unwrap_or(usize::MAX);
+    let free = |index: usize| {
+        index < voucher
+            && request.is_word(index)
+            && unread.get(index).copied().unwrap_or(false)
+            && !taken.get(index).copied().unwrap_or(false)
+    };
+    // A number alone ("(1)", "`75`") is no condition; it joins one.
+    let content = |index: usize| {
+        let word = request.word(index);
+        free(index)
+            && !is_filler(word)
+            && !is_negation(word)
+            && !word.chars().all(|c| c.is_ascii_digit())
+            && super::text::number_word(word).is_none()
+    };
+    let mut segments: Vec<(usize, usize)> = Vec::new();
+    let mut start: Option<usize> = None;
+    // Until a connector other than "and" closes it, the first thing said is
+    // one product ("sweatpants and short pants").
+    let mut product_open = true;
+    let mut seen_content = false;
+    for index in 0..request.len().min(voucher) {
+        let word = request.word(index);
+        let new_clause = start.is_some_and(|first| !request.same_clause(first, index));
+        // Of several products, each clause is one product's conditions:
+        // splitting it would part a condition from its product.
+        let connector = !several
+            && request.is_word(index)
+            && starts_segment(word)
+            && !(word == "and" && product_open)
+            && !(matches!(word, "and" | "in") && request.word(index + 1).starts_with(|c: char| c.is_ascii_digit()));
+        if new_clause || connector {
+            if seen_content {
+                product_open = false;
+            }
+            if let Some(first) = start.take() {
+                segments.push((first, index - 1));
+            }
+        }
+        if content(index) {
+            seen_content = true;
+        }
+        if request.is_word(index) && start.is_none() {
+            start = Some(index);
+        }
+    }
+    if let Some(first) = start {
+        segments.push((first, request.len().min(voucher).saturating_sub(1)));
+    }
+    let cyrillic = super::brand::is_cyrillic_text(request);
+    let mut found: Vec<Requirement> = Vec::new();
+    let mut product: Vec<(usize, usize)> = Vec::new();
+    for (first, last) in segments {
+        let words: Vec<usize> = (first..=last).filter(|index| content(*index)).collect();
+        let (Some(&head), Some(&tail)) = (words.first(), words.last()) else { continue };
+        // "for my living room", "for adults", "на подарок": whom or where,
+        // not a condition.
+        if words.iter().all(|index| FOR_WHOM.contains(&request.word(*index))) {
+            continue;
+        }
+        // "above $200 is fine", "премиум не нужен", "doesn't have to be
+        // fast": a tolerance or a waived wish states no condition.
+        if tolerated_or_waived(request, first, last) {
+            continue;
+        }
+        // A leading negation stays with its condition ("no nuts"), and so
+        // does the word that says how it relates ("from LazMall", "for my
+        // blu ray player", "made of cotton").
+        let mut start = head;
+        while start > first
+            && free(start - 1)
+            && (is_negation(request.word(start - 1))
+                || matches!(request.word(start - 1), "from" | "for" | "made" | "of" | "my" | "an"))
+        {
+            start -= 1;
+        }
+        if matches!(request.word(start), "of" | "an") {
+            start += 1;
+        }
+        // A condition the rules read without a fact ("over 98 pesos") or a
+        // negated one ("no nuts") is never the product.
+        let unread_words: Vec<usize> = words.iter().copied().filter(|index| !request.is_consumed(*index)).collect();
+        let names_product =
+            unread_words.iter().any(|index| !is_comparison(request.word(*index))) && !is_negation(request.word(start));
+        if !several && names_product && product.is_empty() && found.iter().all(|known| known.start > start) {
+            // The first thing said is the product. In Russian, adjectives
+            // after its noun describe it ("пуховик женский", "самокат
+            // детский трехколесный"): those are requirements.
+            let noun = words.iter().copied().find(|index| !is_russian_adjective(request.word(*index)));
+            let describing: Vec<usize> = match noun {
+                Some(noun) if cyrillic => words
+                    .iter()
+                    .copied()
+                    .filter(|index| *index > noun && is_russian_adjective(request.word(*index)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let product_words: Vec<usize> =
+                unread_words.iter().copied().filter(|index| !describing.contains(index)).collect();
+            // Words a rule read without a fact stay requirements ("a $25 gift card").
+            let read_words: Vec<usize> =
+                (first..=last).filter(|index| free(*index) && request.is_consumed(*index)).collect();
+            for (run_start, run_end) in runs(&read_words) {
+                let sign = run_start > 0 && super::money::currency_of(request.word(run_start - 1)).is_some();
+                let run_start = if sign { run_start - 1 } else { run_start };
+                found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
+            }
+            product.extend(runs(&product_words));
+            for run in runs(&describing) {
+                found.push(Requirement { text: request.original(run.0, run.1), start: run.0, end: run.1 });
+            }
+            continue;
+        }
+        // Stop at a token another rule read, so one requirement does not
+        // swallow a fact or another requirement; a number or an amount right
+        // after stays with it ("style 2", "over 98 pesos").
+        let mut end = start;
+        for index in start..=tail {
+            if !free(index) && request.is_word(index) {
+                break;
+            }
+            end = index;
+        }
+        while end < last
+            && free(end + 1)
+            && (request.word(end + 1).starts_with(|c: char| c.is_ascii_digit())
+                || super::money::currency_of(request.word(end + 1)).is_some())
+        {
+            end += 1;
+        }
+        if end < last && !request.is_word(end + 1) && super::money::currency_of(request.word(end + 1)).is_some() {
+            end += 1;
+            while end < last && free(end + 1) && request.word(end + 1).starts_with(|c: char| c.is_ascii_digit()) {
+                end += 1;
+            }
+        }
+        if words.iter().any(|index| *index >= start && *index <= end) {
+            found.push(Requirement { text: request.original(start, end), start, end });
+        }
+        // What lies past that token is read again as its own span.
+        let rest: Vec<usize> = words.iter().copied().filter(|index| *index > end).collect();
+        if let (Some(&again), Some(&again_tail)) = (rest.first(), rest.last()) {
+            let mut stop = again;
+            for index in again..=again_tail {
+                if !free(index) && request.is_word(index) {
+                    break;
+                }
+                stop = index;
+            }
+            found.push(Requirement { text: request.original(again, stop), start: again, end: stop });
+        }
+    }
+    (found, product)
+}
+
+/// Whether the segment `first..=last` is only tolerated ("is fine", "ok")
+/// or waived ("не нужен", "not required", "doesn't have to be").
+fn tolerated_or_waived(request: &Request, first: usize, last: usize) -> bool {
+    const MARKS: [&[&str]; 12] = [
+        &["is", "fine"],
+        &["fine"],
+        &["ok"],
+        &["okay"],
+        &["не", "нужен"],
+        &["не", "нужна"],
+        &["не", "нужно"],
+        &["не", "обязательно"],
+        &["not", "required"],
+        &["not", "necessary"],
+        &["no", "need"],
+        &["не", "важно"],
+    ];
+    let waived =
+        (first..=last).any(|index| super::requirement::is_waived(request, index) && request.word(index) == "have");
+    waived || (first..=last + 2).any(|index| MARKS.iter().any(|mark| request.phrase_at(index, mark)))
+}
+
+/// A Russian adjective in its long form ("женский", "трехколесный").
+fn is_russian_adjective(word: &str) -> bool {
+    word.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
+        && word.chars().count() > 3
+        && ["ый", "ий", "ой", "ая", "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ого", "его", "ых", "их"]
+            .iter()
+            .any(|ending| word.ends_with(ending))
+}
+
+/// Consecutive runs in a sorted list of token indices.
+fn runs(indices: &[usize]) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    for &index in indices {
+        match found.last_mut() {
+            Some((_, end)) if *end + 1 == index => *end = index,
+            _ => found.push((index, index)),
+        }
+    }
+    found
+}
+
+/// Groups token outcomes into clauses and parts. Punctuation is skipped;
+/// every word has an outcome.
+pub fn report(request: &Request, outcomes: &[Became]) -> Vec<ClauseReading> {
+    let mut clauses: Vec<ClauseReading> = Vec::new();
+    let mut clause_tokens: Vec<usize> = Vec::new();
+    let flush = |clause_tokens: &mut Vec<usize>, clauses: &mut Vec<ClauseReading>| {
+        let (Some(&first), Some(&last)) = (clause_tokens.first(), clause_tokens.last()) else { return };
+        let mut parts: Vec<Part> = Vec::new();
+        let mut run: Option<(usize, usize, Became)> = None;
+        for &index in clause_tokens.iter() {
+            let became = outcomes.get(index).copied().unwrap_or(Became::Filler);
+            match run {
+                Some((start, _, current)) if current == became => run = Some((start, index, current)),
+                Some((start, end, current)) => {
+                    parts.push(Part { text: request.original(start, end), became: current });
+                    run = Some((index, index, became));
+                }
+                None => run = Some((index, index, became)),
+            }
+        }
+        if let Some((start, end, current)) = run {
+            parts.push(Part { text: request.original(start, end), became: current });
+        }
+        clauses.push(ClauseReading { text: request.original(first, last), parts });
+        clause_tokens.clear();
+    };
+    for (index, token) in request.tokens.iter().enumerate() {
+        if token.kind != TokenKind::Word {
+            continue;
+        }
+        if clause_tokens.first().is_some_and(|first| !request.same_clause(*first, index)) {
+            flush(&mut clause_tokens, &mut clauses);
+        }
+        clause_tokens.push(index);
+    }
+    flush(&mut clause_tokens, &mut clauses);
+    clauses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn requirements(text: &str, several: bool) -> (Vec<String>, Vec<String>) {
+        let request = Request::new(text);
+        let unread = vec![true; request.len()];
+        let taken = vec![false; request.len()];
+        let (found, product) = residual(&request, &unread, &taken, several);
+        (
+            found.into_iter().map(|requirement| requirement.text).collect(),
+            product.into_iter().map(|(start, end)| request.original(start, end)).collect(),
+        )
+    }
+
+    #[test]
+    fn conditions_after_the_product_are_requirements() {
+        let (other, product) = requirements("i would like a bronze floor lamp with a glass shade", false);
+        assert_eq!((other, product), (vec!["glass shade".to_owned()], vec!["bronze floor lamp".to_owned()]));
+        let (other, _) = requirements("a knit sweater. i want one that is fleece lined and water resistant", false);
+        assert_eq!(other, ["fleece lined", "water resistant"]);
+        let (other, _) = requirements("шоколад горький 70% 5 плиток. без орехов, аллергия!!", false);
+        assert!(other.contains(&"без орехов".to_owned()), "{other:?}");
+        let (other, _) = requirements("a snack mix, no nuts (allergy!!)", false);
+        assert!(other.contains(&"no nuts".to_owned()), "{other:?}");
+    }
+
+    #[test]
+    fn whom_and_where_are_filler() {
+        let (other, product) = requirements("i would like a bronze wall lamp for my living room", false);
+        assert!(other.is_empty(), "{other:?}");
+        assert_eq!(product, ["bronze wall lamp"]);
+        let (other, _) = requirements("i need some binoculars for bird watching", false);
+        assert_eq!(other, ["for bird watching"]);
+    }
+
+    #[test]
+    fn several_products_are_all_requirements() {
+        let (other, product) = requirements("a shop offering both a blue car spray handle, and a set of gaskets", true);
+        assert!(product.is_empty());
+        assert_eq!(other, ["shop offering both a blue car spray handle", "set of gaskets"]);
+    }
+
+    #[test]
+    fn voucher_rules_are_filler() {
+        let (other, _) = requirements(
+            "Show me caliper tools. I have a voucher with the following rules:\n1. The voucher applies to all products.",
+            false,
+        );
+        assert!(other.is_empty(), "{other:?}");
+    }
+}

@@ -1,0 +1,160 @@
+//! Whether a request asks for several different products in one order
+//! ("a shop that offers both a blue car spray handle … and a set of gaskets",
+//! "First, … Second, …", "a desk fan …; an ignition cover …; and a bird toy").
+//!
+//! guard.md §3 facts describe one product (with `lines` for variants of it).
+//! When the person lists unrelated products, a colour, size, count, brand or
+//! price range said for one of them is not a fact about the order: it stays
+//! with its product in `other` (LABELLING.md, "multi-product"), and only what
+//! is said of the whole order (a budget, a deadline, an exclusion) remains a
+//! fact. The markers are explicit on purpose: reading a single product with
+//! a list of properties as several products would drop its facts.
+
+use super::text::Request;
+
+/// Phrases that announce a list of products.
+const LIST_MARKERS: [&[&str]; 20] = [
+    &["these", "items"],
+    &["these", "products"],
+    &["these", "two", "items"],
+    &["these", "three", "items"],
+    &["these", "four", "items"],
+    &["these", "three"],
+    &["all", "these"],
+    &["all", "of", "these"],
+    &["both", "products"],
+    &["both", "these"],
+    &["both", "items"],
+    &["another", "item"],
+    &["another", "product"],
+    &["a", "few", "items"],
+    &["a", "variety", "of", "products"],
+    &["as", "well", "as", "a"],
+    &["as", "well", "as", "an"],
+    &[",", "and", "also"],
+    &["а", "также"],
+    &["и", "еще"],
+];
+
+/// Verbs of asking for a product, after "also" ("Also, I need a fabric spray").
+const ASKING: [&str; 12] =
+    ["need", "want", "show", "look", "looking", "search", "searching", "find", "get", "interested", "like", "i'm"];
+
+/// Whether the request names several unrelated products.
+pub fn several_products(request: &Request) -> bool {
+    let mut ordinals = 0usize;
+    let mut article_items = 0usize;
+    for index in 0..request.len() {
+        let word = request.word(index);
+        if LIST_MARKERS.iter().any(|marker| request.phrase_at(index, marker)) {
+            return true;
+        }
+        // "a shop that offers", "shops offering", "a store that sells".
+        if matches!(word, "shop" | "shops" | "store" | "stores" | "seller" | "sellers")
+            && (index + 1..index + 4).any(|at| {
+                matches!(
+                    request.word(at),
+                    "offering" | "offers" | "offer" | "selling" | "sells" | "sell" | "that" | "carrying" | "carries"
+                )
+            })
+        {
+            return true;
+        }
+        // "offers both a …", "sells both an …".
+        if word == "both" && matches!(request.word(index + 1), "a" | "an") {
+            return true;
+        }
+        // "First, …", "Second, …", "(1) … (2)".
+        let ordinal = matches!(word, "first" | "second" | "third" | "lastly" | "next" | "finally")
+            && (matches!(request.word(index + 1), "," | "item" | ":") || request.word_before(index, 1) == "the");
+        let numbered =
+            word == "(" && matches!(request.word(index + 1), "1" | "2" | "3") && request.word(index + 2) == ")";
+        if ordinal || numbered {
+            ordinals += 1;
+        }
+        // "Also, I need a …", "also, show …".
+        if word == "also" {
+            let mut at = index + 1;
+            while matches!(request.word(at), "," | "i" | "i'm" | "i'd" | "am" | "please" | "me") && at < index + 4 {
+                at += 1;
+            }
+            if ASKING.contains(&request.word(at)) || ASKING.contains(&request.word(at.saturating_sub(1))) {
+                return true;
+            }
+        }
+        // "a multicolor cake decoration and a green casual jacket": two
+        // products of two words or more each, no "with"/"in"/"of" between
+        // ("a lamp with a glass shade and a satin finish" is one).
+        if word == "and" && matches!(request.word(index + 1), "a" | "an") && two_products_joined(request, index) {
+            return true;
+        }
+        // ", a …", "; an …", ", and a …": a list of products with articles.
+        if matches!(word, "," | ";") {
+            let mut at = index + 1;
+            if request.word(at) == "and" {
+                at += 1;
+            }
+            if matches!(request.word(at), "a" | "an") {
+                article_items += 1;
+            }
+        }
+    }
+    ordinals >= 2 || article_items >= 2
+}
+
+/// Whether "and a" at `and` joins two article-led noun phrases of two words
+/// or more within one clause, with no word that attaches the second to the
+/// first.
+fn two_products_joined(request: &Request, and: usize) -> bool {
+    let Some(article) = (and.saturating_sub(8)..and).rev().find(|index| matches!(request.word(*index), "a" | "an"))
+    else {
+        return false;
+    };
+    let between = article + 1..and;
+    let before = request.word_before(article, 1);
+    let asking = matches!(request.word_before(article, 2), "looking" | "searching" | "shopping" | "look" | "search");
+    let attached_before =
+        matches!(before, "with" | "in" | "of" | "from" | "has" | "have" | "without") || (before == "for" && !asking);
+    let first_long = between.len() >= 2 && !attached_before;
+    let attached = between.clone().any(|index| {
+        matches!(request.word(index), "with" | "in" | "of" | "for" | "and" | "," | "that" | "which")
+            || !request.same_clause(index, and)
+    });
+    let second_long =
+        (and + 2..and + 5).filter(|index| request.is_word(*index) && request.same_clause(*index, and)).count() >= 2;
+    first_long && !attached && second_long
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn several(text: &str) -> bool {
+        several_products(&Request::new(text))
+    }
+
+    #[test]
+    fn lists_of_products() {
+        assert!(several("Looking for a shop offering both a blue car spray handle, and a set of gaskets"));
+        assert!(several("First, a tattoo supply in black. Second, a construction tool. Third, a plush toy"));
+        assert!(several("(1) A bag strap, pink color; (2) A crossbody strap"));
+        assert!(several("a fabric conditioner. Also, I need a fabric spray in a bottle"));
+        assert!(several("a desktop fan with 6 blades; an ignition switch cover; and a bird pet supply"));
+        assert!(several("a small tip box, a wooden coin bank, and a high quality tip box"));
+        assert!(several("a serum for acne, and also hair clips made of agate"));
+        assert!(several("I'm looking for a multicolor cake decoration and a green casual jacket in XL size"));
+    }
+
+    #[test]
+    fn one_product_with_many_properties() {
+        assert!(!several("i need red pump shoes for party or formal wear with rubber sole and size 7.5"));
+        assert!(!several(
+            "Show me red wireless speakers that have a built-in battery, are waterproof, and support Bluetooth."
+        ));
+        assert!(!several("i would like a 13.25 by 8 inch vanity light with a glass shade and a satin nickel finish"));
+        assert!(!several("im looking for a gluten free vegetable powder. also, choose three beet flavor one"));
+        assert!(!several("i need a black, rubber sole workboot in size 11.5"));
+        assert!(!several("a unisex t-shirt for both men and women"));
+        assert!(!several("i want a black and a white shirt"));
+    }
+}
