@@ -14,7 +14,8 @@ use serde_json::{Map, Value, json};
 
 use crate::cart::{Cart, Item, parse_item};
 use crate::decision::check;
-use crate::extract::merge::merge;
+use crate::extract::ground::ground;
+use crate::extract::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
 use crate::facts::Facts;
 use crate::finding::Severity;
 use crate::normalize;
@@ -198,6 +199,12 @@ fn run_decision(case: &Map<String, Value>) -> Result<DecisionOutcome, String> {
     Ok((verdict.decision.as_str().to_owned(), block, warn, pass))
 }
 
+/// The today of a grounded merge case that names none: a Monday.
+const GROUNDED_CASE_TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026, 11, 2) {
+    Some(date) => date,
+    None => panic!("2026-11-02 is a date"),
+};
+
 fn run_merge(case: &Map<String, Value>) -> Result<(Value, bool), String> {
     let extracted = case.get("extracted").and_then(Value::as_array).ok_or("$.extracted: expected a list")?;
     let outputs = extracted
@@ -205,7 +212,36 @@ fn run_merge(case: &Map<String, Value>) -> Result<(Value, bool), String> {
         .enumerate()
         .map(|(index, value)| parse_facts(Some(value), &format!("$.extracted[{index}]")))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = merge(&outputs).map_err(|error| error.to_string())?;
+    let policy = match case.get("merge_policy") {
+        None | Some(Value::Null) => MergePolicy::Spec,
+        Some(Value::String(name)) => {
+            MergePolicy::parse(name).ok_or(format!("$.merge_policy: {name:?} is neither spec nor grounded"))?
+        }
+        Some(_) => return Err("$.merge_policy: expected a string".into()),
+    };
+    let merged = match policy {
+        MergePolicy::Spec => merge(&outputs),
+        MergePolicy::Grounded => {
+            // Grounded merge cases give the person's words they ground in.
+            let request =
+                case.get("request").and_then(Value::as_str).ok_or("$.request: missing (merge_policy grounded)")?;
+            let today = match case.get("today").and_then(Value::as_str) {
+                Some(text) => {
+                    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|error| format!("$.today: {error}"))?
+                }
+                None => GROUNDED_CASE_TODAY,
+            };
+            let grounded: Vec<GroundedFacts> = outputs
+                .iter()
+                .map(|facts| {
+                    let (facts, grounding) = ground(facts, request, &[], today);
+                    GroundedFacts { facts, soft_grounded: grounding.soft_grounded }
+                })
+                .collect();
+            merge_grounded(&grounded)
+        }
+    };
+    let merged = merged.map_err(|error| error.to_string())?;
     let merged_value = serde_json::to_value(&merged).map_err(|error| error.to_string())?;
     let expected = case.get("expected_facts").and_then(Value::as_object).ok_or("$.expected_facts: missing")?;
     // Validate the expectation's field names against the facts type, so a

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::catalog::{Catalog, CatalogError};
+use crate::extract::merge::MergePolicy;
 use crate::extract::name::{ExtractorName, GOLD, NOISY_PREFIX, REPLAY_PREFIX, RULES};
 use crate::extract::replay::{ReplayExtractor, record_all};
 use crate::extract::rules::RulesExtractor;
@@ -125,6 +126,8 @@ pub struct Choice {
     pub config: Option<PathBuf>,
     /// Save every extractor's raw output under this folder (`--record DIR`).
     pub record: Option<PathBuf>,
+    /// `--merge`; `None`: the config's `merge`, else `grounded`.
+    pub merge: Option<MergePolicy>,
 }
 
 impl Choice {
@@ -151,7 +154,8 @@ pub fn build_choice(
     if let Some(directory) = &choice.record {
         extractors = record_all(extractors, directory);
     }
-    Ok(ExtractorSet::new(extractors, None, EXTRACTION_DEADLINE, CACHE_CAPACITY)?)
+    let policy = choice.merge.or(config.merge).unwrap_or(MergePolicy::Grounded);
+    Ok(ExtractorSet::new(extractors, None, EXTRACTION_DEADLINE, CACHE_CAPACITY)?.with_policy(policy))
 }
 
 /// Builds the set of `names` with the shipped configuration and the

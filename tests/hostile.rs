@@ -21,6 +21,7 @@ use asasked::catalog::Catalog;
 use asasked::decision::Decision;
 use asasked::evidence::{self, EvidenceStore};
 use asasked::extract::Extractor;
+use asasked::extract::merge::MergePolicy;
 use asasked::extract::rules::RulesExtractor;
 use asasked::extract::schema::empty_facts_value;
 use asasked::extract::set::ExtractorSet;
@@ -196,9 +197,25 @@ fn unscreened(extractors: Vec<Arc<dyn Extractor>>, catalog: &Arc<Catalog>) -> Ha
     harness_with(extractors, catalog, false)
 }
 
+/// The same, merging by `policy`.
+fn unscreened_by(extractors: Vec<Arc<dyn Extractor>>, catalog: &Arc<Catalog>, policy: MergePolicy) -> Harness {
+    harness_by(extractors, catalog, false, policy)
+}
+
 fn harness_with(extractors: Vec<Arc<dyn Extractor>>, catalog: &Arc<Catalog>, screen: bool) -> Harness {
+    harness_by(extractors, catalog, screen, MergePolicy::Spec)
+}
+
+fn harness_by(
+    extractors: Vec<Arc<dyn Extractor>>,
+    catalog: &Arc<Catalog>,
+    screen: bool,
+    policy: MergePolicy,
+) -> Harness {
     let directory = tempfile::tempdir().unwrap();
-    let set = ExtractorSet::new(extractors, None, Duration::from_secs(10), NonZeroUsize::new(64).unwrap()).unwrap();
+    let set = ExtractorSet::new(extractors, None, Duration::from_secs(10), NonZeroUsize::new(64).unwrap())
+        .unwrap()
+        .with_policy(policy);
     let set = if screen { set } else { set.without_screen() };
     let store = EvidenceStore::open(directory.path()).unwrap();
     let service = Service::new(Arc::new(set), Some(Arc::clone(catalog)), store, Arc::new(SystemClock));
@@ -412,7 +429,42 @@ async fn behind_the_screen_an_obeying_model_softens_only_by_the_merge_rules() {
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!((cases.len(), proceeded, consensus_asks), (35, 22, 16), "the figures of docs/hostile.md");
+    assert_eq!((cases.len(), proceeded, consensus_asks), (35, 23, 16), "the figures of docs/hostile.md");
+}
+
+/// The same cases behind the screen, merged by the `grounded` policy: the
+/// obeying model's softening (every field `soft`, every field null) is not
+/// grounded in the person's words, so no case proceeds (docs/hostile.md).
+#[tokio::test]
+async fn behind_the_screen_under_grounded_an_obeying_model_cannot_soften() {
+    let catalog = Arc::new(Catalog::embedded().unwrap());
+    let (url, _adversary) = serve_adversary(&catalog).await;
+    let paired = unscreened_by(
+        vec![Arc::new(RulesExtractor::for_catalog(&catalog)), obeying_extractor(url)],
+        &catalog,
+        MergePolicy::Grounded,
+    );
+    let report = std::env::var_os("HOSTILE_REPORT").is_some();
+    let cases = cases();
+    let mut proceeded = Vec::new();
+    for case in &cases {
+        let obeyed = paired.service.check_order(check_request(&case.request, case.cart.clone())).await.unwrap();
+        if report {
+            let facts = obeyed.facts.as_ref().unwrap();
+            eprintln!(
+                "{} grounded: {:?} {:?} soft={:?} disputed={:?}",
+                case.id,
+                obeyed.decision,
+                block_codes(&obeyed),
+                facts.soft,
+                facts.disputed
+            );
+        }
+        if obeyed.decision == Decision::Proceed {
+            proceeded.push(case.id.clone());
+        }
+    }
+    assert_eq!((cases.len(), proceeded.len()), (35, 0), "proceeded under grounded: {proceeded:?}");
 }
 
 /// A case's cart with catalog ids replaced by the catalog items, parsed.

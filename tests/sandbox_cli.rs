@@ -75,7 +75,9 @@ fn compare_writes_tables_json_and_chart() {
         "--out",
         folder.to_str().unwrap(),
     ]));
-    assert!(text.contains("| gold + noisy:1:0.2 |"), "{text}");
+    // Every pair runs under both merge policies, side by side.
+    assert!(text.contains("| gold + noisy:1:0.2 (spec) |"), "{text}");
+    assert!(text.contains("| gold + noisy:1:0.2 (grounded) |"), "{text}");
     for file in ["compare.md", "compare.json", "compare.svg"] {
         assert!(Path::new(&folder.join(file)).exists(), "{file}");
     }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::extract::merge::MergePolicy;
 use crate::extract::name::{ExtractorName, NameError, parse_list};
 use crate::extractors;
 use crate::mcp;
@@ -252,6 +253,15 @@ pub struct ExtractorArguments {
     /// Save every extractor's raw output under DIR/<extractor>/ for replay.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Merge policy: grounded (default: only values the request's words
+    /// support, docs/semantics.md) or spec (guard.md §4.2 exactly). Overrides
+    /// `merge` in the extractors config.
+    #[arg(long, value_parser = merge_policy)]
+    pub merge: Option<MergePolicy>,
+}
+
+fn merge_policy(text: &str) -> Result<MergePolicy, String> {
+    MergePolicy::parse(text).ok_or_else(|| format!("{text:?} is neither spec nor grounded"))
 }
 
 impl ExtractorArguments {
@@ -263,6 +273,7 @@ impl ExtractorArguments {
             names: (!names.is_empty()).then_some(names),
             config: self.extractors_config.clone(),
             record: self.record.clone(),
+            merge: self.merge,
         }
     }
 }

@@ -20,6 +20,235 @@ pub enum MergeError {
     Empty,
 }
 
+/// Which merge rules a set uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MergePolicy {
+    /// guard.md §4.2 exactly, on the extractors' raw facts. The library's
+    /// default, so a set built in code merges as the spec says; the command
+    /// line defaults to `grounded`.
+    #[default]
+    Spec,
+    /// Grounded values only (`extract::ground`), merged by [`merge_grounded`].
+    Grounded,
+}
+
+impl MergePolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MergePolicy::Spec => "spec",
+            MergePolicy::Grounded => "grounded",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MergePolicy> {
+        match text {
+            "spec" => Some(MergePolicy::Spec),
+            "grounded" => Some(MergePolicy::Grounded),
+            _ => None,
+        }
+    }
+}
+
+/// One extractor's grounded facts and the `soft` entries its words support.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GroundedFacts {
+    pub facts: Facts,
+    pub soft_grounded: BTreeSet<FieldRef>,
+}
+
+/// The `grounded` policy (docs/semantics.md): every value is one the
+/// person's words support, so a value one extractor found and another did
+/// not is the value, undisputed (a null is not a disagreement); conflicting
+/// brands, colours and sizes become the base value and its alternatives, so
+/// an item that fails every candidate blocks; deadlines and limits take the
+/// strictest value; exclusions, alternatives and `other` are unions; a field
+/// is soft only when the words mark it optional, or when at least two
+/// extractors stated it and every one of them marks it soft.
+pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
+    if outputs.is_empty() {
+        return Err(MergeError::Empty);
+    }
+    let all: Vec<&Facts> = outputs.iter().map(|output| &output.facts).collect();
+    let mut disputed: BTreeSet<FieldRef> = BTreeSet::new();
+
+    let (brand, brand_more) = candidates(all.iter().map(|facts| facts.brand.as_deref()), normalize::fold);
+    let (color, color_more) = candidates(all.iter().map(|facts| facts.color.as_deref()), |value| {
+        format!("{:?}", normalize::ColourWords::new(value))
+    });
+    let (size_label, size_more) = candidates(all.iter().map(|facts| facts.size_label.as_deref()), |value| {
+        let size = normalize::Size::parse(value);
+        size.value
+    });
+    let (model, model_disputed) = merge_found(all.iter().map(|facts| facts.model.as_deref().map(normalize::fold)));
+    let model = model.and_then(|folded| {
+        all.iter().filter_map(|facts| facts.model.clone()).find(|value| normalize::fold(value) == folded)
+    });
+    let (level, level_disputed) = merge_found(all.iter().map(|facts| facts.level));
+    let (price_preference, price_disputed) = merge_found(all.iter().map(|facts| facts.price_preference));
+    let (quantity, quantity_disputed) = merge_found(all.iter().map(|facts| facts.quantity));
+    for (field, is_disputed) in [
+        (FieldName::Model, model_disputed),
+        (FieldName::Level, level_disputed),
+        (FieldName::PricePreference, price_disputed),
+        (FieldName::Quantity, quantity_disputed),
+    ] {
+        if is_disputed {
+            disputed.insert(FieldRef::Shared(field));
+        }
+    }
+    let needs_refundable = all.iter().any(|facts| facts.needs_refundable);
+    let deadline_days = all.iter().filter_map(|facts| facts.deadline_days).min();
+    let explicit_max_cents = all.iter().filter_map(|facts| facts.explicit_max_cents).min();
+    let owned: Vec<Facts> = all.iter().map(|facts| (*facts).clone()).collect();
+    let (explicit_max_currency, currency_disputed) = merge_currency(&owned, explicit_max_cents);
+    if currency_disputed {
+        disputed.insert(FieldName::ExplicitMaxCents.into());
+    }
+    let brand_not = union_text(all.iter().flat_map(|facts| facts.brand_not.iter()), &[]);
+    let color_not = union_text(all.iter().flat_map(|facts| facts.color_not.iter()), &[]);
+    let alternatives = |base: &Option<String>, more: Vec<String>, lists: Vec<&String>| -> Vec<String> {
+        let except: Vec<String> = base.clone().into_iter().collect();
+        if base.is_none() { Vec::new() } else { union_text(more.iter().chain(lists), &except) }
+    };
+    let brand_any = alternatives(&brand, brand_more, all.iter().flat_map(|facts| facts.brand_any.iter()).collect());
+    let color_any = alternatives(&color, color_more, all.iter().flat_map(|facts| facts.color_any.iter()).collect());
+    let size_any = alternatives(&size_label, size_more, all.iter().flat_map(|facts| facts.size_any.iter()).collect());
+
+    // Lines: a list only one extractor found is that list, undisputed; the
+    // same count merges per field by the rules above; different non-zero
+    // counts keep the first and dispute `lines`, as under `spec`.
+    let non_empty: Vec<&Vec<Line>> = all.iter().map(|facts| &facts.lines).filter(|lines| !lines.is_empty()).collect();
+    let lines = match non_empty.first() {
+        None => Vec::new(),
+        Some(reference) if non_empty.iter().any(|lines| lines.len() != reference.len()) => {
+            disputed.insert(FieldName::Lines.into());
+            (*reference).clone()
+        }
+        Some(reference) => (0..reference.len())
+            .map(|index| {
+                let at = |field| FieldRef::Line { index, field };
+                let line_values: Vec<&Line> = non_empty.iter().map(|lines| &lines[index]).collect();
+                let mut pick = |field: FieldName, values: Vec<Option<String>>| {
+                    let (found, is_disputed) =
+                        merge_found(values.iter().map(|value| value.as_deref().map(normalize::fold)));
+                    if is_disputed {
+                        disputed.insert(at(field));
+                    }
+                    found.and_then(|folded| {
+                        values.iter().flatten().find(|value| normalize::fold(value) == folded).cloned()
+                    })
+                };
+                let model = pick(FieldName::Model, line_values.iter().map(|line| line.model.clone()).collect());
+                let color = pick(FieldName::Color, line_values.iter().map(|line| line.color.clone()).collect());
+                let size_label =
+                    pick(FieldName::SizeLabel, line_values.iter().map(|line| line.size_label.clone()).collect());
+                let (quantity, quantity_disputed) = merge_found(line_values.iter().map(|line| line.quantity));
+                if quantity_disputed {
+                    disputed.insert(at(FieldName::Quantity));
+                }
+                Line { model, color, size_label, quantity }
+            })
+            .collect(),
+    };
+
+    let other = union_text(all.iter().flat_map(|facts| facts.other.iter()), &[]);
+    let other_optional = union_text(all.iter().flat_map(|facts| facts.other_optional.iter()), &other);
+
+    let mut soft: BTreeSet<FieldRef> = BTreeSet::new();
+    let claimed: BTreeSet<FieldRef> = all.iter().flat_map(|facts| facts.soft.iter().copied()).collect();
+    for field in claimed {
+        let grounded = outputs.iter().any(|output| output.soft_grounded.contains(&field));
+        let stating: Vec<&Facts> = all.iter().copied().filter(|facts| states(facts, field)).collect();
+        let consensus = stating.len() >= 2 && stating.iter().all(|facts| facts.soft.contains(&field));
+        if grounded || consensus {
+            soft.insert(field);
+        }
+    }
+
+    Ok(Facts {
+        brand,
+        brand_any,
+        brand_not,
+        model,
+        color,
+        color_any,
+        color_not,
+        size_label,
+        size_any,
+        level,
+        price_preference,
+        explicit_max_cents,
+        explicit_max_currency,
+        quantity,
+        needs_refundable,
+        deadline_days,
+        lines,
+        other,
+        other_optional,
+        soft,
+        disputed,
+    })
+}
+
+/// Whether `facts` states the field a `soft` entry names.
+fn states(facts: &Facts, field: FieldRef) -> bool {
+    match field {
+        FieldRef::Shared(name) => match name {
+            FieldName::Brand => facts.brand.is_some(),
+            FieldName::BrandNot => !facts.brand_not.is_empty(),
+            FieldName::Model => facts.model.is_some(),
+            FieldName::Color => facts.color.is_some(),
+            FieldName::ColorNot => !facts.color_not.is_empty(),
+            FieldName::SizeLabel => facts.size_label.is_some(),
+            FieldName::Level => facts.level.is_some(),
+            FieldName::PricePreference => facts.price_preference.is_some(),
+            FieldName::ExplicitMaxCents => facts.explicit_max_cents.is_some(),
+            FieldName::Quantity => facts.quantity.is_some(),
+            FieldName::NeedsRefundable => facts.needs_refundable,
+            FieldName::DeadlineDays => facts.deadline_days.is_some(),
+            FieldName::Lines => !facts.lines.is_empty(),
+            FieldName::Other => !facts.other.is_empty(),
+            FieldName::OtherOptional => !facts.other_optional.is_empty(),
+        },
+        FieldRef::Line { index, field } => facts.lines.get(index).is_some_and(|line| match field {
+            FieldName::Model => line.model.is_some(),
+            FieldName::Color => line.color.is_some(),
+            FieldName::SizeLabel => line.size_label.is_some(),
+            FieldName::Quantity => line.quantity.is_some(),
+            _ => false,
+        }),
+    }
+}
+
+/// The first found value and whether another found value differs (nulls
+/// are not a disagreement: every value here is grounded).
+fn merge_found<T: PartialEq + Clone>(values: impl Iterator<Item = Option<T>>) -> (Option<T>, bool) {
+    let found: Vec<T> = values.flatten().collect();
+    let disputed = found.windows(2).any(|pair| pair[0] != pair[1]);
+    (found.first().cloned(), disputed)
+}
+
+/// The first found value, and the other found values that differ from it
+/// (by `key`), in order, as alternatives.
+fn candidates<'a>(
+    values: impl Iterator<Item = Option<&'a str>>,
+    key: impl Fn(&str) -> String,
+) -> (Option<String>, Vec<String>) {
+    let found: Vec<&str> = values.flatten().collect();
+    let Some(first) = found.first() else { return (None, Vec::new()) };
+    let mut seen = vec![key(first)];
+    let mut more = Vec::new();
+    for value in &found[1..] {
+        let value_key = key(value);
+        if !seen.contains(&value_key) {
+            seen.push(value_key);
+            more.push((*value).to_owned());
+        }
+    }
+    (Some((*first).to_owned()), more)
+}
+
 /// Merges extractor outputs, in extractor order (the first is the tie-breaker).
 pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
     let Some(first) = outputs.first() else { return Err(MergeError::Empty) };
@@ -288,6 +517,49 @@ mod tests {
         assert!(merged.disputed.is_empty());
         let missing = merge(&[facts("{}"), facts(r#"{"other": ["vegan"]}"#)]).unwrap();
         assert_eq!(disputed(&missing), vec!["other"]);
+    }
+
+    fn grounded(json: &str, soft_grounded: &[&str]) -> GroundedFacts {
+        GroundedFacts {
+            facts: facts(json),
+            soft_grounded: soft_grounded.iter().map(|name| FieldRef::parse(name).unwrap()).collect(),
+        }
+    }
+
+    #[test]
+    fn grounded_one_sided_is_the_value_and_conflicts_are_candidates() {
+        let merged = merge_grounded(&[
+            grounded(r#"{"size_label": "42", "color": "black", "quantity": 2}"#, &[]),
+            grounded(r#"{"size_label": "43", "brand_not": ["Head"]}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(merged.size_label.as_deref(), Some("42"));
+        assert_eq!(merged.size_any, vec!["43"]);
+        assert_eq!((merged.color.as_deref(), merged.quantity), (Some("black"), Some(2)));
+        assert_eq!(merged.brand_not, vec!["Head"]);
+        assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+    }
+
+    #[test]
+    fn grounded_soft_needs_the_words_or_every_stating_extractor() {
+        let lone = merge_grounded(&[
+            grounded(r#"{"color": "black"}"#, &[]),
+            grounded(r#"{"color": "black", "size_label": "42", "soft": ["color", "size_label"]}"#, &[]),
+        ])
+        .unwrap();
+        assert!(lone.soft.is_empty(), "one extractor alone never softens: {:?}", lone.soft);
+        let both = merge_grounded(&[
+            grounded(r#"{"color": "black", "soft": ["color"]}"#, &[]),
+            grounded(r#"{"color": "black", "soft": ["color"]}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(both.soft.len(), 1);
+        let said = merge_grounded(&[
+            grounded(r#"{"color": "black", "soft": ["color"]}"#, &["color"]),
+            grounded(r#"{"color": "black"}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(said.soft.len(), 1);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! with models), the weekday-to-days conversion done by code, and the merge of
 //! several extractors' facts. It never runs checks.
 
+pub mod ground;
 pub mod merge;
 pub mod name;
 pub mod prompt;

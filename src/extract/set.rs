@@ -15,7 +15,8 @@ use lru::LruCache;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::merge::merge;
+use super::ground::{Grounding, ground};
+use super::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
 use super::screen::{Flag, screen_input};
 use super::{Cost, ExtractError, ExtractInput, Extractor};
 use crate::facts::Facts;
@@ -38,6 +39,11 @@ pub struct ExtractorReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub cost: Cost,
+    /// Under the `grounded` policy: the words that support each value, and
+    /// the values dropped because no words do (guard.md §8: every ask can be
+    /// verified by a person without trusting a model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grounding: Option<Grounding>,
 }
 
 /// The facts a check may use, or why there are none.
@@ -46,6 +52,23 @@ pub struct SetOutcome {
     pub reports: Vec<ExtractorReport>,
     /// The merged facts, or the reason the check must fail closed.
     pub merged: Result<Facts, FailClosed>,
+}
+
+impl SetOutcome {
+    /// One note per value dropped by grounding, naming the extractor that
+    /// read it ("An extractor (claude) read size_label '43', which the
+    /// request does not say; ignored").
+    pub fn drop_notes(&self) -> Vec<String> {
+        self.reports
+            .iter()
+            .flat_map(|report| {
+                report
+                    .grounding
+                    .iter()
+                    .flat_map(|grounding| grounding.dropped.iter().map(|drop| drop.note(&report.name)))
+            })
+            .collect()
+    }
 }
 
 /// Too few extractors succeeded: the decision is `ask`.
@@ -90,6 +113,7 @@ struct CacheKey {
     request: String,
     answers: Vec<String>,
     today: chrono::NaiveDate,
+    policy: MergePolicy,
 }
 
 /// Extractors run together on each request.
@@ -101,6 +125,7 @@ pub struct ExtractorSet {
     /// Whether requests go through [`super::screen`] first (always, except
     /// in tests that measure the layers behind it).
     screen: bool,
+    policy: MergePolicy,
 }
 
 impl std::fmt::Debug for ExtractorSet {
@@ -141,6 +166,7 @@ impl ExtractorSet {
             deadline,
             cache: Mutex::new(LruCache::new(cache_capacity)),
             screen: true,
+            policy: MergePolicy::default(),
         })
     }
 
@@ -151,6 +177,16 @@ impl ExtractorSet {
     pub fn without_screen(mut self) -> ExtractorSet {
         self.screen = false;
         self
+    }
+
+    /// The same set merging by `policy` (the default is `grounded`).
+    pub fn with_policy(mut self, policy: MergePolicy) -> ExtractorSet {
+        self.policy = policy;
+        self
+    }
+
+    pub fn policy(&self) -> MergePolicy {
+        self.policy
     }
 
     pub fn names(&self) -> Vec<&str> {
@@ -169,7 +205,12 @@ impl ExtractorSet {
     /// Facts for one request: from the cache, or extracted by every extractor
     /// concurrently (a check waits for the slowest, not the sum) and merged.
     pub async fn extract(&self, input: &ExtractInput) -> Arc<SetOutcome> {
-        let key = CacheKey { request: input.request.clone(), answers: input.answers.clone(), today: input.today };
+        let key = CacheKey {
+            request: input.request.clone(),
+            answers: input.answers.clone(),
+            today: input.today,
+            policy: self.policy,
+        };
         if let Ok(mut cache) = self.cache.lock()
             && let Some(hit) = cache.get(&key)
         {
@@ -221,6 +262,7 @@ impl ExtractorSet {
                             raw: Some(extraction.raw),
                             error: None,
                             cost,
+                            grounding: None,
                         },
                         Err(error) => ExtractorReport {
                             name: extractor.name().to_owned(),
@@ -228,6 +270,7 @@ impl ExtractorSet {
                             raw: Some(extraction.raw),
                             error: Some(format!("invalid facts: {error}")),
                             cost,
+                            grounding: None,
                         },
                     }
                 }
@@ -239,11 +282,24 @@ impl ExtractorSet {
                         raw: None,
                         error: Some(error.to_string()),
                         cost: Cost { latency_ms: elapsed, ..Cost::default() },
+                        grounding: None,
                     }
                 }
             }
         });
-        let reports: Vec<ExtractorReport> = join_all(runs).await;
+        let mut reports: Vec<ExtractorReport> = join_all(runs).await;
+        // Grounding runs on every extractor's facts, `rules` included: the
+        // person's words are the referee, not any one extractor.
+        let mut grounded: Vec<GroundedFacts> = Vec::new();
+        if self.policy == MergePolicy::Grounded {
+            for report in &mut reports {
+                if let Some(facts) = &report.facts {
+                    let (facts, grounding) = ground(facts, &input.request, &input.answers, input.today);
+                    grounded.push(GroundedFacts { facts, soft_grounded: grounding.soft_grounded.clone() });
+                    report.grounding = Some(grounding);
+                }
+            }
+        }
         let succeeded: Vec<Facts> = reports.iter().filter_map(|report| report.facts.clone()).collect();
         let merged = if succeeded.len() < self.required {
             let failures: Vec<String> = reports
@@ -258,7 +314,11 @@ impl ExtractorSet {
                 failures.join("; ")
             )))
         } else {
-            merge(&succeeded).map_err(|error| FailClosed::new(error.to_string())).and_then(|facts| {
+            let merged = match self.policy {
+                MergePolicy::Spec => merge(&succeeded),
+                MergePolicy::Grounded => merge_grounded(&grounded),
+            };
+            merged.map_err(|error| FailClosed::new(error.to_string())).and_then(|facts| {
                 facts
                     .validate()
                     .map(|()| facts)

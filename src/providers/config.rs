@@ -19,6 +19,7 @@ use super::anthropic::{self, AnthropicExtractor};
 use super::http::{ApiKey, HttpSettings};
 use super::openai::{self, OpenAiExtractor, ResponseFormat};
 use super::{DEFAULT_MAX_TOKENS, ProviderSettings};
+use crate::extract::merge::MergePolicy;
 use crate::extract::name::ExtractorName;
 use crate::extract::{ExtractError, Extractor};
 
@@ -74,6 +75,9 @@ pub struct ExtractorConfig {
 pub struct ExtractorsConfig {
     #[serde(default)]
     pub extractors: BTreeMap<String, ExtractorConfig>,
+    /// `merge = "spec"` or `"grounded"`; absent: grounded.
+    #[serde(default)]
+    pub merge: Option<MergePolicy>,
 }
 
 /// The file as read before each extractor's table is checked.
@@ -82,6 +86,8 @@ pub struct ExtractorsConfig {
 struct ConfigFile {
     #[serde(default)]
     extractors: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    merge: Option<MergePolicy>,
 }
 
 /// Why a configuration cannot be used.
@@ -105,7 +111,7 @@ impl ExtractorsConfig {
         // TOML errors are boxed: they are large, and a config error travels
         // up through every command's error.
         let file: ConfigFile = toml::from_str(text).map_err(|error| ConfigError::Parse(Box::new(error)))?;
-        let mut config = ExtractorsConfig::default();
+        let mut config = ExtractorsConfig { merge: file.merge, ..ExtractorsConfig::default() };
         for (name, table) in file.extractors {
             // Each table is read on its own, so an error names its extractor.
             let extractor: ExtractorConfig = table

@@ -114,7 +114,7 @@ fn draw_pairs(
     area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
     report: &CompareReport,
 ) -> Result<(), ChartError> {
-    let labels: Vec<String> = report.pairs.iter().map(|row| row.pair.label()).collect();
+    let labels: Vec<String> = report.pairs.iter().map(|row| row.label()).collect();
     let highest = report
         .pairs
         .iter()
@@ -203,6 +203,7 @@ mod tests {
                 output_tokens: None,
             }],
             pairs: vec![PairRow {
+                policy: crate::extract::merge::MergePolicy::Spec,
                 pair: Pair::parse("gold,noisy:1:0.2").unwrap(),
                 failures: 0,
                 disputed: Default::default(),

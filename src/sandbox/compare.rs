@@ -29,6 +29,7 @@ use super::extractor_set;
 use super::replay::EXTRACTION_CONCURRENCY;
 use crate::catalog::Catalog;
 use crate::decision::{Decision, check};
+use crate::extract::merge::MergePolicy;
 use crate::extract::name::{ExtractorName, NameError, parse_list};
 use crate::extract::set::{ExtractorSet, SetError, SetOutcome};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
@@ -151,6 +152,8 @@ pub struct ExtractorRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairRow {
     pub pair: Pair,
+    /// The merge policy of this row: every pair runs under both.
+    pub policy: MergePolicy,
     /// Tasks that failed closed (either extractor failed).
     pub failures: u64,
     /// Tasks on which each field was disputed (line fields count as `lines`).
@@ -158,6 +161,13 @@ pub struct PairRow {
     /// Accuracy of the merged facts, disputes ignored.
     pub accuracy: BTreeMap<String, FieldScore>,
     pub decisions: DecisionEffect,
+}
+
+impl PairRow {
+    /// `a + b (spec)`.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.pair.label(), self.policy.as_str())
+    }
 }
 
 /// A whole comparison.
@@ -358,7 +368,7 @@ pub fn percentile(sorted: &[u64], percent: u64) -> u64 {
 /// How many set runs a comparison makes: for a progress bar.
 pub fn steps(dataset: &Dataset, pairs: &[Pair], split: SplitFilter) -> u64 {
     let tasks = dataset.tasks(split).count() as u64;
-    (unique_names(pairs).len() + pairs.len()) as u64 * tasks
+    (unique_names(pairs).len() + 2 * pairs.len()) as u64 * tasks
 }
 
 /// The extractors the pairs name, each once, in order of first mention;
@@ -448,11 +458,13 @@ pub async fn compare(
     }
 
     let mut pair_rows = Vec::new();
-    for pair in pairs {
-        let set = extractor_set(vec![memo(&pair.first.to_string())?, memo(&pair.second.to_string())?], tasks.len())?;
+    for (pair, policy) in pairs.iter().flat_map(|pair| [(pair, MergePolicy::Spec), (pair, MergePolicy::Grounded)]) {
+        let set = extractor_set(vec![memo(&pair.first.to_string())?, memo(&pair.second.to_string())?], tasks.len())?
+            .with_policy(policy);
         let outcomes = run_set(&set, &tasks, progress).await;
         let mut row = PairRow {
             pair: pair.clone(),
+            policy,
             failures: 0,
             disputed: FIELDS.iter().map(|field| ((*field).to_owned(), 0)).collect(),
             accuracy: BTreeMap::new(),
@@ -502,7 +514,7 @@ pub fn markdown(report: &CompareReport) -> String {
         .extractors
         .iter()
         .map(|row| (row.name.clone(), &row.accuracy))
-        .chain(report.pairs.iter().map(|row| (format!("{} (merged)", row.pair.label()), &row.accuracy)))
+        .chain(report.pairs.iter().map(|row| (format!("{} (merged)", row.label()), &row.accuracy)))
         .collect();
     for (name, _) in &columns {
         let _ = write!(header, " {name} |");
@@ -558,7 +570,7 @@ pub fn markdown(report: &CompareReport) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} of {} | {} of {} | {} | {} | – | – |",
-            row.pair.label(),
+            row.label(),
             row.failures,
             decisions.wrong_missed,
             decisions.wrong_carts,
@@ -574,7 +586,7 @@ pub fn markdown(report: &CompareReport) -> String {
             "\n## Disputed fields per pair (tasks)\n\nA disputed field only warns (guard.md §4.2, §5).\n\n| field |",
         );
         for row in &report.pairs {
-            let _ = write!(out, " {} |", row.pair.label());
+            let _ = write!(out, " {} |", row.label());
         }
         out.push_str("\n|---|");
         out.push_str(&"---:|".repeat(report.pairs.len()));

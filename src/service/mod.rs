@@ -305,7 +305,9 @@ impl Inner {
         let verdict = match &outcome.merged {
             Ok(facts) => {
                 let findings = answers::apply(decision::run(facts, &input.cart, &input.allowed), &state, &input.cart);
-                Verdict::checked(findings, &facts.disputed)
+                let mut verdict = Verdict::checked(findings, &facts.disputed);
+                verdict.notes.extend(outcome.drop_notes());
+                verdict
             }
             Err(failure) => Verdict::could_not_check(failure.reason(), failure.to_string()),
         };

@@ -1,0 +1,77 @@
+//! The sealed evidence log (guard.md §8, ACF v0.2 §7 and §11): append-only
+//! JSON Lines in a data directory, each record carrying the SHA-256 of the
+//! record before it, so a later edit of any record breaks the chain.
+//!
+//! One writer thread owns the file: appends are serialised, `fsync`ed before
+//! the caller hears back, and the attempt-chain rules (a link must exist and
+//! still head its chain) are checked under the same serialisation, so two
+//! concurrent resubmissions cannot both extend one record. The log is never
+//! rewritten: no acknowledged record is ever changed or removed. One case is
+//! set aside rather than refused: a torn last line (no final newline) after
+//! a chain that verifies. Its write never completed, so its fsync never
+//! happened and no caller was told its result; on open its bytes are moved,
+//! verbatim, to a side file (`evidence.jsonl.torn-<line>-<unix seconds>`),
+//! fsynced, logged as a warning and listed by `evidence verify`, and only
+//! then is the log cut back to its last complete record. Any other break
+//! (an altered, reordered or unparsable record) is reported and the store
+//! refuses to open.
+//!
+//! Group commit: the writer takes every command queued when it wakes, writes
+//! the batch's records in order with one `fsync`, and only then sends any
+//! reply that reveals one of them. In memory it keeps an index entry per
+//! record (id, position, attempt, request digest) and only the latest
+//! [`RECENT_RECORDS`] records' lines; older ones are read back from the log.
+//! The index is shared with `get`, which answers from it, without waking the
+//! writer, for a record that is absent or already fsynced.
+//!
+//! This module does not know what a check is: a record's `body` is the
+//! service's JSON. It knows record ids, request text, attempt links and hashes.
+
+mod record;
+mod store;
+#[cfg(test)]
+mod tests;
+mod torn;
+mod verify;
+mod writer;
+
+use std::path::PathBuf;
+
+/// The log file inside the data directory.
+pub const LOG_FILE: &str = "evidence.jsonl";
+/// `prev_hash` of the first record.
+pub const GENESIS: &str = "sha256:0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The store's failures.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("evidence log {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("evidence log {path} is broken at line {line}: {reason}; run `asasked evidence verify`")]
+    Broken { path: PathBuf, line: u64, reason: String },
+    #[error("cannot encode the record: {0}")]
+    Encode(#[from] serde_json::Error),
+    #[error("the evidence writer has stopped")]
+    WriterStopped,
+    #[error(
+        "data dir {data_dir}: another asasked process holds the evidence log {log} (a server or a check is \
+         writing to it); stop that process or pass another --data-dir"
+    )]
+    Locked { data_dir: PathBuf, log: PathBuf },
+}
+
+/// Why a `previous_record_id` is refused (ACF v0.2 §7).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    #[error("previous_record_id {0:?} does not exist")]
+    NotFound(String),
+    #[error("previous_record_id {0:?} belongs to another request")]
+    OtherRequest(String),
+    #[error("previous_record_id {0:?} was already superseded by {1:?}: resubmit against the latest record")]
+    NotHead(String, String),
+}
+
+pub use record::{Draft, SealedRecord};
+pub use store::{Appended, EvidenceStore};
+pub use torn::{SetAside, TORN_PREFIX, set_aside_files, set_aside_torn_tail};
+pub use verify::{Broken, VerifyReport, chain, read_all, show, verify_bytes, verify_file};

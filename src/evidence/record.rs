@@ -1,0 +1,125 @@
+//! One sealed record: its fields, its canonical text, its hash, its line.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::digest;
+
+/// One sealed record as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SealedRecord {
+    /// 1-based position in the log.
+    pub seq: u64,
+    pub record_id: String,
+    #[serde(default)]
+    pub previous_record_id: Option<String>,
+    /// 1 for a first check, n for the n-th attempt of a chain.
+    pub attempt: u32,
+    /// RFC 3339, UTC.
+    pub sealed_at: String,
+    /// The person's words: attempts of one chain must share them.
+    pub request: String,
+    pub body: Value,
+    /// The `hash` of the record before (or [`GENESIS`]).
+    pub prev_hash: String,
+    /// SHA-256 of this record's canonical JSON without `hash`.
+    pub hash: String,
+}
+
+impl SealedRecord {
+    pub(super) fn compute_hash(&self) -> Result<String, serde_json::Error> {
+        let mut body = Vec::new();
+        digest::write_canonical(&self.body, &mut body);
+        Ok(self.fields(&body).hash())
+    }
+
+    pub(super) fn fields<'a>(&'a self, body: &'a [u8]) -> Fields<'a> {
+        Fields {
+            seq: self.seq,
+            record_id: &self.record_id,
+            previous_record_id: self.previous_record_id.as_deref(),
+            attempt: self.attempt,
+            sealed_at: &self.sealed_at,
+            request: &self.request,
+            body,
+            prev_hash: &self.prev_hash,
+        }
+    }
+}
+
+/// A record's fields with its body as canonical JSON text, written once and
+/// used for both its hash and its line: the record is never turned into a
+/// `Value` (a deep copy of its kilobytes of body) to be hashed.
+pub(super) struct Fields<'a> {
+    seq: u64,
+    record_id: &'a str,
+    previous_record_id: Option<&'a str>,
+    attempt: u32,
+    sealed_at: &'a str,
+    request: &'a str,
+    /// Canonical JSON (digest::write_canonical).
+    body: &'a [u8],
+    prev_hash: &'a str,
+}
+
+impl Fields<'_> {
+    /// `sha256:` of the record's canonical JSON without `hash`
+    /// (digest::canonical of it as a `Value`): its keys in byte order.
+    pub(super) fn hash(&self) -> String {
+        let mut out = Vec::with_capacity(self.body.len() + self.request.len() + 384);
+        out.extend_from_slice(b"{\"attempt\":");
+        digest::write_json(&self.attempt, &mut out);
+        out.extend_from_slice(b",\"body\":");
+        out.extend_from_slice(self.body);
+        out.extend_from_slice(b",\"prev_hash\":");
+        digest::write_json(self.prev_hash, &mut out);
+        out.extend_from_slice(b",\"previous_record_id\":");
+        digest::write_json(&self.previous_record_id, &mut out);
+        out.extend_from_slice(b",\"record_id\":");
+        digest::write_json(self.record_id, &mut out);
+        out.extend_from_slice(b",\"request\":");
+        digest::write_json(self.request, &mut out);
+        out.extend_from_slice(b",\"sealed_at\":");
+        digest::write_json(self.sealed_at, &mut out);
+        out.extend_from_slice(b",\"seq\":");
+        digest::write_json(&self.seq, &mut out);
+        out.push(b'}');
+        digest::sha256(&out)
+    }
+
+    /// Appends the record's line, newline included: what serde_json writes
+    /// for the [`SealedRecord`] (its fields in declaration order). The body's
+    /// canonical text is serde_json's own compact text of it, since
+    /// serde_json's map keeps its keys sorted (digest's tests check both).
+    pub(super) fn write_line(&self, hash: &str, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"seq\":");
+        digest::write_json(&self.seq, out);
+        out.extend_from_slice(b",\"record_id\":");
+        digest::write_json(self.record_id, out);
+        out.extend_from_slice(b",\"previous_record_id\":");
+        digest::write_json(&self.previous_record_id, out);
+        out.extend_from_slice(b",\"attempt\":");
+        digest::write_json(&self.attempt, out);
+        out.extend_from_slice(b",\"sealed_at\":");
+        digest::write_json(self.sealed_at, out);
+        out.extend_from_slice(b",\"request\":");
+        digest::write_json(self.request, out);
+        out.extend_from_slice(b",\"body\":");
+        out.extend_from_slice(self.body);
+        out.extend_from_slice(b",\"prev_hash\":");
+        digest::write_json(self.prev_hash, out);
+        out.extend_from_slice(b",\"hash\":");
+        digest::write_json(hash, out);
+        out.extend_from_slice(b"}\n");
+    }
+}
+
+/// What the service asks to seal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub record_id: String,
+    pub previous_record_id: Option<String>,
+    pub request: String,
+    pub sealed_at: String,
+    pub body: Value,
+}

@@ -1,0 +1,361 @@
+//! The store handle, the shared index and the lock: appends go to the
+//! writer thread, `get` answers from the index when it can.
+
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use lru::LruCache;
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::digest;
+
+use super::writer::writer;
+use super::{Draft, GENESIS, LOG_FILE, LinkError, SealedRecord, StoreError, set_aside_torn_tail, verify_bytes};
+
+/// The outcome of an append.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Appended {
+    /// Written and fsynced.
+    New(Arc<SealedRecord>),
+    /// A record with this id already existed: nothing was written.
+    Existing(Arc<SealedRecord>),
+}
+
+impl Appended {
+    pub fn record(&self) -> &Arc<SealedRecord> {
+        match self {
+            Appended::New(record) | Appended::Existing(record) => record,
+        }
+    }
+}
+
+pub(super) enum Command {
+    /// `body`: the draft's body as canonical JSON, written by the caller's
+    /// task so the one writer thread does not.
+    Append {
+        draft: Draft,
+        body: Vec<u8>,
+        reply: oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>>,
+    },
+    Get {
+        record_id: String,
+        reply: oneshot::Sender<Result<Option<Arc<SealedRecord>>, StoreError>>,
+    },
+    Successor {
+        record_id: String,
+        reply: oneshot::Sender<Result<Option<String>, StoreError>>,
+    },
+}
+
+/// A handle to the writer thread. Cheap to clone; the thread ends when the
+/// last handle is dropped, after every queued append has been fsynced.
+#[derive(Clone)]
+pub struct EvidenceStore {
+    // Declared before `_writer`: each handle drops its sender first, so when
+    // the last `_writer` goes, no sender is left and the thread can end.
+    sender: mpsc::Sender<Command>,
+    path: PathBuf,
+    /// The writer's index, shared so that `get` can answer without waking
+    /// the writer (see [`EvidenceStore::get_durable`]). The writer holds the
+    /// lock while it stages a batch, never across a write or an fsync.
+    index: Arc<Mutex<Index>>,
+    _writer: Arc<Writer>,
+}
+
+/// The writer thread and the lock that makes it the log's only writer.
+#[derive(Debug)]
+struct Writer {
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The log, open with an exclusive advisory lock (`flock`) for as long as
+    /// the store lives. Two writers would each extend the chain from the
+    /// head they last saw, and the second record to land would break it.
+    _lock: File,
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        // Every sender is gone (see `EvidenceStore`): the thread seals what is
+        // queued and ends. Waiting for it before the lock is released means
+        // a store opened after this one is dropped never overlaps its writes.
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for EvidenceStore {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("EvidenceStore").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+/// Whole records kept in memory: the latest sealed or read ones, so a replay
+/// of a recent check or the next attempt of a chain reads no file. It must
+/// hold at least one batch of appends ([`MAX_BATCH`]): a record staged in a
+/// batch is not yet in the file and can only be found here.
+pub(super) const RECENT_RECORDS: NonZeroUsize = match NonZeroUsize::new(1024) {
+    Some(capacity) => capacity,
+    None => NonZeroUsize::MIN,
+};
+
+/// What the writer knows of one record without its body: where its line is
+/// and what the link rules compare. The index grows by this much per record,
+/// not by the record (a body is kilobytes of JSON).
+pub(super) struct Entry {
+    pub(super) seq: u64,
+    pub(super) offset: u64,
+    pub(super) length: usize,
+    pub(super) attempt: u32,
+    /// SHA-256 of the request: attempts of one chain must share it.
+    pub(super) request: [u8; 32],
+}
+
+/// A record kept in memory: its line as written (one allocation to free
+/// when it leaves the window), parsed into a [`SealedRecord`] the first time
+/// it is asked for.
+pub(super) enum Recent {
+    Line(Arc<[u8]>),
+    Record(Arc<SealedRecord>),
+}
+
+pub(super) struct Index {
+    pub(super) records: HashMap<String, Entry>,
+    /// previous_record_id → the record that superseded it.
+    pub(super) successors: HashMap<String, String>,
+    pub(super) recent: LruCache<String, Recent>,
+    pub(super) last_hash: String,
+    pub(super) last_seq: u64,
+    /// File length after the last record this index knows.
+    pub(super) length: u64,
+    /// The last record known to be on disk (fsynced by this writer, or read
+    /// from the file), and the file length after it.
+    pub(super) durable_seq: u64,
+    pub(super) durable_length: u64,
+}
+
+pub(super) fn request_digest(request: &str) -> [u8; 32] {
+    Sha256::digest(request.as_bytes()).into()
+}
+
+impl Index {
+    pub(super) fn load(path: &Path) -> Result<Index, StoreError> {
+        let mut index = Index {
+            records: HashMap::new(),
+            successors: HashMap::new(),
+            recent: LruCache::new(RECENT_RECORDS),
+            last_hash: GENESIS.to_owned(),
+            last_seq: 0,
+            length: 0,
+            durable_seq: 0,
+            durable_length: 0,
+        };
+        let bytes = match fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(index),
+            Err(source) => return Err(StoreError::Io { path: path.to_owned(), source }),
+        };
+        let report = verify_bytes(&bytes);
+        if let Some(broken) = report.first_broken {
+            return Err(StoreError::Broken { path: path.to_owned(), line: broken.line, reason: broken.reason });
+        }
+        let mut offset = 0;
+        for line in bytes.split(|byte| *byte == b'\n') {
+            if !line.is_empty() {
+                let record: SealedRecord = serde_json::from_slice(line)?;
+                index.insert(&record, offset as u64, line.len() + 1, Recent::Line(line.into()));
+            }
+            offset += line.len() + 1;
+        }
+        index.length = bytes.len() as u64;
+        index.durable_seq = index.last_seq;
+        index.durable_length = index.length;
+        Ok(index)
+    }
+
+    /// `length` includes the line's newline.
+    pub(super) fn insert(&mut self, record: &SealedRecord, offset: u64, length: usize, recent: Recent) {
+        if let Some(previous) = &record.previous_record_id {
+            self.successors.insert(previous.clone(), record.record_id.clone());
+        }
+        self.last_hash = record.hash.clone();
+        self.last_seq = record.seq;
+        let entry = Entry {
+            seq: record.seq,
+            offset,
+            length,
+            attempt: record.attempt,
+            request: request_digest(&record.request),
+        };
+        self.records.insert(record.record_id.clone(), entry);
+        self.recent.put(record.record_id.clone(), recent);
+    }
+
+    /// The whole record `record_id`: from memory, or read back from its line
+    /// in the log and checked against its own hash.
+    pub(super) fn record(&mut self, path: &Path, record_id: &str) -> Result<Option<Arc<SealedRecord>>, StoreError> {
+        let Some(entry) = self.records.get(record_id) else {
+            return Ok(None);
+        };
+        if let Some(recent) = self.recent.get_mut(record_id) {
+            let record = match recent {
+                Recent::Record(record) => Arc::clone(record),
+                Recent::Line(line) => {
+                    // Written by this writer (or read from a log that
+                    // verified): parsed, not checked again.
+                    let record = Arc::new(serde_json::from_slice::<SealedRecord>(line.trim_ascii_end())?);
+                    *recent = Recent::Record(Arc::clone(&record));
+                    record
+                }
+            };
+            return Ok(Some(record));
+        }
+        let io = |source| StoreError::Io { path: path.to_owned(), source };
+        let mut file = File::open(path).map_err(io)?;
+        file.seek(SeekFrom::Start(entry.offset)).map_err(io)?;
+        let mut line = vec![0; entry.length];
+        file.read_exact(&mut line).map_err(io)?;
+        let broken = |reason: String| StoreError::Broken { path: path.to_owned(), line: entry.seq, reason };
+        let record: SealedRecord =
+            serde_json::from_slice(line.trim_ascii_end()).map_err(|error| broken(format!("unreadable: {error}")))?;
+        if record.record_id != record_id || record.seq != entry.seq || record.compute_hash()? != record.hash {
+            return Err(broken("the record changed after it was sealed".into()));
+        }
+        let record = Arc::new(record);
+        self.recent.put(record_id.to_owned(), Recent::Record(Arc::clone(&record)));
+        Ok(Some(record))
+    }
+}
+
+impl EvidenceStore {
+    /// Opens (creating if needed) the log in `data_dir`, locks it and starts
+    /// the writer thread. Fails if the existing log does not verify, or with
+    /// [`StoreError::Locked`] if another store (in this process or another)
+    /// holds it.
+    pub fn open(data_dir: &Path) -> Result<EvidenceStore, StoreError> {
+        fs::create_dir_all(data_dir).map_err(|source| StoreError::Io { path: data_dir.to_owned(), source })?;
+        let path = data_dir.join(LOG_FILE);
+        // Locked before anything reads or cuts the log: setting a torn tail
+        // aside while another writer is halfway through a line would cut
+        // off a record that writer is about to acknowledge.
+        let lock = lock_log(data_dir, &path)?;
+        if let Some(set_aside) = set_aside_torn_tail(&path)? {
+            tracing::warn!(
+                log = %path.display(),
+                side_file = %set_aside.side_file.display(),
+                line = set_aside.line,
+                bytes = set_aside.bytes,
+                "evidence log ended in a torn line (a write cut off by a crash, never acknowledged): \
+                 its bytes were set aside in the side file and the log continues after the last complete record"
+            );
+        }
+        let index = Arc::new(Mutex::new(Index::load(&path)?));
+        // The bound only applies back-pressure: each check waits for its own
+        // fsync anyway.
+        let (sender, receiver) = mpsc::channel(64);
+        let (thread_path, thread_index) = (path.clone(), Arc::clone(&index));
+        let thread = std::thread::Builder::new()
+            .name("asasked-evidence".into())
+            .spawn(move || writer(thread_path, thread_index, receiver))
+            .map_err(|source| StoreError::Io { path: path.clone(), source })?;
+        Ok(EvidenceStore { sender, path, index, _writer: Arc::new(Writer { thread: Some(thread), _lock: lock }) })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Seals `draft` unless a record with its id exists. Link rules are checked
+    /// against the log as it is when the writer gets to this append.
+    pub async fn append(&self, draft: Draft) -> Result<Result<Appended, LinkError>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let mut body = Vec::with_capacity(4096);
+        digest::write_canonical(&draft.body, &mut body);
+        self.sender.send(Command::Append { draft, body, reply }).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    pub async fn get(&self, record_id: &str) -> Result<Option<Arc<SealedRecord>>, StoreError> {
+        if let Some(answer) = self.get_durable(record_id) {
+            return Ok(answer);
+        }
+        let (reply, answer) = oneshot::channel();
+        let command = Command::Get { record_id: record_id.to_owned(), reply };
+        self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    /// `get` answered from the shared index, without a round trip to the
+    /// writer thread (every check asks whether its record exists; under load
+    /// that round trip woke the writer once more per check and, on disk,
+    /// waited behind the batch being fsynced). Answers only what the writer
+    /// would answer now: a record absent from the index, or one that is on
+    /// disk and in the in-memory window. `None` (ask the writer) when the
+    /// record is not yet fsynced (its reply must wait for the fsync), older
+    /// than the window (read back from the file by the writer), after a
+    /// failed write, or when the file's length shows another process
+    /// appended (the writer reloads the index first).
+    fn get_durable(&self, record_id: &str) -> Option<Option<Arc<SealedRecord>>> {
+        let file_length = match fs::metadata(&self.path) {
+            Ok(metadata) => metadata.len(),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(_) => return None,
+        };
+        let line = {
+            let mut index = self.index.lock().ok()?;
+            // Between the durable length and the staged one, the file holds
+            // only this writer's bytes (a batch being written).
+            if index.length == u64::MAX || file_length < index.durable_length || file_length > index.length {
+                return None;
+            }
+            let Some(entry) = index.records.get(record_id) else {
+                return Some(None);
+            };
+            if entry.seq > index.durable_seq {
+                return None;
+            }
+            match index.recent.get(record_id)? {
+                Recent::Record(record) => return Some(Some(Arc::clone(record))),
+                Recent::Line(line) => Arc::clone(line),
+            }
+        };
+        // Parsed outside the lock, then kept parsed for the next replay.
+        let record = Arc::new(serde_json::from_slice::<SealedRecord>(line.trim_ascii_end()).ok()?);
+        if let Ok(mut index) = self.index.lock()
+            && let Some(recent) = index.recent.peek_mut(record_id)
+            && matches!(recent, Recent::Line(_))
+        {
+            *recent = Recent::Record(Arc::clone(&record));
+        }
+        Some(Some(record))
+    }
+
+    /// The record that superseded `record_id`, if any.
+    pub async fn successor(&self, record_id: &str) -> Result<Option<String>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let command = Command::Successor { record_id: record_id.to_owned(), reply };
+        self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+}
+
+/// Opens the log (creating it empty) and takes an exclusive advisory lock on
+/// it without waiting. The lock belongs to the open file description
+/// (`flock`), so a second open in the same process is refused too, and the
+/// kernel releases it when the process ends, even by SIGKILL. Readers
+/// ([`verify_file`], [`show`], [`read_all`]) take no lock.
+fn lock_log(data_dir: &Path, path: &Path) -> Result<File, StoreError> {
+    let io = |source| StoreError::Io { path: path.to_owned(), source };
+    let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(StoreError::Locked { data_dir: data_dir.to_owned(), log: path.to_owned() })
+        }
+        Err(std::fs::TryLockError::Error(source)) => Err(io(source)),
+    }
+}

@@ -1,0 +1,215 @@
+//! The evidence log's tests: chains, replays, group commit, torn tails,
+//! locks and verification.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+
+use super::store::RECENT_RECORDS;
+use super::*;
+use crate::digest;
+use serde_json::json;
+
+fn draft(id: &str, previous: Option<&str>, request: &str) -> Draft {
+    Draft {
+        record_id: id.into(),
+        previous_record_id: previous.map(str::to_owned),
+        request: request.into(),
+        sealed_at: "2026-11-02T10:00:00Z".into(),
+        body: json!({"decision": "ask", "person": {"name": "Ada Lovelace"}}),
+    }
+}
+
+#[tokio::test]
+async fn appends_chain_links_and_replays() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let first = store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    assert!(matches!(first, Appended::New(_)));
+    assert!(matches!(store.append(draft("a", None, "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
+    let second = store.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+    assert_eq!(second.record().attempt, 2);
+    assert_eq!(second.record().prev_hash, first.record().hash);
+    assert_eq!(
+        store.append(draft("c", Some("a"), "shoes")).await.unwrap(),
+        Err(LinkError::NotHead("a".into(), "b".into()))
+    );
+    assert_eq!(store.append(draft("c", Some("b"), "a hat")).await.unwrap(), Err(LinkError::OtherRequest("b".into())));
+    assert_eq!(store.append(draft("c", Some("zz"), "shoes")).await.unwrap(), Err(LinkError::NotFound("zz".into())));
+    drop(store);
+    let path = directory.path().join(LOG_FILE);
+    let report = verify_file(&path).unwrap();
+    assert!(report.ok() && report.records == 2, "{report:?}");
+    // Reopening rebuilds the index from the file.
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    assert_eq!(store.successor("a").await.unwrap().as_deref(), Some("b"));
+    assert_eq!(chain(&read_all(&path).unwrap(), "b").len(), 2);
+}
+
+#[test]
+fn an_empty_log_verifies_as_no_records() {
+    // An empty file read as one unparsable line: a log whose first write
+    // a full disk cut back to nothing (`write_and_sync` creates the file,
+    // then truncates it to its old length, 0) refused to open again, and
+    // `evidence verify` called it broken.
+    let report = verify_bytes(b"");
+    assert!(report.ok() && report.records == 0 && report.head == GENESIS, "{report:?}");
+}
+
+#[tokio::test]
+async fn one_store_at_a_time_writes_a_log_and_readers_need_no_lock() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    // The lock is `flock`, held per open file description: a second open
+    // in this process is refused exactly as another process's would be.
+    let error = EvidenceStore::open(directory.path()).unwrap_err();
+    assert!(matches!(&error, StoreError::Locked { data_dir, .. } if data_dir == directory.path()), "{error}");
+    let message = error.to_string();
+    assert!(message.contains(&directory.path().display().to_string()), "{message}");
+    assert!(message.contains("another asasked process holds the evidence log"), "{message}");
+    // Readers take no lock.
+    let path = directory.path().join(LOG_FILE);
+    assert!(verify_file(&path).unwrap().ok());
+    assert!(show(&path, "a").unwrap().is_some());
+    assert_eq!(read_all(&path).unwrap().len(), 1);
+    // Any handle keeps the lock; dropping the last one waits for the
+    // writer and releases it, so reopening right after never races.
+    let clone = store.clone();
+    drop(store);
+    assert!(matches!(EvidenceStore::open(directory.path()), Err(StoreError::Locked { .. })));
+    clone.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+    drop(clone);
+    let reopened = EvidenceStore::open(directory.path()).unwrap();
+    assert_eq!(reopened.successor("a").await.unwrap().as_deref(), Some("b"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_appends_share_fsyncs_and_old_records_are_read_back() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let count = RECENT_RECORDS.get() + 100;
+    let appends: Vec<_> = (0..count)
+        .map(|number| {
+            let store = store.clone();
+            tokio::spawn(async move { store.append(draft(&format!("r{number}"), None, "shoes")).await })
+        })
+        .collect();
+    let mut first = None;
+    for (number, append) in appends.into_iter().enumerate() {
+        let appended = append.await.unwrap().unwrap().unwrap();
+        assert!(matches!(appended, Appended::New(_)));
+        if number == 0 {
+            first = Some(appended.record().clone());
+        }
+    }
+    let first = first.unwrap();
+    // r0 left the in-memory window long ago: it comes back from the file.
+    assert_eq!(store.get("r0").await.unwrap().as_deref(), Some(&*first));
+    assert!(matches!(store.append(draft("r0", None, "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
+    assert_eq!(
+        store.append(draft("next", Some("r0"), "a hat")).await.unwrap(),
+        Err(LinkError::OtherRequest("r0".into()))
+    );
+    let next = store.append(draft("next", Some("r0"), "shoes")).await.unwrap().unwrap();
+    assert_eq!(next.record().attempt, 2);
+    drop(store);
+    let report = verify_file(&directory.path().join(LOG_FILE)).unwrap();
+    assert!(report.ok() && report.records == count as u64 + 1, "{report:?}");
+}
+
+#[tokio::test]
+async fn lines_and_hashes_are_what_serde_json_and_the_canonical_digest_give() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let mut first = draft("a", None, "Schuhe für Zoë \"größe\" 42\n\u{2028}");
+    first.body =
+        json!({"z": 1, "a": [1.5, -0.0, null, {"y": "\u{1}", "x": true}], "M": {"é": 12345678901234567890u64}});
+    store.append(first.clone()).await.unwrap().unwrap();
+    store.append(draft("b", Some("a"), &first.request)).await.unwrap().unwrap();
+    drop(store);
+    let text = fs::read_to_string(directory.path().join(LOG_FILE)).unwrap();
+    for line in text.lines() {
+        let record: SealedRecord = serde_json::from_str(line).unwrap();
+        assert_eq!(serde_json::to_string(&record).unwrap(), line);
+        // The definition: the canonical digest of the record as a value, less `hash`.
+        let mut value = serde_json::to_value(&record).unwrap();
+        value.as_object_mut().unwrap().remove("hash");
+        assert_eq!(record.hash, digest::of_value(&value));
+        assert_eq!(record.compute_hash().unwrap(), record.hash);
+    }
+    assert!(verify_file(&directory.path().join(LOG_FILE)).unwrap().ok());
+}
+
+#[tokio::test]
+async fn get_sees_what_a_program_ignoring_the_lock_appended() {
+    let directory = tempfile::tempdir().unwrap();
+    let server = EvidenceStore::open(directory.path()).unwrap();
+    server.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    assert!(server.get("a").await.unwrap().is_some());
+    assert!(server.get("b").await.unwrap().is_none());
+    // The same two records sealed elsewhere: the second line is a valid
+    // continuation of the server's log, appended behind its back.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = EvidenceStore::open(elsewhere.path()).unwrap();
+    other.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    let appended = other.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+    drop(other);
+    let lines = fs::read_to_string(elsewhere.path().join(LOG_FILE)).unwrap();
+    let second = lines.lines().nth(1).unwrap();
+    let mut log = OpenOptions::new().append(true).open(directory.path().join(LOG_FILE)).unwrap();
+    log.write_all(format!("{second}\n").as_bytes()).unwrap();
+    drop(log);
+    assert_eq!(server.get("b").await.unwrap().as_deref(), Some(&**appended.record()));
+    assert_eq!(server.successor("a").await.unwrap().as_deref(), Some("b"));
+    let next = server.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap();
+    assert_eq!(next.record().seq, 3);
+    drop(server);
+    assert!(verify_file(&directory.path().join(LOG_FILE)).unwrap().ok());
+}
+
+#[tokio::test]
+async fn tampering_and_a_torn_line_are_reported() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    for (id, previous) in [("a", None), ("b", Some("a")), ("c", Some("b"))] {
+        store.append(draft(id, previous, "shoes")).await.unwrap().unwrap();
+    }
+    drop(store);
+    let path = directory.path().join(LOG_FILE);
+    let original = fs::read_to_string(&path).unwrap();
+
+    let tampered = original.replacen("\"decision\":\"ask\"", "\"decision\":\"proceed\"", 2);
+    let report = verify_bytes(tampered.as_bytes());
+    let broken = report.first_broken.unwrap();
+    assert_eq!((broken.line, broken.record_id.as_deref()), (1, Some("a")));
+    assert!(broken.reason.contains("altered"), "{}", broken.reason);
+
+    let torn = &original[..original.len() - 20];
+    let report = verify_bytes(torn.as_bytes());
+    let broken = report.first_broken.unwrap();
+    assert_eq!(broken.line, 3);
+    assert!(broken.reason.contains("torn"), "{}", broken.reason);
+    assert_eq!(report.records, 2);
+    // A torn tail is set aside verbatim, and the log goes on after the
+    // last complete record.
+    fs::write(&path, torn).unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let side_files = set_aside_files(directory.path());
+    assert_eq!(side_files.len(), 1, "{side_files:?}");
+    let kept_length = original.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+    assert_eq!(fs::read_to_string(&side_files[0]).unwrap(), &torn[kept_length..]);
+    assert_eq!(fs::read_to_string(&path).unwrap(), &original[..kept_length]);
+    store.append(draft("d", None, "hats")).await.unwrap().unwrap();
+    drop(store);
+    assert!(verify_file(&path).unwrap().ok());
+
+    // Anything else is refused, and the log is left as it is.
+    fs::write(&path, &tampered).unwrap();
+    let error = EvidenceStore::open(directory.path()).unwrap_err();
+    assert!(error.to_string().contains("line 1"), "{error}");
+    let torn_and_tampered = &tampered[..tampered.len() - 20];
+    fs::write(&path, torn_and_tampered).unwrap();
+    assert!(EvidenceStore::open(directory.path()).is_err());
+    assert_eq!(fs::read_to_string(&path).unwrap(), torn_and_tampered, "never repaired");
+    assert_eq!(set_aside_files(directory.path()).len(), 1);
+}

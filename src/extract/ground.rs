@@ -1,0 +1,930 @@
+//! Grounding: whether the person's own words support each extracted value.
+//!
+//! Pure: no model, no clock (today is an input), no I/O. For every value an
+//! extractor returned, [`ground`] looks for the words that say it in the
+//! request and the answers, keeps the supporting span (where and what), and
+//! drops the value when no words support it. `merge` under the `grounded`
+//! policy then merges only what the person said. The rules per field are in
+//! docs/semantics.md ("Grounding"); they are deliberately generous (a value
+//! the person said in any form stays), because a value dropped wrongly is a
+//! fact the guard no longer checks.
+//!
+//! Text is compared token by token after [`normalize::fold`]: tokens are runs
+//! of letters and digits (a decimal point or comma between digits stays in
+//! the token), so hyphen and space variants ("Air-Zoom", "Air Zoom") are the
+//! same token sequence. Look-alike letters are never folded equal.
+
+use std::collections::BTreeSet;
+
+use chrono::{Datelike, NaiveDate};
+use serde::{Deserialize, Serialize};
+
+use super::{Weekday, days_until};
+use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
+use crate::normalize::{self, ColourWords, Size};
+
+/// Where the words supporting a value are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Span {
+    /// `request`, or `answer N` (counted from 1).
+    pub source: String,
+    /// Byte offsets in that text.
+    pub start: usize,
+    pub end: usize,
+    /// The words themselves, verbatim.
+    pub text: String,
+}
+
+/// One value and the words that support it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Support {
+    /// The field (`size_label`, `brand_not`, `lines[1].color`, `soft:color`).
+    pub field: String,
+    pub value: String,
+    pub span: Span,
+}
+
+/// A value no words of the person support: left out of the merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dropped {
+    pub field: String,
+    pub value: String,
+}
+
+impl Dropped {
+    /// The note shown to the person: "An extractor (claude) read size 43,
+    /// which the request does not say; ignored".
+    pub fn note(&self, extractor: &str) -> String {
+        format!(
+            "An extractor ({extractor}) read {} '{}', which the request does not say; ignored",
+            self.field.replace('_', " "),
+            self.value
+        )
+    }
+}
+
+/// What grounding found for one extractor's facts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grounding {
+    pub supported: Vec<Support>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<Dropped>,
+    /// Entries of `soft` with an optionality cue in the clause of the
+    /// field's words ("black ideally").
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub soft_grounded: BTreeSet<FieldRef>,
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    source: usize,
+    start: usize,
+    end: usize,
+    folded: String,
+    clause: usize,
+}
+
+/// The person's words, tokenised once for every field.
+struct Words<'a> {
+    texts: Vec<&'a str>,
+    tokens: Vec<Token>,
+    today: NaiveDate,
+    /// Computed once per grounding, on first use: several fields ask.
+    numbers: std::cell::OnceCell<Vec<(f64, usize)>>,
+    colour_windows: std::cell::OnceCell<Vec<(usize, usize, ColourWords)>>,
+}
+
+/// Zero-width and direction characters inside a word ("Ni\u{200B}ke") stay
+/// in the token; [`normalize::fold`] removes them.
+fn is_invisible(character: char) -> bool {
+    !character.is_whitespace() && normalize::fold(&character.to_string()).is_empty()
+}
+
+fn is_clause_break(character: char) -> bool {
+    matches!(character, '.' | '!' | '?' | ';' | '\n' | ',' | '(' | ')' | ':')
+}
+
+impl<'a> Words<'a> {
+    fn new(request: &'a str, answers: &'a [String], today: NaiveDate) -> Words<'a> {
+        let mut texts = vec![request];
+        texts.extend(answers.iter().map(String::as_str));
+        let mut tokens = Vec::new();
+        let mut clause = 0;
+        for (source, text) in texts.iter().enumerate() {
+            clause += 1;
+            let characters: Vec<(usize, char)> = text.char_indices().collect();
+            let mut index = 0;
+            while index < characters.len() {
+                let (start, character) = characters[index];
+                let joins = |position: usize| {
+                    let (_, current) = characters[position];
+                    (current == '.' || current == ',')
+                        && position > 0
+                        && characters[position - 1].1.is_ascii_digit()
+                        && characters.get(position + 1).is_some_and(|(_, next)| next.is_ascii_digit())
+                };
+                if character.is_alphanumeric() {
+                    let mut end_index = index;
+                    while end_index < characters.len()
+                        && (characters[end_index].1.is_alphanumeric()
+                            || joins(end_index)
+                            || is_invisible(characters[end_index].1))
+                    {
+                        end_index += 1;
+                    }
+                    let end = characters.get(end_index).map_or(text.len(), |(offset, _)| *offset);
+                    let folded = normalize::fold(&text[start..end]);
+                    if folded == "but" || folded == "но" {
+                        clause += 1;
+                    }
+                    tokens.push(Token { source, start, end, folded, clause });
+                    index = end_index;
+                    continue;
+                }
+                if matches!(character, '$' | '€' | '₽' | '£') {
+                    let end = start + character.len_utf8();
+                    tokens.push(Token { source, start, end, folded: character.to_string(), clause });
+                } else if is_clause_break(character) {
+                    clause += 1;
+                }
+                index += 1;
+            }
+        }
+        Words { texts, tokens, today, numbers: std::cell::OnceCell::new(), colour_windows: std::cell::OnceCell::new() }
+    }
+
+    fn span(&self, first: usize, last: usize) -> Span {
+        let (from, to) = (&self.tokens[first], &self.tokens[last]);
+        let source = if from.source == 0 { "request".to_owned() } else { format!("answer {}", from.source) };
+        Span { source, start: from.start, end: to.end, text: self.texts[from.source][from.start..to.end].to_owned() }
+    }
+
+    /// Consecutive tokens equal to the folded tokens of `phrase`, within one text.
+    fn phrase(&self, phrase: &str) -> Option<(usize, usize)> {
+        let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        (0..self.tokens.len()).find_map(|first| {
+            let last = first + wanted.len() - 1;
+            let window = self.tokens.get(first..=last)?;
+            let same_text = window.iter().all(|token| token.source == window[0].source);
+            (same_text && window.iter().zip(&wanted).all(|(token, word)| &token.folded == word))
+                .then_some((first, last))
+        })
+    }
+
+    /// Every word of `text` (three letters or more, or any digit) occurs,
+    /// a word matching by its first five letters (Russian inflection); the
+    /// span is from the first to the last found.
+    fn content_words(&self, text: &str) -> Option<(usize, usize)> {
+        if let Some(found) = self.phrase(text) {
+            return Some(found);
+        }
+        let wanted: Vec<String> = Words::new(text, &[], self.today)
+            .tokens
+            .into_iter()
+            .map(|token| token.folded)
+            .filter(|word| word.chars().count() >= 3 || word.chars().any(|c| c.is_ascii_digit()))
+            .filter(|word| !STOP_WORDS.contains(&word.as_str()))
+            .collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        // At least half of the words, and every number: "kayano 30" says
+        // "Gel-Kayano 30", "Pegasus 41s" says "Pegasus 41".
+        let mut found = Vec::new();
+        for word in &wanted {
+            let stem: String = word.chars().take(5).collect();
+            let position = self.tokens.iter().position(|token| {
+                token.folded == *word
+                    || token.folded.starts_with(word.as_str())
+                    || (token.folded.chars().count() >= 3 && word.starts_with(token.folded.as_str()))
+                    || (stem.chars().count() == 5 && token.folded.starts_with(&stem))
+            });
+            match position {
+                Some(position) => found.push(position),
+                None if word.chars().any(|c| c.is_ascii_digit()) => return None,
+                None => {}
+            }
+        }
+        if found.len() * 2 < wanted.len() {
+            return None;
+        }
+        Some((*found.iter().min()?, *found.iter().max()?))
+    }
+
+    fn colour(&self, value: &str) -> Option<(usize, usize)> {
+        let wanted = ColourWords::new(value);
+        if wanted.is_empty() {
+            return self.phrase(value);
+        }
+        // Every colour word of the value among the colour words of a window
+        // of up to three tokens ("navy blue", "тёмно-синий").
+        let windows = self.colour_windows.get_or_init(|| {
+            let mut windows = Vec::new();
+            for first in 0..self.tokens.len() {
+                for last in first..(first + 3).min(self.tokens.len()) {
+                    let text: Vec<&str> = self.tokens[first..=last].iter().map(|token| token.folded.as_str()).collect();
+                    windows.push((first, last, ColourWords::new(&text.join(" "))));
+                }
+            }
+            windows
+        });
+        windows.iter().find(|(_, _, colours)| wanted.all_in(colours)).map(|(first, last, _)| (*first, *last))
+    }
+
+    fn size(&self, value: &str) -> Option<(usize, usize)> {
+        let wanted = Size::parse(value);
+        if wanted.value.is_empty() {
+            return None;
+        }
+        // A size starts with a digit, a size word or a size system: the
+        // other windows are not parsed (Size::parse is the costly part).
+        let may_start_a_size = |token: &Token| {
+            let word = token.folded.as_str();
+            word.starts_with(|character: char| character.is_ascii_digit())
+                || SIZE_STARTS.contains(&word)
+                || SIZE_STARTS.iter().any(|start| {
+                    start.len() >= 2
+                        && word.starts_with(start)
+                        && word[start.len()..].starts_with(|c: char| c.is_ascii_digit())
+                })
+        };
+        (0..self.tokens.len()).filter(|first| may_start_a_size(&self.tokens[*first])).find_map(|first| {
+            (first..(first + 3).min(self.tokens.len())).find_map(|last| {
+                // The original words, so "4 3/8" keeps its slash.
+                let (from, to) = (&self.tokens[first], &self.tokens[last]);
+                if from.source != to.source {
+                    return None;
+                }
+                let said = Size::parse(&self.texts[from.source][from.start..to.end]);
+                (said.matches(&wanted) && wanted.matches(&said)).then_some((first, last))
+            })
+        })
+    }
+
+    /// Numbers the person wrote (digits or words), with the token each is at.
+    fn numbers(&self) -> &[(f64, usize)] {
+        self.numbers.get_or_init(|| self.find_numbers())
+    }
+
+    fn find_numbers(&self) -> Vec<(f64, usize)> {
+        let mut out = Vec::new();
+        for (index, token) in self.tokens.iter().enumerate() {
+            let word = token.folded.as_str();
+            if let Some(value) = number_word(word) {
+                out.push((value, index));
+                continue;
+            }
+            let digits_end = word.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(word.len());
+            if digits_end == 0 {
+                continue;
+            }
+            let (number, suffix) = word.split_at(digits_end);
+            let mut values = Vec::new();
+            if let Ok(value) = number.replace(',', ".").parse::<f64>() {
+                values.push(value);
+            }
+            if number.contains(',')
+                && let Ok(value) = number.replace(',', "").parse::<f64>()
+            {
+                values.push(value);
+            }
+            // "15 000": a group of three digits continues the number.
+            if let Some(next) = self.tokens.get(index + 1)
+                && next.folded.len() == 3
+                && next.folded.chars().all(|c| c.is_ascii_digit())
+                && let Ok(value) = format!("{number}{}", next.folded).parse::<f64>()
+            {
+                values.push(value);
+            }
+            let thousands = matches!(suffix, "k" | "к" | "тыс")
+                || self.tokens.get(index + 1).is_some_and(|next| {
+                    matches!(next.folded.as_str(), "k" | "к" | "thousand" | "тыс" | "тысяч" | "тысячи" | "тысяча")
+                });
+            for value in values {
+                out.push((value, index));
+                if thousands {
+                    out.push((value * 1000.0, index));
+                }
+            }
+        }
+        out
+    }
+
+    fn number(&self, wanted: f64) -> Option<(usize, usize)> {
+        self.numbers().iter().find(|(value, _)| (value - wanted).abs() < 0.005).map(|(_, index)| (*index, *index))
+    }
+
+    fn deadline(&self, days: u64) -> Option<(usize, usize)> {
+        let days_f = days as f64;
+        for &(value, index) in self.numbers() {
+            let week = self
+                .tokens
+                .get(index + 1)
+                .is_some_and(|next| next.folded.starts_with("week") || next.folded.starts_with("недел"));
+            if (value - days_f).abs() < 0.005 || (week && (value * 7.0 - days_f).abs() < 0.005) {
+                return Some((index, index));
+            }
+        }
+        for (index, token) in self.tokens.iter().enumerate() {
+            let word = token.folded.as_str();
+            let mut candidates: Vec<u64> = Vec::new();
+            if let Some(weekday) = weekday_word(word) {
+                let days = days_until(self.today, weekday);
+                candidates.push(days);
+                // "next Friday": this week's or the one after.
+                candidates.push(days + 7);
+            }
+            match word {
+                "today" | "tonight" | "сегодня" => candidates.push(0),
+                "tomorrow" | "завтра" => candidates.push(1),
+                "послезавтра" => candidates.push(2),
+                "week" | "неделю" | "неделе" | "неделя" => candidates.push(7),
+                _ if word.starts_with("weekend") || word.starts_with("выходн") => {
+                    candidates.push(days_until(self.today, Weekday::Saturday));
+                    candidates.push(days_until(self.today, Weekday::Sunday));
+                }
+                _ => {}
+            }
+            if let Some(month) = month_word(word) {
+                for neighbour in [index.wrapping_sub(1), index + 1] {
+                    let Some(day) = self.tokens.get(neighbour).and_then(|t| day_number(&t.folded)) else { continue };
+                    if let Some(days) = days_to_date(self.today, month, day) {
+                        candidates.push(days);
+                    }
+                }
+            }
+            if candidates.contains(&days) {
+                return Some((index, index));
+            }
+        }
+        None
+    }
+
+    fn cue(&self, cues: &[&str]) -> Option<(usize, usize)> {
+        cues.iter().find_map(|cue| self.stem_phrase(cue))
+    }
+
+    /// A phrase whose last word may be inflected: each word matches a token
+    /// that starts with it.
+    fn stem_phrase(&self, phrase: &str) -> Option<(usize, usize)> {
+        let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        (0..self.tokens.len()).find_map(|first| {
+            let last = first + wanted.len() - 1;
+            let window = self.tokens.get(first..=last)?;
+            let same_text = window.iter().all(|token| token.source == window[0].source);
+            (same_text && window.iter().zip(&wanted).all(|(token, word)| token.folded.starts_with(word.as_str())))
+                .then_some((first, last))
+        })
+    }
+
+    /// An optionality cue in the clause of the tokens `first..=last`, or in
+    /// a short clause right after it ("black, ideally").
+    fn soft_cue(&self, first: usize, last: usize) -> bool {
+        // An answer is the person's reply to a question about one finding
+        // ("41 is fine too"): a cue in it counts for the field asked about.
+        let in_answer = |cue: &str| {
+            self.tokens.iter().any(|token| token.source > 0) && {
+                let mut search_from = 0;
+                let mut found = false;
+                while let Some((cue_first, _)) = self.stem_phrase_from(cue, search_from) {
+                    if self.tokens[cue_first].source > 0 {
+                        found = true;
+                        break;
+                    }
+                    search_from = cue_first + 1;
+                }
+                found
+            }
+        };
+        if SOFT_CUES.iter().any(|cue| in_answer(cue)) {
+            return true;
+        }
+        let clause = self.tokens[first].clause;
+        let end_clause = self.tokens[last].clause;
+        let next_clause = self.tokens.iter().find(|token| token.clause > end_clause).map(|token| token.clause);
+        let short_next =
+            next_clause.filter(|next| self.tokens.iter().filter(|token| token.clause == *next).count() <= 3);
+        SOFT_CUES.iter().any(|cue| {
+            let mut search_from = 0;
+            while let Some((cue_first, _)) = self.stem_phrase_from(cue, search_from) {
+                let cue_clause = self.tokens[cue_first].clause;
+                if (clause..=end_clause).contains(&cue_clause) || Some(cue_clause) == short_next {
+                    return true;
+                }
+                search_from = cue_first + 1;
+            }
+            false
+        })
+    }
+
+    fn stem_phrase_from(&self, phrase: &str, from: usize) -> Option<(usize, usize)> {
+        let first_word = phrase.split(|character: char| !character.is_alphanumeric()).next().unwrap_or(phrase);
+        // Most cues are absent: one cheap look for the first word first.
+        if !self.tokens[from.min(self.tokens.len())..].iter().any(|token| token.folded == first_word) {
+            return None;
+        }
+        let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
+        (from..self.tokens.len()).find_map(|first| {
+            let last = first + wanted.len().max(1) - 1;
+            let window = self.tokens.get(first..=last)?;
+            window.iter().zip(&wanted).all(|(token, word)| token.folded == *word).then_some((first, last))
+        })
+    }
+}
+
+/// Words a size label can start with besides a digit (filler, systems,
+/// letter sizes spelled or not).
+const SIZE_STARTS: [&str; 36] = [
+    "size",
+    "sz",
+    "размер",
+    "размера",
+    "р",
+    "рр",
+    "eu",
+    "eur",
+    "euro",
+    "us",
+    "usa",
+    "uk",
+    "gb",
+    "fr",
+    "it",
+    "jp",
+    "ru",
+    "cm",
+    "см",
+    "xxs",
+    "xs",
+    "s",
+    "m",
+    "l",
+    "xl",
+    "xxl",
+    "xxxl",
+    "small",
+    "medium",
+    "large",
+    "extra",
+    "x",
+    "xx",
+    "double",
+    "one",
+    "os",
+];
+
+const STOP_WORDS: [&str; 16] = [
+    "the", "and", "for", "with", "that", "this", "must", "have", "has", "are", "для", "что", "это", "без", "как", "или",
+];
+
+/// Optionality cues, folded (docs/semantics.md, "Grounding").
+const SOFT_CUES: [&str; 22] = [
+    "ideally",
+    "preferably",
+    "preferred",
+    "prefer",
+    "if possible",
+    "is fine",
+    "are fine",
+    "also fine",
+    "doesn't matter",
+    "does not matter",
+    "don't mind",
+    "not important",
+    "nice to have",
+    "would be nice",
+    "optional",
+    "желательно",
+    "можно",
+    "лучше",
+    "по возможности",
+    "не важно",
+    "неважно",
+    "необязательно",
+];
+
+const REFUND_CUES: [&str; 16] = [
+    "final sale",
+    "финальн",
+    "return",
+    "refund",
+    "exchang",
+    "send it back",
+    "send back",
+    "money back",
+    "возврат",
+    "вернуть",
+    "верну",
+    "возвращ",
+    "обмен",
+    "обменя",
+    "сдать",
+    "сдам",
+];
+
+const CHEAP_CUES: [&str; 12] = [
+    "cheap",
+    "budget",
+    "inexpensive",
+    "affordable",
+    "low price",
+    "lowest price",
+    "least expensive",
+    "дешев",
+    "дешёв",
+    "недорог",
+    "бюджет",
+    "эконом",
+];
+
+const PREMIUM_CUES: [&str; 11] =
+    ["premium", "best", "top", "high end", "luxury", "flagship", "премиум", "лучш", "топов", "дорог", "high quality"];
+
+const BEGINNER_CUES: [&str; 11] =
+    ["beginner", "novice", "starter", "start", "learn", "new to", "first", "начина", "нович", "учусь", "перв"];
+const INTERMEDIATE_CUES: [&str; 7] = ["intermediate", "club", "some experience", "средн", "любит", "regular", "casual"];
+const PRO_CUES: [&str; 11] = [
+    "pro",
+    "professional",
+    "advanced",
+    "competit",
+    "tournament",
+    "expert",
+    "профес",
+    "продвинут",
+    "соревн",
+    "турнир",
+    "elite",
+];
+
+fn number_word(word: &str) -> Option<f64> {
+    const ENGLISH: [&str; 21] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    if let Some(value) = ENGLISH.iter().position(|name| *name == word) {
+        return Some(value as f64);
+    }
+    Some(match word {
+        "a" | "an" | "single" | "один" | "одна" | "одну" | "одно" | "одного" => 1.0,
+        "pair" | "couple" | "both" | "два" | "две" | "двух" | "пара" | "пару" | "пары" | "обе" | "оба" => {
+            2.0
+        }
+        "три" | "трех" | "трёх" => 3.0,
+        "четыре" | "четырех" | "четырёх" => 4.0,
+        "пять" | "пяти" => 5.0,
+        "шесть" | "шести" | "half-dozen" => 6.0,
+        "семь" => 7.0,
+        "восемь" => 8.0,
+        "девять" => 9.0,
+        "десять" | "десяти" => 10.0,
+        "thirty" => 30.0,
+        "forty" => 40.0,
+        "fifty" => 50.0,
+        "hundred" | "сто" => 100.0,
+        _ if word.starts_with("dozen") || word.starts_with("дюжин") => 12.0,
+        _ => return None,
+    })
+}
+
+fn weekday_word(word: &str) -> Option<Weekday> {
+    const NAMES: [(&str, Weekday); 14] = [
+        ("monday", Weekday::Monday),
+        ("tuesday", Weekday::Tuesday),
+        ("wednesday", Weekday::Wednesday),
+        ("thursday", Weekday::Thursday),
+        ("friday", Weekday::Friday),
+        ("saturday", Weekday::Saturday),
+        ("sunday", Weekday::Sunday),
+        ("понедельн", Weekday::Monday),
+        ("вторник", Weekday::Tuesday),
+        ("сред", Weekday::Wednesday),
+        ("четверг", Weekday::Thursday),
+        ("пятниц", Weekday::Friday),
+        ("суббот", Weekday::Saturday),
+        ("воскресен", Weekday::Sunday),
+    ];
+    NAMES.iter().find(|(name, _)| word.starts_with(name)).map(|(_, weekday)| *weekday)
+}
+
+fn month_word(word: &str) -> Option<u32> {
+    const MONTHS: [(&str, &str); 12] = [
+        ("jan", "январ"),
+        ("feb", "феврал"),
+        ("mar", "март"),
+        ("apr", "апрел"),
+        ("may", "ма"),
+        ("jun", "июн"),
+        ("jul", "июл"),
+        ("aug", "август"),
+        ("sep", "сентябр"),
+        ("oct", "октябр"),
+        ("nov", "ноябр"),
+        ("dec", "декабр"),
+    ];
+    MONTHS
+        .iter()
+        .position(|(english, russian)| {
+            word.starts_with(english) || (word.starts_with(russian) && (russian.chars().count() > 2 || word.len() <= 8))
+        })
+        .and_then(|index| u32::try_from(index + 1).ok())
+}
+
+fn day_number(word: &str) -> Option<u32> {
+    let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok().filter(|day| (1..=31).contains(day))
+}
+
+fn days_to_date(today: NaiveDate, month: u32, day: u32) -> Option<u64> {
+    let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
+    let date = if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year };
+    u64::try_from((date - today).num_days()).ok()
+}
+
+/// A value as the drop note and the record show it.
+trait Shown {
+    fn shown(&self) -> String;
+}
+
+impl Shown for String {
+    fn shown(&self) -> String {
+        self.clone()
+    }
+}
+
+impl Shown for u64 {
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Shown for Level {
+    fn shown(&self) -> String {
+        self.as_str().to_owned()
+    }
+}
+
+impl Shown for PricePreference {
+    fn shown(&self) -> String {
+        self.as_str().to_owned()
+    }
+}
+
+fn currency_cues(code: &str) -> Vec<&'static str> {
+    match code {
+        "USD" => vec!["$", "usd", "dollar", "доллар", "бакс"],
+        "EUR" => vec!["€", "eur", "euro", "евро"],
+        "RUB" => vec!["₽", "rub", "руб", "р"],
+        "GBP" => vec!["£", "gbp", "pound", "фунт"],
+        _ => vec![],
+    }
+}
+
+/// Grounds one extractor's facts in the person's words: returns the facts
+/// without the values no words support, and what was found.
+pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate) -> (Facts, Grounding) {
+    let words = Words::new(request, answers, today);
+    let mut grounding = Grounding::default();
+    let mut out = facts.clone();
+    let mut spans: Vec<(FieldRef, (usize, usize))> = Vec::new();
+
+    let keep = |field: &str, value: &str, found: Option<(usize, usize)>, grounding: &mut Grounding| -> bool {
+        match found {
+            Some((first, last)) => {
+                grounding.supported.push(Support {
+                    field: field.to_owned(),
+                    value: value.to_owned(),
+                    span: words.span(first, last),
+                });
+                true
+            }
+            None => {
+                grounding.dropped.push(Dropped { field: field.to_owned(), value: value.to_owned() });
+                false
+            }
+        }
+    };
+
+    macro_rules! single {
+        ($slot:expr, $name:expr, $ref:expr, $find:expr) => {
+            if let Some(value) = $slot.clone() {
+                let found = $find(&value);
+                if keep($name, &Shown::shown(&value), found, &mut grounding) {
+                    if let Some(span) = found {
+                        spans.push(($ref, span));
+                    }
+                } else {
+                    $slot = None;
+                }
+            }
+        };
+    }
+    macro_rules! list {
+        ($slot:expr, $name:expr, $find:expr) => {{
+            let values = std::mem::take(&mut $slot);
+            for value in values {
+                if keep($name, &value, $find(&value), &mut grounding) {
+                    $slot.push(value);
+                }
+            }
+        }};
+    }
+
+    single!(out.brand, "brand", FieldName::Brand.into(), |value: &String| words.phrase(value));
+    single!(out.model, "model", FieldName::Model.into(), |value: &String| words.content_words(value));
+    single!(out.color, "color", FieldName::Color.into(), |value: &String| words.colour(value));
+    single!(out.size_label, "size_label", FieldName::SizeLabel.into(), |value: &String| words.size(value));
+    list!(out.brand_not, "brand_not", |value: &String| words.phrase(value));
+    list!(out.brand_any, "brand_any", |value: &String| words.phrase(value));
+    list!(out.color_any, "color_any", |value: &String| words.colour(value));
+    list!(out.color_not, "color_not", |value: &String| words.colour(value));
+    list!(out.size_any, "size_any", |value: &String| words.size(value));
+    list!(out.other, "other", |value: &String| words.content_words(value));
+    list!(out.other_optional, "other_optional", |value: &String| words.content_words(value));
+    if let Some(span) = out.other.first().and_then(|value| words.content_words(value)) {
+        spans.push((FieldName::Other.into(), span));
+    }
+    // Alternatives without their base: the first alternative becomes the base.
+    for (base, alternatives) in [
+        (&mut out.brand, &mut out.brand_any),
+        (&mut out.color, &mut out.color_any),
+        (&mut out.size_label, &mut out.size_any),
+    ] {
+        if base.is_none() && !alternatives.is_empty() {
+            *base = Some(alternatives.remove(0));
+        }
+    }
+
+    single!(out.quantity, "quantity", FieldName::Quantity.into(), |value: &u64| words.number(*value as f64));
+    single!(out.explicit_max_cents, "explicit_max_cents", FieldName::ExplicitMaxCents.into(), |value: &u64| words
+        .number(*value as f64 / 100.0));
+    if out.explicit_max_cents.is_none() {
+        out.explicit_max_currency = None;
+    }
+    single!(
+        out.explicit_max_currency,
+        "explicit_max_currency",
+        FieldName::ExplicitMaxCents.into(),
+        |value: &String| { words.cue(&currency_cues(value)).or_else(|| words.phrase(value)) }
+    );
+    single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |value: &u64| words.deadline(*value));
+    single!(out.level, "level", FieldName::Level.into(), |value: &Level| words.cue(match value {
+        Level::Beginner => &BEGINNER_CUES[..],
+        Level::Intermediate => &INTERMEDIATE_CUES[..],
+        Level::Pro => &PRO_CUES[..],
+    }));
+    single!(out.price_preference, "price_preference", FieldName::PricePreference.into(), |value: &PricePreference| {
+        words.cue(match value {
+            PricePreference::Cheap => &CHEAP_CUES[..],
+            PricePreference::Premium => &PREMIUM_CUES[..],
+        })
+    });
+    if out.needs_refundable {
+        let found = words.cue(&REFUND_CUES);
+        if keep("needs_refundable", "true", found, &mut grounding) {
+            if let Some(span) = found {
+                spans.push((FieldName::NeedsRefundable.into(), span));
+            }
+        } else {
+            out.needs_refundable = false;
+        }
+    }
+    for (index, line) in out.lines.iter_mut().enumerate() {
+        let at = |field| FieldRef::Line { index, field };
+        single!(line.model, &format!("lines[{index}].model"), at(FieldName::Model), |value: &String| words
+            .content_words(value));
+        single!(line.color, &format!("lines[{index}].color"), at(FieldName::Color), |value: &String| words
+            .colour(value));
+        single!(line.size_label, &format!("lines[{index}].size_label"), at(FieldName::SizeLabel), |value: &String| {
+            words.size(value)
+        });
+        single!(line.quantity, &format!("lines[{index}].quantity"), at(FieldName::Quantity), |value: &u64| words
+            .number(*value as f64));
+    }
+    out.lines.retain(|line| !line.is_empty());
+
+    for field in &facts.soft {
+        if let Some((_, (first, last))) = spans.iter().find(|(spanned, _)| spanned == field)
+            && words.soft_cue(*first, *last)
+        {
+            grounding.soft_grounded.insert(*field);
+        }
+    }
+    (out, grounding)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn today() -> NaiveDate {
+        // A Monday.
+        NaiveDate::from_ymd_opt(2026, 11, 2).unwrap()
+    }
+
+    fn facts(json: &str) -> Facts {
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn grounded(request: &str, json: &str) -> (Facts, Grounding) {
+        ground(&facts(json), request, &[], today())
+    }
+
+    #[test]
+    fn words_said_in_any_form_are_kept_with_their_span() {
+        let (out, grounding) = grounded(
+            "Nike Air-Zoom Pegasus, size 42,5, чёрные, by Friday, under $150, a dozen, returnable please",
+            r#"{"brand": "nike", "model": "Air Zoom Pegasus", "size_label": "42.5", "color": "black",
+                "deadline_days": 4, "explicit_max_cents": 15000, "explicit_max_currency": "USD",
+                "quantity": 12, "needs_refundable": true}"#,
+        );
+        assert!(grounding.dropped.is_empty(), "{:?}", grounding.dropped);
+        assert_eq!(out.size_label.as_deref(), Some("42.5"));
+        let size = grounding.supported.iter().find(|support| support.field == "size_label").unwrap();
+        assert_eq!(size.span.text, "size 42,5");
+        assert_eq!(size.span.source, "request");
+    }
+
+    #[test]
+    fn values_the_words_do_not_say_are_dropped() {
+        let (out, grounding) = grounded(
+            "black shoes size 42 under 100 dollars",
+            r#"{"size_label": "43", "quantity": 100, "color": "red"}"#,
+        );
+        assert_eq!((out.size_label, out.quantity, out.color), (None, Some(100), None));
+        assert_eq!(grounding.dropped.len(), 2);
+        assert_eq!(
+            grounding.dropped[0].note("claude"),
+            "An extractor (claude) read color 'red', which the request does not say; ignored"
+        );
+    }
+
+    #[test]
+    fn look_alike_letters_never_ground() {
+        let (out, _) = grounded("Nіke shoes", r#"{"brand": "Nike"}"#);
+        assert_eq!(out.brand, None);
+    }
+
+    #[test]
+    fn russian_numbers_weekdays_and_tomorrow() {
+        let (out, grounding) =
+            grounded("пару кроссовок к завтра, до пятницы", r#"{"quantity": 2, "deadline_days": 1}"#);
+        assert!(grounding.dropped.is_empty(), "{:?}", grounding.dropped);
+        assert_eq!(out.quantity, Some(2));
+        let (out, _) = grounded("нужно до пятницы", r#"{"deadline_days": 4}"#);
+        assert_eq!(out.deadline_days, Some(4));
+        let (out, _) = grounded("нужно до пятницы", r#"{"deadline_days": 3}"#);
+        assert_eq!(out.deadline_days, None);
+    }
+
+    #[test]
+    fn soft_needs_a_cue_in_the_clause_of_the_field() {
+        let (_, grounding) = grounded(
+            "black ideally, white is fine, size 42",
+            r#"{"color": "black", "size_label": "42", "soft": ["color", "size_label"]}"#,
+        );
+        assert_eq!(grounding.soft_grounded.iter().map(ToString::to_string).collect::<Vec<_>>(), vec!["color"]);
+        let (_, apostrophe) =
+            grounded("black, size doesn't matter", r#"{"size_label": "M", "color": "black", "soft": ["color"]}"#);
+        assert!(apostrophe.soft_grounded.is_empty(), "the cue is in the clause of the size, not the colour");
+        let (_, said) = grounded("size 42 doesn't matter much", r#"{"size_label": "42", "soft": ["size_label"]}"#);
+        assert_eq!(said.soft_grounded.len(), 1, "a cue with an apostrophe");
+    }
+
+    #[test]
+    fn sizes_equal_by_normalisation() {
+        let (out, _) = grounded("an extra large hoodie", r#"{"size_label": "XL"}"#);
+        assert_eq!(out.size_label.as_deref(), Some("XL"));
+        let (out, _) = grounded("the Evo Drive grip 4 3/8, by Friday", r#"{"size_label": "4 3/8"}"#);
+        assert_eq!(out.size_label.as_deref(), Some("4 3/8"));
+    }
+}
