@@ -197,17 +197,67 @@ mod real {
         })
     }
 
-    /// The open half: the table and every miss (this half is for fixing the parser).
+    /// Open half, per field: (precision floor, recall floor), each the
+    /// measured figure with one more miss allowed (two points for `other`),
+    /// so a regression fails and an improvement is free; raise them when the
+    /// parser gets better. A field with one or two labels gets a floor of 0.
+    const OPEN_FLOORS: [(&str, f64, f64); 20] = [
+        ("brand", 0.81, 0.40),
+        ("brand_any", 0.0, 0.0),
+        ("brand_not", 0.75, 0.75),
+        ("model", 0.0, 0.0),
+        ("color", 0.95, 0.92),
+        ("color_any", 0.0, 0.0),
+        ("color_not", 0.66, 0.66),
+        ("size_label", 0.96, 0.92),
+        ("size_any", 0.0, 0.0),
+        ("level", 0.66, 0.66),
+        ("price_preference", 0.80, 0.80),
+        ("explicit_max_cents", 0.97, 0.97),
+        ("explicit_max_currency", 0.85, 0.85),
+        ("quantity", 0.88, 0.93),
+        ("needs_refundable", 0.75, 0.75),
+        ("deadline_days", 0.92, 0.92),
+        ("lines", 0.75, 0.50),
+        ("other", 0.77, 0.86),
+        ("other_optional", 0.0, 0.0),
+        ("soft", 0.75, 0.50),
+    ];
+
+    /// The open half: the table and every miss (this half is for fixing the
+    /// parser), and a floor per field.
     #[test]
     fn real_open_half() {
         let report = report(Half::Open);
         println!("{}", report.markdown(true));
+        let mut failures = Vec::new();
+        for (field, precision_floor, recall_floor) in OPEN_FLOORS {
+            let counts = report.field(field);
+            if counts.precision().is_some_and(|precision| precision < precision_floor) {
+                failures.push(format!("{field} precision {:?} < {precision_floor}", counts.precision()));
+            }
+            if counts.recall().is_some_and(|recall| recall < recall_floor) {
+                failures.push(format!("{field} recall {:?} < {recall_floor}", counts.recall()));
+            }
+        }
+        assert!(report.invented_share().is_some_and(|share| share <= 0.03), "invented facts: {}", report.invented);
+        assert!(failures.is_empty(), "below floor: {failures:?}");
     }
 
-    /// The held-out half: aggregate figures only, never its misses.
+    /// The held-out half: aggregate figures only, never its misses or a
+    /// row's expectation (it is never used to tune the parser). Floors are the
+    /// figures measured at the end of issue 12 minus about two points; the
+    /// issue's targets (precision 97% per field, recall 80%, invented 3%)
+    /// are not met yet, see tests/extraction/README.md.
     #[test]
     fn real_heldout_half() {
         let report = report(Half::Heldout);
         println!("{}", report.markdown(false));
+        let recall = report.target_recall().unwrap_or(0.0);
+        let precision = report.fact_precision().unwrap_or(0.0);
+        let invented = report.invented_share().unwrap_or(1.0);
+        assert!(recall >= 0.75, "recall over the target fields {recall:.3} < 0.75");
+        assert!(precision >= 0.85, "precision over the facts {precision:.3} < 0.85");
+        assert!(invented <= 0.13, "requests with an invented fact {invented:.3} > 0.13");
     }
 }

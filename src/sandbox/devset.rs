@@ -284,13 +284,26 @@ impl HalfReport {
         self.fields.get(name).copied().unwrap_or_default()
     }
 
-    /// Found / stated over [`RECALL_TARGET_FIELDS`].
-    pub fn target_recall(&self) -> Option<f64> {
+    /// The counts of `fields` added up.
+    pub fn total(&self, fields: &[&str]) -> FieldCounts {
         let mut total = FieldCounts::default();
-        for field in RECALL_TARGET_FIELDS {
+        for field in fields {
             total.add(self.field(field));
         }
-        total.recall()
+        total
+    }
+
+    /// Found / stated over [`RECALL_TARGET_FIELDS`].
+    pub fn target_recall(&self) -> Option<f64> {
+        self.total(&RECALL_TARGET_FIELDS).recall()
+    }
+
+    /// Correct / filled over every field but `other` and `other_optional`:
+    /// how often a fact the extractor states is the person's.
+    pub fn fact_precision(&self) -> Option<f64> {
+        let facts: Vec<&str> =
+            FIELDS.iter().copied().filter(|field| !matches!(*field, "other" | "other_optional")).collect();
+        self.total(&facts).precision()
     }
 
     pub fn invented_share(&self) -> Option<f64> {
@@ -328,9 +341,10 @@ impl HalfReport {
         }
         let _ = writeln!(
             out,
-            "\nrecall over {}: {}  \nrequests with an invented fact: {} of {} ({})",
+            "\nrecall over {}: {}  \nprecision over every field but other and other_optional: {}  \nrequests with an invented fact: {} of {} ({})",
             RECALL_TARGET_FIELDS.join(", "),
             percent(self.target_recall()),
+            percent(self.fact_precision()),
             self.invented,
             self.requests,
             percent(self.invented_share())

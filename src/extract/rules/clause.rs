@@ -197,6 +197,8 @@ pub const FILLER: &[&str] = &[
     "лишь",
     // a reason is not a condition; "any other" after a soft brand
     "allergy",
+    // a level word the level rule leaves out on purpose ("advanced, pro level")
+    "advanced",
     "за",
     "same",
     "latest",
@@ -763,8 +765,10 @@ pub fn residual(
             continue;
         }
         // "above $200 is fine", "премиум не нужен", "doesn't have to be
-        // fast": a tolerance or a waived wish states no condition.
-        if tolerated_or_waived(request, first, last) {
+        // fast": a tolerance or a waived wish states no condition; nor does
+        // a reason or a story ("because I haven't demoed it yet", "she
+        // already has one", "we're running a race on Sunday").
+        if tolerated_or_waived(request, first, last) || tells_a_story(request, first) {
             continue;
         }
         // A leading negation stays with its condition ("no nuts"), and so
@@ -886,6 +890,66 @@ fn tolerated_or_waived(request: &Request, first: usize, last: usize) -> bool {
     waived || (first..=last + 2).any(|index| MARKS.iter().any(|mark| request.phrase_at(index, mark)))
 }
 
+/// Whether the clause of `index` gives a reason or tells what happens
+/// rather than what the item must be: it opens with "because", "since", "as",
+/// "потому что", "так как", or with a person as subject and a verb that is not
+/// one of asking or having ("we're running a race", "she already has one"
+/// is kept out by "has": "i have wide feet" may be a condition).
+fn tells_a_story(request: &Request, index: usize) -> bool {
+    let mut start = index;
+    while start > 0 && request.same_clause(start - 1, index) {
+        start -= 1;
+    }
+    while start < request.len() && !request.is_word(start) {
+        start += 1;
+    }
+    let first = request.word(start);
+    let second = request.word(start + 1);
+    if matches!(first, "because" | "cause" | "since" | "ведь")
+        || request.phrase_at(start, &["потому", "что"])
+        || request.phrase_at(start, &["in", "case"])
+    {
+        return true;
+    }
+    if request.phrase_at(start, &["так", "как"]) {
+        return true;
+    }
+    let subject = matches!(
+        first,
+        "i" | "we" | "she" | "he" | "they" | "we're" | "they're" | "she's" | "he's" | "мы" | "она" | "он" | "они"
+    );
+    let asking_or_having = matches!(
+        second,
+        "want"
+            | "need"
+            | "needs"
+            | "would"
+            | "like"
+            | "am"
+            | "'m"
+            | "prefer"
+            | "wish"
+            | "have"
+            | "has"
+            | "'ve"
+            | "hope"
+            | "will"
+            | "can"
+            | "could"
+            | "must"
+            | "should"
+            | "хочу"
+            | "хотим"
+            | "хочет"
+            | "хотят"
+            | "нужно"
+            | "ищем"
+            | "ищу"
+    ) || second.starts_with("look")
+        || second.starts_with("search");
+    subject && !asking_or_having
+}
+
 /// A Russian adjective in its long form ("женский", "трехколесный").
 fn is_russian_adjective(word: &str) -> bool {
     word.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
@@ -987,6 +1051,18 @@ mod tests {
         let (other, product) = requirements("a shop offering both a blue car spray handle, and a set of gaskets", true);
         assert!(product.is_empty());
         assert_eq!(other, ["shop offering both a blue car spray handle", "set of gaskets"]);
+    }
+
+    #[test]
+    fn reasons_and_stories_are_filler() {
+        for text in [
+            "Ember mug, in case she already has one",
+            "a racket, because I haven't demoed it yet",
+            "Pegasus 41s, we're running a race on Sunday",
+        ] {
+            let (other, _) = requirements(text, false);
+            assert!(other.is_empty(), "{text}: {other:?}");
+        }
     }
 
     #[test]

@@ -518,6 +518,19 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             soft.insert(FieldName::Model);
         }
     }
+    // "no final sale stuff please, I might return it": every clause about
+    // returns is the refund wish.
+    if facts.needs_refundable {
+        for index in 0..request.len() {
+            let word = request.word(index);
+            let about_returns = ["return", "refund", "exchang", "возврат", "вернуть", "обмен"]
+                .iter()
+                .any(|stem| word.starts_with(stem));
+            if about_returns && let Some(slot @ None) = read.fields.get_mut(index) {
+                *slot = Some("needs_refundable");
+            }
+        }
+    }
     read.extend_over_cues(&request);
     if several {
         // Said of one of several products: not a fact about the order.
