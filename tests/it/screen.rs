@@ -5,7 +5,7 @@
 //! pinned exactly, so a pattern change that gains or loses a case shows up
 //! here and in docs/hostile.md together.
 //!
-//! `cargo test --test screen -- --nocapture` prints every figure and every
+//! `cargo test --test it screen:: -- --nocapture` prints every figure and every
 //! missed or wrongly flagged case.
 
 use std::path::{Path, PathBuf};

@@ -38,7 +38,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 const TODAY: &str = "2026-11-02";
-const CASES: &str = include_str!("hostile/injection.jsonl");
+const CASES: &str = include_str!("../hostile/injection.jsonl");
 
 fn today() -> NaiveDate {
     NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap()

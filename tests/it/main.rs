@@ -1,0 +1,16 @@
+//! One integration-test binary: each file below was its own binary, and linking
+//! thirteen binaries against the crate cost more than running them on 2 cores.
+
+mod conformance;
+mod extraction_accuracy;
+mod faults;
+mod hostile;
+mod local_model;
+mod mcp_server;
+mod properties;
+mod providers;
+mod python_client;
+mod sandbox_cli;
+mod screen;
+mod serve_e2e;
+mod service;
