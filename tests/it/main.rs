@@ -14,3 +14,4 @@ mod sandbox_cli;
 mod screen;
 mod serve_e2e;
 mod service;
+mod tidy;
