@@ -95,7 +95,7 @@ pub struct Facts {
     #[serde(default)]
     pub color: Option<String>,
     /// Other colours the person accepts besides `color` ("black or navy";
-    /// "black ideally, white is fine" → black, soft, [white]). Extension.
+    /// "black ideally, white is fine" → black, soft, \[white\]). Extension.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub color_any: Vec<String>,
     /// Colours the person excluded ("not red", "any colour except pink").

@@ -250,7 +250,7 @@ pub struct ExtractorArguments {
     /// The extractors config (default: the shipped extractors/extractors.toml).
     #[arg(long, value_name = "PATH")]
     pub extractors_config: Option<PathBuf>,
-    /// Save every extractor's raw output under DIR/<extractor>/ for replay.
+    /// Save every extractor's raw output under `DIR/<extractor>/` for replay.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
     /// Merge policy: grounded (default: only values the request's words
