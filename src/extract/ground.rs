@@ -103,7 +103,7 @@ struct Words<'a> {
 /// in the token; [`normalize::fold`] removes them.
 fn is_invisible(character: char) -> bool {
     // Printable ASCII never folds away; only the rest needs the fold.
-    !(character.is_ascii() && !character.is_ascii_control())
+    (!character.is_ascii() || character.is_ascii_control())
         && !character.is_whitespace()
         && normalize::fold(&character.to_string()).is_empty()
 }
