@@ -581,6 +581,6 @@ async fn facts_rules_beyond_the_schema_are_fed_back_too() {
         let replies = vec![Reply::ok(api.output(&unknown_soft)), Reply::ok(api.output(&black_shoes()))];
         let (result, seen) = run(api, replies, quick()).await;
         assert!(result.is_ok(), "{api:?}: {result:?}");
-        assert!(api.feedback_text(&seen[1].body).contains("$.soft: unknown field name"), "{api:?}");
+        assert!(api.feedback_text(&seen[1].body).contains("$.soft[0]: unknown field name"), "{api:?}");
     }
 }
