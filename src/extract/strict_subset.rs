@@ -8,7 +8,9 @@
 //! the fake provider servers of the integration tests refuse what the real
 //! ones would. This module is pure: no I/O.
 //!
-//! Sources (read November 2026):
+//! Sources, as found with the project's search index in November 2026 (the
+//! providers' own sites were not fetched; `shared/ECOSYSTEM.md` summarises
+//! the same pages, and the secondary sources that quote them are named):
 //! - OpenAI, "Structured Outputs", section "Supported schemas"
 //!   (platform.openai.com/docs/guides/structured-outputs#supported-schemas):
 //!   the root is an object and not `anyOf`; every property is listed in
@@ -19,12 +21,17 @@
 //!   `exclusiveMinimum`/`exclusiveMaximum`/`multipleOf`, arrays with
 //!   `minItems`/`maxItems`; not supported: `allOf`, `not`, `if`/`then`/`else`,
 //!   `dependentRequired`, `dependentSchemas`, `patternProperties`; at most
-//!   5000 properties, 10 levels of nesting and 1000 enum values. Its
-//!   400 reply on `oneOf` and `default` ("'default' is not permitted") is
-//!   quoted in community.openai.com thread 932422 and zenn.dev/nicopin.
+//!   5000 properties, 10 levels of nesting and 1000 enum values (as
+//!   summarised in ECOSYSTEM.md and the 19h gist on OpenAI-compliant
+//!   schemas, which lists `minLength`/`maxLength` as unsupported). Its 400
+//!   reply on `oneOf` ("'oneOf' is not permitted") and `default` ("'default'
+//!   is not permitted") is quoted in community.openai.com thread 932422 and
+//!   zenn.dev/nicopin.
 //! - Anthropic, "Structured outputs", section "JSON Schema limitations"
-//!   (platform.claude.com/docs/en/build-with-claude/structured-outputs),
-//!   which covers strict tool use (`tools[].strict`) as well: supported are
+//!   (platform.claude.com/docs/en/build-with-claude/structured-outputs,
+//!   through the hex.pm LangSchema Anthropic converter and the cskiro
+//!   "schema-limitations" reference that quote it), which covers strict
+//!   tool use (`tools[].strict`) as well: supported are
 //!   the basic types, `enum` of primitives, `const`, `anyOf`, `allOf`
 //!   (without `$ref`), local `$ref`/`$defs`/`definitions`, `required`,
 //!   `additionalProperties: false` (mandatory), the formats listed in

@@ -5,10 +5,13 @@
 //! invalid, so the binary refuses it at startup instead of every request
 //! failing with a 400.
 //!
-//! What the providers document (read November 2026):
+//! What the providers document, as found with the project's search index in
+//! November 2026 (the providers' own sites were not fetched; where a page
+//! was seen only through a quotation, the quoting source is named):
 //! - OpenAI, Chat Completions reference (`max_tokens`: "deprecated in favor
 //!   of `max_completion_tokens`, and is not compatible with o-series
-//!   models") and the reasoning guide: reasoning models (o1, o3, o4-mini,
+//!   models", quoted in ScalingIntelligence/tokasaurus#7) and the reasoning
+//!   guide: reasoning models (o1, o3, o4-mini,
 //!   the gpt-5 family except `gpt-5-chat`) answer 400 "Unsupported
 //!   parameter: 'max_tokens' … Use 'max_completion_tokens' instead" and
 //!   accept only the default `temperature` (1), "Unsupported value:
@@ -19,15 +22,19 @@
 //!   models/migration-guide#migrating-to-claude-opus-4-7): from Claude
 //!   Opus 4.7 on, `temperature`, `top_p` and `top_k` are removed and a
 //!   request that sends one gets a 400 ("`temperature` is deprecated for
-//!   this model", Comfy-Org/ComfyUI#13923); Sonnet 4.6, Opus 4.6, the 4.5
-//!   models and older accept it. Models newer than this table are assumed
+//!   this model", Comfy-Org/ComfyUI#13923; OpenRouter's Claude 4.7
+//!   migration page links the guide); Sonnet 4.6, Opus 4.6, the 4.5 models
+//!   and older accept it (scottpmiller/evalcore 2.4.3 and agnt5dev/sdk-core
+//!   0.3.7 release notes, which also list Opus 4.8, Opus 5, Sonnet 5 and
+//!   Fable as rejecting it). Models newer than this table are assumed
 //!   to have no sampling parameters: leaving `temperature` out only costs
 //!   determinism, sending it costs every request.
 //! - Anthropic, "Structured outputs" (platform.claude.com/docs/en/
-//!   build-with-claude/structured-outputs): strict tool use
-//!   (`tools[].strict`) is available from the 4.5 models on (Sonnet 4.5,
-//!   Opus 4.5, Haiku 4.5, Opus 4.6, Sonnet 4.6 and later); older models do
-//!   not take it.
+//!   build-with-claude/structured-outputs, seen in its Japanese version and
+//!   an English mirror): structured outputs and strict tool use
+//!   (`tools[].strict`) are generally available for Opus 4.6, Sonnet 4.6,
+//!   Sonnet 4.5, Opus 4.5 and Haiku 4.5 (Vertex AI's page lists Opus 4.7
+//!   too); older models are not listed, so they are not sent `strict`.
 
 use serde::{Deserialize, Serialize};
 
