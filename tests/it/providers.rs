@@ -2,7 +2,12 @@
 //! each API's wire format: valid output, schema-invalid output (fed back,
 //! then valid or failed), truncation, refusal, 429, 500, a hang past the
 //! timeout, a missing key, and a key that must never show. Then two
-//! providers through `ExtractorSet`: concurrency and failing closed.
+//! providers through `ExtractorSet`: concurrency and failing closed. Then
+//! the request shape of each model family (issue 17). The servers refuse
+//! what the real services refuse (reasoning model with `temperature` or
+//! `max_tokens`, `temperature` on Claude Opus 4.7 and later, a strict
+//! schema outside the provider's subset, a `tool_use` left without its
+//! `tool_result`, an unknown path), so a request-shape regression fails.
 //! No test reaches the internet.
 
 use std::collections::VecDeque;
@@ -816,7 +821,7 @@ async fn a_local_server_gets_the_chat_shape() {
 }
 
 #[tokio::test]
-async fn base_urls_with_or_without_v1_reach_the_endpoint() {
+async fn issue_17_base_urls_with_or_without_v1_reach_the_endpoint() {
     for (api, provider, suffixes) in
         [(Api::Anthropic, "anthropic", ["", "/", "/v1", "/v1/"]), (Api::OpenAi, "openai", ["", "/", "/v1", "/v1/"])]
     {
@@ -947,7 +952,7 @@ async fn options_the_service_refuses_fail_the_extraction() {
 }
 
 #[test]
-fn the_binary_refuses_a_documented_invalid_config_at_startup() {
+fn issue_17_the_binary_refuses_a_documented_invalid_config_at_startup() {
     let directory = tempfile::tempdir().unwrap();
     for (table, key) in [
         ("provider = \"openai\"\nmodel = \"o3-mini\"\nsend_temperature = true", "send_temperature"),
