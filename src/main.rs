@@ -47,6 +47,7 @@ fn run(command: Command) -> Result<Outcome, CommandError> {
         Command::Conform(arguments) => cli::conform(&arguments, &mut stdout().lock()),
         Command::Replay(arguments) => cli::replay(&arguments, &process_env, &mut stdout().lock()),
         Command::Compare(arguments) => cli::compare(&arguments, &process_env, &mut stdout().lock()),
+        Command::Keys(arguments) => cli::keys(&arguments, &mut stdout().lock()),
     }
 }
 

@@ -51,6 +51,9 @@ pub enum Command {
     /// Compare extractors and extractor pairs on a labelled dataset: per-field
     /// accuracy, disputes, decision effects; writes tables and an SVG chart.
     Compare(CompareArguments),
+    /// Print the public keys that verify receipts (a JWKS), creating the
+    /// first key if there is none; --rotate signs with a new key from now on.
+    Keys(KeysArguments),
 }
 
 #[derive(clap::Args)]
@@ -112,6 +115,16 @@ pub struct ServeArguments {
     pub session_idle_timeout: u64,
     #[command(flatten)]
     pub service: ServiceArguments,
+}
+
+#[derive(clap::Args)]
+pub struct KeysArguments {
+    /// Where the keys live, under `keys/` (default: the platform data directory).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Add a new key and sign with it from now on.
+    #[arg(long)]
+    pub rotate: bool,
 }
 
 #[derive(clap::Args)]

@@ -1,6 +1,6 @@
 //! The commands of the `asasked` binary, one function and one file each:
 //! [`check()`], [`serve()`], [`evidence()`], [`extract()`], [`schema()`],
-//! [`conform()`], [`replay()`], [`compare()`]. Each takes its parsed
+//! [`conform()`], [`replay()`], [`compare()`], [`keys()`]. Each takes its parsed
 //! [`args`], reads the files they name, runs the library, prints results for
 //! people or machines and returns an [`Outcome`] or a [`CommandError`].
 //!
@@ -14,6 +14,7 @@ mod compare;
 mod conform;
 mod evidence;
 mod extract;
+mod keys;
 mod replay;
 mod sandbox;
 mod schema;
@@ -35,6 +36,7 @@ pub use compare::compare;
 pub use conform::{ConformRunError, conform};
 pub use evidence::evidence;
 pub use extract::extract;
+pub use keys::keys;
 pub use replay::replay;
 pub use sandbox::SandboxError;
 pub use schema::schema;
@@ -85,6 +87,8 @@ pub enum CommandError {
     Listen { address: SocketAddr, source: std::io::Error },
     #[error(transparent)]
     Evidence(#[from] crate::evidence::StoreError),
+    #[error(transparent)]
+    Keys(#[from] crate::receipt::KeyError),
     #[error(transparent)]
     Export(#[from] crate::service::record::ExportError),
     #[error("no record {record_id} in {}", path.display())]

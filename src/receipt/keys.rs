@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
@@ -96,7 +96,8 @@ impl KeyRing {
     /// Opens the key folder, creating it and a first key if there is none.
     pub fn open_or_create(folder: &Path) -> Result<KeyRing, KeyError> {
         let io = |source| KeyError::Io { path: folder.to_owned(), source };
-        fs::create_dir_all(folder).map_err(io)?;
+        // Only the owner may list the folder, as only they may read a key.
+        fs::DirBuilder::new().recursive(true).mode(0o700).create(folder).map_err(io)?;
         let mut ring = KeyRing::load(folder)?;
         if ring.keys.is_empty() {
             ring.rotate()?;

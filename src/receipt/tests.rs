@@ -107,6 +107,7 @@ fn keys_persist_rotate_and_stay_private() {
     // A receipt signed before the rotation still verifies.
     assert_eq!(verify(&old_token, &jwks, now(), Some("sha256:cart")).result(), "valid");
 
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o700);
     for entry in std::fs::read_dir(&path).unwrap() {
         let mode = entry.unwrap().metadata().unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
