@@ -48,6 +48,7 @@ fn run(command: Command) -> Result<Outcome, CommandError> {
         Command::Replay(arguments) => cli::replay(&arguments, &process_env, &mut stdout().lock()),
         Command::Compare(arguments) => cli::compare(&arguments, &process_env, &mut stdout().lock()),
         Command::Keys(arguments) => cli::keys(&arguments, &mut stdout().lock()),
+        Command::Verify(arguments) => cli::verify(&arguments, &mut stdout().lock()),
     }
 }
 

@@ -54,6 +54,10 @@ pub enum Command {
     /// Print the public keys that verify receipts (a JWKS), creating the
     /// first key if there is none; --rotate signs with a new key from now on.
     Keys(KeysArguments),
+    /// Verify a receipt (what a merchant or gateway runs before taking a
+    /// payment): prints valid, expired, cart_changed, unknown_key,
+    /// bad_signature or malformed. Exit status: 0 valid, 1 otherwise, 2 error.
+    Verify(VerifyArguments),
 }
 
 #[derive(clap::Args)]
@@ -115,6 +119,27 @@ pub struct ServeArguments {
     pub session_idle_timeout: u64,
     #[command(flatten)]
     pub service: ServiceArguments,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArguments {
+    /// The receipt (`receipt` of a proceed).
+    pub token: String,
+    /// The cart about to be paid (the shape sent to check_order): the receipt
+    /// must be for exactly this cart. Without it only the signature and
+    /// expiry are checked.
+    #[arg(long)]
+    pub cart: Option<PathBuf>,
+    /// The public keys (a JWKS, as `asasked keys` prints it); default: the
+    /// keys in the data dir.
+    #[arg(long, conflicts_with = "data_dir")]
+    pub jwks: Option<PathBuf>,
+    /// Where the signing keys live, under `keys/` (default: the platform data directory).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Catalog folder that `{id, quantity}` cart entries refer to, `embedded` or `none`.
+    #[arg(long, default_value = "embedded")]
+    pub catalog: String,
 }
 
 #[derive(clap::Args)]

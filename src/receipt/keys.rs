@@ -24,6 +24,8 @@ pub enum KeyError {
     Invalid { path: PathBuf },
     #[error("key folder {path}: `current` names {kid:?}, which has no key file")]
     MissingCurrent { path: PathBuf, kid: String },
+    #[error("key folder {path} holds no key (`asasked keys` creates one)")]
+    NoKeys { path: PathBuf },
     #[error("the system random source failed")]
     Random,
 }
@@ -101,6 +103,16 @@ impl KeyRing {
         let mut ring = KeyRing::load(folder)?;
         if ring.keys.is_empty() {
             ring.rotate()?;
+        }
+        Ok(ring)
+    }
+
+    /// Opens a key folder that must already hold keys (a verifier never
+    /// creates one: no keys means nothing it signed can be valid).
+    pub fn open_existing(folder: &Path) -> Result<KeyRing, KeyError> {
+        let ring = KeyRing::load(folder)?;
+        if ring.keys.is_empty() {
+            return Err(KeyError::NoKeys { path: folder.to_owned() });
         }
         Ok(ring)
     }

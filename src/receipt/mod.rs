@@ -112,13 +112,13 @@ pub struct Subject<'a> {
     pub mandate_digest: &'a str,
 }
 
-/// Signs a receipt for `subject`, valid from `now` for `validity`, with the
-/// key ring's current key.
+/// Signs a receipt for `subject`, valid from `now` until `expires_at` (the
+/// verdict's own `expires_at`), with the key ring's current key.
 pub fn issue(
     ring: &KeyRing,
     subject: &Subject<'_>,
     now: DateTime<Utc>,
-    validity: chrono::Duration,
+    expires_at: DateTime<Utc>,
 ) -> Result<String, KeyError> {
     let key = ring.current()?;
     let claims = Claims {
@@ -128,7 +128,7 @@ pub fn issue(
         mandate_digest: subject.mandate_digest.to_owned(),
         decision: "proceed".to_owned(),
         iat: now.timestamp(),
-        exp: (now + validity).timestamp(),
+        exp: expires_at.timestamp(),
         nonce: keys::nonce()?,
     };
     let header = Header { alg: "EdDSA".to_owned(), typ: TOKEN_TYPE.to_owned(), kid: key.kid().to_owned() };

@@ -20,7 +20,7 @@ fn ring() -> (tempfile::TempDir, KeyRing) {
 #[test]
 fn a_fresh_receipt_for_the_same_cart_is_valid() {
     let (_folder, ring) = ring();
-    let token = issue(&ring, &SUBJECT, now(), Duration::minutes(15)).unwrap();
+    let token = issue(&ring, &SUBJECT, now(), now() + Duration::minutes(15)).unwrap();
     match verify(&token, &ring.jwks(), now() + Duration::minutes(14), Some("sha256:cart")) {
         Verification::Valid { claims } => {
             assert_eq!(claims.record_id, "sha256:record");
@@ -31,7 +31,7 @@ fn a_fresh_receipt_for_the_same_cart_is_valid() {
         other => panic!("{other:?}"),
     }
     // Two receipts for one check differ by their nonce.
-    let again = issue(&ring, &SUBJECT, now(), Duration::minutes(15)).unwrap();
+    let again = issue(&ring, &SUBJECT, now(), now() + Duration::minutes(15)).unwrap();
     assert_ne!(token, again);
 }
 
@@ -39,7 +39,7 @@ fn a_fresh_receipt_for_the_same_cart_is_valid() {
 fn each_failure_is_its_own_answer() {
     let (_folder, ring) = ring();
     let jwks = ring.jwks();
-    let token = issue(&ring, &SUBJECT, now(), Duration::minutes(15)).unwrap();
+    let token = issue(&ring, &SUBJECT, now(), now() + Duration::minutes(15)).unwrap();
 
     let expired = verify(&token, &jwks, now() + Duration::minutes(15), Some("sha256:cart"));
     assert_eq!(expired.result(), "expired", "{expired:?}");
@@ -61,7 +61,7 @@ fn each_failure_is_its_own_answer() {
     assert_eq!(verify(&forged, &jwks, now(), Some("sha256:another")), Verification::BadSignature);
 
     // Our key id, another key's signature.
-    let foreign = issue(&other, &SUBJECT, now(), Duration::minutes(15)).unwrap();
+    let foreign = issue(&other, &SUBJECT, now(), now() + Duration::minutes(15)).unwrap();
     let foreign_parts: Vec<&str> = foreign.split('.').collect();
     let spliced = format!("{}.{}.{}", parts[0], parts[1], foreign_parts[2]);
     assert_eq!(verify(&spliced, &jwks, now(), None), Verification::BadSignature);
@@ -74,7 +74,7 @@ fn each_failure_is_its_own_answer() {
 #[test]
 fn another_algorithm_or_type_is_refused_before_any_key_is_used() {
     let (_folder, ring) = ring();
-    let token = issue(&ring, &SUBJECT, now(), Duration::minutes(15)).unwrap();
+    let token = issue(&ring, &SUBJECT, now(), now() + Duration::minutes(15)).unwrap();
     let parts: Vec<&str> = token.split('.').collect();
     let kid = ring.current().unwrap().kid().to_owned();
     for header in [
@@ -93,7 +93,7 @@ fn keys_persist_rotate_and_stay_private() {
     let path = folder.path().join("keys");
     let mut ring = KeyRing::open_or_create(&path).unwrap();
     let first = ring.current().unwrap().kid().to_owned();
-    let old_token = issue(&ring, &SUBJECT, now(), Duration::minutes(15)).unwrap();
+    let old_token = issue(&ring, &SUBJECT, now(), now() + Duration::minutes(15)).unwrap();
 
     let reopened = KeyRing::open_or_create(&path).unwrap();
     assert_eq!(reopened.current().unwrap().kid(), first, "a second open reuses the key");

@@ -10,6 +10,7 @@ mod mcp_server;
 mod properties;
 mod providers;
 mod python_client;
+mod receipt;
 mod sandbox_cli;
 mod screen;
 mod serve_e2e;
