@@ -130,6 +130,7 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.session_idle_timeout);
     let manager = Arc::new(manager);
+    let jwks = server.service().jwks();
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&manager), config);
     let limit = Arc::new(SessionLimit { manager, max_sessions: options.max_sessions, turn: Mutex::new(()) });
     let body_read_timeout = options.body_read_timeout;
@@ -152,8 +153,23 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
             async move { require_bearer(&expected, request, next).await }
         }));
     }
+    // The receipt keys are public: added after the bearer check, so a
+    // merchant or gateway needs no token to fetch them.
+    if let Some(jwks) = jwks {
+        let body: Arc<str> = Arc::from(serde_json::to_string(&jwks).unwrap_or_default());
+        app = app.route(
+            JWKS_PATH,
+            axum::routing::get(move || {
+                let body = Arc::clone(&body);
+                async move { ([(axum::http::header::CONTENT_TYPE, "application/jwk-set+json")], body.to_string()) }
+            }),
+        );
+    }
     app.layer(tower::limit::ConcurrencyLimitLayer::new(MAX_CONCURRENT_REQUESTS))
 }
+
+/// Where the HTTP server publishes the public keys of its receipts.
+pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 
 /// Counts the open sessions and refuses a new one past the limit.
 struct SessionLimit {

@@ -7,6 +7,11 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
 use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};
 
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::receipt::Verification;
 use crate::service::{CheckError, CheckRequest, CheckResult, Service};
 
 /// The tool's name on the wire.
@@ -27,6 +32,26 @@ cart and call again with `previous_record_id` = this result's `record_id`, or ca
 and `answers`: one `{finding_id, reply}` per finding the person answered, where reply is `accept` (they knowingly \
 accept it), `decline`, or their own words (\"43 is fine too\"). Never answer on the person's behalf.\n\
 An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
+
+/// The receipt tool's name on the wire.
+pub const VERIFY_TOOL_NAME: &str = "verify_verdict";
+
+const VERIFY_DESCRIPTION: &str = "For a merchant or payment gateway about to take a payment: is this `receipt` \
+(from a `proceed` of check_order) signed by this server, unexpired, and for exactly this cart? Pass `token` = the \
+receipt and `cart` = the cart being paid, in any shape check_order accepts. `result` is `valid` (take the payment), \
+`expired`, `cart_changed`, `unknown_key`, `bad_signature` or `malformed` (refuse it). Single use is yours: remember \
+each accepted `claims.nonce` until `claims.exp`. Offline verifiers use the public keys at /.well-known/jwks.json.";
+
+/// The arguments of `verify_verdict`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyRequest {
+    /// The receipt, as check_order returned it.
+    pub token: String,
+    /// The cart about to be paid; without it only the signature and expiry are checked.
+    #[serde(default)]
+    pub cart: Option<Vec<Map<String, Value>>>,
+}
 
 const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. Before paying for an order placed for a person, call \
 check_order with their verbatim request and the cart. Pay only on decision `proceed`; on `ask`, show the question \
@@ -50,7 +75,7 @@ impl CheckServer {
     /// `open_world`: a hosted extractor sends the request to a third party,
     /// which the `openWorldHint` annotation must disclose.
     pub fn new(service: Service, open_world: bool) -> CheckServer {
-        let mut tool_router = Self::tool_router();
+        let mut tool_router = Self::tool_router() + Self::verify_router();
         if let Some(route) = tool_router.map.get_mut(TOOL_NAME) {
             route.attr.annotations = Some(
                 ToolAnnotations::with_title(TOOL_TITLE)
@@ -58,6 +83,15 @@ impl CheckServer {
                     .destructive(false)
                     .idempotent(true)
                     .open_world(open_world),
+            );
+        }
+        if let Some(route) = tool_router.map.get_mut(VERIFY_TOOL_NAME) {
+            route.attr.annotations = Some(
+                ToolAnnotations::with_title("Verify a receipt before taking a payment")
+                    .read_only(true)
+                    .destructive(false)
+                    .idempotent(true)
+                    .open_world(false),
             );
         }
         CheckServer { service, tool_router }
@@ -85,6 +119,20 @@ impl CheckServer {
                     "the check could not be sealed as evidence: do not pay; try again later".to_owned(),
                 )]))
             }
+        }
+    }
+}
+
+#[tool_router(router = verify_router)]
+impl CheckServer {
+    #[tool(name = "verify_verdict", title = "Verify a receipt before taking a payment", description = VERIFY_DESCRIPTION)]
+    async fn verify_verdict(
+        &self,
+        Parameters(arguments): Parameters<VerifyRequest>,
+    ) -> Result<Json<Verification>, CallToolResult> {
+        match self.service.verify_receipt(&arguments.token, arguments.cart.as_deref()) {
+            Ok(verification) => Ok(Json(verification)),
+            Err(error) => Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {error}"))])),
         }
     }
 }

@@ -20,6 +20,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
 use ring::signature::{ED25519, UnparsedPublicKey};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use keys::{Jwk, Jwks, KeyError, KeyRing};
@@ -32,7 +33,7 @@ pub const TOKEN_TYPE: &str = "asasked-verdict+jws";
 pub const ISSUER: &str = "asasked";
 
 /// What a receipt says. Times are Unix seconds (JWT `iat`/`exp`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Claims {
     pub iss: String,
@@ -61,7 +62,7 @@ struct Header {
 
 /// What verifying a receipt found. Only [`Verification::Valid`] lets a payment
 /// through.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum Verification {
     Valid {
@@ -69,7 +70,8 @@ pub enum Verification {
     },
     /// Signed by us, but past its `exp`.
     Expired {
-        expired_at: DateTime<Utc>,
+        /// RFC 3339.
+        expired_at: String,
         claims: Claims,
     },
     /// Signed by us and fresh, but for another cart than the one presented.
@@ -180,7 +182,7 @@ pub fn verify(token: &str, keys: &Jwks, now: DateTime<Utc>, cart_digest: Option<
     }
     if now.timestamp() >= claims.exp {
         let expired_at = DateTime::from_timestamp(claims.exp, 0).unwrap_or(DateTime::<Utc>::MIN_UTC);
-        return Verification::Expired { expired_at, claims };
+        return Verification::Expired { expired_at: crate::acf::rfc3339(expired_at), claims };
     }
     if let Some(presented) = cart_digest
         && presented != claims.subject_digest

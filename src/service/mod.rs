@@ -29,7 +29,7 @@ use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
-use crate::receipt::{self, KeyRing};
+use crate::receipt::{self, Jwks, KeyRing, Verification};
 pub use answers::{ACCEPTED, DECLINED};
 use input::Input;
 use record::{CheckRecord, RecordError};
@@ -265,6 +265,24 @@ impl Service {
             receipts: shared.receipts.clone(),
             tracker: shared.tracker.clone(),
         })
+    }
+
+    /// The public keys of this server's receipts, if it signs any.
+    pub fn jwks(&self) -> Option<Jwks> {
+        self.inner.receipts.as_ref().map(|keys| keys.jwks())
+    }
+
+    /// Verifies a receipt with this server's keys, now, for `cart` (in any
+    /// shape `check_order` accepts, resolved the same way) if given.
+    pub fn verify_receipt(&self, token: &str, cart: Option<&[Map<String, Value>]>) -> Result<Verification, CheckError> {
+        let Some(keys) = &self.inner.receipts else {
+            return Err(invalid("$.token", "this server signs no receipts"));
+        };
+        let cart_digest = match cart {
+            Some(entries) => Some(input::cart_digest(entries, self.inner.catalog.as_deref())?),
+            None => None,
+        };
+        Ok(receipt::verify(token, &keys.jwks(), self.inner.clock.now(), cart_digest.as_deref()))
     }
 
     pub fn extractor_names(&self) -> Vec<String> {

@@ -86,9 +86,10 @@ async fn the_tool_is_described_for_the_calling_model() {
     assert_eq!(implementation.name, "asasked");
     assert_eq!(implementation.version, env!("CARGO_PKG_VERSION"));
     let tools = harness.client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 1);
-    let tool = &tools[0];
-    assert_eq!(tool.name, "check_order");
+    let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(names, ["check_order", "verify_verdict"]);
+    let tool = tools.iter().find(|tool| tool.name == "check_order").unwrap();
     assert!(tool.title.is_some());
     assert!(
         tool.description.as_deref().unwrap().contains("never pay")
