@@ -47,11 +47,29 @@ pub struct ExtractorReport {
 }
 
 /// The facts a check may use, or why there are none.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct SetOutcome {
     pub reports: Vec<ExtractorReport>,
     /// The merged facts, or the reason the check must fail closed.
     pub merged: Result<Facts, FailClosed>,
+}
+
+/// `{reports, merged, could_not_check}`: `merged` is the facts or null, and
+/// `could_not_check` says why when it is null, rather than Rust's
+/// `{"Ok": …}` / `{"Err": …}`, which a reader of `extract --json` should
+/// not have to know.
+impl Serialize for SetOutcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let failed = self.merged.as_ref().err();
+        let mut state = serializer.serialize_struct("SetOutcome", 2 + usize::from(failed.is_some()))?;
+        state.serialize_field("reports", &self.reports)?;
+        state.serialize_field("merged", &self.merged.as_ref().ok())?;
+        if let Some(failure) = failed {
+            state.serialize_field("could_not_check", failure)?;
+        }
+        state.end()
+    }
 }
 
 impl SetOutcome {

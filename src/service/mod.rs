@@ -103,7 +103,9 @@ pub struct CheckRequest {
     /// "quantity": n}`, or `{"item": {id, brand, name, color, size, level,
     /// final_sale, delivery_days, units, price_cents, currency}, "quantity": n}`,
     /// or a flat item `{name, brand, color, size, price, returnable, quantity, ...}`.
-    pub cart: Vec<Map<String, Value>>,
+    /// A JSON list, not a string holding one.
+    #[schemars(with = "Vec<Map<String, Value>>")]
+    pub cart: Value,
     /// After an `ask`: the person's answers to the findings of the previous
     /// result. Requires `previous_record_id`.
     #[serde(default)]

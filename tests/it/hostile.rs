@@ -669,7 +669,7 @@ async fn deeply_nested_carts_are_clean_errors() {
     let mut item = serde_json::Map::new();
     item.insert("name".into(), deep);
     let mut request = check_request("Nike Pegasus 41", json!([{"quantity": 1}]));
-    request.cart[0].insert("item".into(), Value::Object(item));
+    request.cart[0].as_object_mut().unwrap().insert("item".into(), Value::Object(item));
     let error = alone.service.check_order(request).await.unwrap_err();
     assert_eq!(invalid_field(error), "$.cart[0]");
 

@@ -211,6 +211,14 @@ async fn invalid_arguments_are_errors_naming_the_field() {
     let harness = start().await;
     let missing_cart = call(&harness, json!({"request": REQUEST})).await;
     assert!(error_text(&missing_cart).contains("cart"));
+    // Issue 13: a cart serialised twice (a string holding the list) is refused naming `$.cart`.
+    let string_cart = call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003").to_string()})).await;
+    assert_eq!(
+        error_text(&string_cart),
+        "invalid argument $.cart: a string holding JSON: send the list itself, not a string"
+    );
+    let not_an_object = call(&harness, json!({"request": REQUEST, "cart": ["shoe-003"]})).await;
+    assert!(error_text(&not_an_object).contains("$.cart[0]: a string: each cart entry is an object"));
     let unknown = call(&harness, json!({"request": REQUEST, "cart": cart("shoe-999")})).await;
     assert!(error_text(&unknown).contains("unknown catalog ids: shoe-999"));
     let bad_today =
