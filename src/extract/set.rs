@@ -113,6 +113,16 @@ impl FailClosed {
             None => format!("{COULD_NOT_CHECK}."),
         }
     }
+
+    /// Why, for the person, after "because": what the screen found, or that
+    /// the reading of the request failed (the technical detail, naming
+    /// providers and timeouts, stays in the record).
+    pub fn cause(&self) -> String {
+        match super::screen::explain(&self.screened) {
+            Some(found) => found,
+            None => "the part of me that reads your request failed (a model did not answer, or answered in a form I cannot use)".to_owned(),
+        }
+    }
 }
 
 /// A set that cannot be built as configured.

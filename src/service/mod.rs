@@ -311,7 +311,13 @@ impl Inner {
                 verdict.notes.extend(outcome.drop_notes());
                 verdict
             }
-            Err(failure) => Verdict::could_not_check(failure.reason(), failure.to_string()),
+            Err(failure) => {
+                // The person may accept buying unchecked: `engine_error@$`,
+                // pinned to this very cart like any accepted finding.
+                let blocking = decision::engine_error_finding(failure.reason());
+                let finding = answers::apply(vec![blocking.clone()], &state, &input.cart).pop().unwrap_or(blocking);
+                Verdict::could_not_check(finding, &failure.cause(), &input.cart, failure.to_string())
+            }
         };
         let binding = self.binding(&record_id, &mandate_digest, &subject_digest, previous_id.clone());
         let result = CheckResult::new(

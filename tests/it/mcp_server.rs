@@ -265,6 +265,46 @@ async fn an_extraction_failure_fails_closed_and_is_sealed() {
     let record =
         evidence::show(&harness.data.join(evidence::LOG_FILE), result["record_id"].as_str().unwrap()).unwrap().unwrap();
     assert!(record.body["fail_closed"].as_str().unwrap().contains("malformed"), "{}", record.body);
+
+    // Issue 13, no dead ends: the question says why and what is about to be
+    // bought, and the person's "yes" has a finding id to go back with.
+    assert_eq!(result["findings"][0]["id"], "engine_error@$");
+    assert_eq!(result["acf"]["messages"][0]["finding_id"], "engine_error@$");
+    assert_eq!(
+        result["question"],
+        "I could not check this order against your words because the part of me that reads your request failed (a \
+         model did not answer, or answered in a form I cannot use).\nHere is what I'm about to buy:\n\u{2013} 1 \u{d7} \
+         Nike Pegasus 41 (White/Black, EU 42), 139.99 USD\nShall I buy it?"
+    );
+    let accepted = structured(
+        &call(
+            &harness,
+            json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "2026-11-02",
+                   "previous_record_id": result["record_id"],
+                   "answers": [{"finding_id": "engine_error@$", "reply": "accept"}]}),
+        )
+        .await,
+    );
+    assert_eq!(accepted["decision"], "proceed", "{accepted}");
+    assert_eq!(accepted["notes"][0], "The request could not be checked (accepted by the person)");
+    assert_eq!(accepted["acf"]["com.provecart.conformity"]["verdict"], "MATCH");
+    assert_eq!(accepted["acf"]["messages"][0]["type"], "warning");
+    let sealed = evidence::show(&harness.data.join(evidence::LOG_FILE), accepted["record_id"].as_str().unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(sealed.body["answer_state"]["accepted"][0]["finding_id"], "engine_error@$", "the person's approval");
+    assert!(sealed.body["fail_closed"].is_string(), "and still the technical cause");
+
+    // The acceptance holds for the cart the person saw: another cart asks again.
+    let other_cart = structured(
+        &call(
+            &harness,
+            json!({"request": REQUEST, "cart": cart("shoe-002"), "today": "2026-11-02",
+                   "previous_record_id": accepted["record_id"]}),
+        )
+        .await,
+    );
+    assert_eq!(other_cart["decision"], "ask", "{other_cart}");
 }
 
 #[tokio::test]
