@@ -149,6 +149,23 @@ fn resolve_cart(
                 categories.insert(found.category.clone());
                 resolved.push(CartEntry { item: found.item.clone(), quantity });
             }
+            (false, Some(id))
+                if !entry.contains_key("item") && catalog.is_some_and(|catalog| catalog.get(id).is_some()) =>
+            {
+                // A catalog id beside attributes of the agent's own: which
+                // should win cannot be known (a price changed at checkout,
+                // or a stale copy?), and a quiet choice either way checks
+                // something else than what will be bought. Refused, naming
+                // the first attribute.
+                let extra = entry.keys().find(|key| *key != "id" && *key != "quantity").map_or("", String::as_str);
+                return Err(invalid(
+                    format!("{path}.{extra}"),
+                    format!(
+                        "{id:?} is a catalog id, and a catalog entry is {{id, quantity}}: drop the other \
+                         attributes to check the catalog's item, or drop the id to check the attributes you send"
+                    ),
+                ));
+            }
             _ => {
                 let item_id = entry
                     .get("item")

@@ -99,11 +99,18 @@ pub struct CheckRequest {
     /// The person's own words to you, verbatim: what they asked you to buy,
     /// with every condition they stated. Do not summarise or rephrase.
     pub request: String,
-    /// The cart you intend to pay for. Each entry is `{"id": "<catalog id>",
-    /// "quantity": n}`, or `{"item": {id, brand, name, color, size, level,
-    /// final_sale, delivery_days, units, price_cents, currency}, "quantity": n}`,
-    /// or a flat item `{name, brand, color, size, price, returnable, quantity, ...}`.
-    /// A JSON list, not a string holding one.
+    /// The cart you intend to pay for, a JSON list (not a string holding
+    /// one). Each entry is `{"id": "<catalog id>", "quantity": n}` (nothing
+    /// else beside a catalog id), or `{"item": {id, brand, name, color, size,
+    /// level, final_sale, delivery_days, units, price_cents, currency},
+    /// "quantity": n}`, or a flat item `{name, brand, color, size, level,
+    /// price, currency, returnable, delivery_days, units, quantity}`. Every
+    /// attribute is optional, and each one you leave out turns its check into
+    /// a note that it could not run: `delivery_days` for a deadline,
+    /// `returnable: false` (or `final_sale: true`) for a wish to return,
+    /// `currency` (ISO 4217) for a budget, `units` (what the person counts in
+    /// one entry unit: a 3-can pack is 3; a flat item without it is 1) for a
+    /// quantity.
     #[schemars(with = "Vec<Map<String, Value>>")]
     pub cart: Value,
     /// After an `ask`: the person's answers to the findings of the previous
@@ -140,7 +147,8 @@ pub struct CheckResult {
     pub question: Option<String>,
     /// Things the person should see but that do not block.
     pub notes: Vec<String>,
-    /// Every finding with its id (for `answers`), code, severity, field, line,
+    /// Every finding with its id (for `answers`; `engine_error@$` when the
+    /// request could not be checked), code, severity, field, line,
     /// cart path, expected and actual values and reason.
     pub findings: Vec<Finding>,
     /// The facts extracted from the request (with `soft` and `disputed`);

@@ -94,6 +94,16 @@ async fn the_tool_is_described_for_the_calling_model() {
         tool.description.as_deref().unwrap().contains("never pay")
             || tool.description.as_deref().unwrap().contains("do NOT pay")
     );
+    // Issue 13: every optional attribute that changes a check is named, in
+    // the description and in the input schema.
+    let description = tool.description.as_deref().unwrap();
+    for attribute in ["units", "delivery_days", "currency", "returnable", "engine_error@$"] {
+        assert!(description.contains(attribute), "{attribute} not in the description");
+    }
+    let cart_doc = tool.input_schema["properties"]["cart"]["description"].as_str().unwrap_or_default();
+    for attribute in ["units", "delivery_days", "currency", "returnable"] {
+        assert!(cart_doc.contains(attribute), "{attribute} not in the cart's schema: {cart_doc}");
+    }
     let annotations = tool.annotations.as_ref().unwrap();
     assert_eq!(
         (annotations.read_only_hint, annotations.idempotent_hint, annotations.open_world_hint),

@@ -158,3 +158,63 @@ fn issue_13_a_failed_check_asks_a_question_the_person_can_answer() {
     assert_eq!(status, Some(0), "{accepted}");
     assert_eq!(accepted["decision"], "proceed");
 }
+
+/// Runs `check --request` on `cart` (JSON text) with the offline extractor.
+fn check_cart(request: &str, cart: &str) -> (Option<i32>, String, String) {
+    let directory = tempfile::tempdir().unwrap();
+    std::fs::write(directory.path().join("cart.json"), cart).unwrap();
+    let output = run(
+        &[
+            "check",
+            "--request",
+            request,
+            "--today",
+            "2026-11-02",
+            "--cart",
+            "cart.json",
+            "--data-dir",
+            "data",
+            "--extractors",
+            "rules",
+            "--json",
+        ],
+        directory.path(),
+    );
+    (output.status.code(), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn issue_13_a_flat_item_without_units_counts_as_one_unit() {
+    let flat = |quantity: u32, units: &str| {
+        format!(r#"[{{"name": "Nike Pegasus 41", "brand": "Nike", "price": 139.99, "quantity": {quantity}{units}}}]"#)
+    };
+    let (status, stdout, stderr) = check_cart("two pairs of Nike Pegasus 41", &flat(3, ""));
+    assert_eq!(status, Some(1), "{stderr}");
+    let result: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["findings"][0]["id"], "quantity@$.cart", "{result}");
+    assert_eq!(result["findings"][0]["severity"], "block");
+    let (status, _, stderr) = check_cart("two pairs of Nike Pegasus 41", &flat(2, ""));
+    assert_eq!(status, Some(0), "{stderr}");
+    // An explicit null stays unknown: the count could not be checked, a note.
+    let (status, stdout, _) = check_cart("two pairs of Nike Pegasus 41", &flat(3, r#", "units": null"#));
+    assert_eq!(status, Some(0));
+    let result: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["findings"][0]["code"], "unchecked", "{result}");
+}
+
+#[test]
+fn issue_13_a_catalog_id_with_attributes_of_its_own_is_refused_naming_the_attribute() {
+    let (status, _, stderr) =
+        check_cart("Nike Pegasus 41 in white", r#"[{"id": "shoe-003", "quantity": 1, "price": 99.0}]"#);
+    assert_eq!(status, Some(2));
+    assert!(
+        stderr.contains("$.cart[0].price: \"shoe-003\" is a catalog id, and a catalog entry is {id, quantity}"),
+        "{stderr}"
+    );
+    // An id the catalog does not know is the store's own: a flat item.
+    let (status, _, stderr) = check_cart(
+        "Nike Pegasus 41 in white",
+        r#"[{"id": "sku-77", "name": "Nike Pegasus 41", "color": "White", "quantity": 1}]"#,
+    );
+    assert_eq!(status, Some(0), "{stderr}");
+}
