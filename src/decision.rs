@@ -283,4 +283,36 @@ mod tests {
         assert_eq!(verdict.notes.len(), 1);
         assert_eq!(verdict.codes(Severity::Warn), vec!["unchecked"]);
     }
+
+    #[test]
+    fn issue_13_unchecked_sentences_name_fields_as_people_say_them() {
+        let facts = Facts {
+            brand: Some("Nike".into()),
+            model: Some("Pegasus 41".into()),
+            color: Some("black".into()),
+            size_label: Some("42".into()),
+            level: Some(crate::facts::Level::Beginner),
+            needs_refundable: true,
+            deadline_days: Some(4),
+            quantity: Some(2),
+            explicit_max_cents: Some(30_000),
+            ..Facts::default()
+        };
+        let item = Item { id: Some("sku-1".into()), ..Item::default() };
+        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
+        assert_eq!(
+            verdict.notes,
+            [
+                "Could not check the brand: the store does not say its brand: sku-1.",
+                "Could not check the model: the store does not say its name: sku-1.",
+                "Could not check the colour: the store does not say its colour: sku-1.",
+                "Could not check the size: the store does not say its size: sku-1.",
+                "Could not check the level: the store does not say its level: sku-1.",
+                "Could not check whether it can be returned: the store does not say whether it is final sale: sku-1.",
+                "Could not check the delivery deadline: the store does not say its delivery time: sku-1.",
+                "Could not check the quantity: the store does not say how many units one pack holds: sku-1.",
+                "Could not check the spending limit: the store does not say its price: sku-1.",
+            ]
+        );
+    }
 }
