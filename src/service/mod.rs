@@ -10,6 +10,7 @@
 
 pub mod answers;
 pub mod input;
+pub mod quote;
 pub mod record;
 
 use std::sync::Arc;
@@ -314,7 +315,9 @@ impl Inner {
         let outcome = self.extractors.extract(&extract_input).await;
         let verdict = match &outcome.merged {
             Ok(facts) => {
-                let findings = answers::apply(decision::run(facts, &input.cart, &input.allowed), &state, &input.cart);
+                let findings = decision::run(facts, &input.cart, &input.allowed);
+                let findings = quote::quote_reasons(findings, &input.cart, &outcome.reports);
+                let findings = answers::apply(findings, &state, &input.cart);
                 let mut verdict = Verdict::checked(findings, &facts.disputed);
                 verdict.notes.extend(outcome.drop_notes());
                 verdict

@@ -218,3 +218,16 @@ fn issue_13_a_catalog_id_with_attributes_of_its_own_is_refused_naming_the_attrib
     );
     assert_eq!(status, Some(0), "{stderr}");
 }
+
+#[test]
+fn issue_11_a_size_reason_quotes_the_person_in_the_question_and_the_acf_message() {
+    let (status, stdout, stderr) =
+        check_cart("Nike Pegasus 41 in white, size 42", r#"[{"id": "shoe-002", "quantity": 1}]"#);
+    assert_eq!(status, Some(1), "{stderr}");
+    let result: Value = serde_json::from_str(&stdout).unwrap();
+    let quoted = "You asked for \u{201c}size 42\u{201d}; the cart has EU 41: Nike Pegasus 41.";
+    assert_eq!(result["reasons"][0], quoted, "{result}");
+    assert!(result["question"].as_str().unwrap().contains(quoted));
+    assert_eq!(result["acf"]["messages"][0]["content"], quoted);
+    assert_eq!(result["findings"][0]["id"], "size@$.cart[0]", "the finding itself is unchanged");
+}
