@@ -316,7 +316,7 @@ impl Inner {
         let verdict = match &outcome.merged {
             Ok(facts) => {
                 let findings = decision::run(facts, &input.cart, &input.allowed);
-                let findings = quote::quote_reasons(findings, &input.cart, &outcome.reports);
+                let findings = quote::quote_reasons(findings, &input.cart, &outcome.reports, input.today);
                 let findings = answers::apply(findings, &state, &input.cart);
                 let mut verdict = Verdict::checked(findings, &facts.disputed);
                 verdict.notes.extend(outcome.drop_notes());
