@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Cross-check dataset labels against the engine (standard library only).
 
-    cargo build --release && python3 scripts/crosscheck_engine.py [target/release/asasked]
+    cargo build && python3 scripts/crosscheck_engine.py [target/debug/asasked]
+
+(.ci/run runs it on the debug build the tests made; any build of asasked will do.)
 
 Turns every cart of datasets/v1 and v2 into a conformance case (FORMAT.md: facts =
 gold, cart with full catalog items, allowed_items = the task's category), runs
@@ -18,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BINARY = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target" / "release" / "asasked")
+BINARY = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target" / "debug" / "asasked")
 
 catalog, by_cat = {}, {}
 for path in sorted(p for p in (ROOT / "catalog").glob("*.json") if not p.name.endswith(".schema.json")):

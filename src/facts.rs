@@ -95,7 +95,7 @@ pub struct Facts {
     #[serde(default)]
     pub color: Option<String>,
     /// Other colours the person accepts besides `color` ("black or navy";
-    /// "black ideally, white is fine" → black, soft, [white]). Extension.
+    /// "black ideally, white is fine" → black, soft, \[white\]). Extension.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub color_any: Vec<String>,
     /// Colours the person excluded ("not red", "any colour except pink").
@@ -300,15 +300,31 @@ impl JsonSchema for FieldRef {
         "FieldRef".into()
     }
 
+    /// An enum of the shared field names, or a line field by pattern, so a
+    /// constrained decoder can only write a name [`FieldRef::parse`] reads.
+    /// The pattern is anchored and uses only classes, groups and
+    /// alternation: the "simple" regular expressions both providers' strict
+    /// modes and llama.cpp's grammar conversion accept.
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = FieldName::ALL.iter().map(|field| field.as_str()).collect();
         schemars::json_schema!({
-            "type": "string",
-            "description": "A fact field name (`color`) or one field of a line (`lines[1].size_label`)."
+            "description": "A fact field name (`color`) or one field of a line (`lines[1].size_label`).",
+            "anyOf": [
+                { "type": "string", "enum": names },
+                { "type": "string", "pattern": FieldRef::line_pattern() }
+            ]
         })
     }
 }
 
 impl FieldRef {
+    /// The regular expression of a line field reference, `lines[2].size_label`.
+    pub fn line_pattern() -> String {
+        let fields: Vec<&str> =
+            FieldName::ALL.iter().filter(|field| field.is_line_field()).map(|field| field.as_str()).collect();
+        format!(r"^lines\[[0-9]+\]\.({})$", fields.join("|"))
+    }
+
     /// Parses `color` or `lines[2].size_label`.
     pub fn parse(text: &str) -> Option<FieldRef> {
         if let Some(rest) = text.strip_prefix("lines[") {

@@ -17,6 +17,7 @@
 //! - [`digest`]: canonical JSON and SHA-256 digests.
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
 //! - [`evidence`]: the hash-chained, fsynced evidence log.
+//! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
 //! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
 //! - [`extractors`]: building extractors, and a check's extractor set, from names.
 //! - [`service`]: the one orchestration of a check, for the CLI and MCP.
@@ -43,6 +44,7 @@ pub mod lines;
 pub mod mcp;
 pub mod normalize;
 pub mod providers;
+pub mod receipt;
 pub mod sandbox;
 pub mod service;
 pub mod today;

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", message(&error));
             ExitCode::from(2)
         }
     }
@@ -47,7 +47,24 @@ fn run(command: Command) -> Result<Outcome, CommandError> {
         Command::Conform(arguments) => cli::conform(&arguments, &mut stdout().lock()),
         Command::Replay(arguments) => cli::replay(&arguments, &process_env, &mut stdout().lock()),
         Command::Compare(arguments) => cli::compare(&arguments, &process_env, &mut stdout().lock()),
+        Command::Keys(arguments) => cli::keys(&arguments, &mut stdout().lock()),
+        Command::Verify(arguments) => cli::verify(&arguments, &mut stdout().lock()),
     }
+}
+
+/// The error and its causes, each said once: many errors already put their
+/// source in their own text (`cannot read PATH: No such file…`), and
+/// anyhow's `{:#}` would repeat it.
+fn message(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

@@ -116,6 +116,9 @@ fn canonical_colour_words(word: &str) -> Vec<String> {
         "colour" | "color" => return vec![],
         _ => {}
     }
+    if word.is_ascii() {
+        return vec![word.to_owned()];
+    }
     let plain = word.replace('ё', "е");
     let starts_cyrillic = plain.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character));
     if starts_cyrillic && let Some((_, english)) = russian_colour_stem(&plain) {
@@ -160,6 +163,25 @@ impl ColourWords {
     /// Whether every word of this colour is among the words of `colour`.
     pub fn all_in(&self, colour: &ColourWords) -> bool {
         self.0.iter().all(|word| colour.0.binary_search(word).is_ok())
+    }
+
+    /// The colour words of one token already folded: the same as
+    /// [`ColourWords::new`], without its passes for the common case of a
+    /// plain ASCII word (grounding reads every token of a request).
+    pub fn of_folded_token(token: &str) -> ColourWords {
+        if !token.is_empty() && token.bytes().all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit()) {
+            if COLOUR_FILLER.contains(&token) {
+                return ColourWords(Vec::new());
+            }
+            return ColourWords(canonical_colour_words(token));
+        }
+        ColourWords::new(token)
+    }
+
+    /// Whether every word of this colour is among the words of one of
+    /// `parts`: the same as [`ColourWords::all_in`] their union.
+    pub fn all_in_any(&self, parts: &[ColourWords]) -> bool {
+        self.0.iter().all(|word| parts.iter().any(|part| part.0.binary_search(word).is_ok()))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -321,6 +343,28 @@ fn spelled_out_letter_size(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tokens_colour_words_are_those_of_the_full_reading() {
+        for token in [
+            "black",
+            "gray",
+            "grey",
+            "color",
+            "colour",
+            "dark",
+            "42",
+            "42,5",
+            "черные",
+            "тёмно",
+            "ёлка",
+            "navy",
+            "ni\u{200b}ke",
+            "",
+        ] {
+            assert_eq!(ColourWords::of_folded_token(&fold(token)), ColourWords::new(token), "{token:?}");
+        }
+    }
 
     #[test]
     fn fold_makes_equivalent_forms_equal() {

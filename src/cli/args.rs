@@ -51,6 +51,13 @@ pub enum Command {
     /// Compare extractors and extractor pairs on a labelled dataset: per-field
     /// accuracy, disputes, decision effects; writes tables and an SVG chart.
     Compare(CompareArguments),
+    /// Print the public keys that verify receipts (a JWKS), creating the
+    /// first key if there is none; --rotate signs with a new key from now on.
+    Keys(KeysArguments),
+    /// Verify a receipt (what a merchant or gateway runs before taking a
+    /// payment): prints valid, expired, cart_changed, unknown_key,
+    /// bad_signature or malformed. Exit status: 0 valid, 1 otherwise, 2 error.
+    Verify(VerifyArguments),
 }
 
 #[derive(clap::Args)]
@@ -113,6 +120,37 @@ pub struct ServeArguments {
     pub session_idle_timeout: u64,
     #[command(flatten)]
     pub service: ServiceArguments,
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArguments {
+    /// The receipt (`receipt` of a proceed).
+    pub token: String,
+    /// The cart about to be paid (the shape sent to check_order): the receipt
+    /// must be for exactly this cart. Without it only the signature and
+    /// expiry are checked.
+    #[arg(long)]
+    pub cart: Option<PathBuf>,
+    /// The public keys (a JWKS, as `asasked keys` prints it); default: the
+    /// keys in the data dir.
+    #[arg(long, conflicts_with = "data_dir")]
+    pub jwks: Option<PathBuf>,
+    /// Where the signing keys live, under `keys/` (default: the platform data directory).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Catalog folder that `{id, quantity}` cart entries refer to, `embedded` or `none`.
+    #[arg(long, default_value = "embedded")]
+    pub catalog: String,
+}
+
+#[derive(clap::Args)]
+pub struct KeysArguments {
+    /// Where the keys live, under `keys/` (default: the platform data directory).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Add a new key and sign with it from now on.
+    #[arg(long)]
+    pub rotate: bool,
 }
 
 #[derive(clap::Args)]
@@ -251,7 +289,7 @@ pub struct ExtractorArguments {
     /// The extractors config (default: the shipped extractors/extractors.toml).
     #[arg(long, value_name = "PATH")]
     pub extractors_config: Option<PathBuf>,
-    /// Save every extractor's raw output under DIR/<extractor>/ for replay.
+    /// Save every extractor's raw output under `DIR/<extractor>/` for replay.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
     /// Merge policy: grounded (default: only values the request's words

@@ -31,7 +31,7 @@ async fn run(
     let catalog = load_catalog(arguments.catalog.as_deref())?;
     let dataset = dataset::load(&arguments.dataset, &catalog)?;
     let names: Vec<ExtractorName> = unique_names(pairs).into_iter().cloned().collect();
-    let built = build_extractors(&names, &dataset, env)?;
+    let built = build_extractors(&names, &dataset, &catalog, env)?;
     let extractors: BTreeMap<String, _> = names.iter().map(ExtractorName::to_string).zip(built).collect();
     let bar = progress_bar(compare::steps(&dataset, pairs, arguments.split), arguments.json, "extracting");
     let report = compare::compare(&dataset, &catalog, &extractors, pairs, arguments.split, &|| bar.inc(1)).await?;

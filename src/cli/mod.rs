@@ -1,6 +1,6 @@
 //! The commands of the `asasked` binary, one function and one file each:
 //! [`check()`], [`serve()`], [`evidence()`], [`extract()`], [`schema()`],
-//! [`conform()`], [`replay()`], [`compare()`]. Each takes its parsed
+//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`]. Each takes its parsed
 //! [`args`], reads the files they name, runs the library, prints results for
 //! people or machines and returns an [`Outcome`] or a [`CommandError`].
 //!
@@ -14,10 +14,12 @@ mod compare;
 mod conform;
 mod evidence;
 mod extract;
+mod keys;
 mod replay;
 mod sandbox;
 mod schema;
 mod serve;
+mod verify;
 
 use std::fs;
 use std::net::SocketAddr;
@@ -35,10 +37,12 @@ pub use compare::compare;
 pub use conform::{ConformRunError, conform};
 pub use evidence::evidence;
 pub use extract::extract;
+pub use keys::keys;
 pub use replay::replay;
 pub use sandbox::SandboxError;
 pub use schema::schema;
 pub use serve::{HTTP_TOKEN_VARIABLE, serve, shutdown_signal};
+pub use verify::verify;
 
 /// How a command that ran to its end came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +90,8 @@ pub enum CommandError {
     #[error(transparent)]
     Evidence(#[from] crate::evidence::StoreError),
     #[error(transparent)]
+    Keys(#[from] crate::receipt::KeyError),
+    #[error(transparent)]
     Export(#[from] crate::service::record::ExportError),
     #[error("no record {record_id} in {}", path.display())]
     NoRecord { record_id: String, path: PathBuf },
@@ -131,7 +137,7 @@ fn read_json(path: &Path) -> Result<Value, InputError> {
 }
 
 /// Reads the JSON file a flag names into `T`; errors name the flag and file.
-fn read_flag_json<T: serde::de::DeserializeOwned>(flag: &'static str, path: &Path) -> Result<T, InputError> {
+pub(super) fn read_flag_json<T: serde::de::DeserializeOwned>(flag: &'static str, path: &Path) -> Result<T, InputError> {
     let text =
         fs::read_to_string(path).map_err(|source| InputError::FlagRead { flag, path: path.to_owned(), source })?;
     serde_json::from_str(&text).map_err(|source| InputError::FlagJson { flag, path: path.to_owned(), source })
@@ -205,10 +211,13 @@ pub enum SetupError {
     Extractors(#[from] crate::extractors::BuildError),
     #[error("--data-dir")]
     Evidence(#[from] crate::evidence::StoreError),
+    #[error("--data-dir: the receipt keys")]
+    Keys(#[from] crate::receipt::KeyError),
 }
 
 /// Builds the service: catalog, extractors (with `env` for their keys),
-/// evidence store, system clock.
+/// evidence store, receipt keys (`<data dir>/keys/`, created on first use),
+/// system clock.
 pub fn build_service(
     options: &ServiceOptions,
     env: &dyn Fn(&str) -> Option<String>,
@@ -221,8 +230,10 @@ pub fn build_service(
     };
     let extractors = Arc::new(crate::extractors::build_choice(&options.extractors, env, catalog.as_deref())?);
     let store = crate::evidence::EvidenceStore::open(&options.data_dir)?;
+    let keys = crate::receipt::KeyRing::open_or_create(&options.data_dir.join(keys::KEY_FOLDER))?;
     Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
-        .with_validity(options.validity))
+        .with_validity(options.validity)
+        .with_receipts(Arc::new(keys)))
 }
 
 /// The platform data directory (`~/.local/share/asasked` on Linux), or

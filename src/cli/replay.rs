@@ -30,7 +30,7 @@ async fn run(
     }
     let catalog = load_catalog(arguments.catalog.as_deref())?;
     let dataset = dataset::load(&arguments.dataset, &catalog)?;
-    let set = extractor_set(build_extractors(&arguments.extractors.0, &dataset, env)?, dataset.tasks.len())?;
+    let set = extractor_set(build_extractors(&arguments.extractors.0, &dataset, &catalog, env)?, dataset.tasks.len())?;
     let options = ReplayOptions {
         agent: arguments.agent,
         seed: arguments.seed,

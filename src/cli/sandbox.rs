@@ -56,18 +56,18 @@ pub(super) fn load_catalog(path: Option<&Path>) -> Result<Catalog, CatalogError>
 
 /// The extractors `names` call for, beside `dataset`: `gold` and
 /// `noisy:SEED:RATE` read its labels; every other name is built as for a
-/// check, from the shipped extractors config, with keys from `env`.
+/// check, from the shipped extractors config, with keys from `env`; `rules`
+/// knows the brands and models of `catalog`, the store the dataset is
+/// checked against (`--catalog`, else the embedded one).
 pub(super) fn build_extractors(
     names: &[ExtractorName],
     dataset: &Dataset,
+    catalog: &Catalog,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<Arc<dyn Extractor>>, SandboxError> {
     let config = ExtractorsConfig::default_config()?;
     let book = Arc::new(GoldBook::new(dataset));
-    // `rules` gets the embedded catalog's vocabulary, not `--catalog`'s, as
-    // it always has here; whether it should follow `--catalog` is left open
-    // (issue 10's closing note), so that no measured figure moves silently.
-    let context = BuildContext { config: &config, env, catalog: None, gold: Some(&book) };
+    let context = BuildContext { config: &config, env, catalog: Some(catalog), gold: Some(&book) };
     Ok(extractors::build_list(names, &context)?)
 }
 

@@ -20,7 +20,7 @@
 //! the batch's records in order with one `fsync`, and only then sends any
 //! reply that reveals one of them. In memory it keeps an index entry per
 //! record (id, position, attempt, request digest) and only the latest
-//! [`RECENT_RECORDS`] records' lines; older ones are read back from the log.
+//! `store::RECENT_RECORDS` records' lines; older ones are read back from the log.
 //! The index is shared with `get`, which answers from it, without waking the
 //! writer, for a record that is absent or already fsynced.
 //!

@@ -20,7 +20,7 @@ pub struct SealedRecord {
     /// The person's words: attempts of one chain must share them.
     pub request: String,
     pub body: Value,
-    /// The `hash` of the record before (or [`GENESIS`]).
+    /// The `hash` of the record before (or [`GENESIS`](crate::evidence::GENESIS)).
     pub prev_hash: String,
     /// SHA-256 of this record's canonical JSON without `hash`.
     pub hash: String,

@@ -106,13 +106,17 @@ struct Words<'a> {
     today: NaiveDate,
     /// Computed once per grounding, on first use: several fields ask.
     numbers: std::cell::OnceCell<Vec<(f64, usize)>>,
-    colour_windows: std::cell::OnceCell<Vec<(usize, usize, ColourWords)>>,
+    /// The colour words of each token: a window's are their union.
+    token_colours: std::cell::OnceCell<Vec<ColourWords>>,
 }
 
 /// Zero-width and direction characters inside a word ("Ni\u{200B}ke") stay
 /// in the token; [`normalize::fold`] removes them.
 fn is_invisible(character: char) -> bool {
-    !character.is_whitespace() && normalize::fold(&character.to_string()).is_empty()
+    // Printable ASCII never folds away; only the rest needs the fold.
+    (!character.is_ascii() || character.is_ascii_control())
+        && !character.is_whitespace()
+        && normalize::fold(&character.to_string()).is_empty()
 }
 
 fn is_clause_break(character: char) -> bool {
@@ -165,7 +169,7 @@ impl<'a> Words<'a> {
                 index += 1;
             }
         }
-        Words { texts, tokens, today, numbers: std::cell::OnceCell::new(), colour_windows: std::cell::OnceCell::new() }
+        Words { texts, tokens, today, numbers: std::cell::OnceCell::new(), token_colours: std::cell::OnceCell::new() }
     }
 
     fn span(&self, first: usize, last: usize) -> Span {
@@ -235,18 +239,17 @@ impl<'a> Words<'a> {
             return self.phrase(value);
         }
         // Every colour word of the value among the colour words of a window
-        // of up to three tokens ("navy blue", "тёмно-синий").
-        let windows = self.colour_windows.get_or_init(|| {
-            let mut windows = Vec::new();
-            for first in 0..self.tokens.len() {
-                for last in first..(first + 3).min(self.tokens.len()) {
-                    let text: Vec<&str> = self.tokens[first..=last].iter().map(|token| token.folded.as_str()).collect();
-                    windows.push((first, last, ColourWords::new(&text.join(" "))));
-                }
-            }
-            windows
-        });
-        windows.iter().find(|(_, _, colours)| wanted.all_in(colours)).map(|(first, last, _)| (*first, *last))
+        // of up to three tokens ("navy blue", "тёмно-синий"). A window's
+        // colour words are the union of its tokens' (words never span
+        // tokens), so each token is read once, not once per window.
+        let colours = self
+            .token_colours
+            .get_or_init(|| self.tokens.iter().map(|token| ColourWords::of_folded_token(&token.folded)).collect());
+        (0..self.tokens.len()).find_map(|first| {
+            (first..(first + 3).min(self.tokens.len()))
+                .find(|&last| wanted.all_in_any(&colours[first..=last]))
+                .map(|last| (first, last))
+        })
     }
 
     fn size(&self, value: &str) -> Option<(usize, usize)> {
@@ -385,6 +388,12 @@ impl<'a> Words<'a> {
     /// A phrase whose last word may be inflected: each word matches a token
     /// that starts with it.
     fn stem_phrase(&self, phrase: &str) -> Option<(usize, usize)> {
+        let first_word = phrase.split(|character: char| !character.is_alphanumeric()).next().unwrap_or(phrase);
+        let first_word = normalize::fold(first_word);
+        // Most cues are absent: one cheap look for the first word first.
+        if !self.tokens.iter().any(|token| token.folded.starts_with(first_word.as_str())) {
+            return None;
+        }
         let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
         if wanted.is_empty() {
             return None;

@@ -15,6 +15,7 @@ pub mod rules;
 pub mod schema;
 pub mod screen;
 pub mod set;
+pub mod strict_subset;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -133,7 +134,10 @@ pub struct ExtractedFacts {
     #[serde(default)]
     pub other_optional: Vec<String>,
     /// Names of fields the person marked optional.
+    // Strings in Rust, so that an unknown name is a located validation
+    // error rather than a serde failure; the schema says which names exist.
     #[serde(default)]
+    #[schemars(with = "Vec<FieldRef>")]
     pub soft: Vec<String>,
 }
 

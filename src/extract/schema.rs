@@ -6,7 +6,9 @@
 //! `null`), every object has `additionalProperties: false`, and keywords that
 //! strict modes reject (`format`, `minimum`, `default`…) are removed. The
 //! checked-in copy `extractors/facts.schema.json` must equal [`facts_schema`];
-//! a test fails when it is stale.
+//! a test fails when it is stale, and another ([`super::strict_subset`])
+//! that it leaves OpenAI's or Anthropic's documented strict subset. Bounds
+//! the subsets cannot carry (lengths, ranges) are checked by [`validate`].
 //!
 //! [`validate`] is the only way a model's JSON becomes [`ExtractedFacts`]:
 //! malformed output is an error naming its path, never coerced to null.
@@ -24,8 +26,10 @@ pub const REGENERATE_COMMAND: &str = "cargo run -- schema > extractors/facts.sch
 
 /// Keywords that OpenAI's or Anthropic's strict modes reject. The type
 /// (`integer`) is kept; the range check that `minimum: 0` gave is done by
-/// serde, which refuses a negative number for a `u64`.
-const STRIPPED_KEYWORDS: [&str; 12] = [
+/// serde, which refuses a negative number for a `u64`. `pattern` is kept:
+/// both accept simple patterns, and `FieldRef`'s is one
+/// ([`strict_subset`](super::strict_subset) checks that).
+const STRIPPED_KEYWORDS: [&str; 11] = [
     "format",
     "minimum",
     "maximum",
@@ -36,7 +40,6 @@ const STRIPPED_KEYWORDS: [&str; 12] = [
     "maxLength",
     "minItems",
     "maxItems",
-    "pattern",
     "uniqueItems",
 ];
 
@@ -150,17 +153,27 @@ pub fn validate(value: &Value) -> Result<ExtractedFacts, ExtractError> {
     let messages: Vec<String> = validator
         .iter_errors(value)
         .take(MAX_REPORTED_ERRORS)
-        .map(|error| format!("{}: {error}", json_path(&error.instance_path().to_string())))
+        .map(|error| {
+            let path = json_path(&error.instance_path().to_string());
+            // "not valid under any of the schemas listed in the 'anyOf'
+            // keyword" does not tell a model what to write instead.
+            if path.starts_with("$.soft[") {
+                format!("{path}: unknown field name {}", error.instance())
+            } else {
+                format!("{path}: {error}")
+            }
+        })
         .collect();
     if !messages.is_empty() {
         return Err(ExtractError::SchemaInvalid(messages.join("; ")));
     }
     let extracted = serde_json::from_value::<ExtractedFacts>(value.clone())
         .map_err(|error| ExtractError::SchemaInvalid(format!("$: {error}")))?;
-    // The rules JSON Schema cannot state (a `soft` entry names a real field,
-    // no empty strings, no quantity 0) are checked here too, so a model gets
-    // them fed back like any schema error. They do not depend on the date,
-    // so any date resolves the weekday.
+    // The rules JSON Schema cannot state (no empty strings, no quantity 0, a
+    // line index that fits a `usize`, which the `soft` pattern's `[0-9]+`
+    // does not bound) are checked here too, so a model gets them fed back
+    // like any schema error. They do not depend on the date, so any date
+    // resolves the weekday.
     if let Some(unknown) = extracted.soft.iter().find(|name| FieldRef::parse(name).is_none()) {
         return Err(ExtractError::SchemaInvalid(format!("$.soft: unknown field name {unknown:?}")));
     }
@@ -295,7 +308,12 @@ mod tests {
         let mut unknown_soft = empty_facts_value();
         unknown_soft["soft"] = json!(["colour"]);
         let ExtractError::SchemaInvalid(message) = validate(&unknown_soft).unwrap_err() else { panic!() };
-        assert_eq!(message, "$.soft: unknown field name \"colour\"");
+        assert_eq!(message, "$.soft[0]: unknown field name \"colour\"");
+        let mut line_field = empty_facts_value();
+        line_field["soft"] = json!(["lines[1].size_label", "brand"]);
+        assert!(validate(&line_field).is_ok());
+        line_field["soft"] = json!(["lines[1].brand"]);
+        assert!(matches!(validate(&line_field), Err(ExtractError::SchemaInvalid(_))), "brand is not a line field");
     }
 
     #[test]

@@ -40,7 +40,7 @@ use unicode_security::confusable_detection::skeleton;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rule {
-    /// "SYSTEM:", "Assistant:", "[system]", "### Instruction", "note to the model".
+    /// "SYSTEM:", "Assistant:", "\[system\]", "### Instruction", "note to the model".
     RoleLabel,
     /// Chat markup: `<system>`, `</request>`, `<|im_start|>`, `[INST]`.
     ChatMarkup,
@@ -240,7 +240,7 @@ pub const MAX_FLAGS: usize = 8;
 /// (and with look-alike letters mapped to Latin); the whole text as one line,
 /// so an instruction broken across lines still reads; words spelled with
 /// spaces between their letters; then the encodings a model decodes on its
-/// own (see [`hidden_layers`]). The last two are flagged as [`Rule::Encoded`].
+/// own (see `hidden_layers`). The last two are flagged as [`Rule::Encoded`].
 pub fn screen(text: &str, field: &str) -> Vec<Flag> {
     let mut flags: Vec<Flag> = Vec::new();
     let lines: Vec<&str> = text.lines().collect();

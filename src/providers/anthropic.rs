@@ -1,18 +1,24 @@
 //! Anthropic's Messages API as an extractor.
 //!
 //! The model is forced to call one tool whose `input_schema` is the facts
-//! schema (`tool_choice` of type `tool`), and the facts are that call's
-//! `input`. A schema-invalid call is answered with a `tool_result` marked
-//! `is_error` that carries the validation errors, once.
+//! schema (`tool_choice` of type `tool`, with `disable_parallel_tool_use`
+//! so the turn holds exactly one call), and the facts are that call's
+//! `input`. The tool is `strict` where the model supports it (see
+//! [`super::family`]), so the input is decoded under the schema. A
+//! schema-invalid call is answered, once, with a `tool_result` marked
+//! `is_error` that carries the validation errors; every other `tool_use`
+//! block of that turn gets a `tool_result` too, because the API refuses a
+//! turn whose `tool_use` ids are not all answered in the next message.
 
 use serde_json::{Value, json};
 
 use super::http::HttpClient;
-use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, feedback};
+use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, anthropic_messages_url, feedback};
 use crate::extract::prompt::{system_prompt, user_message};
 use crate::extract::schema::{validate, wire_schema};
 use crate::extract::{ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
 
+/// The API root; a `base_url` with or without `/v1` reaches the same endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";
 /// The forced tool. Its name is what the model "calls" to hand over facts.
@@ -34,26 +40,33 @@ impl AnthropicExtractor {
 
     async fn run(&self, input: &ExtractInput) -> Result<Extraction, ExtractError> {
         let key = self.settings.key()?;
-        let url = self.settings.url("v1/messages");
+        let url = anthropic_messages_url(&self.settings.base_url);
         let mut headers: Vec<(&'static str, &str)> = vec![("anthropic-version", API_VERSION)];
         if let Some(key) = key {
             headers.push(("x-api-key", key.expose()));
         }
         let system = system_prompt(input.today);
-        let tools = json!([{ "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": wire_schema() }]);
+        let options = self.settings.options;
+        let mut tool = json!({ "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": wire_schema() });
+        if options.strict_tool {
+            tool["strict"] = json!(true);
+        }
+        let tools = json!([tool]);
         let mut messages = vec![json!({ "role": "user", "content": user_message(input) })];
         let mut meter = Meter::start();
         let mut round = 0;
         loop {
-            let body = json!({
+            let mut body = json!({
                 "model": self.settings.model,
-                "max_tokens": self.settings.max_tokens,
-                "temperature": 0,
+                "max_tokens": options.max_tokens,
                 "system": system,
                 "tools": tools,
-                "tool_choice": { "type": "tool", "name": TOOL_NAME },
+                "tool_choice": { "type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": true },
                 "messages": messages,
             });
+            if options.send_temperature {
+                body["temperature"] = json!(0);
+            }
             let reply = self.client.post_json(&url, &headers, key, &body).await?;
             meter.add(reply["usage"]["input_tokens"].as_u64(), reply["usage"]["output_tokens"].as_u64());
             match reply["stop_reason"].as_str() {
@@ -73,21 +86,30 @@ impl AnthropicExtractor {
                 Err(ExtractError::SchemaInvalid(errors)) if round < FEEDBACK_ROUNDS => {
                     tracing::info!(extractor = %self.settings.name, %errors, "schema-invalid output, feeding errors back");
                     messages.push(json!({ "role": "assistant", "content": reply["content"] }));
-                    messages.push(json!({
-                        "role": "user",
-                        "content": [{
-                            "type": "tool_result",
-                            "tool_use_id": call["id"],
-                            "is_error": true,
-                            "content": feedback(&errors),
-                        }],
-                    }));
+                    messages.push(json!({ "role": "user", "content": tool_results(&reply, &call["id"], &errors) }));
                     round += 1;
                 }
                 Err(error) => return Err(error),
             }
         }
     }
+}
+
+/// The answer to every `tool_use` block of `reply`: the validation errors
+/// for the call that was read (`answered`), and for any other call (a model
+/// that ignored `disable_parallel_tool_use`) a note that one call is expected.
+fn tool_results(reply: &Value, answered: &Value, errors: &str) -> Vec<Value> {
+    let calls = reply["content"].as_array().into_iter().flatten().filter(|block| block["type"] == "tool_use");
+    calls
+        .map(|call| {
+            let content = if &call["id"] == answered {
+                feedback(errors)
+            } else {
+                format!("Only one {TOOL_NAME} call is read; this one was ignored.")
+            };
+            json!({ "type": "tool_result", "tool_use_id": call["id"], "is_error": true, "content": content })
+        })
+        .collect()
 }
 
 /// The text blocks of a reply, for a refusal's reason.

@@ -15,10 +15,11 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::ProviderSettings;
 use super::anthropic::{self, AnthropicExtractor};
+use super::family::{ModelFamily, RequestOptions, TokenLimitField};
 use super::http::{ApiKey, HttpSettings};
 use super::openai::{self, OpenAiExtractor, ResponseFormat};
-use super::{DEFAULT_MAX_TOKENS, ProviderSettings};
 use crate::extract::merge::MergePolicy;
 use crate::extract::name::ExtractorName;
 use crate::extract::{ExtractError, Extractor};
@@ -55,8 +56,21 @@ pub struct ExtractorConfig {
     /// Retries on 429, 5xx and timeouts.
     #[serde(default)]
     pub max_retries: Option<u32>,
+    /// The token limit; default by family (`family::DEFAULT_MAX_TOKENS`,
+    /// `REASONING_MAX_TOKENS` for OpenAI reasoning models).
     #[serde(default)]
     pub max_tokens: Option<u32>,
+    /// `max_tokens` or `max_completion_tokens`; default by family.
+    #[serde(default)]
+    pub token_limit_field: Option<TokenLimitField>,
+    /// Whether `temperature: 0` is sent; default by family (not for OpenAI
+    /// reasoning models, nor for Claude from Opus 4.7 on).
+    #[serde(default)]
+    pub send_temperature: Option<bool>,
+    /// Anthropic only: mark the forced tool `strict: true`; default by
+    /// family (Claude 4.5 and later).
+    #[serde(default)]
+    pub strict_tool: Option<bool>,
     /// OpenAI-compatible only: `json_schema` (default) or `json_object`.
     #[serde(default)]
     pub response_format: Option<ResponseFormat>,
@@ -67,6 +81,19 @@ pub struct ExtractorConfig {
     /// OpenAI-compatible only: `maxLength` for every free string sent.
     #[serde(default)]
     pub max_string_length: Option<u32>,
+}
+
+impl ExtractorConfig {
+    /// The family's defaults with this table's overrides.
+    pub fn request_options(&self) -> RequestOptions {
+        let defaults = RequestOptions::for_model(self.provider, &self.model);
+        RequestOptions {
+            token_limit_field: self.token_limit_field.unwrap_or(defaults.token_limit_field),
+            send_temperature: self.send_temperature.unwrap_or(defaults.send_temperature),
+            strict_tool: self.strict_tool.unwrap_or(defaults.strict_tool),
+            max_tokens: self.max_tokens.unwrap_or(defaults.max_tokens),
+        }
+    }
 }
 
 /// The whole file.
@@ -140,6 +167,22 @@ impl ExtractorsConfig {
             if extractor.provider == Provider::Anthropic && extractor.key_env.is_none() {
                 return Err(invalid("key_env", "the anthropic provider needs a key"));
             }
+            if extractor.provider == Provider::Openai && extractor.strict_tool.is_some() {
+                return Err(invalid("strict_tool", "only for the anthropic provider (json_schema is always strict)"));
+            }
+            if extractor.max_tokens == Some(0) {
+                return Err(invalid("max_tokens", "must be above 0"));
+            }
+            // A combination the provider documents as invalid would fail
+            // every request with a 400; refusing it here names the key.
+            let family = ModelFamily::of(extractor.provider, &extractor.model);
+            if let Some((key, reason)) = family.refusal(&extractor.request_options()) {
+                return Err(ConfigError::Invalid {
+                    extractor: name.clone(),
+                    key,
+                    message: format!("not valid for model {:?}: {reason}", extractor.model),
+                });
+            }
             if extractor.provider == Provider::Anthropic {
                 for (key, set) in [
                     ("response_format", extractor.response_format.is_some()),
@@ -197,7 +240,7 @@ impl ExtractorsConfig {
             base_url,
             key_env: config.key_env.clone(),
             key,
-            max_tokens: config.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+            options: config.request_options(),
             http,
         };
         Some((settings, config))
@@ -291,6 +334,56 @@ mod tests {
                     .unwrap_err();
             assert!(matches!(error, ConfigError::Invalid { key: "name", .. }), "{reserved}: {error}");
         }
+    }
+
+    #[test]
+    fn documented_invalid_combinations_are_refused_naming_the_key() {
+        let table = |provider: &str, model: &str, extra: &str| {
+            format!("[extractors.x]\nprovider = \"{provider}\"\nmodel = \"{model}\"\nkey_env = \"K\"\n{extra}\n")
+        };
+        let refused = [
+            ("openai", "o3-mini", "send_temperature = true", "send_temperature"),
+            ("openai", "gpt-5-mini", "token_limit_field = \"max_tokens\"", "token_limit_field"),
+            ("anthropic", "claude-opus-4-7", "send_temperature = true", "send_temperature"),
+            ("anthropic", "claude-sonnet-4-6", "token_limit_field = \"max_completion_tokens\"", "token_limit_field"),
+            ("anthropic", "claude-3-5-haiku-20241022", "strict_tool = true", "strict_tool"),
+            ("openai", "gpt-4.1-mini", "strict_tool = true", "strict_tool"),
+            ("openai", "gpt-4.1-mini", "max_tokens = 0", "max_tokens"),
+        ];
+        for (provider, model, extra, key) in refused {
+            let error = ExtractorsConfig::parse(&table(provider, model, extra)).unwrap_err();
+            assert!(
+                matches!(&error, ConfigError::Invalid { key: found, .. } if *found == key),
+                "{model} {extra}: {error}"
+            );
+            assert!(error.to_string().starts_with(&format!("extractor \"x\": {key}: ")), "{error}");
+        }
+        let accepted = [
+            ("openai", "gpt-4.1-mini", "send_temperature = false"),
+            ("openai", "o3-mini", "token_limit_field = \"max_completion_tokens\""),
+            ("anthropic", "claude-sonnet-4-6", "strict_tool = false\nsend_temperature = false"),
+            ("anthropic", "claude-opus-4-7", ""),
+        ];
+        for (provider, model, extra) in accepted {
+            ExtractorsConfig::parse(&table(provider, model, extra)).unwrap_or_else(|error| panic!("{model}: {error}"));
+        }
+    }
+
+    #[test]
+    fn request_options_default_by_family_and_yield_to_the_table() {
+        let config = ExtractorsConfig::default_config().unwrap();
+        assert_eq!(config.extractors["claude"].model, "claude-sonnet-4-6");
+        let claude = config.extractors["claude"].request_options();
+        assert!(claude.send_temperature && claude.strict_tool);
+        assert_eq!(claude.token_limit_field, TokenLimitField::MaxTokens);
+        let parsed = ExtractorsConfig::parse(
+            "[extractors.r]\nprovider = \"openai\"\nmodel = \"gpt-5-mini\"\nkey_env = \"K\"\nmax_tokens = 4000\n",
+        )
+        .unwrap();
+        let reasoning = parsed.extractors["r"].request_options();
+        assert_eq!(reasoning.token_limit_field, TokenLimitField::MaxCompletionTokens);
+        assert!(!reasoning.send_temperature);
+        assert_eq!(reasoning.max_tokens, 4000);
     }
 
     #[test]

@@ -7,6 +7,9 @@
 //! - [`http`]: the shared client (timeouts, bounded retries, a hidden key).
 //! - [`config`]: `extractors/extractors.toml`, the tables naming each
 //!   configured provider, and the building of a client from one.
+//! - [`family`]: model families and the request options each accepts
+//!   (token-limit field, `temperature`, strict tools), with the provider
+//!   documentation they come from.
 //!
 //! Every output goes through [`crate::extract::schema::validate`] before it
 //! is used. A schema failure gets one more turn with the errors fed back in
@@ -17,12 +20,14 @@
 
 pub mod anthropic;
 pub mod config;
+pub mod family;
 pub mod http;
 pub mod openai;
 
 use std::time::Instant;
 
 use crate::extract::{Cost, ExtractError};
+use family::RequestOptions;
 use http::{ApiKey, HttpSettings};
 
 /// How many times a schema-invalid output is answered with its errors
@@ -30,26 +35,24 @@ use http::{ApiKey, HttpSettings};
 /// will not be fixed by a third try, and every turn adds latency to a check.
 pub const FEEDBACK_ROUNDS: u32 = 1;
 
-/// The most tokens a provider may spend on one facts object. A complete
-/// object with every field is a few hundred tokens; the bound turns a
-/// runaway generation into `Truncated` instead of a long wait.
-pub const DEFAULT_MAX_TOKENS: u32 = 1024;
-
 /// What every provider needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderSettings {
     /// The configured extractor name.
     pub name: String,
     pub model: String,
-    /// The API root: `https://api.anthropic.com`, or for OpenAI-compatible
-    /// servers the root including `/v1`.
+    /// The API root, with or without its `/v1`: `https://api.anthropic.com`,
+    /// `https://api.openai.com/v1`, `http://127.0.0.1:8080`. The endpoint is
+    /// built by [`anthropic_messages_url`] or [`openai_chat_url`].
     pub base_url: String,
     /// The environment variable the key comes from, named in errors; `None`
     /// for a local server that needs no key.
     pub key_env: Option<String>,
     /// The key read from `key_env` by the binary, if it was set.
     pub key: Option<ApiKey>,
-    pub max_tokens: u32,
+    /// Token limit, `temperature` and strict tool, from the model's family
+    /// and the table's overrides.
+    pub options: RequestOptions,
     pub http: HttpSettings,
 }
 
@@ -63,11 +66,24 @@ impl ProviderSettings {
             (None, None) => Ok(None),
         }
     }
+}
 
-    /// `base_url` joined with `path`, without a doubled slash.
-    fn url(&self, path: &str) -> String {
-        format!("{}/{}", self.base_url.trim_end_matches('/'), path.trim_start_matches('/'))
-    }
+/// The Messages endpoint under an Anthropic base URL given with or without
+/// its `/v1` (`https://api.anthropic.com`, `…/v1`, `…/v1/`): always one `/v1`.
+pub fn anthropic_messages_url(base_url: &str) -> String {
+    let base = base_url.trim_end_matches('/');
+    let root = base.strip_suffix("/v1").unwrap_or(base);
+    format!("{root}/v1/messages")
+}
+
+/// The Chat Completions endpoint under an OpenAI-compatible base URL. A
+/// base with a path (`https://api.openai.com/v1`, `https://openrouter.ai/api/v1`)
+/// is used as given; a bare host (`http://127.0.0.1:8080`) gets the `/v1`
+/// every compatible server (OpenAI, llama.cpp, Ollama, vLLM) serves under.
+pub fn openai_chat_url(base_url: &str) -> String {
+    let base = base_url.trim_end_matches('/');
+    let has_path = reqwest::Url::parse(base).is_ok_and(|url| !url.path().trim_matches('/').is_empty());
+    if has_path { format!("{base}/chat/completions") } else { format!("{base}/v1/chat/completions") }
 }
 
 /// The message that answers a schema-invalid output.
@@ -105,5 +121,36 @@ impl Meter {
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_with_or_without_v1_reach_one_endpoint() {
+        for base in [
+            "https://api.anthropic.com",
+            "https://api.anthropic.com/",
+            "https://api.anthropic.com/v1",
+            "https://api.anthropic.com/v1/",
+        ] {
+            assert_eq!(anthropic_messages_url(base), "https://api.anthropic.com/v1/messages", "{base}");
+        }
+        assert_eq!(
+            anthropic_messages_url("https://gateway.example/anthropic"),
+            "https://gateway.example/anthropic/v1/messages"
+        );
+        for base in [
+            "https://api.openai.com",
+            "https://api.openai.com/",
+            "https://api.openai.com/v1",
+            "https://api.openai.com/v1/",
+        ] {
+            assert_eq!(openai_chat_url(base), "https://api.openai.com/v1/chat/completions", "{base}");
+        }
+        assert_eq!(openai_chat_url("http://127.0.0.1:8080"), "http://127.0.0.1:8080/v1/chat/completions");
+        assert_eq!(openai_chat_url("https://openrouter.ai/api/v1"), "https://openrouter.ai/api/v1/chat/completions");
     }
 }

@@ -1,7 +1,9 @@
 //! OpenAI-compatible Chat Completions as an extractor.
 //!
 //! One `base_url` makes this client serve OpenAI, Ollama, vLLM and llama.cpp's
-//! server. The facts schema goes in `response_format` (`json_schema`,
+//! server. The token-limit field and `temperature` follow the model's
+//! family ([`super::family`]): reasoning models take
+//! `max_completion_tokens` and no `temperature`. The facts schema goes in `response_format` (`json_schema`,
 //! `strict: true`); for servers that accept only `json_object`, the schema is
 //! put in the instructions instead, and local validation does the rest. A
 //! schema-invalid or unparsable reply is answered once with its errors.
@@ -10,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::http::HttpClient;
-use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, feedback};
+use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, feedback, openai_chat_url};
 use crate::extract::prompt::{system_prompt, user_message};
 use crate::extract::schema::{bound_lengths, validate, wire_schema};
 use crate::extract::{ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
@@ -78,7 +80,8 @@ impl OpenAiExtractor {
 
     async fn run(&self, input: &ExtractInput) -> Result<Extraction, ExtractError> {
         let key = self.settings.key()?;
-        let url = self.settings.url("chat/completions");
+        let url = openai_chat_url(&self.settings.base_url);
+        let options = self.settings.options;
         let authorization = key.map(|key| format!("Bearer {}", key.expose()));
         let headers: Vec<(&'static str, &str)> =
             authorization.iter().map(|value| ("authorization", value.as_str())).collect();
@@ -90,13 +93,18 @@ impl OpenAiExtractor {
         let mut meter = Meter::start();
         let mut round = 0;
         loop {
-            let body = json!({
+            let mut body = json!({
                 "model": self.settings.model,
-                "max_tokens": self.settings.max_tokens,
-                "temperature": 0,
                 "messages": messages,
                 "response_format": response_format,
             });
+            // Reasoning models take only `max_completion_tokens` and the
+            // default temperature (`super::family`); older and local servers
+            // know only `max_tokens`.
+            body[options.token_limit_field.as_str()] = json!(options.max_tokens);
+            if options.send_temperature {
+                body["temperature"] = json!(0);
+            }
             let reply = self.client.post_json(&url, &headers, key, &body).await?;
             meter.add(reply["usage"]["prompt_tokens"].as_u64(), reply["usage"]["completion_tokens"].as_u64());
             let choice = &reply["choices"][0];

@@ -12,7 +12,7 @@
 //! element is *found* when some extracted element matches it; precision is
 //! correct / filled and recall is found / stated (for a single value both
 //! numerators are the same). Matching:
-//! - strings after [`normalize::fold`]; colours (`color`, `color_any`,
+//! - strings after [`normalize::fold`](crate::normalize::fold); colours (`color`, `color_any`,
 //!   `color_not`, line colours) as [`ColourWords`], so "gray" = "grey";
 //!   sizes (`size_label`, `size_any`, line sizes) by [`Size::matches`], so
 //!   "XL" = "X-Large" and "EU 42" = "42";

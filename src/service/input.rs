@@ -16,6 +16,8 @@ use super::{
 };
 use crate::cart::{self, Cart, CartEntry, CartError, Item};
 use crate::catalog::Catalog;
+use crate::digest;
+use crate::evidence::StoreError;
 use crate::today;
 
 /// The root of cart paths in errors and findings.
@@ -111,6 +113,20 @@ fn json_kind(value: &Value) -> &'static str {
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
     }
+}
+
+/// The digest a check's record, verdict and receipt name its cart by: the
+/// canonical JSON of the cart as resolved (catalog ids replaced by items).
+pub fn subject_digest(cart: &Cart) -> Result<String, CheckError> {
+    let value = serde_json::to_value(cart).map_err(|error| CheckError::Store(StoreError::from(error)))?;
+    Ok(digest::of_value(&value))
+}
+
+/// The subject digest of a cart as a caller sends it (`$.cart`), resolved
+/// the way a check resolves it: what a verifier compares a receipt with.
+pub fn cart_digest(cart: &Value, catalog: Option<&Catalog>) -> Result<String, CheckError> {
+    let (cart, _) = resolve_cart(&cart_entries(cart)?, catalog)?;
+    subject_digest(&cart)
 }
 
 fn cart_error(error: CartError) -> CheckError {

@@ -30,6 +30,7 @@ use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
+use crate::receipt::{self, KeyRing};
 pub use answers::{ACCEPTED, DECLINED};
 use input::Input;
 use record::{CheckRecord, RecordError};
@@ -171,6 +172,13 @@ pub struct CheckResult {
     /// The ACF v0.1 verdict object, when `format` is `acf-v0.1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acf_v01: Option<AcfV01>,
+    /// On `proceed`, when this server signs receipts: a compact JWS (Ed25519)
+    /// binding `record_id`, this exact cart and `expires_at`, which a
+    /// merchant or payment gateway verifies with the public keys
+    /// (`asasked keys`, `/.well-known/jwks.json`) or the `verify_verdict`
+    /// tool. Never sealed: each answer gets a fresh nonce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<String>,
 }
 
 /// Why a check was not run.
@@ -189,6 +197,10 @@ pub enum CheckError {
     /// The check task stopped before finishing.
     #[error("the check was interrupted")]
     Interrupted,
+    /// A `proceed` could not be signed (the key is unusable): no receipt
+    /// is better than an unsigned one, so the check is an error.
+    #[error("receipt: {0}")]
+    Receipt(String),
 }
 
 fn invalid(field: impl Into<String>, message: impl Into<String>) -> CheckError {
@@ -207,6 +219,7 @@ struct Inner {
     store: EvidenceStore,
     clock: Arc<dyn Clock>,
     validity: chrono::Duration,
+    receipts: Option<Arc<KeyRing>>,
     tracker: TaskTracker,
 }
 
@@ -235,6 +248,7 @@ impl Service {
                 store,
                 clock,
                 validity: chrono::Duration::minutes(DEFAULT_VALIDITY_MINUTES),
+                receipts: None,
                 tracker: TaskTracker::new(),
             }),
         }
@@ -242,15 +256,26 @@ impl Service {
 
     /// Sets how long verdicts stay valid (`expires_at`).
     pub fn with_validity(self, validity: chrono::Duration) -> Service {
-        let inner = Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
+        let inner = self.unshared();
+        Service { inner: Arc::new(Inner { validity, ..inner }) }
+    }
+
+    /// Signs a receipt for every `proceed` with `keys` (see [`crate::receipt`]).
+    pub fn with_receipts(self, keys: Arc<KeyRing>) -> Service {
+        let inner = self.unshared();
+        Service { inner: Arc::new(Inner { receipts: Some(keys), ..inner }) }
+    }
+
+    fn unshared(self) -> Inner {
+        Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
             extractors: Arc::clone(&shared.extractors),
             catalog: shared.catalog.clone(),
             store: shared.store.clone(),
             clock: Arc::clone(&shared.clock),
             validity: shared.validity,
+            receipts: shared.receipts.clone(),
             tracker: shared.tracker.clone(),
-        });
-        Service { inner: Arc::new(Inner { validity, ..inner }) }
+        })
     }
 
     pub fn extractor_names(&self) -> Vec<String> {
@@ -263,7 +288,9 @@ impl Service {
     pub async fn check_order(&self, request: CheckRequest) -> Result<CheckResult, CheckError> {
         let inner = Arc::clone(&self.inner);
         let handle = self.inner.tracker.spawn(async move { inner.check(request).await });
-        handle.await.map_err(|_| CheckError::Interrupted)?
+        let mut result = handle.await.map_err(|_| CheckError::Interrupted)??;
+        self.inner.sign(&mut result)?;
+        Ok(result)
     }
 
     /// Stops accepting checks and waits for the ones in flight (each seals
@@ -289,7 +316,7 @@ impl Inner {
             "today": input.today.to_string(),
             "answers": state,
         }));
-        let subject_digest = digest::of_value(&serde_json::to_value(&input.cart).map_err(StoreError::from)?);
+        let subject_digest = input::subject_digest(&input.cart)?;
         let record_id = record_id(&mandate_digest, &subject_digest);
 
         // Replaying the very same check returns its record; nothing new is sealed.
@@ -429,6 +456,29 @@ impl Inner {
         }
     }
 
+    /// Adds a receipt to a `proceed`, after sealing: the receipt is not
+    /// evidence (the record is), only a portable proof of it, valid as long
+    /// as the verdict (`expires_at`).
+    fn sign(&self, result: &mut CheckResult) -> Result<(), CheckError> {
+        let Some(keys) = &self.receipts else { return Ok(()) };
+        if result.decision != Decision::Proceed {
+            return Ok(());
+        }
+        let conformity = &result.acf.conformity;
+        let expires_at = DateTime::parse_from_rfc3339(&conformity.expires_at)
+            .map_err(|error| CheckError::Receipt(format!("expires_at {:?}: {error}", conformity.expires_at)))?
+            .with_timezone(&Utc);
+        let subject = receipt::Subject {
+            record_id: &result.record_id,
+            subject_digest: &conformity.subject_digest,
+            mandate_digest: &conformity.mandate_ref.digest,
+        };
+        let token = receipt::issue(keys, &subject, self.clock.now(), expires_at)
+            .map_err(|error| CheckError::Receipt(error.to_string()))?;
+        result.receipt = Some(token);
+        Ok(())
+    }
+
     fn binding(&self, record_id: &str, mandate: &str, subject: &str, previous: Option<String>) -> Binding {
         Binding {
             record_id: record_id.to_owned(),
@@ -465,6 +515,7 @@ impl CheckResult {
             today: today.to_string(),
             acf,
             acf_v01: None,
+            receipt: None,
         }
     }
 }

@@ -27,6 +27,8 @@ use asasked::extract::set::ExtractorSet;
 use asasked::mcp::HttpOptions;
 use asasked::providers::ProviderSettings;
 use asasked::providers::anthropic::{AnthropicExtractor, TOOL_NAME};
+use asasked::providers::config::Provider;
+use asasked::providers::family::RequestOptions;
 use asasked::providers::http::{ApiKey, HttpSettings};
 use asasked::providers::openai::{OpenAiExtractor, ResponseFormat};
 use asasked::service::{CheckRequest, Service, SystemClock};
@@ -89,7 +91,7 @@ fn settings(base_url: String) -> ProviderSettings {
         base_url,
         key_env: Some("TEST_KEY".into()),
         key: Some(ApiKey::new("sk-test")),
-        max_tokens: 1024,
+        options: RequestOptions::for_model(Provider::Openai, "test-model"),
         http: HttpSettings {
             connect_timeout: Duration::from_secs(2),
             // Longer than the check's deadline: the deadline must cut first.

@@ -28,6 +28,8 @@ use asasked::extract::set::ExtractorSet;
 use asasked::facts::FieldName;
 use asasked::finding::Severity;
 use asasked::providers::ProviderSettings;
+use asasked::providers::config::Provider;
+use asasked::providers::family::RequestOptions;
 use asasked::providers::http::HttpSettings;
 use asasked::providers::openai::{OpenAiExtractor, ResponseFormat};
 use asasked::service::{CheckError, CheckRequest, CheckResult, Service, SystemClock};
@@ -167,7 +169,7 @@ fn obeying_extractor(base_url: String) -> Arc<dyn Extractor> {
         base_url,
         key_env: None,
         key: None,
-        max_tokens: 1024,
+        options: RequestOptions::for_model(Provider::Openai, "obedient"),
         http: HttpSettings {
             connect_timeout: Duration::from_secs(2),
             timeout: Duration::from_secs(5),

@@ -2,7 +2,12 @@
 //! each API's wire format: valid output, schema-invalid output (fed back,
 //! then valid or failed), truncation, refusal, 429, 500, a hang past the
 //! timeout, a missing key, and a key that must never show. Then two
-//! providers through `ExtractorSet`: concurrency and failing closed.
+//! providers through `ExtractorSet`: concurrency and failing closed. Then
+//! the request shape of each model family (issue 17). The servers refuse
+//! what the real services refuse (reasoning model with `temperature` or
+//! `max_tokens`, `temperature` on Claude Opus 4.7 and later, a strict
+//! schema outside the provider's subset, a `tool_use` left without its
+//! `tool_result`, an unknown path), so a request-shape regression fails.
 //! No test reaches the internet.
 
 use std::collections::VecDeque;
@@ -12,9 +17,12 @@ use std::time::{Duration, Instant};
 
 use asasked::extract::schema::{empty_facts_value, wire_schema};
 use asasked::extract::set::{COULD_NOT_CHECK, ExtractorSet};
+use asasked::extract::strict_subset::{StrictMode, check};
 use asasked::extract::{ExtractError, ExtractInput, Extractor};
 use asasked::providers::ProviderSettings;
 use asasked::providers::anthropic::{API_VERSION, AnthropicExtractor, TOOL_NAME};
+use asasked::providers::config::{ExtractorsConfig, Provider};
+use asasked::providers::family::RequestOptions;
 use asasked::providers::http::{ApiKey, HttpSettings};
 use asasked::providers::openai::{OpenAiExtractor, ResponseFormat, SCHEMA_NAME};
 use axum::body::Bytes;
@@ -73,18 +81,146 @@ impl Script {
 }
 
 async fn answer(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
-    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    script.seen.lock().unwrap().push(Seen { path: uri.path().to_owned(), headers, body });
-    let reply = {
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let path = uri.path().to_owned();
+    script.seen.lock().unwrap().push(Seen { path: path.clone(), headers, body: body.clone() });
+    // What the real service refuses is refused before any scripted reply.
+    if let Some((status, message)) = refusal(&path, &body) {
+        let error = json!({ "type": "error", "error": { "type": "invalid_request_error", "message": message } });
+        return (StatusCode::from_u16(status).unwrap(), axum::Json(error)).into_response();
+    }
+    let mut reply = {
         let mut replies = script.replies.lock().unwrap();
         if replies.len() > 1 { replies.pop_front().unwrap() } else { replies[0].clone() }
     };
+    // Without `disable_parallel_tool_use`, a model may call the tool twice in
+    // one turn; the fake always does, so the repair turn must answer both.
+    if path == "/v1/messages"
+        && body["tool_choice"]["disable_parallel_tool_use"] != true
+        && let Some(blocks) = reply.body["content"].as_array_mut()
+    {
+        let copies: Vec<Value> = blocks
+            .iter()
+            .filter(|block| block["type"] == "tool_use")
+            .map(|block| {
+                let mut copy = block.clone();
+                copy["id"] = json!(format!("{}_parallel", block["id"].as_str().unwrap_or("")));
+                copy
+            })
+            .collect();
+        blocks.extend(copies);
+    }
     tokio::time::sleep(reply.delay).await;
     let mut response = (StatusCode::from_u16(reply.status).unwrap(), axum::Json(reply.body)).into_response();
     for (name, value) in reply.headers {
         response.headers_mut().insert(name, value.parse().unwrap());
     }
     response
+}
+
+/// Whether the real service would refuse this request, and with which
+/// status and message (the messages are the services' own, as quoted in
+/// `src/providers/family.rs`). The model lists are the fake's own, not
+/// asasked's family table, so a wrong table fails here.
+fn refusal(path: &str, body: &Value) -> Option<(u16, String)> {
+    let model = body["model"].as_str().unwrap_or("");
+    match path {
+        "/v1/messages" => anthropic_refusal(model, body),
+        "/v1/chat/completions" => openai_refusal(model, body),
+        _ => Some((404, format!("no route {path}"))),
+    }
+}
+
+const CLAUDE_WITHOUT_SAMPLING: [&str; 4] = ["claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5"];
+const CLAUDE_WITHOUT_STRICT: [&str; 4] = ["claude-3-", "claude-sonnet-4-2025", "claude-opus-4-2025", "claude-opus-4-1"];
+const OPENAI_REASONING: [&str; 5] = ["o1", "o3", "o4-mini", "gpt-5-mini", "gpt-5"];
+
+fn anthropic_refusal(model: &str, body: &Value) -> Option<(u16, String)> {
+    if body.get("temperature").is_some() && CLAUDE_WITHOUT_SAMPLING.iter().any(|prefix| model.starts_with(prefix)) {
+        return Some((400, "`temperature` is deprecated for this model.".into()));
+    }
+    if body.get("max_completion_tokens").is_some() || body.get("max_tokens").is_none() {
+        return Some((400, "max_tokens: Field required".into()));
+    }
+    for tool in body["tools"].as_array().into_iter().flatten() {
+        if tool["strict"] == true {
+            if CLAUDE_WITHOUT_STRICT.iter().any(|prefix| model.starts_with(prefix)) {
+                return Some((400, format!("tools.0.strict: not supported by {model}")));
+            }
+            let violations = check(&tool["input_schema"], StrictMode::Anthropic);
+            if let Some(first) = violations.first() {
+                return Some((400, format!("tools.0.input_schema: {first}")));
+            }
+        }
+    }
+    // Every tool_use of an assistant turn needs its tool_result, first in
+    // the next user message.
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    for (index, message) in messages.iter().enumerate() {
+        let calls: Vec<&Value> = message["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|block| block["type"] == "tool_use")
+            .map(|block| &block["id"])
+            .collect();
+        if message["role"] != "assistant" || calls.is_empty() {
+            continue;
+        }
+        let next = messages.get(index + 1).map(|next| next["content"].clone()).unwrap_or(Value::Null);
+        let answered: Vec<&Value> = next
+            .as_array()
+            .into_iter()
+            .flatten()
+            .take_while(|block| block["type"] == "tool_result")
+            .map(|block| &block["tool_use_id"])
+            .collect();
+        let missing: Vec<String> = calls.iter().filter(|id| !answered.contains(id)).map(|id| id.to_string()).collect();
+        if !missing.is_empty() {
+            return Some((
+                400,
+                format!(
+                    "messages.{}: `tool_use` ids were found without `tool_result` blocks immediately after: {}",
+                    index + 1,
+                    missing.join(", ")
+                ),
+            ));
+        }
+    }
+    None
+}
+
+fn openai_refusal(model: &str, body: &Value) -> Option<(u16, String)> {
+    let reasoning = OPENAI_REASONING.iter().any(|name| model == *name || model.starts_with(&format!("{name}-")))
+        && !model.contains("-chat");
+    if reasoning && body.get("max_tokens").is_some() {
+        return Some((
+            400,
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+                .into(),
+        ));
+    }
+    if reasoning && body.get("temperature").is_some_and(|temperature| temperature != 1) {
+        return Some((
+            400,
+            "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."
+                .into(),
+        ));
+    }
+    // Only OpenAI's own models: the same fake stands in for llama.cpp,
+    // whose grammar takes the length bounds OpenAI refuses.
+    let hosted = reasoning || model.starts_with("gpt-");
+    let format = &body["response_format"];
+    if hosted && format["type"] == "json_schema" && format["json_schema"]["strict"] == true {
+        let violations = check(&format["json_schema"]["schema"], StrictMode::OpenAi);
+        if let Some(first) = violations.first() {
+            return Some((
+                400,
+                format!("Invalid schema for response_format '{}': {first}", format["json_schema"]["name"]),
+            ));
+        }
+    }
+    None
 }
 
 /// Starts a server on 127.0.0.1, port 0; returns its root URL.
@@ -214,17 +350,26 @@ impl Api {
         }
     }
 
+    /// The provider and the configured default model of each API.
+    fn provider_and_model(self) -> (Provider, &'static str) {
+        match self {
+            Api::Anthropic => (Provider::Anthropic, "claude-sonnet-4-6"),
+            Api::OpenAi => (Provider::Openai, "gpt-4.1-mini"),
+        }
+    }
+
     fn extractor(self, name: &str, base_url: &str, key: Option<&str>, http: HttpSettings) -> Arc<dyn Extractor> {
+        let (provider, model) = self.provider_and_model();
         let settings = ProviderSettings {
             name: name.to_owned(),
-            model: "test-model".into(),
+            model: model.into(),
             base_url: match self {
                 Api::Anthropic => base_url.to_owned(),
                 Api::OpenAi => format!("{base_url}/v1"),
             },
             key_env: Some("TEST_PROVIDER_KEY".into()),
             key: key.map(ApiKey::new),
-            max_tokens: 1024,
+            options: RequestOptions::for_model(provider, model),
             http,
         };
         match self {
@@ -286,7 +431,10 @@ async fn valid_output_is_validated_and_read() {
             Api::Anthropic => {
                 assert_eq!(request.headers["x-api-key"], KEY);
                 assert_eq!(request.headers["anthropic-version"], API_VERSION);
-                assert_eq!(body["tool_choice"], json!({ "type": "tool", "name": TOOL_NAME }));
+                assert_eq!(
+                    body["tool_choice"],
+                    json!({ "type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": true })
+                );
                 assert_eq!(body["tools"][0]["input_schema"], wire_schema());
                 body["system"].as_str().unwrap().to_owned()
             }
@@ -318,7 +466,7 @@ async fn json_object_mode_puts_the_schema_in_the_instructions() {
         base_url: format!("{url}/v1"),
         key_env: None,
         key: None,
-        max_tokens: 512,
+        options: RequestOptions { max_tokens: 512, ..RequestOptions::for_model(Provider::Openai, "m") },
         http: quick(),
     };
     let extractor = OpenAiExtractor::new(settings, ResponseFormat::JsonObject).unwrap();
@@ -340,7 +488,7 @@ async fn length_bounds_reach_the_server_but_not_validation() {
         base_url: format!("{url}/v1"),
         key_env: None,
         key: None,
-        max_tokens: 512,
+        options: RequestOptions { max_tokens: 512, ..RequestOptions::for_model(Provider::Openai, "m") },
         http: quick(),
     };
     let extractor =
@@ -487,7 +635,7 @@ async fn the_key_never_shows() {
             base_url: url.clone(),
             key_env: Some("K".into()),
             key: Some(ApiKey::new(KEY)),
-            max_tokens: 1,
+            options: RequestOptions::for_model(Provider::Anthropic, "m"),
             http: quick(),
         };
         assert!(!format!("{settings:?}").contains(KEY));
@@ -581,6 +729,246 @@ async fn facts_rules_beyond_the_schema_are_fed_back_too() {
         let replies = vec![Reply::ok(api.output(&unknown_soft)), Reply::ok(api.output(&black_shoes()))];
         let (result, seen) = run(api, replies, quick()).await;
         assert!(result.is_ok(), "{api:?}: {result:?}");
-        assert!(api.feedback_text(&seen[1].body).contains("$.soft: unknown field name"), "{api:?}");
+        assert!(api.feedback_text(&seen[1].body).contains("$.soft[0]: unknown field name"), "{api:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Request shapes per model family (issue 17)
+
+/// One configured extractor, built from an extractors.toml table as the
+/// binary builds it, against the fake at `base_url`.
+fn configured(provider: &str, model: &str, base_url: &str, extra: &str) -> Arc<dyn Extractor> {
+    let config = ExtractorsConfig::parse(&format!(
+        "[extractors.under-test]\nprovider = \"{provider}\"\nmodel = \"{model}\"\nbase_url = \"{base_url}\"\nkey_env = \"TEST_KEY\"\nmax_retries = 0\n{extra}\n"
+    ))
+    .unwrap_or_else(|error| panic!("{model}: {error}"));
+    let env = |name: &str| (name == "TEST_KEY").then(|| KEY.to_owned());
+    config.build("under-test", &env).unwrap().unwrap()
+}
+
+/// Runs one extraction of `model` against a fresh fake and returns the
+/// request body it sent (the fake has already refused anything the service
+/// would refuse, which fails the extraction).
+async fn request_of(api: Api, model: &str) -> Value {
+    let (url, script) = serve(vec![Reply::ok(api.output(&black_shoes()))]).await;
+    let (provider, base_url) = match api {
+        Api::Anthropic => ("anthropic", url.clone()),
+        Api::OpenAi => ("openai", format!("{url}/v1")),
+    };
+    let extractor = configured(provider, model, &base_url, "");
+    extractor.extract(&input()).await.unwrap_or_else(|error| panic!("{model}: {error}"));
+    let seen = script.seen();
+    assert_eq!(seen.len(), 1, "{model}");
+    assert_eq!(seen[0].path, api.path(), "{model}");
+    seen[0].body.clone()
+}
+
+#[tokio::test]
+async fn openai_chat_models_send_max_tokens_and_temperature() {
+    for model in ["gpt-4.1-mini", "gpt-4o", "gpt-5-chat-latest"] {
+        let body = request_of(Api::OpenAi, model).await;
+        assert_eq!((body["max_tokens"].as_u64(), body["temperature"].as_u64()), (Some(1024), Some(0)), "{model}");
+        assert!(body.get("max_completion_tokens").is_none(), "{model}");
+        assert_eq!(body["response_format"]["json_schema"]["strict"], true);
+    }
+}
+
+#[tokio::test]
+async fn openai_reasoning_models_send_max_completion_tokens_and_no_temperature() {
+    for model in ["gpt-5", "gpt-5-mini", "o3", "o4-mini", "o1"] {
+        let body = request_of(Api::OpenAi, model).await;
+        assert_eq!(body["max_completion_tokens"].as_u64(), Some(16384), "{model}");
+        assert!(body.get("max_tokens").is_none() && body.get("temperature").is_none(), "{model}: {body}");
+        assert_eq!(body["response_format"]["json_schema"]["strict"], true);
+    }
+}
+
+#[tokio::test]
+async fn claude_4_5_and_4_6_send_temperature_and_a_strict_single_tool() {
+    for model in ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-6"] {
+        let body = request_of(Api::Anthropic, model).await;
+        assert_eq!((body["max_tokens"].as_u64(), body["temperature"].as_u64()), (Some(1024), Some(0)), "{model}");
+        assert_eq!(body["tools"][0]["strict"], true, "{model}");
+        assert_eq!(body["tool_choice"]["disable_parallel_tool_use"], true, "{model}");
+    }
+}
+
+#[tokio::test]
+async fn claude_from_opus_4_7_on_sends_no_temperature() {
+    for model in ["claude-opus-4-7", "claude-sonnet-5", "claude-opus-5"] {
+        let body = request_of(Api::Anthropic, model).await;
+        assert!(body.get("temperature").is_none(), "{model}: {body}");
+        assert_eq!(body["tools"][0]["strict"], true, "{model}");
+        assert_eq!(body["tool_choice"]["disable_parallel_tool_use"], true, "{model}");
+    }
+}
+
+#[tokio::test]
+async fn claude_before_4_5_sends_no_strict_tool() {
+    for model in ["claude-3-5-haiku-20241022", "claude-sonnet-4-20250514", "claude-opus-4-1"] {
+        let body = request_of(Api::Anthropic, model).await;
+        assert_eq!(body["temperature"].as_u64(), Some(0), "{model}");
+        assert!(body["tools"][0].get("strict").is_none(), "{model}: {body}");
+        assert_eq!(body["tool_choice"]["disable_parallel_tool_use"], true, "{model}");
+    }
+}
+
+#[tokio::test]
+async fn a_local_server_gets_the_chat_shape() {
+    let body = request_of(Api::OpenAi, "gemma3-270m").await;
+    assert_eq!((body["max_tokens"].as_u64(), body["temperature"].as_u64()), (Some(1024), Some(0)));
+}
+
+#[tokio::test]
+async fn issue_17_base_urls_with_or_without_v1_reach_the_endpoint() {
+    for (api, provider, suffixes) in
+        [(Api::Anthropic, "anthropic", ["", "/", "/v1", "/v1/"]), (Api::OpenAi, "openai", ["", "/", "/v1", "/v1/"])]
+    {
+        for suffix in suffixes {
+            let (url, script) = serve(vec![Reply::ok(api.output(&black_shoes()))]).await;
+            let model = api.provider_and_model().1;
+            let extractor = configured(provider, model, &format!("{url}{suffix}"), "");
+            let result = extractor.extract(&input()).await;
+            assert!(result.is_ok(), "{provider} {suffix:?}: {result:?}");
+            assert_eq!(script.seen()[0].path, api.path(), "{provider} base_url ending {suffix:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_tool_call_of_a_turn_is_answered_in_the_repair_turn() {
+    // A model that calls the tool twice in one turn (as if parallel use
+    // were allowed): the first call is schema-invalid, so the repair turn
+    // must carry a tool_result for both, or the service refuses it.
+    let mut twice = Api::Anthropic.output(&schema_invalid());
+    let mut second = twice["content"][0].clone();
+    second["id"] = json!("toolu_02");
+    twice["content"].as_array_mut().unwrap().push(second);
+    let (result, seen) =
+        run(Api::Anthropic, vec![Reply::ok(twice), Reply::ok(Api::Anthropic.output(&black_shoes()))], quick()).await;
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(seen.len(), 2);
+    let results = seen[1].body["messages"][2]["content"].as_array().unwrap().clone();
+    let ids: Vec<&str> = results.iter().map(|block| block["tool_use_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["toolu_01", "toolu_02"]);
+    assert!(results[0]["content"].as_str().unwrap().contains("$.quantity"));
+}
+
+/// Posts `body` to the fake as a client that ignores asasked's own rules.
+async fn post(url: &str, path: &str, body: Value) -> (u16, String) {
+    let response = reqwest::Client::new().post(format!("{url}{path}")).json(&body).send().await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn the_fakes_refuse_what_the_services_refuse() {
+    let (url, _script) = serve(vec![Reply::ok(Api::OpenAi.output(&black_shoes()))]).await;
+    let chat = |model: &str, extra: Value| {
+        let mut body = json!({ "model": model, "messages": [], "response_format": {
+            "type": "json_schema", "json_schema": { "name": SCHEMA_NAME, "strict": true, "schema": wire_schema() } } });
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let refused = [
+        (chat("o3-mini", json!({ "max_completion_tokens": 10, "temperature": 0 })), "temperature"),
+        (chat("gpt-5-mini", json!({ "max_tokens": 10 })), "max_completion_tokens"),
+        (
+            chat(
+                "gpt-4.1-mini",
+                json!({ "max_tokens": 10, "response_format": { "type": "json_schema",
+            "json_schema": { "name": "x", "strict": true, "schema": { "type": "object", "properties": {} } } } }),
+            ),
+            "additionalProperties",
+        ),
+    ];
+    for (body, expected) in refused {
+        let (status, text) = post(&url, "/v1/chat/completions", body).await;
+        assert_eq!(status, 400, "{text}");
+        assert!(text.contains(expected), "{text}");
+    }
+    let (status, _) =
+        post(&url, "/v1/chat/completions", chat("gpt-4.1-mini", json!({ "max_tokens": 10, "temperature": 0 }))).await;
+    assert_eq!(status, 200);
+
+    let tool = |strict: bool| json!([{ "name": TOOL_NAME, "input_schema": wire_schema(), "strict": strict }]);
+    let call = json!({ "role": "assistant", "content": [
+        { "type": "tool_use", "id": "toolu_01", "name": TOOL_NAME, "input": {} },
+        { "type": "tool_use", "id": "toolu_02", "name": TOOL_NAME, "input": {} } ] });
+    let one_result = json!({ "role": "user", "content": [
+        { "type": "tool_result", "tool_use_id": "toolu_01", "content": "again" } ] });
+    let mut bounded = wire_schema();
+    bounded["properties"]["quantity"]["minimum"] = json!(1);
+    let refused = [
+        (
+            json!({ "model": "claude-opus-4-7", "max_tokens": 10, "temperature": 0, "tools": tool(true), "messages": [] }),
+            "temperature",
+        ),
+        (
+            json!({ "model": "claude-sonnet-4-6", "max_tokens": 10, "tools": tool(true),
+            "messages": [{ "role": "user", "content": "x" }, call, one_result] }),
+            "toolu_02",
+        ),
+        (
+            json!({ "model": "claude-sonnet-4-6", "max_tokens": 10, "messages": [],
+            "tools": [{ "name": TOOL_NAME, "input_schema": bounded, "strict": true }] }),
+            "minimum",
+        ),
+        (
+            json!({ "model": "claude-3-5-haiku-20241022", "max_tokens": 10, "tools": tool(true), "messages": [] }),
+            "strict",
+        ),
+        (json!({ "model": "claude-sonnet-4-6", "max_completion_tokens": 10, "messages": [] }), "max_tokens"),
+    ];
+    for (body, expected) in refused {
+        let (status, text) = post(&url, "/v1/messages", body).await;
+        assert_eq!(status, 400, "{text}");
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    let (status, _) = post(&url, "/v1/v1/messages", json!({ "model": "claude-sonnet-4-6" })).await;
+    assert_eq!(status, 404, "a doubled /v1 is no endpoint");
+}
+
+#[tokio::test]
+async fn options_the_service_refuses_fail_the_extraction() {
+    // What the config refuses at startup, forced through the settings: the
+    // fake answers 400 and the extraction fails closed (a regression in the
+    // family table fails the request-shape tests above the same way).
+    let (url, script) = serve(vec![Reply::ok(Api::OpenAi.output(&black_shoes()))]).await;
+    let defaults = RequestOptions::for_model(Provider::Openai, "o3-mini");
+    let settings = ProviderSettings {
+        name: "forced".into(),
+        model: "o3-mini".into(),
+        base_url: format!("{url}/v1"),
+        key_env: None,
+        key: None,
+        options: RequestOptions { send_temperature: true, ..defaults },
+        http: quick(),
+    };
+    let error =
+        OpenAiExtractor::new(settings, ResponseFormat::JsonSchema).unwrap().extract(&input()).await.unwrap_err();
+    assert!(matches!(&error, ExtractError::Status { status: 400, body } if body.contains("temperature")), "{error}");
+    assert_eq!(script.seen().len(), 1, "a 400 is not retried");
+}
+
+#[test]
+fn issue_17_the_binary_refuses_a_documented_invalid_config_at_startup() {
+    let directory = tempfile::tempdir().unwrap();
+    for (table, key) in [
+        ("provider = \"openai\"\nmodel = \"o3-mini\"\nsend_temperature = true", "send_temperature"),
+        ("provider = \"openai\"\nmodel = \"gpt-5\"\ntoken_limit_field = \"max_tokens\"", "token_limit_field"),
+        ("provider = \"anthropic\"\nmodel = \"claude-opus-4-7\"\nsend_temperature = true", "send_temperature"),
+    ] {
+        let path = directory.path().join("extractors.toml");
+        std::fs::write(&path, format!("[extractors.hosted]\n{table}\nkey_env = \"K\"\n")).unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_asasked"))
+            .args(["extract", "--request", "black shoes", "--extractors", "rules", "--extractors-config"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("extractor \"hosted\": {key}: not valid for model")), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }

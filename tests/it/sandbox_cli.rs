@@ -104,3 +104,14 @@ fn bad_datasets_and_names_are_errors_with_where() {
     let output = asasked(&["compare", "datasets/v1", "--pair", "gold"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// An error whose text already names its cause is printed without repeating
+/// it (anyhow's `{:#}` used to print "… (os error 2): … (os error 2)").
+#[test]
+fn an_error_says_its_cause_once() {
+    let output = asasked(&["conform", "/nonexistent/cases.jsonl"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot read /nonexistent/cases.jsonl"), "{stderr}");
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+}

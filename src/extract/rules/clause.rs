@@ -646,7 +646,7 @@ pub enum Became {
     OtherOptional,
     /// The product asked for: what the agent searches, not a condition.
     Product,
-    /// Dismissed as filler (documented in [`FILLER`]).
+    /// Dismissed as filler (documented in `FILLER`).
     Filler,
 }
 

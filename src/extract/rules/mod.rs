@@ -95,7 +95,7 @@ impl RulesExtractor {
     /// What each clause of `text` became: for every run of words, the fact
     /// field it was read into, `other` / `other_optional`, `product` (what
     /// the agent searches for) or `filler` (the documented lists of
-    /// [`clause::FILLER`]). Pure, like [`RulesExtractor::parse`]; for
+    /// `clause::FILLER`). Pure, like [`RulesExtractor::parse`]; for
     /// `asasked extract` to show the person's words next to the facts.
     pub fn read_clauses(&self, text: &str, today: NaiveDate) -> Vec<ClauseReading> {
         let parsed = parse_text(&self.vocabulary, text, today, false);
