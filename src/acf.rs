@@ -193,6 +193,7 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         Code::Missing => of(None, false, None, "lines"),
         Code::Extra => of(None, false, Some(Action::RemoveItem), "lines"),
         Code::Lines => of(None, false, None, "lines"),
+        Code::EngineError => of(Some(ENGINE_ERROR), false, None, ENGINE_ERROR),
     }
 }
 
@@ -239,21 +240,25 @@ pub fn message(finding: &Finding, disputed: &std::collections::BTreeSet<FieldRef
     }
 }
 
-/// The engine-error message of a check that failed closed.
-pub fn engine_error_message(detail: &str) -> Message {
+/// The engine-error message of a check that failed closed: its content is
+/// the finding's reason for the person (the technical `detail` without one;
+/// the sealed record keeps the detail either way). An error until the
+/// person accepts buying unchecked; then a warning, and the MATCH is theirs.
+pub fn engine_error_message(detail: &str, finding: Option<&Finding>) -> Message {
+    let accepted = finding.is_some_and(|finding| finding.severity == Severity::Warn);
     Message {
-        message_type: MessageType::Error,
+        message_type: if accepted { MessageType::Warning } else { MessageType::Error },
         code: format!("{CONFORMITY_KEY}.{ENGINE_ERROR}"),
         guard_code: ENGINE_ERROR.to_owned(),
-        finding_id: None,
+        finding_id: finding.map(|finding| finding.id.clone()),
         severity: MessageSeverity::RequiresBuyerReview,
         path: "$".to_owned(),
-        content: detail.to_owned(),
+        content: finding.map_or_else(|| detail.to_owned(), |finding| finding.reason.clone()),
         expected: Value::Null,
         actual: Value::Null,
         action: None,
         uncertain: true,
-        requires_buyer_approval: true,
+        requires_buyer_approval: !accepted,
     }
 }
 
@@ -298,7 +303,10 @@ pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
 pub fn render(verdict: &Verdict, binding: &Binding) -> AcfProjection {
     let messages = match &verdict.basis {
         Basis::Checked { disputed } => verdict.findings.iter().map(|finding| message(finding, disputed)).collect(),
-        Basis::CouldNotCheck { detail } => vec![engine_error_message(detail)],
+        Basis::CouldNotCheck { detail } if verdict.findings.is_empty() => vec![engine_error_message(detail, None)],
+        Basis::CouldNotCheck { detail } => {
+            verdict.findings.iter().map(|finding| engine_error_message(detail, Some(finding))).collect()
+        }
         Basis::RetryBudgetExhausted => verdict.reasons.iter().map(|reason| retry_budget_message(reason)).collect(),
     };
     project(verdict.decision, messages, binding)
@@ -519,7 +527,7 @@ mod tests {
         assert_eq!(projection.conformity.expires_at, "2023-11-14T22:28:20Z");
         let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
         assert_eq!(verdict(Decision::Ask, &[colour, refund]), AcfVerdict::Review);
-        let engine = project(Decision::Ask, vec![engine_error_message("x")], &binding());
+        let engine = project(Decision::Ask, vec![engine_error_message("x", None)], &binding());
         assert_eq!(engine.conformity.verdict, AcfVerdict::Review);
         let object = v01(&engine);
         assert_eq!(object.format, "acf-v0.1");

@@ -246,6 +246,12 @@ fn parse_flat_item(object: &Map<String, Value>, path: &str) -> Result<Item, Cart
         return Err(error(&format!("{path}.{key}"), "unknown item attribute"));
     }
     let mut item = item_from_object(object, path)?;
+    // Agents rarely say how many units an item holds; a flat item that does
+    // not say is one unit (a pack says its units). An explicit `null` stays
+    // unknown, and the quantity check then says it could not count.
+    if !object.contains_key("units") {
+        item.units = Some(1);
+    }
     let currency = item.currency.clone();
     match (object.get("price"), object.get("price_cents")) {
         (Some(price), Some(_)) if !price.is_null() => {

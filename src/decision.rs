@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cart::{Cart, Item};
 use crate::checks::{self, ItemRule, PreparedItem, SeverityRules, Target, item_finding};
+use crate::facts::FieldName;
 use crate::facts::{Facts, FieldRef};
+use crate::finding::Code;
 use crate::finding::{Finding, Severity};
 use crate::lines;
 use crate::normalize;
@@ -82,6 +84,62 @@ pub fn question(reasons: &[String]) -> String {
     text
 }
 
+/// The id of the one finding of a check that could not run: the whole
+/// request (`$`), so the person's `accept` can name it.
+pub const ENGINE_ERROR_ID: &str = "engine_error@$";
+
+/// The finding of a check that could not run, blocking. Its field is
+/// `other`: like a free-text requirement, it is something the guard cannot
+/// check and the person decides.
+pub fn engine_error_finding(reason: String) -> Finding {
+    Finding {
+        id: ENGINE_ERROR_ID.to_owned(),
+        code: Code::EngineError,
+        severity: Severity::Block,
+        field: FieldName::Other,
+        line: None,
+        path: "$".to_owned(),
+        entry: None,
+        expected: serde_json::Value::Null,
+        actual: serde_json::Value::Null,
+        reason,
+    }
+}
+
+/// The question of a check that could not run: why, what is about to be
+/// bought, and whether to buy it anyway (a question the person can answer
+/// with yes, sent back as `accept`).
+pub fn could_not_check_question(cause: &str, cart: &Cart) -> String {
+    let mut text =
+        format!("I could not check this order against your words because {cause}.\nHere is what I'm about to buy:");
+    for entry in &cart.entries {
+        text.push_str("\n\u{2013} ");
+        text.push_str(&describe_entry(&entry.item, entry.quantity));
+    }
+    text.push_str("\nShall I buy it?");
+    text
+}
+
+/// One cart entry for a person: `2 × Nike Pegasus 41 (Nike, White/Black, EU 44), 159.99 USD each`.
+fn describe_entry(item: &Item, quantity: u64) -> String {
+    let details: Vec<&str> = [&item.brand, &item.color, &item.size]
+        .into_iter()
+        .filter_map(|value| value.as_deref())
+        .filter(|value| !item.name.as_deref().unwrap_or_default().contains(*value))
+        .collect();
+    let mut text = format!("{quantity} \u{d7} {}", item.display_name());
+    if !details.is_empty() {
+        text.push_str(&format!(" ({})", details.join(", ")));
+    }
+    if let Some(price) = item.price_cents {
+        text.push_str(&format!(", {}", checks::money(price, item.currency.as_deref())));
+        if quantity > 1 {
+            text.push_str(" each");
+        }
+    }
+    text
+}
+
 impl Verdict {
     /// Decides from the findings of checks that ran on facts with `disputed`
     /// fields. Reasons quote item text, so direction controls are taken out
@@ -106,10 +164,27 @@ impl Verdict {
         Verdict { decision, reasons, question, notes, findings, basis: Basis::Checked { disputed: disputed.clone() } }
     }
 
-    /// A check that could not run (guard.md §4.5): `ask`, with `reason` for
-    /// the person and `detail` for the record.
-    pub fn could_not_check(reason: String, detail: String) -> Verdict {
-        Verdict::without_findings(reason, Basis::CouldNotCheck { detail })
+    /// A check that could not run (guard.md §4.5): `finding` is its
+    /// [`engine_error_finding`], blocking until the person accepted buying
+    /// unchecked (then a note, and the decision is `proceed`, theirs);
+    /// `cause` says why for the person, `detail` for the record. The
+    /// question names what is about to be bought, so the person can answer
+    /// it without the checks.
+    pub fn could_not_check(finding: Finding, cause: &str, cart: &Cart, detail: String) -> Verdict {
+        let blocks = finding.severity == Severity::Block;
+        let (reasons, notes) = if blocks {
+            (vec![finding.reason.clone()], Vec::new())
+        } else {
+            (Vec::new(), vec![finding.reason.clone()])
+        };
+        Verdict {
+            decision: if blocks { Decision::Ask } else { Decision::Proceed },
+            question: blocks.then(|| could_not_check_question(cause, cart)),
+            reasons,
+            notes,
+            findings: vec![finding],
+            basis: Basis::CouldNotCheck { detail },
+        }
     }
 
     /// A resubmission past the retry budget: `ask`, the person decides.
@@ -207,5 +282,37 @@ mod tests {
         assert_eq!(verdict.question, None);
         assert_eq!(verdict.notes.len(), 1);
         assert_eq!(verdict.codes(Severity::Warn), vec!["unchecked"]);
+    }
+
+    #[test]
+    fn issue_13_unchecked_sentences_name_fields_as_people_say_them() {
+        let facts = Facts {
+            brand: Some("Nike".into()),
+            model: Some("Pegasus 41".into()),
+            color: Some("black".into()),
+            size_label: Some("42".into()),
+            level: Some(crate::facts::Level::Beginner),
+            needs_refundable: true,
+            deadline_days: Some(4),
+            quantity: Some(2),
+            explicit_max_cents: Some(30_000),
+            ..Facts::default()
+        };
+        let item = Item { id: Some("sku-1".into()), ..Item::default() };
+        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
+        assert_eq!(
+            verdict.notes,
+            [
+                "Could not check the brand: the store does not say its brand: sku-1.",
+                "Could not check the model: the store does not say its name: sku-1.",
+                "Could not check the colour: the store does not say its colour: sku-1.",
+                "Could not check the size: the store does not say its size: sku-1.",
+                "Could not check the level: the store does not say its level: sku-1.",
+                "Could not check whether it can be returned: the store does not say whether it is final sale: sku-1.",
+                "Could not check the delivery deadline: the store does not say its delivery time: sku-1.",
+                "Could not check the quantity: the store does not say how many units one pack holds: sku-1.",
+                "Could not check the spending limit: the store does not say its price: sku-1.",
+            ]
+        );
     }
 }

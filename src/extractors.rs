@@ -55,6 +55,11 @@ pub enum BuildError {
     /// provider client that cannot be made).
     #[error("extractor {name:?}")]
     Extractor { name: String, source: ExtractError },
+    /// A hosted extractor named while its key variable is unset or empty:
+    /// refused at startup, so the mistake is seen once, not as every check
+    /// failing closed.
+    #[error("extractor {name:?} needs an API key: set the environment variable {variable}")]
+    MissingKey { name: String, variable: String },
     #[error(transparent)]
     Set(#[from] SetError),
 }
@@ -99,11 +104,19 @@ pub fn build_one(name: &ExtractorName, context: &BuildContext<'_>) -> Result<Arc
             fixed.read().map_err(|source| BuildError::Extractor { name: name.to_string(), source })?;
             Arc::new(fixed)
         }
-        ExtractorName::Configured(table) => context
-            .config
-            .build(table, context.env)
-            .ok_or_else(unknown)?
-            .map_err(|source| BuildError::Extractor { name: name.to_string(), source })?,
+        ExtractorName::Configured(table) => {
+            let variable = context.config.extractors.get(table).and_then(|extractor| extractor.key_env.as_deref());
+            if let Some(variable) = variable
+                && (context.env)(variable).is_none_or(|key| key.trim().is_empty())
+            {
+                return Err(BuildError::MissingKey { name: name.to_string(), variable: variable.to_owned() });
+            }
+            context
+                .config
+                .build(table, context.env)
+                .ok_or_else(unknown)?
+                .map_err(|source| BuildError::Extractor { name: name.to_string(), source })?
+        }
     })
 }
 
@@ -222,10 +235,12 @@ mod tests {
     #[test]
     fn every_kind_of_name_builds_where_it_is_known() {
         let config = ExtractorsConfig::default_config().unwrap();
-        let context = BuildContext { config: &config, env: &no_env, catalog: None, gold: None };
+        let with_key = |variable: &str| (variable == "ANTHROPIC_API_KEY").then(|| "sk-test".to_owned());
+        let keyed = BuildContext { config: &config, env: &with_key, catalog: None, gold: None };
         let names = parse_list("local, replay:recordings/claude,claude,rules").unwrap();
-        let built = build_list(&names, &context).unwrap();
+        let built = build_list(&names, &keyed).unwrap();
         assert_eq!(names_of(&built), ["local", "replay:recordings/claude", "claude", "rules"]);
+        let context = BuildContext { env: &no_env, ..keyed };
 
         // Without a dataset, gold and noisy are unknown, as any other name.
         for name in ["gold", "noisy:1:0.2", "telepathy"] {
@@ -246,6 +261,22 @@ mod tests {
         assert_eq!(names_of(&built), ["gold", "noisy:1:0.20", "rules"], "noisy keeps the name as written");
         let error = build_one(&ExtractorName::parse("telepathy").unwrap(), &sandbox).err().unwrap().to_string();
         assert!(error.contains("known: gold, noisy:SEED:RATE, rules"), "{error}");
+    }
+
+    #[test]
+    fn issue_13_a_hosted_extractor_without_its_key_is_refused_naming_the_variable() {
+        let config = ExtractorsConfig::default_config().unwrap();
+        let blank = |_: &str| Some("  ".to_owned());
+        for env in [&no_env as &dyn Fn(&str) -> Option<String>, &blank] {
+            let context = BuildContext { config: &config, env, catalog: None, gold: None };
+            let error = build_list(&parse_list("rules,claude").unwrap(), &context).err().unwrap();
+            assert_eq!(
+                error.to_string(),
+                "extractor \"claude\" needs an API key: set the environment variable ANTHROPIC_API_KEY"
+            );
+            // A local server names no key and needs none.
+            assert!(build_list(&parse_list("local").unwrap(), &context).is_ok());
+        }
     }
 
     #[test]

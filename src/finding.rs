@@ -53,10 +53,14 @@ pub enum Code {
     Extra,
     #[serde(rename = "lines")]
     Lines,
+    /// No check ran (guard.md §4.5: the request could not be checked); the
+    /// one finding of such a verdict, so the person's answer has an id.
+    #[serde(rename = "engine_error")]
+    EngineError,
 }
 
 impl Code {
-    pub const ALL: [Code; 17] = [
+    pub const ALL: [Code; 18] = [
         Code::Brand,
         Code::BrandExcluded,
         Code::Model,
@@ -74,6 +78,7 @@ impl Code {
         Code::Missing,
         Code::Extra,
         Code::Lines,
+        Code::EngineError,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -95,6 +100,7 @@ impl Code {
             Code::Missing => "missing",
             Code::Extra => "extra",
             Code::Lines => "lines",
+            Code::EngineError => "engine_error",
         }
     }
 

@@ -19,11 +19,11 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
     for (index, entry) in cart.entries.iter().enumerate() {
         let name = entry.item.display_name();
         let Some(price) = entry.item.price_cents else {
-            return Some(unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, index, None));
+            return Some(unchecked(FieldName::ExplicitMaxCents, "its price", json!(max), &name, index, None));
         };
         match (currency, entry.item.currency.as_deref()) {
             (Some(seen), Some(this)) if seen != this => {
-                let mut finding = unchecked(FieldName::ExplicitMaxCents, "price", json!(max), &name, index, None);
+                let mut finding = unchecked(FieldName::ExplicitMaxCents, "its price", json!(max), &name, index, None);
                 finding.reason =
                     format!("Could not check the spending limit: the cart mixes {seen} and {this}: {name}.");
                 return Some(finding);

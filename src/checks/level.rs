@@ -20,11 +20,19 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         expected: json!(wanted),
         actual: json!(actual),
         reason: format!(
-            "Asked for {wanted} level, the cart has a {} item: {}.",
-            actual.unwrap_or("no stated level"),
+            "Asked for {wanted} level, the cart has {}: {}.",
+            actual.map_or_else(|| "an item of no stated level".to_owned(), level_item),
             item.item.display_name()
         ),
     }
+}
+
+/// "a beginner item", "an intermediate item", "a pro item": the article by
+/// the sound of the level's first letter (every level word starts as it is
+/// spelt).
+fn level_item(level: &str) -> String {
+    let article = if level.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {level} item")
 }
 
 #[cfg(test)]
@@ -45,5 +53,17 @@ mod tests {
         assert_eq!(check(Level::Pro, Some(ItemLevel::Pro)), Status::Pass);
         assert_eq!(check(Level::Beginner, Some(ItemLevel::Pro)), Status::Fail);
         assert_eq!(check(Level::Beginner, None), Status::Unknown);
+    }
+
+    #[test]
+    fn issue_13_the_article_fits_the_level() {
+        let target = Target::shared(&Facts { level: Some(Level::Beginner), ..Facts::default() });
+        let item =
+            Item { name: Some("Babolat Pure Aero".into()), level: Some(ItemLevel::Intermediate), ..Item::default() };
+        assert_eq!(
+            detail(&target, &PreparedItem::new(&item)).reason,
+            "Asked for beginner level, the cart has an intermediate item: Babolat Pure Aero."
+        );
+        assert_eq!(level_item("pro"), "a pro item");
     }
 }

@@ -346,13 +346,13 @@ impl ItemRule {
     /// What an unknown attribute report says: which attribute is missing.
     pub fn attribute(self) -> &'static str {
         match self {
-            ItemRule::Brand | ItemRule::BrandExcluded => "brand",
-            ItemRule::Model => "name",
-            ItemRule::Color | ItemRule::ColorExcluded => "colour",
-            ItemRule::Size => "size",
-            ItemRule::Level => "level",
+            ItemRule::Brand | ItemRule::BrandExcluded => "its brand",
+            ItemRule::Model => "its name",
+            ItemRule::Color | ItemRule::ColorExcluded => "its colour",
+            ItemRule::Size => "its size",
+            ItemRule::Level => "its level",
             ItemRule::Refund => "whether it is final sale",
-            ItemRule::Deadline => "delivery time",
+            ItemRule::Deadline => "its delivery time",
         }
     }
 }
@@ -472,7 +472,7 @@ pub fn unchecked(
         entry: Some(entry),
         expected,
         actual: Value::Null,
-        reason: format!("Could not check {field}: the store does not say the {attribute}: {item_name}."),
+        reason: format!("Could not check {}: the store does not say {attribute}: {item_name}.", field.spoken()),
     }
 }
 

@@ -22,7 +22,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
         entry: None,
         expected: json!(text),
         actual: json!(null),
-        reason: format!("Asked for \u{201c}{text}\u{201d}, which the guard cannot check against the item: {items}."),
+        reason: format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {items}."),
     });
     let optional = facts.other_optional.iter().enumerate().map(|(index, text)| Finding {
         id: format!("other_optional[{index}]@$.cart"),
@@ -34,7 +34,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
         entry: None,
         expected: json!(text),
         actual: json!(null),
-        reason: format!("Would like \u{201c}{text}\u{201d}, which the guard cannot check against the item: {items}."),
+        reason: format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {items}."),
     });
     must.chain(optional).collect()
 }
@@ -56,6 +56,11 @@ mod tests {
         assert_eq!(
             severities,
             vec![("other[0]@$.cart", Severity::Block), ("other_optional[0]@$.cart", Severity::Warn)]
+        );
+        // Issue 13: in the agent's voice, as the question is, not "the guard".
+        assert_eq!(
+            found[0].reason,
+            "Asked for \u{201c}gluten-free\u{201d}, which I cannot check against the item: Crackers."
         );
         let disputed = Facts { disputed: [FieldName::Other.into()].into(), ..facts };
         assert_eq!(findings(&disputed, &cart, &SeverityRules::new(&disputed))[0].severity, Severity::Warn);

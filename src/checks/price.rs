@@ -29,7 +29,7 @@ pub fn findings(
     let entry = &cart.entries[0];
     let name = entry.item.display_name();
     let Some(price) = entry.item.price_cents else {
-        return Some(unchecked(FieldName::PricePreference, "price", json!("cheap"), &name, 0, None));
+        return Some(unchecked(FieldName::PricePreference, "its price", json!("cheap"), &name, 0, None));
     };
     let shared;
     let target = match entry_targets.first().and_then(Option::as_ref) {

@@ -34,7 +34,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
             None => {
                 return Some(unchecked(
                     FieldName::Quantity,
-                    "number of units in one pack",
+                    "how many units one pack holds",
                     json!(wanted.units),
                     &entry.item.display_name(),
                     index,
@@ -72,7 +72,7 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
     let Some(units) = entry_units(&entry.item, entry.quantity) else {
         return Some(unchecked(
             FieldName::Quantity,
-            "number of units in one pack",
+            "how many units one pack holds",
             json!(wanted.units),
             &entry.item.display_name(),
             index,

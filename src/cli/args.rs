@@ -102,9 +102,10 @@ pub struct CheckedOptions {
 
 #[derive(clap::Args)]
 pub struct ServeArguments {
-    /// Listen for Streamable HTTP at ADDR (path /mcp), e.g. 127.0.0.1:8750.
-    /// A non-loopback address needs ASASKED_HTTP_TOKEN, then required as bearer token.
-    #[arg(long, value_name = "ADDR")]
+    /// Listen for Streamable HTTP at ADDR (path /mcp), e.g. 127.0.0.1:8750
+    /// or localhost:8750. A non-loopback address needs ASASKED_HTTP_TOKEN,
+    /// then required as bearer token.
+    #[arg(long, value_name = "ADDR", value_parser = listen_address)]
     pub http: Option<SocketAddr>,
     /// With --http: MCP sessions open at once; past it, a new session gets
     /// 503 until one is deleted or expires.
@@ -322,4 +323,34 @@ pub struct ExtractorList(pub Vec<ExtractorName>);
 
 fn extractor_list(text: &str) -> Result<ExtractorList, NameError> {
     parse_list(text).map(ExtractorList)
+}
+
+/// An address to listen on: `IP:PORT`, or `localhost:PORT` as 127.0.0.1.
+/// No name is resolved: `localhost` is the only name people type here, and
+/// a lookup could bind an address the person did not mean.
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(address) = text.parse::<SocketAddr>() {
+        return Ok(address);
+    }
+    let port = text
+        .rsplit_once(':')
+        .filter(|(host, _)| host.eq_ignore_ascii_case("localhost"))
+        .map(|(_, port)| port.parse::<u16>())
+        .ok_or_else(|| format!("{text:?} is not IP:PORT or localhost:PORT (e.g. 127.0.0.1:8750)"))?
+        .map_err(|error| format!("port of {text:?}: {error}"))?;
+    Ok(SocketAddr::from(([127, 0, 0, 1], port)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listen_address;
+
+    #[test]
+    fn localhost_is_the_loopback_address_and_other_names_are_refused() {
+        assert_eq!(listen_address("localhost:8750").unwrap().to_string(), "127.0.0.1:8750");
+        assert_eq!(listen_address("LOCALHOST:0").unwrap().to_string(), "127.0.0.1:0");
+        assert_eq!(listen_address("[::1]:8750").unwrap().to_string(), "[::1]:8750");
+        assert!(listen_address("example.com:8750").unwrap_err().contains("localhost:PORT"));
+        assert!(listen_address("localhost:99999").unwrap_err().contains("port"));
+    }
 }

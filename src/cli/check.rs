@@ -52,8 +52,7 @@ fn check_request(
     out: &mut impl Write,
 ) -> Result<Outcome, CommandError> {
     let checked = &arguments.checked;
-    let cart_value: serde_json::Value = read_flag_json("--cart", &arguments.cart)?;
-    let cart = serde_json::from_value(cart_value).map_err(InputError::CartShape)?;
+    let cart: serde_json::Value = read_flag_json("--cart", &arguments.cart)?;
     let allowed_items = match &arguments.allowed {
         Some(path) => Some(read_flag_json("--allowed", path)?),
         None => None,

@@ -10,7 +10,11 @@ use crate::evidence::{self, VerifyReport};
 
 /// Runs one evidence subcommand; `verify` is flagged when the chain breaks.
 pub fn evidence(arguments: &EvidenceArguments, out: &mut impl Write) -> Result<Outcome, CommandError> {
-    let path = arguments.data_dir.clone().unwrap_or_else(default_data_dir).join(evidence::LOG_FILE);
+    let directory = arguments.data_dir.clone().unwrap_or_else(default_data_dir);
+    if !directory.is_dir() {
+        return Err(CommandError::NoDataDir(directory));
+    }
+    let path = directory.join(evidence::LOG_FILE);
     let no_record = |record_id: &str| CommandError::NoRecord { record_id: record_id.to_owned(), path: path.clone() };
     match &arguments.command {
         EvidenceCommand::Verify => {

@@ -95,6 +95,10 @@ pub enum CommandError {
     Export(#[from] crate::service::record::ExportError),
     #[error("no record {record_id} in {}", path.display())]
     NoRecord { record_id: String, path: PathBuf },
+    /// A data folder that does not exist holds no evidence to read: most
+    /// likely a mistyped `--data-dir`, which "0 records" would hide.
+    #[error("no data folder {}: nothing was ever sealed there (check --data-dir)", .0.display())]
+    NoDataDir(PathBuf),
     #[error("conform")]
     Conform(#[source] ConformRunError),
     #[error("replay")]
@@ -123,8 +127,6 @@ pub enum InputError {
     FlagRead { flag: &'static str, path: PathBuf, source: std::io::Error },
     #[error("{flag} {}", path.display())]
     FlagJson { flag: &'static str, path: PathBuf, source: serde_json::Error },
-    #[error("--cart: expected a list of objects")]
-    CartShape(#[source] serde_json::Error),
     #[error("--facts or --request is required")]
     NothingToCheck,
 }

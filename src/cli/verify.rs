@@ -5,11 +5,11 @@
 
 use std::io::Write;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::args::VerifyArguments;
 use super::keys::KEY_FOLDER;
-use super::{CatalogChoice, CommandError, InputError, Outcome, default_data_dir, read_flag_json};
+use super::{CatalogChoice, CommandError, Outcome, default_data_dir, read_flag_json};
 use crate::receipt::{self, Jwks, KeyRing, Verification};
 
 /// Prints the verification as JSON; clear only when the receipt is valid.
@@ -23,8 +23,7 @@ pub fn verify(arguments: &VerifyArguments, out: &mut impl Write) -> Result<Outco
     };
     let cart_digest = match &arguments.cart {
         Some(path) => {
-            let entries: Vec<Map<String, Value>> =
-                serde_json::from_value(read_flag_json("--cart", path)?).map_err(InputError::CartShape)?;
+            let cart: Value = read_flag_json("--cart", path)?;
             let catalog = match CatalogChoice::parse(&arguments.catalog) {
                 CatalogChoice::Embedded => Some(crate::catalog::Catalog::embedded().map_err(super::SetupError::from)?),
                 CatalogChoice::Directory(path) => {
@@ -32,8 +31,8 @@ pub fn verify(arguments: &VerifyArguments, out: &mut impl Write) -> Result<Outco
                 }
                 CatalogChoice::None => None,
             };
-            let digest = crate::service::input::cart_digest(&entries, catalog.as_ref())
-                .map_err(CommandError::InvalidArgument)?;
+            let digest =
+                crate::service::input::cart_digest(&cart, catalog.as_ref()).map_err(CommandError::InvalidArgument)?;
             Some(digest)
         }
         None => None,

@@ -55,14 +55,25 @@ pub struct Dropped {
 }
 
 impl Dropped {
-    /// The note shown to the person: "An extractor (claude) read size 43,
-    /// which the request does not say; ignored".
+    /// The note shown to the person: "An extractor (claude) read the size
+    /// as '43', which the request does not say; ignored".
     pub fn note(&self, extractor: &str) -> String {
-        format!(
-            "An extractor ({extractor}) read {} '{}', which the request does not say; ignored",
-            self.field.replace('_', " "),
-            self.value
-        )
+        // Fields are named as people say them; `soft:FIELD` is the field
+        // marked optional.
+        let (soft, field) = match self.field.strip_prefix("soft:") {
+            Some(field) => (true, field),
+            None => (false, self.field.as_str()),
+        };
+        let spoken =
+            crate::facts::FieldRef::parse(field).map_or_else(|| field.replace('_', " "), |field| field.spoken());
+        if soft {
+            format!("An extractor ({extractor}) read {spoken} as optional, which the request does not say; ignored")
+        } else {
+            format!(
+                "An extractor ({extractor}) read {spoken} as '{}', which the request does not say; ignored",
+                self.value
+            )
+        }
     }
 }
 
@@ -893,7 +904,7 @@ mod tests {
         assert_eq!(grounding.dropped.len(), 2);
         assert_eq!(
             grounding.dropped[0].note("claude"),
-            "An extractor (claude) read color 'red', which the request does not say; ignored"
+            "An extractor (claude) read the colour as 'red', which the request does not say; ignored"
         );
     }
 

@@ -47,11 +47,29 @@ pub struct ExtractorReport {
 }
 
 /// The facts a check may use, or why there are none.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct SetOutcome {
     pub reports: Vec<ExtractorReport>,
     /// The merged facts, or the reason the check must fail closed.
     pub merged: Result<Facts, FailClosed>,
+}
+
+/// `{reports, merged, could_not_check}`: `merged` is the facts or null, and
+/// `could_not_check` says why when it is null, rather than Rust's
+/// `{"Ok": …}` / `{"Err": …}`, which a reader of `extract --json` should
+/// not have to know.
+impl Serialize for SetOutcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let failed = self.merged.as_ref().err();
+        let mut state = serializer.serialize_struct("SetOutcome", 2 + usize::from(failed.is_some()))?;
+        state.serialize_field("reports", &self.reports)?;
+        state.serialize_field("merged", &self.merged.as_ref().ok())?;
+        if let Some(failure) = failed {
+            state.serialize_field("could_not_check", failure)?;
+        }
+        state.end()
+    }
 }
 
 impl SetOutcome {
@@ -93,6 +111,16 @@ impl FailClosed {
         match super::screen::explain(&self.screened) {
             Some(found) => format!("{COULD_NOT_CHECK}: {found}."),
             None => format!("{COULD_NOT_CHECK}."),
+        }
+    }
+
+    /// Why, for the person, after "because": what the screen found, or that
+    /// the reading of the request failed (the technical detail, naming
+    /// providers and timeouts, stays in the record).
+    pub fn cause(&self) -> String {
+        match super::screen::explain(&self.screened) {
+            Some(found) => found,
+            None => "the part of me that reads your request failed (a model did not answer, or answered in a form I cannot use)".to_owned(),
         }
     }
 }

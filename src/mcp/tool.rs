@@ -24,13 +24,20 @@ pub const SERVER_NAME: &str = "asasked";
 const TOOL_DESCRIPTION: &str = "Call this BEFORE paying for any order you placed on a person's behalf. It checks \
 whether the cart matches what the person asked for (brand, model, colour, size, level, returnability, delivery \
 deadline, quantity, budget, price preference, stated requirements) and seals the check as evidence.\n\
-Pass `request` = the person's own words, verbatim, and `cart` = what you are about to buy.\n\
+Pass `request` = the person's own words, verbatim, and `cart` = what you are about to buy: a JSON list (not a \
+string), each entry `{id, quantity}` for a catalog item (no other attributes beside a catalog id) or the item's \
+attributes. Send every attribute you know, as each one lets a check run instead of becoming a note that it could \
+not: `brand`, `name` (with the model), `color`, `size`, `level`, `price` (or `price_cents`) with `currency` (ISO \
+4217, for a budget in a currency), `returnable` (false = final sale), `delivery_days` (for a deadline), `units` \
+(how many of what the person counts one entry unit holds: a 3-can pack is 3; absent in a flat item = 1).\n\
 Result `decision`:\n\
 - `proceed`: you may pay. Show any `notes` to the person.\n\
 - `ask`: do NOT pay. Show `question` to the person exactly as given and wait for their reply. Then either fix the \
 cart and call again with `previous_record_id` = this result's `record_id`, or call again with `previous_record_id` \
 and `answers`: one `{finding_id, reply}` per finding the person answered, where reply is `accept` (they knowingly \
 accept it), `decline`, or their own words (\"43 is fine too\"). Never answer on the person's behalf.\n\
+If the request could not be checked, the one finding is `engine_error@$` and the question asks the person whether \
+to buy anyway; send `accept` for it only if they said yes.\n\
 An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
 
 /// The receipt tool's name on the wire.

@@ -27,6 +27,10 @@ const PALETTE: [RGBColor; 7] = [
     RGBColor(213, 94, 0),
     RGBColor(240, 228, 66),
 ];
+/// The accuracy axis ends here: no extractor is more than 100% right.
+const ACCURACY_AXIS_END: f64 = 100.0;
+/// Pixels on the right of the accuracy chart for its legend.
+const LEGEND_WIDTH: u32 = 170;
 const MISSED: RGBColor = RGBColor(213, 94, 0);
 const STOPPED: RGBColor = RGBColor(0, 114, 178);
 const EXTRA: RGBColor = RGBColor(153, 153, 153);
@@ -54,14 +58,17 @@ fn draw_accuracy(
 ) -> Result<(), ChartError> {
     let count = report.extractors.len().max(1);
     let slots = FIELDS.len();
+    // The legend gets its own strip on the right, so the accuracy axis ends
+    // at 100% (a range past it, to make room, read as if more were possible).
+    let (plot, legend) = area.split_horizontally(area.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
     // Horizontal bars, so the field names read left to right; the first
-    // field on top. The x range runs past 100 to leave room for the legend.
-    let mut chart = ChartBuilder::on(area)
+    // field on top.
+    let mut chart = ChartBuilder::on(&plot)
         .caption(format!("Per-field accuracy, {} ({} tasks)", report.dataset, report.tasks), ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(140)
-        .build_cartesian_2d(0f64..130f64, -0.5f64..(slots as f64 - 0.5))?;
+        .build_cartesian_2d(0f64..ACCURACY_AXIS_END, -0.5f64..(slots as f64 - 0.5))?;
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -71,8 +78,8 @@ fn draw_accuracy(
             slot_label(*y, slots).and_then(|index| FIELDS.get(index).copied()).unwrap_or_default().to_owned()
         })
         .y_label_style(("sans-serif", 14))
-        .x_labels(14)
-        .x_label_formatter(&|x| if *x <= 100.0 { format!("{x:.0}%") } else { String::new() })
+        .x_labels(11)
+        .x_label_formatter(&|x| format!("{x:.0}%"))
         .x_desc("tasks correct")
         .draw()?;
     let height = 0.8 / count as f64;
@@ -84,18 +91,11 @@ fn draw_accuracy(
             let top = centre + 0.4 - index as f64 * height;
             Rectangle::new([(0.0, top), (accuracy, top - height * 0.9)], colour.filled())
         });
-        chart
-            .draw_series(bars)?
-            .label(row.name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        chart.draw_series(bars)?;
+        let y = 60 + 22 * index as i32;
+        legend.draw(&Rectangle::new([(8, y - 5), (20, y + 5)], colour.filled()))?;
+        legend.draw(&Text::new(row.name.clone(), (26, y - 7), ("sans-serif", 14)))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()?;
     Ok(())
 }
 
@@ -220,5 +220,8 @@ mod tests {
             );
         }
         assert_eq!(svg, render(&report).unwrap(), "the same report draws the same bytes");
+        // Issue 13: the accuracy axis stops at 100%.
+        let ticks: Vec<&str> = svg.lines().filter(|line| line.ends_with('%')).collect();
+        assert_eq!(ticks.last(), Some(&"100%"), "the axis is labelled up to 100%, no further: {ticks:?}");
     }
 }

@@ -59,7 +59,8 @@ pub fn validate(
         Some(text) => today::parse(text, "$.today").map_err(|error| invalid(error.field, error.message))?,
         None => current_date(),
     };
-    let (cart, categories) = resolve_cart(&arguments.cart, catalog)?;
+    let entries = cart_entries(&arguments.cart)?;
+    let (cart, categories) = resolve_cart(&entries, catalog)?;
     let allowed = allowed(arguments.allowed_items.as_deref(), &categories, catalog)?;
     if arguments.answers.len() > MAX_ANSWERS {
         return Err(invalid("$.answers", format!("more than {MAX_ANSWERS} answers")));
@@ -75,6 +76,45 @@ pub fn validate(
     })
 }
 
+/// The cart's entries: a list of objects. A cart sent as a string (the list
+/// serialised twice, a common slip of agents) is refused naming `$.cart`,
+/// never parsed: what was meant cannot be known for sure.
+fn cart_entries(cart: &Value) -> Result<Vec<&Map<String, Value>>, CheckError> {
+    let entries = match cart {
+        Value::Array(entries) => entries,
+        Value::String(text) => {
+            let hint = if serde_json::from_str::<Value>(text).is_ok_and(|value| value.is_array()) {
+                "a string holding JSON: send the list itself, not a string"
+            } else {
+                "a string: send a list of cart entries"
+            };
+            return Err(invalid(CART, hint));
+        }
+        other => return Err(invalid(CART, format!("{}: send a list of cart entries", json_kind(other)))),
+    };
+    entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            entry.as_object().ok_or_else(|| {
+                invalid(format!("{CART}[{index}]"), format!("{}: each cart entry is an object", json_kind(entry)))
+            })
+        })
+        .collect()
+}
+
+/// The kind of a JSON value, as an error message names it.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The digest a check's record, verdict and receipt name its cart by: the
 /// canonical JSON of the cart as resolved (catalog ids replaced by items).
 pub fn subject_digest(cart: &Cart) -> Result<String, CheckError> {
@@ -84,8 +124,8 @@ pub fn subject_digest(cart: &Cart) -> Result<String, CheckError> {
 
 /// The subject digest of a cart as a caller sends it (`$.cart`), resolved
 /// the way a check resolves it: what a verifier compares a receipt with.
-pub fn cart_digest(entries: &[Map<String, Value>], catalog: Option<&Catalog>) -> Result<String, CheckError> {
-    let (cart, _) = resolve_cart(entries, catalog)?;
+pub fn cart_digest(cart: &Value, catalog: Option<&Catalog>) -> Result<String, CheckError> {
+    let (cart, _) = resolve_cart(&cart_entries(cart)?, catalog)?;
     subject_digest(&cart)
 }
 
@@ -96,7 +136,7 @@ fn cart_error(error: CartError) -> CheckError {
 /// Parses the cart, replacing `{id, quantity}` entries by catalog items.
 /// Returns the categories of the catalog items in the cart.
 fn resolve_cart(
-    entries: &[Map<String, Value>],
+    entries: &[&Map<String, Value>],
     catalog: Option<&Catalog>,
 ) -> Result<(Cart, BTreeSet<String>), CheckError> {
     cart::check_entry_count(entries.len(), CART).map_err(cart_error)?;
@@ -124,6 +164,23 @@ fn resolve_cart(
                     cart::parse_quantity(entry.get("quantity"), &format!("{path}.quantity")).map_err(cart_error)?;
                 categories.insert(found.category.clone());
                 resolved.push(CartEntry { item: found.item.clone(), quantity });
+            }
+            (false, Some(id))
+                if !entry.contains_key("item") && catalog.is_some_and(|catalog| catalog.get(id).is_some()) =>
+            {
+                // A catalog id beside attributes of the agent's own: which
+                // should win cannot be known (a price changed at checkout,
+                // or a stale copy?), and a quiet choice either way checks
+                // something else than what will be bought. Refused, naming
+                // the first attribute.
+                let extra = entry.keys().find(|key| *key != "id" && *key != "quantity").map_or("", String::as_str);
+                return Err(invalid(
+                    format!("{path}.{extra}"),
+                    format!(
+                        "{id:?} is a catalog id, and a catalog entry is {{id, quantity}}: drop the other \
+                         attributes to check the catalog's item, or drop the id to check the attributes you send"
+                    ),
+                ));
             }
             _ => {
                 let item_id = entry
@@ -197,7 +254,8 @@ fn too_deep(arguments: &CheckRequest) -> Option<String> {
         }
         false
     };
-    if let Some(index) = arguments.cart.iter().position(exceeds) {
+    let entries = arguments.cart.as_array().map(Vec::as_slice).unwrap_or_default();
+    if let Some(index) = entries.iter().position(|entry| entry.as_object().is_some_and(exceeds)) {
         return Some(format!("{CART}[{index}]"));
     }
     let allowed = arguments.allowed_items.as_deref().unwrap_or_default();
@@ -210,7 +268,7 @@ fn too_deep(arguments: &CheckRequest) -> Option<String> {
 /// Drops a refused request without recursion: its values may be nested
 /// deeper than a worker thread's stack could drop recursively.
 fn dismantle(arguments: CheckRequest) {
-    let mut stack: Vec<Value> = arguments.cart.into_iter().map(Value::Object).collect();
+    let mut stack: Vec<Value> = vec![arguments.cart];
     for allowed in arguments.allowed_items.unwrap_or_default() {
         if let AllowedItem::Item(object) = allowed {
             stack.push(Value::Object(object));

@@ -10,6 +10,7 @@
 
 pub mod answers;
 pub mod input;
+pub mod quote;
 pub mod record;
 
 use std::sync::Arc;
@@ -100,11 +101,20 @@ pub struct CheckRequest {
     /// The person's own words to you, verbatim: what they asked you to buy,
     /// with every condition they stated. Do not summarise or rephrase.
     pub request: String,
-    /// The cart you intend to pay for. Each entry is `{"id": "<catalog id>",
-    /// "quantity": n}`, or `{"item": {id, brand, name, color, size, level,
-    /// final_sale, delivery_days, units, price_cents, currency}, "quantity": n}`,
-    /// or a flat item `{name, brand, color, size, price, returnable, quantity, ...}`.
-    pub cart: Vec<Map<String, Value>>,
+    /// The cart you intend to pay for, a JSON list (not a string holding
+    /// one). Each entry is `{"id": "<catalog id>", "quantity": n}` (nothing
+    /// else beside a catalog id), or `{"item": {id, brand, name, color, size,
+    /// level, final_sale, delivery_days, units, price_cents, currency},
+    /// "quantity": n}`, or a flat item `{name, brand, color, size, level,
+    /// price, currency, returnable, delivery_days, units, quantity}`. Every
+    /// attribute is optional, and each one you leave out turns its check into
+    /// a note that it could not run: `delivery_days` for a deadline,
+    /// `returnable: false` (or `final_sale: true`) for a wish to return,
+    /// `currency` (ISO 4217) for a budget, `units` (what the person counts in
+    /// one entry unit: a 3-can pack is 3; a flat item without it is 1) for a
+    /// quantity.
+    #[schemars(with = "Vec<Map<String, Value>>")]
+    pub cart: Value,
     /// After an `ask`: the person's answers to the findings of the previous
     /// result. Requires `previous_record_id`.
     #[serde(default)]
@@ -139,7 +149,8 @@ pub struct CheckResult {
     pub question: Option<String>,
     /// Things the person should see but that do not block.
     pub notes: Vec<String>,
-    /// Every finding with its id (for `answers`), code, severity, field, line,
+    /// Every finding with its id (for `answers`; `engine_error@$` when the
+    /// request could not be checked), code, severity, field, line,
     /// cart path, expected and actual values and reason.
     pub findings: Vec<Finding>,
     /// The facts extracted from the request (with `soft` and `disputed`);
@@ -349,12 +360,20 @@ impl Inner {
         let outcome = self.extractors.extract(&extract_input).await;
         let verdict = match &outcome.merged {
             Ok(facts) => {
-                let findings = answers::apply(decision::run(facts, &input.cart, &input.allowed), &state, &input.cart);
+                let findings = decision::run(facts, &input.cart, &input.allowed);
+                let findings = quote::quote_reasons(findings, &input.cart, &outcome.reports, input.today);
+                let findings = answers::apply(findings, &state, &input.cart);
                 let mut verdict = Verdict::checked(findings, &facts.disputed);
                 verdict.notes.extend(outcome.drop_notes());
                 verdict
             }
-            Err(failure) => Verdict::could_not_check(failure.reason(), failure.to_string()),
+            Err(failure) => {
+                // The person may accept buying unchecked: `engine_error@$`,
+                // pinned to this very cart like any accepted finding.
+                let blocking = decision::engine_error_finding(failure.reason());
+                let finding = answers::apply(vec![blocking.clone()], &state, &input.cart).pop().unwrap_or(blocking);
+                Verdict::could_not_check(finding, &failure.cause(), &input.cart, failure.to_string())
+            }
         };
         let binding = self.binding(&record_id, &mandate_digest, &subject_digest, previous_id.clone());
         let result = CheckResult::new(

@@ -7,6 +7,7 @@ mod faults;
 mod hostile;
 mod local_model;
 mod mcp_server;
+mod person;
 mod properties;
 mod providers;
 mod python_client;

@@ -95,6 +95,16 @@ async fn the_tool_is_described_for_the_calling_model() {
         tool.description.as_deref().unwrap().contains("never pay")
             || tool.description.as_deref().unwrap().contains("do NOT pay")
     );
+    // Issue 13: every optional attribute that changes a check is named, in
+    // the description and in the input schema.
+    let description = tool.description.as_deref().unwrap();
+    for attribute in ["units", "delivery_days", "currency", "returnable", "engine_error@$"] {
+        assert!(description.contains(attribute), "{attribute} not in the description");
+    }
+    let cart_doc = tool.input_schema["properties"]["cart"]["description"].as_str().unwrap_or_default();
+    for attribute in ["units", "delivery_days", "currency", "returnable"] {
+        assert!(cart_doc.contains(attribute), "{attribute} not in the cart's schema: {cart_doc}");
+    }
     let annotations = tool.annotations.as_ref().unwrap();
     assert_eq!(
         (annotations.read_only_hint, annotations.idempotent_hint, annotations.open_world_hint),
@@ -212,6 +222,14 @@ async fn invalid_arguments_are_errors_naming_the_field() {
     let harness = start().await;
     let missing_cart = call(&harness, json!({"request": REQUEST})).await;
     assert!(error_text(&missing_cart).contains("cart"));
+    // Issue 13: a cart serialised twice (a string holding the list) is refused naming `$.cart`.
+    let string_cart = call(&harness, json!({"request": REQUEST, "cart": cart("shoe-003").to_string()})).await;
+    assert_eq!(
+        error_text(&string_cart),
+        "invalid argument $.cart: a string holding JSON: send the list itself, not a string"
+    );
+    let not_an_object = call(&harness, json!({"request": REQUEST, "cart": ["shoe-003"]})).await;
+    assert!(error_text(&not_an_object).contains("$.cart[0]: a string: each cart entry is an object"));
     let unknown = call(&harness, json!({"request": REQUEST, "cart": cart("shoe-999")})).await;
     assert!(error_text(&unknown).contains("unknown catalog ids: shoe-999"));
     let bad_today =
@@ -258,6 +276,46 @@ async fn an_extraction_failure_fails_closed_and_is_sealed() {
     let record =
         evidence::show(&harness.data.join(evidence::LOG_FILE), result["record_id"].as_str().unwrap()).unwrap().unwrap();
     assert!(record.body["fail_closed"].as_str().unwrap().contains("malformed"), "{}", record.body);
+
+    // Issue 13, no dead ends: the question says why and what is about to be
+    // bought, and the person's "yes" has a finding id to go back with.
+    assert_eq!(result["findings"][0]["id"], "engine_error@$");
+    assert_eq!(result["acf"]["messages"][0]["finding_id"], "engine_error@$");
+    assert_eq!(
+        result["question"],
+        "I could not check this order against your words because the part of me that reads your request failed (a \
+         model did not answer, or answered in a form I cannot use).\nHere is what I'm about to buy:\n\u{2013} 1 \u{d7} \
+         Nike Pegasus 41 (White/Black, EU 42), 139.99 USD\nShall I buy it?"
+    );
+    let accepted = structured(
+        &call(
+            &harness,
+            json!({"request": REQUEST, "cart": cart("shoe-003"), "today": "2026-11-02",
+                   "previous_record_id": result["record_id"],
+                   "answers": [{"finding_id": "engine_error@$", "reply": "accept"}]}),
+        )
+        .await,
+    );
+    assert_eq!(accepted["decision"], "proceed", "{accepted}");
+    assert_eq!(accepted["notes"][0], "The request could not be checked (accepted by the person)");
+    assert_eq!(accepted["acf"]["com.provecart.conformity"]["verdict"], "MATCH");
+    assert_eq!(accepted["acf"]["messages"][0]["type"], "warning");
+    let sealed = evidence::show(&harness.data.join(evidence::LOG_FILE), accepted["record_id"].as_str().unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(sealed.body["answer_state"]["accepted"][0]["finding_id"], "engine_error@$", "the person's approval");
+    assert!(sealed.body["fail_closed"].is_string(), "and still the technical cause");
+
+    // The acceptance holds for the cart the person saw: another cart asks again.
+    let other_cart = structured(
+        &call(
+            &harness,
+            json!({"request": REQUEST, "cart": cart("shoe-002"), "today": "2026-11-02",
+                   "previous_record_id": accepted["record_id"]}),
+        )
+        .await,
+    );
+    assert_eq!(other_cart["decision"], "ask", "{other_cart}");
 }
 
 #[tokio::test]
