@@ -75,7 +75,13 @@ const SHADES: [&str; 38] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 95] = [
+const NOT_A_COLOUR_BEFORE: [&str; 99] = [
+    // A finish or a material, not the item's colour ("gold plated hdmi cable").
+    "plated",
+    "plating",
+    // "blue ray disc player": the disc format, misspelt.
+    "ray",
+    "jasmine",
     "lights",
     "screen",
     "board",
@@ -244,7 +250,12 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
         && !super::clause::is_filler(word)
         && ends_phrase
     {
-        return Some(word.to_owned());
+        // Every word from "of" on: "in the color of sea salt" is "sea salt".
+        let first = (index.saturating_sub(2)..index)
+            .find(|at| request.word_before(*at, 1) == "of" && request.is_word(*at) && !request.is_consumed(*at))
+            .unwrap_or(index);
+        let words: Vec<&str> = (first..=index).map(|at| request.word(at)).collect();
+        return Some(words.join(" "));
     }
     let (stem, suffix) = word.split_once('-').unwrap_or((word, ""));
     let colour_follows = matches!(suffix, "colored" | "coloured" | "color" | "colour")
@@ -284,6 +295,11 @@ fn is_cued(request: &Request, start: usize, at: usize) -> bool {
 /// with black lids"), unless the phrase is about the finish or colour itself
 /// ("with a bronze finish").
 pub fn names_a_part(request: &Request, at: usize) -> bool {
+    // "golden legs", "black lids", "blue accents": a colour right before the
+    // name of a part is that part's.
+    if PART_NOUNS.contains(&request.word(at + 1)) && request.same_clause(at, at + 1) {
+        return true;
+    }
     let with = (at.saturating_sub(4)..at)
         .rev()
         .find(|index| request.word(*index) == "with" && request.same_clause(*index, at));
@@ -291,6 +307,33 @@ pub fn names_a_part(request: &Request, at: usize) -> bool {
         || matches!(request.word_before(at, 1), "in" | "is" | "are");
     with.is_some() && !about_itself
 }
+
+/// Parts of an item whose colour is not the item's ("a chair with golden
+/// legs", "black with blue accents").
+const PART_NOUNS: [&str; 22] = [
+    "legs",
+    "leg",
+    "lid",
+    "lids",
+    "accent",
+    "accents",
+    "trim",
+    "buttons",
+    "laces",
+    "soles",
+    "sole",
+    "stitching",
+    "lettering",
+    "letters",
+    "logo",
+    "dots",
+    "stripes",
+    "cap",
+    "caps",
+    "knobs",
+    "handles",
+    "straps",
+];
 
 /// Words that exclude the colour after them.
 const NEGATIONS: [&[&str]; 10] = [
@@ -336,7 +379,15 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             _ => canonical.clone(),
         };
         let role = role_of(request, index);
-        let start = if colour.contains(' ') && colour != canonical { index - 1 } else { index };
+        // A name after "color of" may be several words ("sea salt").
+        let named_words = canonical.split(' ').count();
+        let start = if named_words > 1 {
+            index + 1 - named_words
+        } else if colour.contains(' ') && colour != canonical {
+            index - 1
+        } else {
+            index
+        };
         // "band color purple mist": after the word "colour", a name that ends
         // its clause is the colour as said.
         let named_after = matches!(request.word_before(start, 1), "color" | "colour" | ":")
