@@ -75,7 +75,10 @@ const SHADES: [&str; 38] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 99] = [
+const NOT_A_COLOUR_BEFORE: [&str; 101] = [
+    // A scent: "orange blossom honey soap".
+    "blossom",
+    "blossoms",
     // A finish or a material, not the item's colour ("gold plated hdmi cable").
     "plated",
     "plating",
