@@ -67,10 +67,12 @@ const RUSSIAN_EXTRA: [(&str, &str); 4] =
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade.
-const SHADES: [&str; 38] = [
+const SHADES: [&str; 60] = [
     "rose", "light", "dark", "navy", "pale", "deep", "bright", "hot", "baby", "sky", "royal", "jet", "off", "pure",
     "milky", "real", "lake", "dusty", "neon", "pastel", "burnt", "forest", "hunter", "brushed", "satin", "oxidized",
     "polished", "antique", "matte", "metallic", "heather", "sage", "mint", "army", "lime", "ice", "powder", "slate",
+    "sand", "honey", "ocean", "misty", "sea", "wine", "midnight", "steel", "storm", "stone", "ash", "smoke", "smoky",
+    "frost", "candy", "brick", "rust", "caramel", "mocha", "cobalt", "electric", "emerald",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name

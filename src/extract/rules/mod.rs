@@ -1121,6 +1121,8 @@ mod tests {
         assert_eq!(parse("a remote control for the blue ray disk player").color, None);
         assert_eq!(parse("organic white jasmine rice").color, None);
         assert_eq!(parse("1 bar of orange blossom honey soap").color, None);
+        // A named shade stays as said (LABELLING.md): "ocean blue", not "blue".
+        assert_eq!(parse("a formal dress in ocean blue").color.as_deref(), Some("ocean blue"));
         // The whole name after "color of".
         assert_eq!(parse("a fleece jacket in the color of sea salt").color.as_deref(), Some("sea salt"));
         // A size or a factor is not a count; nor is a number before a colour.
