@@ -376,9 +376,11 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             continue;
         }
         let before = request.word_before(index, 1);
-        let modifier = (SHADES.contains(&before) && !request.is_consumed(index.wrapping_sub(1)))
-            .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
-            .flatten();
+        // A name after "color of" already holds its words ("sea salt").
+        let modifier =
+            (SHADES.contains(&before) && !canonical.contains(' ') && !request.is_consumed(index.wrapping_sub(1)))
+                .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
+                .flatten();
         let colour = match modifier {
             Some(modifier) if modifier != canonical => format!("{modifier} {canonical}"),
             _ => canonical.clone(),
