@@ -168,7 +168,22 @@ pub fn build_choice(
         extractors = record_all(extractors, directory);
     }
     let policy = choice.merge.or(config.merge).unwrap_or(MergePolicy::Grounded);
-    Ok(ExtractorSet::new(extractors, None, EXTRACTION_DEADLINE, CACHE_CAPACITY)?.with_policy(policy))
+    Ok(ExtractorSet::new(extractors, None, deadline_for(&names, &config), CACHE_CAPACITY)?.with_policy(policy))
+}
+
+/// [`EXTRACTION_DEADLINE`], or longer when a chosen table of the config gives
+/// its extractor a longer timeout per attempt (a small local model on a busy
+/// machine): the config's own timeout, not the set, then decides when the
+/// check fails closed.
+fn deadline_for(names: &[ExtractorName], config: &ExtractorsConfig) -> Duration {
+    names
+        .iter()
+        .filter_map(|name| match name {
+            ExtractorName::Configured(table) => config.extractors.get(table)?.timeout_ms,
+            _ => None,
+        })
+        .map(|milliseconds| Duration::from_millis(milliseconds).saturating_add(Duration::from_secs(5)))
+        .fold(EXTRACTION_DEADLINE, Duration::max)
 }
 
 /// Builds the set of `names` with the shipped configuration and the
@@ -230,6 +245,21 @@ mod tests {
 
     fn names_of(extractors: &[Arc<dyn Extractor>]) -> Vec<&str> {
         extractors.iter().map(|extractor| extractor.name()).collect()
+    }
+
+    /// A local model whose table allows more than the set's deadline gets
+    /// its own timeout (plus a margin); hosted tables and built-ins do not
+    /// shorten or lengthen it.
+    #[test]
+    fn the_deadline_follows_the_slowest_chosen_table() {
+        let config = ExtractorsConfig::parse(
+            "[extractors.slow]\nprovider = \"openai\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:1/v1\"\ntimeout_ms = 300000\n",
+        )
+        .unwrap();
+        assert_eq!(deadline_for(&parse_list("rules").unwrap(), &config), EXTRACTION_DEADLINE);
+        assert_eq!(deadline_for(&parse_list("rules,slow").unwrap(), &config), Duration::from_secs(305));
+        let default = ExtractorsConfig::default_config().unwrap();
+        assert_eq!(deadline_for(&parse_list("claude,local").unwrap(), &default), EXTRACTION_DEADLINE);
     }
 
     #[test]

@@ -7,7 +7,9 @@ use serde_json::Value;
 
 use super::args::ExtractArguments;
 use super::{CommandError, Outcome, runtime};
+use crate::catalog::Catalog;
 use crate::extract::ExtractInput;
+use crate::extract::rules::{ClauseReading, RulesExtractor};
 use crate::extract::set::SetOutcome;
 use crate::facts::Facts;
 
@@ -24,11 +26,25 @@ pub fn extract(
     let set = crate::extractors::build_choice(&arguments.extractors.choice(), env, None)?;
     let input = ExtractInput { request: arguments.request.clone(), today, answers: Vec::new() };
     let outcome = runtime()?.block_on(set.extract(&input));
+    // What each clause became is the `rules` parser's account of the words
+    // (issue 12, "nothing said vanishes"); it is shown whenever `rules` is in
+    // the set, read with the same vocabulary the set's `rules` uses.
+    let clauses = if set.names().contains(&"rules") {
+        RulesExtractor::for_catalog(&Catalog::embedded().map_err(super::SetupError::from)?)
+            .read_clauses(&arguments.request, today)
+    } else {
+        Vec::new()
+    };
     if arguments.json {
-        serde_json::to_writer_pretty(&mut *out, &*outcome)?;
+        let mut value = serde_json::to_value(&*outcome)?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("clauses".to_owned(), clauses_json(&clauses));
+        }
+        serde_json::to_writer_pretty(&mut *out, &value)?;
         writeln!(out)?;
     } else {
         print_extraction(out, &outcome)?;
+        print_clauses(out, &clauses)?;
     }
     Ok(if outcome.merged.is_ok() { Outcome::Clear } else { Outcome::Flagged })
 }
@@ -65,4 +81,37 @@ fn compact_facts(facts: &Facts) -> String {
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect();
     Value::Object(stated).to_string()
+}
+
+/// Each clause as `{"text", "parts": [{"text", "became"}]}`, `became` being
+/// a fact field, `other`, `other_optional`, `product` or `filler`.
+fn clauses_json(clauses: &[ClauseReading]) -> Value {
+    Value::Array(
+        clauses
+            .iter()
+            .map(|clause| {
+                let parts = clause
+                    .parts
+                    .iter()
+                    .map(|part| serde_json::json!({"text": part.text, "became": part.became.as_str()}))
+                    .collect();
+                serde_json::json!({"text": clause.text, "parts": Value::Array(parts)})
+            })
+            .collect(),
+    )
+}
+
+/// Prints what each clause became, one clause a line, each run of words
+/// followed by its outcome: `"under $50" → explicit_max_cents`.
+fn print_clauses(out: &mut impl Write, clauses: &[ClauseReading]) -> std::io::Result<()> {
+    if clauses.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "clauses (rules):")?;
+    for clause in clauses {
+        let parts: Vec<String> =
+            clause.parts.iter().map(|part| format!("{:?} → {}", part.text, part.became.as_str())).collect();
+        writeln!(out, "  {:?}: {}", clause.text, parts.join("; "))?;
+    }
+    Ok(())
 }

@@ -9,7 +9,7 @@ use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::receipt::Verification;
 use crate::service::{CheckError, CheckRequest, CheckResult, Service};
@@ -57,7 +57,7 @@ pub struct VerifyRequest {
     pub token: String,
     /// The cart about to be paid; without it only the signature and expiry are checked.
     #[serde(default)]
-    pub cart: Option<Vec<Map<String, Value>>>,
+    pub cart: Option<Value>,
 }
 
 const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. Before paying for an order placed for a person, call \
@@ -137,7 +137,7 @@ impl CheckServer {
         &self,
         Parameters(arguments): Parameters<VerifyRequest>,
     ) -> Result<Json<Verification>, CallToolResult> {
-        match self.service.verify_receipt(&arguments.token, arguments.cart.as_deref()) {
+        match self.service.verify_receipt(&arguments.token, arguments.cart.as_ref()) {
             Ok(verification) => Ok(Json(verification)),
             Err(error) => Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {error}"))])),
         }

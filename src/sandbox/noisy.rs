@@ -41,10 +41,19 @@ pub enum Perturbation {
     SizeSystem,
     /// A named brand missed: `brand` → null.
     DropBrand,
+    /// A value read from the wrong span of the same request: another number
+    /// of the request (a price, a size, a model number) taken as the quantity.
+    WrongSpan,
+    /// A value the request does not say: a colour invented where none is
+    /// stated.
+    InventValue,
+    /// A requirement paraphrased instead of quoted: the words of one `other`
+    /// entry reordered and one replaced by a synonym, as a model rewords.
+    ParaphraseQuote,
 }
 
 impl Perturbation {
-    pub const ALL: [Perturbation; 7] = [
+    pub const ALL: [Perturbation; 10] = [
         Perturbation::DropDeadline,
         Perturbation::DropLimit,
         Perturbation::CopyColour,
@@ -52,6 +61,9 @@ impl Perturbation {
         Perturbation::LoseSoft,
         Perturbation::SizeSystem,
         Perturbation::DropBrand,
+        Perturbation::WrongSpan,
+        Perturbation::InventValue,
+        Perturbation::ParaphraseQuote,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -63,6 +75,9 @@ impl Perturbation {
             Perturbation::LoseSoft => "lose-soft",
             Perturbation::SizeSystem => "size-system",
             Perturbation::DropBrand => "drop-brand",
+            Perturbation::WrongSpan => "wrong-span",
+            Perturbation::InventValue => "invent-value",
+            Perturbation::ParaphraseQuote => "paraphrase-quote",
         }
     }
 }
@@ -114,6 +129,35 @@ fn apply(kind: Perturbation, facts: &mut ExtractedFacts, request: &str, stream: 
         Perturbation::DropDeadline => facts.deadline_days.take().is_some(),
         Perturbation::DropLimit => facts.explicit_max_cents.take().is_some(),
         Perturbation::DropBrand => facts.brand.take().is_some(),
+        Perturbation::WrongSpan => match other_number(request, facts.quantity) {
+            Some(number) if facts.lines.is_empty() => {
+                facts.quantity = Some(number);
+                true
+            }
+            _ => false,
+        },
+        Perturbation::InventValue => {
+            if facts.color.is_some() || facts.lines.iter().any(|line| line.color.is_some()) {
+                return false;
+            }
+            let folded = normalize::fold(request);
+            let Some(colour) = INVENTED_COLOURS.iter().find(|colour| !folded.contains(*colour)) else { return false };
+            facts.color = Some((*colour).to_owned());
+            true
+        }
+        Perturbation::ParaphraseQuote => {
+            if facts.other.is_empty() {
+                return false;
+            }
+            let index = stream.below(facts.other.len());
+            match paraphrase(&facts.other[index]) {
+                Some(reworded) => {
+                    facts.other[index] = reworded;
+                    true
+                }
+                None => false,
+            }
+        }
         Perturbation::CopyColour => {
             let Some(colour) = facts.lines.iter().find_map(|line| line.color.clone()) else { return false };
             let mut changed = false;
@@ -168,6 +212,53 @@ fn apply(kind: Perturbation, facts: &mut ExtractedFacts, request: &str, stream: 
             }
         }
     }
+}
+
+/// Colours an invented value is drawn from, in order: the first the request
+/// does not mention.
+const INVENTED_COLOURS: [&str; 4] = ["black", "white", "blue", "red"];
+
+/// Words a paraphrase swaps (each way), as a model rewords a requirement.
+const SYNONYMS: [(&str, &str); 8] = [
+    ("waterproof", "water resistant"),
+    ("lightweight", "light"),
+    ("free", "without"),
+    ("large", "big"),
+    ("small", "little"),
+    ("long", "extended"),
+    ("fast", "quick"),
+    ("with", "having"),
+];
+
+/// The first number of the request (digits, up to 999, not 0) other than
+/// `stated`: what a model reading the wrong span takes as the quantity.
+fn other_number(request: &str, stated: Option<u64>) -> Option<u64> {
+    request
+        .split(|character: char| !character.is_ascii_digit())
+        .filter_map(|digits| digits.parse::<u64>().ok())
+        .find(|value| (1..=999).contains(value) && Some(*value) != stated)
+}
+
+/// "water resistant jacket lining" → "lining jacket waterproof": the last
+/// word first and one synonym swapped; `None` when nothing would change.
+fn paraphrase(phrase: &str) -> Option<String> {
+    let mut words: Vec<String> = phrase.split_whitespace().map(str::to_owned).collect();
+    if let Some(last) = words.pop() {
+        words.insert(0, last);
+    }
+    let mut text = words.join(" ");
+    for (one, other) in SYNONYMS {
+        let padded = format!(" {text} ");
+        if padded.contains(&format!(" {one} ")) {
+            text = padded.replacen(&format!(" {one} "), &format!(" {other} "), 1).trim().to_owned();
+            break;
+        }
+        if padded.contains(&format!(" {other} ")) {
+            text = padded.replacen(&format!(" {other} "), &format!(" {one} "), 1).trim().to_owned();
+            break;
+        }
+    }
+    (text != phrase).then_some(text)
 }
 
 /// "EU 42" → "42"; "42" → "EU 42" (numbers from 30 up read as European,
@@ -259,7 +350,7 @@ mod tests {
                 Perturbation::SizeSystem,
                 Perturbation::DropBrand
             ],
-            "no hyperbole in the request, and the limit was dropped first"
+            "no hyperbole and no other number in the request, a colour on the lines, no other; the limit was dropped first"
         );
         assert_eq!(facts.deadline_days, None);
         assert_eq!(facts.brand, None);
@@ -295,6 +386,24 @@ mod tests {
         let (facts, applied) = perturb(&plain, "Babolat Pure Aero", 1, "t", 1.0);
         assert_eq!(facts.explicit_max_cents, None);
         assert!(!applied.contains(&Perturbation::HyperboleLimit));
+    }
+
+    /// Issue 11 item 5: errors beside drops.
+    #[test]
+    fn wrong_span_invented_value_and_paraphrase() {
+        let plain = ExtractedFacts {
+            brand: Some("Nike".into()),
+            other: vec!["waterproof upper".into()],
+            ..ExtractedFacts::default()
+        };
+        let (facts, applied) = perturb(&plain, "Nike Pegasus 41 in blue, under $120", 1, "t", 1.0);
+        assert!(applied.contains(&Perturbation::WrongSpan));
+        assert_eq!(facts.quantity, Some(41), "the model number read as the count");
+        assert_eq!(facts.color.as_deref(), Some("black"), "invented: the first colour not said");
+        assert_eq!(facts.other, ["upper water resistant"]);
+        assert_eq!(other_number("2 pairs for $30", Some(2)), Some(30));
+        assert_eq!(other_number("two pairs", None), None);
+        assert_eq!(paraphrase("x"), None);
     }
 
     #[test]

@@ -285,7 +285,7 @@ impl Service {
 
     /// Verifies a receipt with this server's keys, now, for `cart` (in any
     /// shape `check_order` accepts, resolved the same way) if given.
-    pub fn verify_receipt(&self, token: &str, cart: Option<&[Map<String, Value>]>) -> Result<Verification, CheckError> {
+    pub fn verify_receipt(&self, token: &str, cart: Option<&Value>) -> Result<Verification, CheckError> {
         let Some(keys) = &self.inner.receipts else {
             return Err(invalid("$.token", "this server signs no receipts"));
         };

@@ -115,3 +115,29 @@ fn an_error_says_its_cause_once() {
     assert!(stderr.contains("cannot read /nonexistent/cases.jsonl"), "{stderr}");
     assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
 }
+
+/// Issue 12 item 3: `asasked extract` shows, per clause, what each run of
+/// words became, for people and as JSON.
+#[test]
+fn extract_shows_what_each_clause_became() {
+    let request = "a bronze floor lamp with a glass shade, under $50, please";
+    let human = asasked(&["extract", "--extractors", "rules", "--today", "2026-11-02", "--request", request]);
+    let text = stdout(&human);
+    assert!(text.contains("clauses (rules):"), "{text}");
+    assert!(text.contains("\"under $50\" → explicit_max_cents"), "{text}");
+    assert!(text.contains("→ product"), "{text}");
+    assert!(text.contains("\"glass shade\" → other"), "{text}");
+
+    let json = asasked(&["extract", "--extractors", "rules", "--today", "2026-11-02", "--request", request, "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let parts: Vec<(String, String)> = value["clauses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|clause| clause["parts"].as_array().unwrap().clone())
+        .map(|part| (part["text"].as_str().unwrap().to_owned(), part["became"].as_str().unwrap().to_owned()))
+        .collect();
+    assert!(parts.contains(&("under $50".to_owned(), "explicit_max_cents".to_owned())), "{parts:?}");
+    assert!(parts.iter().any(|(_, became)| became == "filler"), "{parts:?}");
+    assert_eq!(value["merged"]["explicit_max_cents"], 5000, "{value}");
+}

@@ -67,15 +67,26 @@ const RUSSIAN_EXTRA: [(&str, &str); 4] =
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade.
-const SHADES: [&str; 38] = [
+const SHADES: [&str; 60] = [
     "rose", "light", "dark", "navy", "pale", "deep", "bright", "hot", "baby", "sky", "royal", "jet", "off", "pure",
     "milky", "real", "lake", "dusty", "neon", "pastel", "burnt", "forest", "hunter", "brushed", "satin", "oxidized",
     "polished", "antique", "matte", "metallic", "heather", "sage", "mint", "army", "lime", "ice", "powder", "slate",
+    "sand", "honey", "ocean", "misty", "sea", "wine", "midnight", "steel", "storm", "stone", "ash", "smoke", "smoky",
+    "frost", "candy", "brick", "rust", "caramel", "mocha", "cobalt", "electric", "emerald",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 95] = [
+const NOT_A_COLOUR_BEFORE: [&str; 101] = [
+    // A scent: "orange blossom honey soap".
+    "blossom",
+    "blossoms",
+    // A finish or a material, not the item's colour ("gold plated hdmi cable").
+    "plated",
+    "plating",
+    // "blue ray disc player": the disc format, misspelt.
+    "ray",
+    "jasmine",
     "lights",
     "screen",
     "board",
@@ -244,7 +255,12 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
         && !super::clause::is_filler(word)
         && ends_phrase
     {
-        return Some(word.to_owned());
+        // Every word from "of" on: "in the color of sea salt" is "sea salt".
+        let first = (index.saturating_sub(2)..index)
+            .find(|at| request.word_before(*at, 1) == "of" && request.is_word(*at) && !request.is_consumed(*at))
+            .unwrap_or(index);
+        let words: Vec<&str> = (first..=index).map(|at| request.word(at)).collect();
+        return Some(words.join(" "));
     }
     let (stem, suffix) = word.split_once('-').unwrap_or((word, ""));
     let colour_follows = matches!(suffix, "colored" | "coloured" | "color" | "colour")
@@ -284,6 +300,11 @@ fn is_cued(request: &Request, start: usize, at: usize) -> bool {
 /// with black lids"), unless the phrase is about the finish or colour itself
 /// ("with a bronze finish").
 pub fn names_a_part(request: &Request, at: usize) -> bool {
+    // "golden legs", "black lids", "blue accents": a colour right before the
+    // name of a part is that part's.
+    if PART_NOUNS.contains(&request.word(at + 1)) && request.same_clause(at, at + 1) {
+        return true;
+    }
     let with = (at.saturating_sub(4)..at)
         .rev()
         .find(|index| request.word(*index) == "with" && request.same_clause(*index, at));
@@ -291,6 +312,33 @@ pub fn names_a_part(request: &Request, at: usize) -> bool {
         || matches!(request.word_before(at, 1), "in" | "is" | "are");
     with.is_some() && !about_itself
 }
+
+/// Parts of an item whose colour is not the item's ("a chair with golden
+/// legs", "black with blue accents").
+const PART_NOUNS: [&str; 22] = [
+    "legs",
+    "leg",
+    "lid",
+    "lids",
+    "accent",
+    "accents",
+    "trim",
+    "buttons",
+    "laces",
+    "soles",
+    "sole",
+    "stitching",
+    "lettering",
+    "letters",
+    "logo",
+    "dots",
+    "stripes",
+    "cap",
+    "caps",
+    "knobs",
+    "handles",
+    "straps",
+];
 
 /// Words that exclude the colour after them.
 const NEGATIONS: [&[&str]; 10] = [
@@ -328,15 +376,25 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             continue;
         }
         let before = request.word_before(index, 1);
-        let modifier = (SHADES.contains(&before) && !request.is_consumed(index.wrapping_sub(1)))
-            .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
-            .flatten();
+        // A name after "color of" already holds its words ("sea salt").
+        let modifier =
+            (SHADES.contains(&before) && !canonical.contains(' ') && !request.is_consumed(index.wrapping_sub(1)))
+                .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
+                .flatten();
         let colour = match modifier {
             Some(modifier) if modifier != canonical => format!("{modifier} {canonical}"),
             _ => canonical.clone(),
         };
         let role = role_of(request, index);
-        let start = if colour.contains(' ') && colour != canonical { index - 1 } else { index };
+        // A name after "color of" may be several words ("sea salt").
+        let named_words = canonical.split(' ').count();
+        let start = if named_words > 1 {
+            index + 1 - named_words
+        } else if colour.contains(' ') && colour != canonical {
+            index - 1
+        } else {
+            index
+        };
         // "band color purple mist": after the word "colour", a name that ends
         // its clause is the colour as said.
         let named_after = matches!(request.word_before(start, 1), "color" | "colour" | ":")

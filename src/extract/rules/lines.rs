@@ -51,6 +51,17 @@ fn count_after(request: &Request, start: usize) -> Option<(u64, usize)> {
 /// order), or empty when the request names one variant. Consumes the counts
 /// it gives to lines.
 pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&ColourMention]) -> Vec<Line> {
+    // "twin xl twin size", "size 10 8.5 us": sizes said back to back are one
+    // size said twice or in two systems, not variants; variants are joined
+    // ("40 for my wife and 43 for me", "M и S", "one in 10, one in 11").
+    let joined = |first: &SizeMention, second: &SizeMention| {
+        (first.end + 1..second.start).any(|at| {
+            matches!(request.word(at), "and" | "и" | "," | ";" | "for" | "для" | "+" | "plus" | "one" | "another")
+        })
+    };
+    if sizes.len() >= 2 && sizes.windows(2).any(|pair| !joined(pair[0], pair[1])) {
+        return Vec::new();
+    }
     let variants: Vec<(Option<&str>, Option<&str>, usize)> = if sizes.len() >= 2 && sizes.len() == colours.len() {
         sizes
             .iter()

@@ -546,6 +546,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         facts.quantity = None;
         facts.needs_refundable = false;
         facts.level = None;
+        facts.price_preference = None;
         let product_fields = [
             FieldName::Brand,
             FieldName::Model,
@@ -554,6 +555,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             FieldName::Quantity,
             FieldName::NeedsRefundable,
             FieldName::Level,
+            FieldName::PricePreference,
         ];
         mentions.retain(|mention| !product_fields.contains(&mention.field));
         soft.retain(|field| !product_fields.contains(field));
@@ -570,6 +572,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             "quantity",
             "needs_refundable",
             "level",
+            "price_preference",
         ]);
     }
     let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
@@ -1104,6 +1107,42 @@ mod tests {
 
     fn parse(text: &str) -> ExtractedFacts {
         extractor().parse(text, &[], date("2026-11-02"))
+    }
+
+    /// Issue 12, precision: phrasings from unlabelled WebShop and
+    /// ShoppingBench requests (outside tests/extraction/real.jsonl) that
+    /// filled a field the words do not tie to it.
+    #[test]
+    fn issue_12_no_fact_without_a_cue() {
+        // A finish, a part's colour, a disc format, a food: not the item's colour.
+        assert_eq!(parse("a gold plated high speed hdmi cable").color, None);
+        assert_eq!(parse("gold plated red rca cables").color.as_deref(), Some("red"));
+        assert_eq!(parse("a desk chair, i would like for it to have golden legs").color, None);
+        assert_eq!(parse("a remote control for the blue ray disk player").color, None);
+        assert_eq!(parse("organic white jasmine rice").color, None);
+        assert_eq!(parse("1 bar of orange blossom honey soap").color, None);
+        // A named shade stays as said (LABELLING.md): "ocean blue", not "blue".
+        assert_eq!(parse("a formal dress in ocean blue").color.as_deref(), Some("ocean blue"));
+        // The whole name after "color of".
+        assert_eq!(parse("a fleece jacket in the color of sea salt").color.as_deref(), Some("sea salt"));
+        // A size or a factor is not a count; nor is a number before a colour.
+        assert_eq!(parse("a fleece jacket, regular fit size 3x").quantity, None);
+        assert_eq!(parse("boxer shorts, its size is 4x bigger").quantity, None);
+        assert_eq!(parse("i am looking for 150 white color 4k projector screen").quantity, None);
+        // A measure the person calls a size keeps its unit (LABELLING.md).
+        assert_eq!(parse("snack mix with size: 4 ounce (pack of 3)").size_label.as_deref(), Some("4 ounce"));
+        assert_eq!(parse("chicken fully cooked in 12.5 oz").size_label, None);
+        // Sizes back to back are one size, not lines.
+        assert!(parse("i am looking for a twin xl twin size mattresses").lines.is_empty());
+        assert_eq!(parse("size 40 for my wife and 43 for me").lines.len(), 2);
+        // Places and sellers are not brands.
+        assert_eq!(parse("refurbished from certified dealers").brand, None);
+        assert_eq!(parse("folktale books from Asia").brand, None);
+        // A price wish said of one of several products is that product's.
+        let facts = parse("First, a universal refill. Next, a premium quality black ink. Lastly, an empty bottle");
+        assert_eq!(facts.price_preference, None);
+        let facts = parse("a single pack of shampoo. Also, do you have a seasir brand fishing line?");
+        assert_eq!(facts.brand, None);
     }
 
     /// Issue 12: the phrasings the issue lists, each read as the person meant.

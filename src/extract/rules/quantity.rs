@@ -279,6 +279,15 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     // "x2", "2x" (not "2x large", "2xl").
     if let Some(times) = word.strip_prefix(['x', '×']).or_else(|| word.strip_suffix(['x', '×'])) {
         let letter_size = matches!(next, "large" | "small" | "l" | "s" | "big");
+        // "size 3x", "4x bigger", "10x zoom": a size or a factor, not a count.
+        let factor = is_detail_before(before)
+            || matches!(
+                next,
+                "bigger" | "larger" | "smaller" | "more" | "zoom" | "magnification" | "faster" | "stronger" | "longer"
+            );
+        if factor {
+            return None;
+        }
         return count(times)
             .filter(|value| *value > 0 && *value <= MAX_COUNT && times.bytes().all(|byte| byte.is_ascii_digit()))
             .filter(|_| !letter_size);
@@ -308,7 +317,8 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     }
     // "Two Pegasus 41", "buy 2 Wilson": a brand or model a rule has claimed
     // follows an order verb or opens the request.
-    let names_product = request.is_consumed(index + 1);
+    // A colour a rule has claimed is not a product ("150 white … screen").
+    let names_product = request.is_consumed(index + 1) && !super::colour::is_colour(next);
     if is_counting_noun(next) && !names_product {
         // "a 2 pack" was handled; "the 6 cans" is still a count.
         if next == "dozen" {

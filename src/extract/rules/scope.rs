@@ -37,8 +37,22 @@ const LIST_MARKERS: [&[&str]; 20] = [
 ];
 
 /// Verbs of asking for a product, after "also" ("Also, I need a fabric spray").
-const ASKING: [&str; 12] =
-    ["need", "want", "show", "look", "looking", "search", "searching", "find", "get", "interested", "like", "i'm"];
+const ASKING: [&str; 14] = [
+    "need",
+    "want",
+    "show",
+    "look",
+    "looking",
+    "search",
+    "searching",
+    "find",
+    "get",
+    "interested",
+    "like",
+    "i'm",
+    "do",
+    "have",
+];
 
 /// Whether the request names several unrelated products.
 pub fn several_products(request: &Request) -> bool {

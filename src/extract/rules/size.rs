@@ -512,6 +512,21 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         if let Some(system) = system_of(request.word(at + 1)) {
             return Some((format!("{system} {value}"), at + 1));
         }
+        let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+        // "size: 4.4 ounce", "size should be 2 pound": a measure the person
+        // calls a size is one, unit and all (LABELLING.md).
+        let after_size_word = (at.saturating_sub(4)..at).any(|index| SIZE_WORDS.contains(&request.word(index)));
+        if after_size_word && is_measure_unit(request.word(at + 1)) && request.same_clause(at, at + 1) {
+            return Some((format!("{value} {}", text(at + 1)), at + 1));
+        }
+        // "a size of 28 by 64": both dimensions, as said.
+        if after_size_word
+            && request.word(at + 1) == "by"
+            && numeric(request.word(at + 2)).is_some()
+            && request.same_clause(at, at + 2)
+        {
+            return Some((format!("{value} by {}", text(at + 2)), at + 2));
+        }
         return Some((value, at));
     }
     if unambiguous_letter(word) || (letters_allowed && ambiguous_letter(word)) {
