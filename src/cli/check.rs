@@ -122,5 +122,9 @@ fn print_decision(
 /// Prints a service check result for people: the decision, then its record.
 fn print_check_result(out: &mut impl Write, result: &CheckResult) -> std::io::Result<()> {
     print_decision(out, result.decision, &result.reasons, &result.notes, result.question.as_deref())?;
-    writeln!(out, "record: {} (attempt {})", result.record_id, result.attempt)
+    writeln!(out, "record: {} (attempt {})", result.record_id, result.attempt)?;
+    if let Some(receipt) = &result.receipt {
+        writeln!(out, "receipt (for whoever takes the payment; `asasked verify`): {receipt}")?;
+    }
+    Ok(())
 }

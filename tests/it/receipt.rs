@@ -68,6 +68,24 @@ fn a_proceed_carries_a_receipt_that_only_the_public_key_verifies_for_that_cart()
     let jwks = write(folder.path(), "jwks.json", &jwks_text);
 
     assert_eq!(verify(&token, &right, &jwks), (Some(0), "valid".to_owned()));
+    // People see the receipt too.
+    let human = asasked(&[
+        "check",
+        "--request",
+        REQUEST,
+        "--cart",
+        &right,
+        "--today",
+        "2026-11-19",
+        "--data-dir",
+        data,
+        "--extractors",
+        "rules",
+    ]);
+    let text = String::from_utf8(human.stdout).unwrap();
+    let shown = text.lines().find_map(|line| line.rsplit_once(": ").filter(|(label, _)| label.starts_with("receipt")));
+    let (_, shown) = shown.unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(verify(shown, &right, &jwks), (Some(0), "valid".to_owned()));
     assert_eq!(verify(&token, &other, &jwks), (Some(1), "cart_changed".to_owned()));
 
     // One character of the signature changed (not the last, whose low bits
