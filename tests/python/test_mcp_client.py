@@ -62,6 +62,13 @@ async def scenarios(client, facts_path, label):
     assert proceed["decision"] == "proceed", proceed
     assert proceed["acf"]["com.provecart.conformity"]["verdict"] == "MATCH"
 
+    # a gateway verifies the proceed's receipt for the cart it is paid for
+    receipt = proceed["receipt"]
+    valid = structured(await client.call_tool("verify_verdict", {"token": receipt, "cart": cart("shoe-003")}))
+    assert valid["result"] == "valid" and valid["claims"]["record_id"] == proceed["record_id"], valid
+    changed = structured(await client.call_tool("verify_verdict", {"token": receipt, "cart": cart("shoe-002")}))
+    assert changed["result"] == "cart_changed", changed
+
     # ask
     ask = structured(await client.call_tool("check_order", {"request": REQUEST, "cart": cart("shoe-002"), "today": TODAY}))
     assert ask["decision"] == "ask", ask
