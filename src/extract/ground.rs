@@ -180,6 +180,12 @@ impl<'a> Words<'a> {
 
     /// Consecutive tokens equal to the folded tokens of `phrase`, within one text.
     fn phrase(&self, phrase: &str) -> Option<(usize, usize)> {
+        self.find_phrase(phrase, |token, word| token == word)
+    }
+
+    /// Consecutive tokens, within one text, each of which `matches` the
+    /// folded token of `phrase` at its place.
+    fn find_phrase(&self, phrase: &str, matches: impl Fn(&str, &str) -> bool) -> Option<(usize, usize)> {
         let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
         if wanted.is_empty() {
             return None;
@@ -188,7 +194,7 @@ impl<'a> Words<'a> {
             let last = first + wanted.len() - 1;
             let window = self.tokens.get(first..=last)?;
             let same_text = window.iter().all(|token| token.source == window[0].source);
-            (same_text && window.iter().zip(&wanted).all(|(token, word)| &token.folded == word))
+            (same_text && window.iter().zip(&wanted).all(|(token, word)| matches(&token.folded, word)))
                 .then_some((first, last))
         })
     }
@@ -394,17 +400,7 @@ impl<'a> Words<'a> {
         if !self.tokens.iter().any(|token| token.folded.starts_with(first_word.as_str())) {
             return None;
         }
-        let wanted: Vec<String> = Words::new(phrase, &[], self.today).tokens.into_iter().map(|t| t.folded).collect();
-        if wanted.is_empty() {
-            return None;
-        }
-        (0..self.tokens.len()).find_map(|first| {
-            let last = first + wanted.len() - 1;
-            let window = self.tokens.get(first..=last)?;
-            let same_text = window.iter().all(|token| token.source == window[0].source);
-            (same_text && window.iter().zip(&wanted).all(|(token, word)| token.folded.starts_with(word.as_str())))
-                .then_some((first, last))
-        })
+        self.find_phrase(phrase, |token, word| token.starts_with(word))
     }
 
     /// An optionality cue in the clause of the tokens `first..=last`, or in
