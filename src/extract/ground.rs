@@ -341,6 +341,125 @@ impl<'a> Words<'a> {
         self.numbers().iter().find(|(value, _)| (value - wanted).abs() < 0.005).map(|(_, index)| (*index, *index))
     }
 
+    /// A count: the number `wanted` where its words do not give it another
+    /// role. A number in a price ("$30", "30 dollars", "under 30"), a
+    /// measure or a time ("400 ml", "3 days"), a date ("November 5", "the
+    /// 9th"), a size or a name ("size 42", "iPhone 15"), or inside the words
+    /// another field claimed (`claimed`) is not how many the person wants:
+    /// a model that reads one as a quantity read the wrong span.
+    fn count(&self, wanted: u64, claimed: &[(usize, usize)]) -> Option<(usize, usize)> {
+        let wanted = wanted as f64;
+        self.numbers()
+            .iter()
+            .filter(|(value, _)| (value - wanted).abs() < 0.005)
+            .map(|(_, index)| *index)
+            .find(|&index| {
+                !claimed.iter().any(|&(first, last)| (first..=last).contains(&index)) && !self.other_number_role(index)
+            })
+            .map(|index| (index, index))
+    }
+
+    /// Whether the number at token `index` is a price, a measure, a time, a
+    /// date, a size or part of a name, by the words around it. The measure
+    /// units are the offline parser's (`rules::size`): a negative list, so
+    /// sharing it can only make grounding stricter.
+    fn other_number_role(&self, index: usize) -> bool {
+        let token = &self.tokens[index];
+        let text = self.texts[token.source];
+        let word = |at: Option<usize>| {
+            at.and_then(|at| self.tokens.get(at))
+                .filter(|other| other.source == token.source)
+                .map_or("", |other| other.folded.as_str())
+        };
+        let before = word(index.checked_sub(1));
+        let two_before = word(index.checked_sub(2));
+        let after = word(Some(index + 1));
+        let is_currency_symbol = |character: char| matches!(character, '$' | '€' | '£' | '₽' | '₱' | '¥' | '₹');
+        let symbol_before = text[..token.start].trim_end().chars().next_back().is_some_and(is_currency_symbol);
+        let symbol_after = text[token.end..].trim_start().chars().next().is_some_and(is_currency_symbol);
+        let suffix = token
+            .folded
+            .trim_start_matches(|character: char| character.is_ascii_digit() || character == '.' || character == ',');
+        let money_word = [
+            "dollar",
+            "usd",
+            "buck",
+            "euro",
+            "eur",
+            "pound",
+            "gbp",
+            "peso",
+            "php",
+            "руб",
+            "rub",
+            "доллар",
+            "бакс",
+            "евро",
+            "фунт",
+            "песо",
+            "cent",
+        ]
+        .iter()
+        .any(|stem| after.starts_with(stem))
+            || matches!(after, "р" | "k" | "к" | "тыс")
+            || matches!(suffix, "k" | "к" | "р" | "тыс");
+        let limit_before = matches!(
+            before,
+            "under" | "below" | "than" | "max" | "maximum" | "budget" | "upto" | "до" | "дороже" | "within"
+        ) || (before == "to" && two_before == "up");
+        let ordinal = matches!(suffix, "st" | "nd" | "rd" | "th" | "го" | "е" | "я");
+        let date = month_word(before).is_some() || month_word(after).is_some() || ordinal;
+        symbol_before
+            || symbol_after
+            || money_word
+            || limit_before
+            || date
+            || super::rules::size::is_measure_unit(after)
+            || [
+                "day",
+                "week",
+                "hour",
+                "minute",
+                "month",
+                "year",
+                "%",
+                "дн",
+                "день",
+                "недел",
+                "час",
+                "месяц",
+                "год",
+                "лет",
+            ]
+            .iter()
+            .any(|unit| after.starts_with(unit))
+            || matches!(
+                before,
+                "size"
+                    | "sz"
+                    | "размер"
+                    | "model"
+                    | "iphone"
+                    | "galaxy"
+                    | "pixel"
+                    | "gen"
+                    | "series"
+                    | "version"
+                    | "edition"
+                    | "no"
+                    | "#"
+                    | "number"
+                    | "type"
+                    | "style"
+                    | "spf"
+                    | "kit"
+                    | "pack"
+                    | "aged"
+                    | "ages"
+                    | "age"
+            )
+    }
+
     fn deadline(&self, days: u64) -> Option<(usize, usize)> {
         let days_f = days as f64;
         for &(value, index) in self.numbers() {
@@ -348,7 +467,16 @@ impl<'a> Words<'a> {
                 .tokens
                 .get(index + 1)
                 .is_some_and(|next| next.folded.starts_with("week") || next.folded.starts_with("недел"));
-            if (value - days_f).abs() < 0.005 || (week && (value * 7.0 - days_f).abs() < 0.005) {
+            // A number is a deadline only as a span of time ("within 3
+            // days", "in 2 weeks", "за 3 дня"): a bare 2 may be the count.
+            let day = self.tokens.get(index + 1).is_some_and(|next| {
+                next.folded.starts_with("day") || next.folded.starts_with("дн") || next.folded.starts_with("день")
+            });
+            let within = index
+                .checked_sub(1)
+                .and_then(|before| self.tokens.get(before))
+                .is_some_and(|before| matches!(before.folded.as_str(), "within" | "in" | "за" | "через" | "течение"));
+            if ((day || within) && (value - days_f).abs() < 0.005) || (week && (value * 7.0 - days_f).abs() < 0.005) {
                 return Some((index, index));
             }
         }
@@ -800,7 +928,6 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         }
     }
 
-    single!(out.quantity, "quantity", FieldName::Quantity.into(), |value: &u64| words.number(*value as f64));
     single!(out.explicit_max_cents, "explicit_max_cents", FieldName::ExplicitMaxCents.into(), |value: &u64| words
         .number(*value as f64 / 100.0));
     if out.explicit_max_cents.is_none() {
@@ -813,6 +940,24 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         |value: &String| { words.cue(&currency_cues(value)).or_else(|| words.phrase(value)) }
     );
     single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |value: &u64| words.deadline(*value));
+    // After every field that names a number, so a number another field
+    // claims ("size 42", "$30", "by the 9th") is never also the count.
+    // Only fields whose words hold numbers claim them: a colour's or a
+    // brand's window may reach over a neighbouring count ("6 пар, чёрные").
+    let claimed: Vec<(usize, usize)> = spans
+        .iter()
+        .filter(|(field, _)| {
+            let name = match field {
+                FieldRef::Shared(name) | FieldRef::Line { field: name, .. } => *name,
+            };
+            matches!(
+                name,
+                FieldName::Model | FieldName::SizeLabel | FieldName::ExplicitMaxCents | FieldName::DeadlineDays
+            )
+        })
+        .map(|(_, span)| *span)
+        .collect();
+    single!(out.quantity, "quantity", FieldName::Quantity.into(), |value: &u64| words.count(*value, &claimed));
     single!(out.level, "level", FieldName::Level.into(), |value: &Level| words.cue(match value {
         Level::Beginner => &BEGINNER_CUES[..],
         Level::Intermediate => &INTERMEDIATE_CUES[..],
@@ -844,7 +989,7 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
             words.size(value)
         });
         single!(line.quantity, &format!("lines[{index}].quantity"), at(FieldName::Quantity), |value: &u64| words
-            .number(*value as f64));
+            .count(*value, &claimed));
     }
     out.lines.retain(|line| !line.is_empty());
 
@@ -896,8 +1041,9 @@ mod tests {
             "black shoes size 42 under 100 dollars",
             r#"{"size_label": "43", "quantity": 100, "color": "red"}"#,
         );
-        assert_eq!((out.size_label, out.quantity, out.color), (None, Some(100), None));
-        assert_eq!(grounding.dropped.len(), 2);
+        // "100 dollars" is a price: the number is there, but not as a count.
+        assert_eq!((out.size_label, out.quantity, out.color), (None, None, None));
+        assert_eq!(grounding.dropped.len(), 3);
         assert_eq!(
             grounding.dropped[0].note("claude"),
             "An extractor (claude) read the colour as 'red', which the request does not say; ignored"
@@ -908,6 +1054,43 @@ mod tests {
     fn look_alike_letters_never_ground() {
         let (out, _) = grounded("Nіke shoes", r#"{"brand": "Nike"}"#);
         assert_eq!(out.brand, None);
+    }
+
+    #[test]
+    fn a_count_is_never_a_price_a_measure_a_date_or_a_name() {
+        for (request, quantity) in [
+            ("I need 2 cans of Penn balls, budget $10 max", 2),
+            ("one pack of Illy Classico ground coffee", 1),
+            ("6 bars of Lindt, no more than $30 total", 6),
+            ("xx-large black t-shirts, uniqlo, two of them", 2),
+            ("Носки Balega, 6 пар, чёрные, размер M", 6),
+        ] {
+            let (out, grounding) = grounded(request, &format!(r#"{{"quantity": {quantity}}}"#));
+            assert_eq!(out.quantity, Some(quantity), "{request}: {grounding:?}");
+        }
+        for (request, quantity) in [
+            ("2 cans of Penn balls, budget $10 max", 10),
+            ("6 bars of Lindt, no more than 30 dollars total", 30),
+            ("Head & Shoulders 400 мл, 3 шт", 400),
+            ("an iPhone 15 case", 15),
+            ("by November 5 please", 5),
+            ("by the 9th", 9),
+            ("Nike Pegasus 41 in size 42", 42),
+            ("under 20 euros", 20),
+        ] {
+            let (out, grounding) = grounded(request, &format!(r#"{{"quantity": {quantity}}}"#));
+            assert_eq!(out.quantity, None, "{request}: {grounding:?}");
+        }
+        // A deadline's number is a span of time; a bare "one" is the count.
+        let (out, _) =
+            grounded("one can of the orange balls, by tomorrow please", r#"{"quantity": 1, "deadline_days": 1}"#);
+        assert_eq!((out.quantity, out.deadline_days), (Some(1), Some(1)));
+        let (out, _) = grounded("Купи 2 банки мячей, к среде", r#"{"quantity": 2, "deadline_days": 2}"#);
+        assert_eq!((out.quantity, out.deadline_days), (Some(2), Some(2)));
+        let (out, _) = grounded("Nike Pegasus 41, two pairs", r#"{"quantity": 2, "model": "Pegasus 41"}"#);
+        assert_eq!(out.quantity, Some(2));
+        let (out, _) = grounded("Nike Pegasus 41", r#"{"quantity": 41, "model": "Pegasus 41"}"#);
+        assert_eq!(out.quantity, None, "the model's number is not also the count");
     }
 
     #[test]

@@ -80,10 +80,7 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         let size = normalize::Size::parse(value);
         size.value
     });
-    let (model, model_disputed) = merge_found(all.iter().map(|facts| facts.model.as_deref().map(normalize::fold)));
-    let model = model.and_then(|folded| {
-        all.iter().filter_map(|facts| facts.model.clone()).find(|value| normalize::fold(value) == folded)
-    });
+    let (model, model_disputed) = merge_model(all.iter().map(|facts| facts.model.as_deref()));
     let (level, level_disputed) = merge_found(all.iter().map(|facts| facts.level));
     let (price_preference, price_disputed) = merge_found(all.iter().map(|facts| facts.price_preference));
     let (quantity, quantity_disputed) = merge_found(all.iter().map(|facts| facts.quantity));
@@ -227,6 +224,34 @@ fn merge_found<T: PartialEq + Clone>(values: impl Iterator<Item = Option<T>>) ->
     let found: Vec<T> = values.flatten().collect();
     let disputed = found.windows(2).any(|pair| pair[0] != pair[1]);
     (found.first().cloned(), disputed)
+}
+
+/// Models under `grounded`: agreeing values are the value. When the words
+/// of every stated model are among the words of one of them ("AIRism" and
+/// "AIRism Crew Neck"), that longest model is the value, undisputed: every
+/// word of it is the person's (grounding dropped any other), the model check
+/// is word-wise, so an item without the shorter model's words fails every
+/// candidate, and the words only one extractor read are still words the
+/// person said ("Gift Card $50" and "Gift Card": a $25 card is not what
+/// they asked for). Like the strictest limit, the reading that says more
+/// wins. Any other disagreement is disputed.
+fn merge_model<'a>(values: impl Iterator<Item = Option<&'a str>>) -> (Option<String>, bool) {
+    let found: Vec<&str> = values.flatten().collect();
+    let Some(first) = found.first() else { return (None, false) };
+    let word_sets: Vec<BTreeSet<String>> =
+        found.iter().map(|value| normalize::words(value).into_iter().collect()).collect();
+    if word_sets.windows(2).all(|pair| pair[0] == pair[1]) {
+        return (Some((*first).to_owned()), false);
+    }
+    let common = word_sets
+        .iter()
+        .enumerate()
+        .filter(|(_, words)| word_sets.iter().all(|other| other.is_subset(words)))
+        .min_by_key(|(index, words)| (std::cmp::Reverse(words.len()), *index));
+    match common {
+        Some((index, words)) if !words.is_empty() => (Some(found[index].to_owned()), false),
+        _ => (Some((*first).to_owned()), true),
+    }
 }
 
 /// The first found value, and the other found values that differ from it
@@ -538,6 +563,24 @@ mod tests {
         assert_eq!((merged.color.as_deref(), merged.quantity), (Some("black"), Some(2)));
         assert_eq!(merged.brand_not, vec!["Head"]);
         assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+    }
+
+    #[test]
+    fn grounded_nested_models_take_every_word_said() {
+        let nested = merge_grounded(&[
+            grounded(r#"{"model": "AIRism Crew Neck"}"#, &[]),
+            grounded(r#"{"model": "airism"}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(nested.model.as_deref(), Some("AIRism Crew Neck"));
+        assert!(nested.disputed.is_empty(), "{:?}", nested.disputed);
+        let apart = merge_grounded(&[
+            grounded(r#"{"model": "iPhone 15 Silicone Case"}"#, &[]),
+            grounded(r#"{"model": "iPhone 16 Silicone Case"}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(apart.model.as_deref(), Some("iPhone 15 Silicone Case"));
+        assert!(apart.disputed.contains(&FieldName::Model.into()));
     }
 
     #[test]

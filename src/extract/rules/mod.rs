@@ -27,7 +27,7 @@ mod quantity;
 mod refund;
 mod requirement;
 mod scope;
-mod size;
+pub(crate) mod size;
 mod text;
 mod vocabulary;
 
