@@ -10,6 +10,7 @@
 //! - [`checks`]: one file per rule of guard.md §5, and their runner.
 //! - [`lines`]: the exact assignment of cart entries to requested lines.
 //! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
+//! - [`messages`]: every sentence a person reads, one table per language (English, Russian).
 //! - [`providers`]: LLM clients over HTTP (Anthropic, OpenAI-compatible).
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
 //! - [`sandbox`]: replaying labelled datasets and comparing extractors (guard.md §10).
@@ -42,6 +43,7 @@ pub mod facts;
 pub mod finding;
 pub mod lines;
 pub mod mcp;
+pub mod messages;
 pub mod normalize;
 pub mod providers;
 pub mod receipt;

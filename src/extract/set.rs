@@ -20,6 +20,7 @@ use super::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
 use super::screen::{Flag, screen_input};
 use super::{Cost, ExtractError, ExtractInput, Extractor};
 use crate::facts::Facts;
+use crate::messages::{Cause, Message, Screened};
 
 /// The reason given to the person when facts could not be extracted.
 pub const COULD_NOT_CHECK: &str = "The request could not be checked";
@@ -76,7 +77,7 @@ impl SetOutcome {
     /// One note per value dropped by grounding, naming the extractor that
     /// read it ("An extractor (claude) read size_label '43', which the
     /// request does not say; ignored").
-    pub fn drop_notes(&self) -> Vec<String> {
+    pub fn drop_notes(&self) -> Vec<Message> {
         self.reports
             .iter()
             .flat_map(|report| {
@@ -107,20 +108,17 @@ impl FailClosed {
 
     /// The reason given to the person: the fixed sentence of guard.md §4.5,
     /// and, when the screen stopped the check, what it found and where.
-    pub fn reason(&self) -> String {
-        match super::screen::explain(&self.screened) {
-            Some(found) => format!("{COULD_NOT_CHECK}: {found}."),
-            None => format!("{COULD_NOT_CHECK}."),
-        }
+    pub fn found(&self) -> Option<Screened> {
+        super::screen::found(&self.screened)
     }
 
     /// Why, for the person, after "because": what the screen found, or that
     /// the reading of the request failed (the technical detail, naming
     /// providers and timeouts, stays in the record).
-    pub fn cause(&self) -> String {
-        match super::screen::explain(&self.screened) {
-            Some(found) => found,
-            None => "the part of me that reads your request failed (a model did not answer, or answered in a form I cannot use)".to_owned(),
+    pub fn cause(&self) -> Cause {
+        match self.found() {
+            Some(found) => Cause::Screened(found),
+            None => Cause::ReadingFailed,
         }
     }
 }
