@@ -144,6 +144,11 @@ pub fn render(message: &Message) -> String {
             "This order was already checked {} (the retry budget): the person must now decide themselves.",
             times(*attempts)
         ),
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::NeedsRefundable)), .. } => {
+            format!(
+                "An extractor ({extractor}) read that you want to be able to return it, which the request does not say; ignored"
+            )
+        }
         Message::Dropped { extractor, field, value } => format!(
             "An extractor ({extractor}) read {} as '{value}', which the request does not say; ignored",
             spoken(field)

@@ -33,18 +33,18 @@ pub fn render(message: &Message) -> String {
         Message::Model { wanted, item } => format!("Вы просили модель {wanted}, а в корзине {item}."),
         Message::ModelQuoted { quote, item } => format!("Вы просили «{quote}», а в корзине {item}."),
         Message::Color { wanted, actual, item } => match actual {
-            Some(actual) => format!("Вы просили цвет {}, а в корзине {actual}: {item}.", quoted(wanted, "или")),
-            None => format!("Вы просили цвет {}, а у товара в корзине цвет не указан: {item}.", quoted(wanted, "или")),
+            Some(actual) => format!("Вы просили цвет {}, а в корзине {actual}: {item}.", colours(wanted, "или")),
+            None => format!("Вы просили цвет {}, а у товара в корзине цвет не указан: {item}.", colours(wanted, "или")),
         },
         Message::ColorLater { wanted, actual, first, later, position, item } => format!(
             "Вы просили цвет {}, а в корзине {actual}: основной цвет — {first}, а {later} — только {} цвет: {item}.",
-            quoted(wanted, "или"),
+            colours(wanted, "или"),
             ordinal(*position)
         ),
         Message::ColorExcluded { excluded, actual, item } => {
             let what = if excluded.len() == 1 { "цвет" } else { "цвета" };
             let actual = actual.as_deref().unwrap_or("товар без цвета");
-            format!("Вы исключили {what} {}, а в корзине {actual}: {item}.", quoted(excluded, "и"))
+            format!("Вы исключили {what} {}, а в корзине {actual}: {item}.", colours(excluded, "и"))
         }
         Message::Size { wanted, actual, item } => match actual {
             Some(actual) => format!("Вы просили размер {}, а в корзине {actual}: {item}.", listed(wanted, "или")),
@@ -75,8 +75,8 @@ pub fn render(message: &Message) -> String {
             // quoted, since its case would not fit.
             let wanted = match (deadline, quoted) {
                 (0, _) => format!("сегодня, {}", on_date(*by)),
-                (_, Some(_)) => format!("к {}", by_date(*by)),
-                (_, None) => format!("к {} (за {})", by_date(*by), days(*deadline)),
+                (_, Some(_)) => by_date(*by),
+                (_, None) => format!("{} (за {})", by_date(*by), days(*deadline)),
             };
             format!(
                 "Вы просили доставку {wanted}, а товар придёт {} (через {}): {item}.",
@@ -165,6 +165,11 @@ pub fn render(message: &Message) -> String {
             attempts,
             plural(u64::from(*attempts), "раз", "раза", "раз")
         ),
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::NeedsRefundable)), .. } => {
+            format!(
+                "Модуль разбора запроса ({extractor}) решил, что вам нужна возможность возврата, но в запросе этого нет; не учтено"
+            )
+        }
         Message::Dropped { extractor, field, value } => format!(
             "Модуль разбора запроса ({extractor}) прочитал {} как «{value}», но в запросе этого нет; не учтено",
             spoken(field)
@@ -267,6 +272,42 @@ fn quoted(values: &[String], last: &str) -> String {
     listed(&quoted, last)
 }
 
+/// The person's colours in Russian: an extractor may give the English
+/// colour word for "чёрные" (the rules extractor always does), which reads
+/// oddly in a Russian sentence. A value that is exactly one common colour
+/// word is named in Russian (masculine, as after "цвет"); anything else, and
+/// every colour of an item, stays as given.
+fn colours(values: &[String], last: &str) -> String {
+    let named: Vec<String> = values.iter().map(|value| colour(value).unwrap_or(value).to_owned()).collect();
+    quoted(&named, last)
+}
+
+fn colour(value: &str) -> Option<&'static str> {
+    Some(match value.trim().to_lowercase().as_str() {
+        "black" => "чёрный",
+        "white" => "белый",
+        "red" => "красный",
+        "blue" => "синий",
+        "navy" | "navy blue" | "dark blue" => "тёмно-синий",
+        "light blue" => "голубой",
+        "green" => "зелёный",
+        "yellow" => "жёлтый",
+        "silver" => "серебристый",
+        "grey" | "gray" => "серый",
+        "pink" => "розовый",
+        "purple" => "фиолетовый",
+        "orange" => "оранжевый",
+        "brown" => "коричневый",
+        "beige" => "бежевый",
+        "gold" => "золотой",
+        "turquoise" => "бирюзовый",
+        "burgundy" => "бордовый",
+        "khaki" => "хаки",
+        "lime" => "салатовый",
+        _ => return None,
+    })
+}
+
 /// `второй`, `третий`, else `5-й`.
 fn ordinal(position: usize) -> String {
     match position {
@@ -292,16 +333,16 @@ const MONTHS: [&str; 12] = [
     "декабря",
 ];
 
-/// After "к": `пятнице, 6 ноября`.
+/// `к пятнице, 6 ноября`, `ко вторнику, 3 ноября`.
 fn by_date(day: NaiveDate) -> String {
     let weekday = match day.weekday() {
-        Weekday::Mon => "понедельнику",
-        Weekday::Tue => "вторнику",
-        Weekday::Wed => "среде",
-        Weekday::Thu => "четвергу",
-        Weekday::Fri => "пятнице",
-        Weekday::Sat => "субботе",
-        Weekday::Sun => "воскресенью",
+        Weekday::Mon => "к понедельнику",
+        Weekday::Tue => "ко вторнику",
+        Weekday::Wed => "к среде",
+        Weekday::Thu => "к четвергу",
+        Weekday::Fri => "к пятнице",
+        Weekday::Sat => "к субботе",
+        Weekday::Sun => "к воскресенью",
     };
     format!("{weekday}, {} {}", day.day(), MONTHS[day.month0() as usize])
 }
@@ -330,7 +371,7 @@ fn counted(entry: &Counted) -> String {
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
     parts.extend(line.model.clone());
-    parts.extend(line.colour.as_ref().map(|colour| format!("цвет «{colour}»")));
+    parts.extend(line.colour.as_ref().map(|value| format!("цвет {}", colours(std::slice::from_ref(value), "или"))));
     parts.extend(line.size.as_ref().map(|size| format!("размер {size}")));
     parts.extend(line.quantity.map(|quantity| format!("{quantity} шт.")));
     if parts.is_empty() { format!("позицию {}", line.index + 1) } else { parts.join(", ") }

@@ -225,6 +225,7 @@ fn samples() -> Vec<Message> {
         Message::Dropped { extractor: "claude".into(), field: Spoken::parse("size_label"), value: "43".into() },
         Message::Dropped { extractor: "openai".into(), field: Spoken::parse("lines[1].color"), value: "red".into() },
         Message::Dropped { extractor: "rules".into(), field: Spoken::parse("color_any"), value: "navy".into() },
+        Message::Dropped { extractor: "rules".into(), field: Spoken::parse("needs_refundable"), value: "true".into() },
         Message::DroppedSoft { extractor: "claude".into(), field: Spoken::parse("needs_refundable") },
     ];
     for field in FieldName::ALL {
