@@ -25,7 +25,7 @@
 //! - [`mcp`]: the MCP server (the only module that knows rmcp).
 //! - [`cli`]: the binary's commands, one function each.
 //!
-//! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
+//! The core (`facts`, `cart`, `normalize`, `messages`, `checks`, `lines`, `decision`) is
 //! pure: no I/O, no clock, no model.
 
 pub mod acf;
