@@ -141,7 +141,7 @@ pub fn render(message: &Message) -> String {
             text
         }
         Message::RetryBudget { attempts } => format!(
-            "This order was already checked {} (the retry budget): the person must now decide themselves.",
+            "This order has already been checked {}, and it will not be checked again: whether to buy it is up to you.",
             times(*attempts)
         ),
         Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::NeedsRefundable)), .. } => {

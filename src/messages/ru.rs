@@ -161,7 +161,7 @@ pub fn render(message: &Message) -> String {
             text
         }
         Message::RetryBudget { attempts } => format!(
-            "Этот заказ уже проверялся {} {} (это предел повторных проверок): дальше решать вам.",
+            "Этот заказ уже проверен {} {}, больше проверок не будет: покупать ли его, решать вам.",
             attempts,
             plural(u64::from(*attempts), "раз", "раза", "раз")
         ),
