@@ -15,7 +15,7 @@ use crate::facts::{Facts, FieldRef};
 use crate::finding::Code;
 use crate::finding::{Finding, Severity};
 use crate::lines;
-use crate::messages::{self, Cause, EntryLine, Language, Message, Money, Screened};
+use crate::messages::{self, Cause, EntryLine, ItemName, Language, Message, Money, Screened};
 use crate::normalize;
 
 /// What the agent must do before paying.
@@ -117,7 +117,7 @@ fn describe_entry(item: &Item, quantity: u64) -> EntryLine {
         .collect();
     EntryLine {
         quantity,
-        name: item.display_name(),
+        name: ItemName::of(item),
         details,
         price: item.price_cents.map(|price| Money::new(price, item.currency.as_deref())),
     }

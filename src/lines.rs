@@ -15,7 +15,7 @@ use crate::cart::Cart;
 use crate::checks::{ItemRule, PairCost, PreparedItem, SeverityRules, Target, item_finding, pair_cost, pair_findings};
 use crate::facts::{Facts, FieldName, Line};
 use crate::finding::{Code, Finding, Severity, cart_path};
-use crate::messages::{Message, MissingLine};
+use crate::messages::{ItemName, Message, MissingLine};
 
 /// Above this many lines or cart entries the guard does not assign: it
 /// returns a `lines` finding and the order goes to the person. 256 keeps the
@@ -228,7 +228,7 @@ pub fn findings(
                         reason: String::new(),
                         message: None,
                     }
-                    .say(Message::Extra { item: entry.item.display_name() }),
+                    .say(Message::Extra { item: ItemName::of(&entry.item) }),
                 );
                 findings.extend(
                     ItemRule::ALL.into_iter().filter_map(|rule| {

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.brand else { return Status::Pass };
@@ -26,7 +26,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         wanted: accepted.iter().map(|brand| (*brand).to_owned()).collect(),
         actual: item.item.brand.clone(),
         look_alike,
-        item: item.item.display_name(),
+        item: ItemName::of(item.item),
     };
     Detail { expected, actual: json!(item.item.brand), message }
 }

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     if target.brand_not.is_empty() {
@@ -34,7 +34,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
             excluded: excluded.iter().map(|brand| (*brand).to_owned()).collect(),
             actual: item.item.brand.clone(),
             look_alike: !exact,
-            item: item.item.display_name(),
+            item: ItemName::of(item.item),
         },
     }
 }

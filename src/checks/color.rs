@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 use crate::normalize::{self, ColourWords};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -21,7 +21,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let accepted: Vec<&str> =
         std::iter::once(first_wanted).chain(target.color_any.iter().map(|colour| colour.raw.as_str())).collect();
     let wanted: Vec<String> = accepted.iter().map(|colour| (*colour).to_owned()).collect();
-    let name = item.item.display_name();
+    let name = ItemName::of(item.item);
     let colours = normalize::item_colours(item.item.color.as_deref().unwrap_or_default());
     let later_match = colours.iter().enumerate().skip(1).find(|(_, later)| {
         let later = ColourWords::new(later);

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     if target.color_not.is_empty() {
@@ -24,7 +24,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         message: Message::ColorExcluded {
             excluded: excluded.iter().map(|colour| (*colour).to_owned()).collect(),
             actual: item.item.color.clone(),
-            item: item.item.display_name(),
+            item: ItemName::of(item.item),
         },
     }
 }

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(deadline) = target.deadline_days else { return Status::Pass };
@@ -20,7 +20,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     Detail {
         expected: json!({ "delivery_days_at_most": deadline }),
         actual: json!({ "delivery_days": days }),
-        message: Message::Deadline { days: deadline, arrives: days, item: item.item.display_name() },
+        message: Message::Deadline { days: deadline, arrives: days, item: ItemName::of(item.item) },
     }
 }
 

@@ -11,20 +11,21 @@ use super::{SeverityRules, Source, unchecked};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Finding, Severity};
-use crate::messages::{Attribute, Message, Money};
+use crate::messages::{Attribute, ItemName, Message, Money};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
     let max = facts.explicit_max_cents?;
     let mut total: u64 = 0;
     let mut currency: Option<&str> = None;
     for (index, entry) in cart.entries.iter().enumerate() {
-        let name = entry.item.display_name();
+        let name = ItemName::of(&entry.item);
         let Some(price) = entry.item.price_cents else {
-            return Some(unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), &name, index, None));
+            return Some(unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), name, index, None));
         };
         match (currency, entry.item.currency.as_deref()) {
             (Some(seen), Some(this)) if seen != this => {
-                let finding = unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), &name, index, None);
+                let finding =
+                    unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), name.clone(), index, None);
                 return Some(finding.say(Message::MixedCurrencies {
                     seen: seen.to_owned(),
                     other: this.to_owned(),
@@ -56,7 +57,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
 /// The limit is in one currency and the cart in another: not comparable
 /// without a rate the guard does not have, so the person sees it (warn).
 fn other_currency(max: u64, limit_currency: &str, cart_currency: &str, cart: &Cart) -> Finding {
-    let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
+    let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
     Finding {
         id: "unchecked.explicit_max_cents@$.cart".to_owned(),
         code: Code::Unchecked,

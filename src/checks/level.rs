@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = target.level else { return Status::Pass };
@@ -25,7 +25,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
             // needs a stated level; the default is never shown.
             wanted: target.level.unwrap_or(crate::facts::Level::Beginner),
             actual: item.item.level,
-            item: item.item.display_name(),
+            item: ItemName::of(item.item),
         },
     }
 }

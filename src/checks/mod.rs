@@ -31,7 +31,7 @@ use serde_json::Value;
 use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Finding, Severity, cart_path};
-use crate::messages::{Attribute, Message};
+use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
 
 /// Where a fact value came from: the shared facts or one line.
@@ -452,7 +452,7 @@ pub fn item_finding(
         }
         Status::Unknown => {
             let detail = rule.detail(target, item);
-            Some(unchecked(rule.field(), rule.attribute(), detail.expected, &item.item.display_name(), index, line))
+            Some(unchecked(rule.field(), rule.attribute(), detail.expected, ItemName::of(item.item), index, line))
         }
     }
 }
@@ -463,7 +463,7 @@ pub fn unchecked(
     field: FieldName,
     attribute: Attribute,
     expected: Value,
-    item_name: &str,
+    item: ItemName,
     entry: usize,
     line: Option<usize>,
 ) -> Finding {
@@ -481,7 +481,7 @@ pub fn unchecked(
         reason: String::new(),
         message: None,
     }
-    .say(Message::Unchecked { field, attribute, item: item_name.to_owned() })
+    .say(Message::Unchecked { field, attribute, item })
 }
 
 /// Counts of a pair's findings, for line assignment.

@@ -8,10 +8,10 @@ use super::{SeverityRules, Source};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Finding, Severity};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
-    let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
+    let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
     let must = facts.other.iter().enumerate().map(|(index, text)| {
         Finding {
             id: format!("other[{index}]@$.cart"),

@@ -12,7 +12,7 @@ use crate::cart::{Cart, Item};
 use crate::checks::quantity::entry_units;
 use crate::facts::{Facts, FieldName, PricePreference};
 use crate::finding::{Code, Finding, cart_path};
-use crate::messages::{Attribute, Message, Money};
+use crate::messages::{Attribute, ItemName, Message, Money};
 
 /// "More than 15% cheaper": `alternative < 0.85 × cart`, in integers.
 const THRESHOLD_PERCENT: u128 = 85;
@@ -28,9 +28,9 @@ pub fn findings(
         return None;
     }
     let entry = &cart.entries[0];
-    let name = entry.item.display_name();
+    let name = ItemName::of(&entry.item);
     let Some(price) = entry.item.price_cents else {
-        return Some(unchecked(FieldName::PricePreference, Attribute::Price, json!("cheap"), &name, 0, None));
+        return Some(unchecked(FieldName::PricePreference, Attribute::Price, json!("cheap"), name, 0, None));
     };
     let shared;
     let target = match entry_targets.first().and_then(Option::as_ref) {
@@ -64,7 +64,7 @@ pub fn findings(
         message: None,
     }
     .say(Message::Price {
-        cheaper: cheapest.display_name(),
+        cheaper: ItemName::of(cheapest),
         cheaper_price: Money::new(alternative_price, currency),
         price: Money::new(price, currency),
         item: name,

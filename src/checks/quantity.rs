@@ -8,7 +8,7 @@ use super::{SeverityRules, Source, Target, unchecked};
 use crate::cart::{Cart, CartEntry, Item};
 use crate::facts::FieldName;
 use crate::finding::{Code, Finding, cart_path};
-use crate::messages::{Attribute, Counted, Message};
+use crate::messages::{Attribute, Counted, ItemName, Message};
 
 /// Units of the person's counting in one entry; `None` if the item does not
 /// say how many units one cart unit holds. The bounds in `cart` keep the
@@ -18,7 +18,7 @@ pub fn entry_units(item: &Item, quantity: u64) -> Option<u64> {
 }
 
 fn describe(entry: &CartEntry) -> Counted {
-    Counted { quantity: entry.quantity, name: entry.item.display_name(), units: entry.item.units }
+    Counted { quantity: entry.quantity, name: ItemName::of(&entry.item), units: entry.item.units }
 }
 
 /// The whole-cart quantity check (no lines).
@@ -33,7 +33,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
                     FieldName::Quantity,
                     Attribute::Units,
                     json!(wanted.units),
-                    &entry.item.display_name(),
+                    ItemName::of(&entry.item),
                     index,
                     None,
                 ));
@@ -75,7 +75,7 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
             FieldName::Quantity,
             Attribute::Units,
             json!(wanted.units),
-            &entry.item.display_name(),
+            ItemName::of(&entry.item),
             index,
             line,
         ));

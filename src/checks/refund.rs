@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     if !target.needs_refundable {
@@ -20,7 +20,7 @@ pub fn detail(_target: &Target, item: &PreparedItem) -> Detail {
     Detail {
         expected: json!({ "final_sale": false }),
         actual: json!({ "final_sale": item.item.final_sale }),
-        message: Message::Refund { item: item.item.display_name() },
+        message: Message::Refund { item: ItemName::of(item.item) },
     }
 }
 

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.size else { return Status::Pass };
@@ -26,7 +26,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         message: Message::Size {
             wanted: accepted.iter().map(|size| (*size).to_owned()).collect(),
             actual: item.item.size.clone(),
-            item: item.item.display_name(),
+            item: ItemName::of(item.item),
         },
     }
 }

@@ -2,7 +2,9 @@
 
 use chrono::{Datelike, NaiveDate, Weekday};
 
-use super::{Attribute, Cause, Counted, EntryLine, Message, MissingLine, Place, ScreenRule, Screened, Spoken};
+use super::{
+    Attribute, Cause, Counted, EntryLine, ItemName, Message, MissingLine, Place, ScreenRule, Screened, Spoken,
+};
 use crate::cart::ItemLevel;
 use crate::facts::{FieldName, FieldRef, Level};
 
@@ -13,24 +15,34 @@ pub fn render(message: &Message) -> String {
             let wanted = wanted.join(" or ");
             if *look_alike {
                 format!(
-                    "Asked for {wanted}, the cart has {actual}, which only looks like it (spelt with look-alike characters): {item}."
+                    "Asked for {wanted}, the cart has {actual}, which only looks like it (spelt with look-alike characters): {item}.",
+                    item = name(item)
                 )
             } else {
-                format!("Asked for {wanted}, the cart has {actual}: {item}.")
+                format!("Asked for {wanted}, the cart has {actual}: {item}.", item = name(item))
             }
         }
         Message::BrandExcluded { excluded, actual, look_alike, item } => {
             let actual = actual.as_deref().unwrap_or("no brand");
             let look_alike = if *look_alike { " (spelt with look-alike characters)" } else { "" };
-            format!("Asked for anything but {}, the cart has {actual}{look_alike}: {item}.", excluded.join(" or "))
+            format!(
+                "Asked for anything but {}, the cart has {actual}{look_alike}: {item}.",
+                excluded.join(" or "),
+                item = name(item)
+            )
         }
-        Message::Model { wanted, item } => format!("Asked for the model {wanted}, the cart has {item}."),
-        Message::ModelQuoted { quote, item } => format!("You asked for \u{201c}{quote}\u{201d}; the cart has {item}."),
+        Message::Model { wanted, item } => {
+            format!("Asked for the model {wanted}, the cart has {item}.", item = name(item))
+        }
+        Message::ModelQuoted { quote, item } => {
+            format!("You asked for \u{201c}{quote}\u{201d}; the cart has {item}.", item = name(item))
+        }
         Message::Color { wanted, actual, item } => {
             format!(
                 "Asked for {}, the cart has {}: {item}.",
                 wanted.join(" or "),
-                actual.as_deref().unwrap_or("no colour")
+                actual.as_deref().unwrap_or("no colour"),
+                item = name(item)
             )
         }
         Message::ColorLater { wanted, actual, first, later, position, item } => {
@@ -38,45 +50,61 @@ pub fn render(message: &Message) -> String {
                 if *position == 2 { "its second colour".to_owned() } else { format!("its colour number {position}") };
             format!(
                 "Asked for {}, the cart has {actual}, which counts as {first} ({later} is only {which}): {item}.",
-                wanted.join(" or ")
+                wanted.join(" or "),
+                item = name(item)
             )
         }
         Message::ColorExcluded { excluded, actual, item } => format!(
             "Asked for any colour but {}, the cart has {}: {item}.",
             excluded.join(" or "),
-            actual.as_deref().unwrap_or("no colour")
+            actual.as_deref().unwrap_or("no colour"),
+            item = name(item)
         ),
         Message::Size { wanted, actual, item } => format!(
             "Asked for size {}, the cart has {}: {item}.",
             wanted.join(" or "),
-            actual.as_deref().unwrap_or("no size")
+            actual.as_deref().unwrap_or("no size"),
+            item = name(item)
         ),
         Message::SizeQuoted { quote, size, item } => {
-            format!("You asked for \u{201c}{quote}\u{201d}; the cart has {size}: {item}.")
+            format!("You asked for \u{201c}{quote}\u{201d}; the cart has {size}: {item}.", item = name(item))
         }
         Message::Level { wanted, actual, item } => {
             let has = match actual {
                 Some(level) => with_article(&format!("{} item", item_level(*level))),
                 None => "an item of no stated level".to_owned(),
             };
-            format!("Asked for {} level, the cart has {has}: {item}.", level(*wanted))
+            format!("Asked for {} level, the cart has {has}: {item}.", level(*wanted), item = name(item))
         }
-        Message::Refund { item } => format!("Asked to be able to return it, the item is final sale: {item}."),
+        Message::Refund { item } => {
+            format!("Asked to be able to return it, the item is final sale: {item}.", item = name(item))
+        }
         Message::Deadline { days: deadline, arrives, item } => {
             let arrives = arrives.map_or_else(|| "an unknown time".to_owned(), days);
-            format!("Asked for delivery within {}, the cart delivers in {arrives}: {item}.", days(*deadline))
+            format!(
+                "Asked for delivery within {}, the cart delivers in {arrives}: {item}.",
+                days(*deadline),
+                item = name(item)
+            )
         }
         Message::DeadlineDated { days: deadline, by, quoted, arrives, arrives_on, item } => {
             let wanted = match quoted {
                 Some(words) => format!("by \u{201c}{words}\u{201d} ({})", date(*by)),
                 None => format!("within {} (by {})", days(*deadline), date(*by)),
             };
-            format!("You asked for it {wanted}; it would arrive in {} ({}): {item}.", days(*arrives), date(*arrives_on))
+            format!(
+                "You asked for it {wanted}; it would arrive in {} ({}): {item}.",
+                days(*arrives),
+                date(*arrives_on),
+                item = name(item)
+            )
         }
         Message::Price { cheaper, cheaper_price, price, item } => format!(
             "Asked for a cheap option, {cheaper} fits every stated fact for {} against {}: {item}.",
             cheaper_price.show('.'),
-            price.show('.')
+            price.show('.'),
+            item = name(item),
+            cheaper = name(cheaper)
         ),
         Message::ExplicitMax { max, total, beyond } => {
             let shown = if *beyond { format!("more than {}", total.show('.')) } else { total.show('.') };
@@ -87,25 +115,26 @@ pub fn render(message: &Message) -> String {
             format!("Asked for {wanted}, the cart has {actual}: {}.", contents.join(", "))
         }
         Message::Other { text, items } => {
-            format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", items.join(", "))
+            format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }
         Message::OtherOptional { text, items } => {
-            format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", items.join(", "))
+            format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }
         Message::Unchecked { field, attribute, item } => format!(
             "Could not check {}: the store does not say {}: {item}.",
             field_name(*field),
-            attribute_name(*attribute)
+            attribute_name(*attribute),
+            item = name(item)
         ),
         Message::MixedCurrencies { seen, other, item } => {
-            format!("Could not check the spending limit: the cart mixes {seen} and {other}: {item}.")
+            format!("Could not check the spending limit: the cart mixes {seen} and {other}: {item}.", item = name(item))
         }
         Message::LimitInOtherCurrency { max, cart_currency, items } => format!(
             "Could not check the spending limit: it is {}, and the cart is priced in {cart_currency}: {}.",
             max.show('.'),
-            items.join(", ")
+            names(items)
         ),
-        Message::Extra { item } => format!("Not part of what was asked for: {item}."),
+        Message::Extra { item } => format!("Not part of what was asked for: {item}.", item = name(item)),
         Message::TooManyLines { lines, entries, bound } => format!(
             "The order has too many lines and items to match ({lines} lines, {entries} cart entries; the bound is {bound}): please check it yourself."
         ),
@@ -273,8 +302,8 @@ fn date(day: NaiveDate) -> String {
 
 fn counted(entry: &Counted) -> String {
     match entry.units {
-        Some(units) if units != 1 => format!("{} \u{d7} {} ({units} each)", entry.quantity, entry.name),
-        _ => format!("{} \u{d7} {}", entry.quantity, entry.name),
+        Some(units) if units != 1 => format!("{} \u{d7} {} ({units} each)", entry.quantity, name(&entry.name)),
+        _ => format!("{} \u{d7} {}", entry.quantity, name(&entry.name)),
     }
 }
 
@@ -289,7 +318,7 @@ fn missing(line: &MissingLine) -> String {
 
 /// `2 × Nike Pegasus 41 (White/Black, EU 44), 159.99 USD each`.
 fn entry_line(entry: &EntryLine) -> String {
-    let mut text = format!("{} \u{d7} {}", entry.quantity, entry.name);
+    let mut text = format!("{} \u{d7} {}", entry.quantity, name(&entry.name));
     if !entry.details.is_empty() {
         text.push_str(&format!(" ({})", entry.details.join(", ")));
     }
@@ -328,4 +357,13 @@ fn screen_rule(rule: ScreenRule) -> &'static str {
         ScreenRule::ModeSwitch => "an instruction to change mode or role",
         ScreenRule::Encoded => "an encoded instruction",
     }
+}
+
+/// An item as a reason names it.
+fn name(item: &ItemName) -> &str {
+    item.0.as_deref().unwrap_or("an unnamed item")
+}
+
+fn names(items: &[ItemName]) -> String {
+    items.iter().map(name).collect::<Vec<_>>().join(", ")
 }

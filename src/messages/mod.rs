@@ -24,7 +24,7 @@ use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cart::ItemLevel;
+use crate::cart::{Item, ItemLevel};
 use crate::facts::{FieldName, FieldRef, Level};
 
 /// A language the tables speak. On the wire: `en`, `ru`.
@@ -128,11 +128,33 @@ pub enum Attribute {
     Price,
 }
 
+/// An item as a reason names it: its name, else its brand, else its id;
+/// `None` when it says none of them (each table then says "an unnamed item"
+/// in its own words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemName(pub Option<String>);
+
+impl ItemName {
+    pub fn of(item: &Item) -> ItemName {
+        ItemName(item.name.clone().or_else(|| item.brand.clone()).or_else(|| item.id.clone()))
+    }
+
+    pub fn named(name: &str) -> ItemName {
+        ItemName(Some(name.to_owned()))
+    }
+}
+
+impl From<&str> for ItemName {
+    fn from(name: &str) -> ItemName {
+        ItemName::named(name)
+    }
+}
+
 /// One cart entry as a quantity reason counts it: `3 × Balls (4 each)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counted {
     pub quantity: u64,
-    pub name: String,
+    pub name: ItemName,
     /// Units one cart unit holds, when more than one.
     pub units: Option<u64>,
 }
@@ -141,7 +163,7 @@ pub struct Counted {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryLine {
     pub quantity: u64,
-    pub name: String,
+    pub name: ItemName,
     /// Brand, colour and size, where the name does not already say them.
     pub details: Vec<String>,
     pub price: Option<Money>,
@@ -234,28 +256,28 @@ pub enum Message {
         wanted: Vec<String>,
         actual: Option<String>,
         look_alike: bool,
-        item: String,
+        item: ItemName,
     },
     /// The item's brand is one the person excluded.
     BrandExcluded {
         excluded: Vec<String>,
         actual: Option<String>,
         look_alike: bool,
-        item: String,
+        item: ItemName,
     },
     Model {
         wanted: String,
-        item: String,
+        item: ItemName,
     },
     /// A model reason quoting the person's words.
     ModelQuoted {
         quote: String,
-        item: String,
+        item: ItemName,
     },
     Color {
         wanted: Vec<String>,
         actual: Option<String>,
-        item: String,
+        item: ItemName,
     },
     /// The wanted colour is only the item's colour number `position` (1-based, 2 or more).
     ColorLater {
@@ -264,37 +286,37 @@ pub enum Message {
         first: String,
         later: String,
         position: usize,
-        item: String,
+        item: ItemName,
     },
     ColorExcluded {
         excluded: Vec<String>,
         actual: Option<String>,
-        item: String,
+        item: ItemName,
     },
     Size {
         wanted: Vec<String>,
         actual: Option<String>,
-        item: String,
+        item: ItemName,
     },
     /// A size reason quoting the person's words.
     SizeQuoted {
         quote: String,
         size: String,
-        item: String,
+        item: ItemName,
     },
     Level {
         wanted: Level,
         actual: Option<ItemLevel>,
-        item: String,
+        item: ItemName,
     },
     Refund {
-        item: String,
+        item: ItemName,
     },
     /// A deadline in days, without today (the deterministic guard alone).
     Deadline {
         days: u64,
         arrives: Option<u64>,
-        item: String,
+        item: ItemName,
     },
     /// A deadline with its dates: `by` is today + `days`; `quoted` the
     /// person's word for it ("Friday") when one names it alone.
@@ -304,13 +326,13 @@ pub enum Message {
         quoted: Option<String>,
         arrives: u64,
         arrives_on: NaiveDate,
-        item: String,
+        item: ItemName,
     },
     Price {
-        cheaper: String,
+        cheaper: ItemName,
         cheaper_price: Money,
         price: Money,
-        item: String,
+        item: ItemName,
     },
     /// The total is above the limit; `beyond`: the total is past every
     /// number, and `total` is the largest one.
@@ -326,31 +348,31 @@ pub enum Message {
     },
     Other {
         text: String,
-        items: Vec<String>,
+        items: Vec<ItemName>,
     },
     OtherOptional {
         text: String,
-        items: Vec<String>,
+        items: Vec<ItemName>,
     },
     Unchecked {
         field: FieldName,
         attribute: Attribute,
-        item: String,
+        item: ItemName,
     },
     /// The limit could not be checked: the cart mixes two currencies.
     MixedCurrencies {
         seen: String,
         other: String,
-        item: String,
+        item: ItemName,
     },
     /// The limit is in one currency and the cart in another.
     LimitInOtherCurrency {
         max: Money,
         cart_currency: String,
-        items: Vec<String>,
+        items: Vec<ItemName>,
     },
     Extra {
-        item: String,
+        item: ItemName,
     },
     /// Too many lines or entries to assign: the person checks the order.
     TooManyLines {

@@ -4,7 +4,9 @@
 
 use chrono::{Datelike, NaiveDate, Weekday};
 
-use super::{Attribute, Cause, Counted, EntryLine, Message, MissingLine, Place, ScreenRule, Screened, Spoken, listed};
+use super::{
+    Attribute, Cause, Counted, EntryLine, ItemName, Message, MissingLine, Place, ScreenRule, Screened, Spoken, listed,
+};
 use crate::cart::ItemLevel;
 use crate::facts::{FieldName, FieldRef, Level};
 
@@ -14,10 +16,15 @@ pub fn render(message: &Message) -> String {
             let wanted = listed(wanted, "или");
             match (actual, look_alike) {
                 (Some(actual), true) => format!(
-                    "Вы просили {wanted}, а в корзине {actual} — это лишь похожее написание (буквами другого алфавита): {item}."
+                    "Вы просили {wanted}, а в корзине {actual} — это лишь похожее написание (буквами другого алфавита): {item}.",
+                    item = name(item)
                 ),
-                (Some(actual), false) => format!("Вы просили {wanted}, а в корзине {actual}: {item}."),
-                (None, _) => format!("Вы просили {wanted}, а у товара в корзине бренд не указан: {item}."),
+                (Some(actual), false) => {
+                    format!("Вы просили {wanted}, а в корзине {actual}: {item}.", item = name(item))
+                }
+                (None, _) => {
+                    format!("Вы просили {wanted}, а у товара в корзине бренд не указан: {item}.", item = name(item))
+                }
             }
         }
         Message::BrandExcluded { excluded, actual, look_alike, item } => {
@@ -28,46 +35,79 @@ pub fn render(message: &Message) -> String {
             } else {
                 ""
             };
-            format!("Вы исключили {what} {}, а в корзине {actual}{look_alike}: {item}.", listed(excluded, "и"))
+            format!(
+                "Вы исключили {what} {}, а в корзине {actual}{look_alike}: {item}.",
+                listed(excluded, "и"),
+                item = name(item)
+            )
         }
-        Message::Model { wanted, item } => format!("Вы просили модель {wanted}, а в корзине {item}."),
-        Message::ModelQuoted { quote, item } => format!("Вы просили «{quote}», а в корзине {item}."),
+        Message::Model { wanted, item } => {
+            format!("Вы просили модель {wanted}, а в корзине {item}.", item = name(item))
+        }
+        Message::ModelQuoted { quote, item } => format!("Вы просили «{quote}», а в корзине {item}.", item = name(item)),
         Message::Color { wanted, actual, item } => match actual {
-            Some(actual) => format!("Вы просили цвет {}, а в корзине {actual}: {item}.", colours(wanted, "или")),
-            None => format!("Вы просили цвет {}, а у товара в корзине цвет не указан: {item}.", colours(wanted, "или")),
+            Some(actual) => {
+                format!("Вы просили цвет {}, а в корзине {actual}: {item}.", colours(wanted, "или"), item = name(item))
+            }
+            None => format!(
+                "Вы просили цвет {}, а у товара в корзине цвет не указан: {item}.",
+                colours(wanted, "или"),
+                item = name(item)
+            ),
         },
         Message::ColorLater { wanted, actual, first, later, position, item } => format!(
             "Вы просили цвет {}, а в корзине {actual}: основной цвет — {first}, а {later} — только {} цвет: {item}.",
             colours(wanted, "или"),
-            ordinal(*position)
+            ordinal(*position),
+            item = name(item)
         ),
         Message::ColorExcluded { excluded, actual, item } => {
             let what = if excluded.len() == 1 { "цвет" } else { "цвета" };
             let actual = actual.as_deref().unwrap_or("товар без цвета");
-            format!("Вы исключили {what} {}, а в корзине {actual}: {item}.", colours(excluded, "и"))
+            format!("Вы исключили {what} {}, а в корзине {actual}: {item}.", colours(excluded, "и"), item = name(item))
         }
         Message::Size { wanted, actual, item } => match actual {
-            Some(actual) => format!("Вы просили размер {}, а в корзине {actual}: {item}.", listed(wanted, "или")),
+            Some(actual) => {
+                format!("Вы просили размер {}, а в корзине {actual}: {item}.", listed(wanted, "или"), item = name(item))
+            }
             None => {
-                format!("Вы просили размер {}, а у товара в корзине размер не указан: {item}.", listed(wanted, "или"))
+                format!(
+                    "Вы просили размер {}, а у товара в корзине размер не указан: {item}.",
+                    listed(wanted, "или"),
+                    item = name(item)
+                )
             }
         },
-        Message::SizeQuoted { quote, size, item } => format!("Вы просили «{quote}», а в корзине {size}: {item}."),
+        Message::SizeQuoted { quote, size, item } => {
+            format!("Вы просили «{quote}», а в корзине {size}: {item}.", item = name(item))
+        }
         Message::Level { wanted, actual, item } => {
             let has = match actual {
                 Some(level) => format!("товар {}", item_level(*level)),
                 None => "товар без указанного уровня".to_owned(),
             };
-            format!("Вы просили товар {}, а в корзине {has}: {item}.", level(*wanted))
+            format!("Вы просили товар {}, а в корзине {has}: {item}.", level(*wanted), item = name(item))
         }
         Message::Refund { item } => {
-            format!("Вы хотели иметь возможность вернуть товар, а он продаётся без возврата: {item}.")
+            format!(
+                "Вы хотели иметь возможность вернуть товар, а он продаётся без возврата: {item}.",
+                item = name(item)
+            )
         }
         Message::Deadline { days: deadline, arrives, item } => match arrives {
             Some(arrives) => {
-                format!("Вы просили доставку за {}, а она займёт {}: {item}.", days(*deadline), days(*arrives))
+                format!(
+                    "Вы просили доставку за {}, а она займёт {}: {item}.",
+                    days(*deadline),
+                    days(*arrives),
+                    item = name(item)
+                )
             }
-            None => format!("Вы просили доставку за {}, а срок доставки неизвестен: {item}.", days(*deadline)),
+            None => format!(
+                "Вы просили доставку за {}, а срок доставки неизвестен: {item}.",
+                days(*deadline),
+                item = name(item)
+            ),
         },
         Message::DeadlineDated { days: deadline, by, quoted, arrives, arrives_on, item } => {
             // The date names the weekday the person said, in the case the
@@ -81,13 +121,16 @@ pub fn render(message: &Message) -> String {
             format!(
                 "Вы просили доставку {wanted}, а товар придёт {} (через {}): {item}.",
                 on_date(*arrives_on),
-                days(*arrives)
+                days(*arrives),
+                item = name(item)
             )
         }
         Message::Price { cheaper, cheaper_price, price, item } => format!(
             "Вы просили подешевле, а {cheaper} подходит по всем условиям и стоит {} против {}: {item}.",
             cheaper_price.show(','),
-            price.show(',')
+            price.show(','),
+            item = name(item),
+            cheaper = name(cheaper)
         ),
         Message::ExplicitMax { max, total, beyond } => {
             let shown = if *beyond {
@@ -102,25 +145,29 @@ pub fn render(message: &Message) -> String {
             format!("Вы просили {wanted} шт., а в корзине {actual} шт.: {}.", contents.join(", "))
         }
         Message::Other { text, items } => {
-            format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", items.join(", "))
+            format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", names(items))
         }
         Message::OtherOptional { text, items } => {
-            format!("Вы указали как пожелание «{text}»; проверить это по товару я не могу: {}.", items.join(", "))
+            format!("Вы указали как пожелание «{text}»; проверить это по товару я не могу: {}.", names(items))
         }
         Message::Unchecked { field, attribute, item } => format!(
             "Не удалось проверить {}: магазин не указывает{}: {item}.",
             field_name(*field),
-            attribute_name(*attribute)
+            attribute_name(*attribute),
+            item = name(item)
         ),
         Message::MixedCurrencies { seen, other, item } => {
-            format!("Не удалось проверить бюджет: в корзине смешаны валюты {seen} и {other}: {item}.")
+            format!(
+                "Не удалось проверить бюджет: в корзине смешаны валюты {seen} и {other}: {item}.",
+                item = name(item)
+            )
         }
         Message::LimitInOtherCurrency { max, cart_currency, items } => format!(
             "Не удалось проверить бюджет: он указан как {}, а цены в корзине в {cart_currency}: {}.",
             max.show(','),
-            items.join(", ")
+            names(items)
         ),
-        Message::Extra { item } => format!("Этого вы не просили: {item}."),
+        Message::Extra { item } => format!("Этого вы не просили: {item}.", item = name(item)),
         Message::TooManyLines { lines, entries, bound } => format!(
             "В заказе слишком много позиций и товаров, чтобы их сопоставить ({lines} {}, {entries} {} в корзине; предел — {bound}): проверьте заказ сами, пожалуйста.",
             plural(*lines as u64, "позиция", "позиции", "позиций"),
@@ -363,8 +410,10 @@ fn on_date(day: NaiveDate) -> String {
 
 fn counted(entry: &Counted) -> String {
     match entry.units {
-        Some(units) if units != 1 => format!("{} \u{d7} {} (по {units} шт. в упаковке)", entry.quantity, entry.name),
-        _ => format!("{} \u{d7} {}", entry.quantity, entry.name),
+        Some(units) if units != 1 => {
+            format!("{} \u{d7} {} (по {units} шт. в упаковке)", entry.quantity, name(&entry.name))
+        }
+        _ => format!("{} \u{d7} {}", entry.quantity, name(&entry.name)),
     }
 }
 
@@ -379,7 +428,7 @@ fn missing(line: &MissingLine) -> String {
 
 /// `2 × Nike Pegasus 41 (White/Black, EU 44), 159,99 USD за штуку`.
 fn entry_line(entry: &EntryLine) -> String {
-    let mut text = format!("{} \u{d7} {}", entry.quantity, entry.name);
+    let mut text = format!("{} \u{d7} {}", entry.quantity, name(&entry.name));
     if !entry.details.is_empty() {
         text.push_str(&format!(" ({})", entry.details.join(", ")));
     }
@@ -418,4 +467,13 @@ fn screen_rule(rule: ScreenRule) -> &'static str {
         ScreenRule::ModeSwitch => "указание сменить режим или роль",
         ScreenRule::Encoded => "закодированное указание",
     }
+}
+
+/// An item as a reason names it.
+fn name(item: &ItemName) -> &str {
+    item.0.as_deref().unwrap_or("товар без названия")
+}
+
+fn names(items: &[ItemName]) -> String {
+    items.iter().map(name).collect::<Vec<_>>().join(", ")
 }

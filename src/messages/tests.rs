@@ -66,7 +66,7 @@ fn screened() -> Screened {
 /// Representative values for every kind, with the variations that change
 /// the words (alternatives, a missing value, plurals, both places).
 fn samples() -> Vec<Message> {
-    let item = || SHOES.to_owned();
+    let item = || ItemName::named(SHOES);
     let usd = |minor| Money::new(minor, Some("USD"));
     let mut samples = vec![
         Message::Brand { wanted: strings(&["Nike"]), actual: Some("Adidas".into()), look_alike: false, item: item() },
@@ -121,6 +121,7 @@ fn samples() -> Vec<Message> {
         Message::Level { wanted: Level::Pro, actual: Some(ItemLevel::Beginner), item: "Babolat Pure Aero".into() },
         Message::Level { wanted: Level::Intermediate, actual: None, item: "Babolat Pure Aero".into() },
         Message::Refund { item: item() },
+        Message::Refund { item: ItemName(None) },
         Message::Deadline { days: 1, arrives: Some(2), item: item() },
         Message::Deadline { days: 21, arrives: None, item: item() },
         Message::DeadlineDated {
@@ -168,13 +169,13 @@ fn samples() -> Vec<Message> {
                 Counted { quantity: 1, name: "Head balls".into(), units: Some(1) },
             ],
         },
-        Message::Other { text: "без орехов".into(), items: strings(&["Granola", "Muesli"]) },
-        Message::OtherOptional { text: "gift wrapped".into(), items: strings(&[SHOES]) },
+        Message::Other { text: "без орехов".into(), items: vec!["Granola".into(), "Muesli".into()] },
+        Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
         Message::MixedCurrencies { seen: "USD".into(), other: "EUR".into(), item: item() },
         Message::LimitInOtherCurrency {
             max: Money::new(500_000, Some("RUB")),
             cart_currency: "USD".into(),
-            items: strings(&[SHOES]),
+            items: vec![item()],
         },
         Message::Extra { item: "Nike socks".into() },
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },
@@ -240,7 +241,11 @@ fn samples() -> Vec<Message> {
             FieldName::Quantity => Attribute::Units,
             _ => Attribute::Price,
         };
-        samples.push(Message::Unchecked { field, attribute, item: "sku-1".into() });
+        samples.push(Message::Unchecked {
+            field,
+            attribute,
+            item: ItemName::of(&crate::cart::Item { id: Some("sku-1".into()), ..crate::cart::Item::default() }),
+        });
     }
     samples
 }

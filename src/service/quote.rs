@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::cart::Cart;
 use crate::extract::set::ExtractorReport;
 use crate::finding::{Code, Finding};
-use crate::messages::Message;
+use crate::messages::{ItemName, Message};
 
 /// Quotes the person's words in the reasons of size and model findings whose
 /// expected value some extractor's grounding supports with words of the
@@ -62,11 +62,11 @@ pub fn quote_reasons(
             let message = match finding.code {
                 Code::Size => match &item.size {
                     Some(size) => {
-                        Message::SizeQuoted { quote: quote.to_owned(), size: size.clone(), item: item.display_name() }
+                        Message::SizeQuoted { quote: quote.to_owned(), size: size.clone(), item: ItemName::of(item) }
                     }
                     None => return finding,
                 },
-                _ => Message::ModelQuoted { quote: quote.to_owned(), item: item.display_name() },
+                _ => Message::ModelQuoted { quote: quote.to_owned(), item: ItemName::of(item) },
             };
             finding.say(message)
         })
@@ -88,7 +88,7 @@ fn deadline_message(finding: &Finding, cart: &Cart, reports: &[ExtractorReport],
         quoted,
         arrives,
         arrives_on: today.checked_add_days(chrono::Days::new(arrives))?,
-        item: item.display_name(),
+        item: ItemName::of(item),
     })
 }
 
