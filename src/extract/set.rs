@@ -22,7 +22,8 @@ use super::{Cost, ExtractError, ExtractInput, Extractor};
 use crate::facts::Facts;
 use crate::messages::{Cause, Message, Screened};
 
-/// The reason given to the person when facts could not be extracted.
+/// How a failed set's error text starts (the record's `fail_closed`, logs);
+/// the person reads `messages`' words instead.
 pub const COULD_NOT_CHECK: &str = "The request could not be checked";
 
 /// What one extractor did for one request.
@@ -75,8 +76,8 @@ impl Serialize for SetOutcome {
 
 impl SetOutcome {
     /// One note per value dropped by grounding, naming the extractor that
-    /// read it ("An extractor (claude) read size_label '43', which the
-    /// request does not say; ignored").
+    /// read it ("An extractor (claude) read the size as '43', which the
+    /// request does not say; ignored"), for the person's language.
     pub fn drop_notes(&self) -> Vec<Message> {
         self.reports
             .iter()
@@ -106,8 +107,8 @@ impl FailClosed {
         FailClosed { detail, screened: Vec::new() }
     }
 
-    /// The reason given to the person: the fixed sentence of guard.md §4.5,
-    /// and, when the screen stopped the check, what it found and where.
+    /// When the screen stopped the check, what it found and where: the
+    /// reason adds it to the fixed sentence of guard.md §4.5.
     pub fn found(&self) -> Option<Screened> {
         super::screen::found(&self.screened)
     }
