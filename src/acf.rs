@@ -486,6 +486,7 @@ mod tests {
             expected,
             actual,
             reason: "reason".into(),
+            message: None,
         }
     }
 

@@ -15,6 +15,7 @@ use crate::facts::{Facts, FieldRef};
 use crate::finding::Code;
 use crate::finding::{Finding, Severity};
 use crate::lines;
+use crate::messages::{self, Cause, EntryLine, ItemName, Language, Message, Money, Screened};
 use crate::normalize;
 
 /// What the agent must do before paying.
@@ -68,30 +69,20 @@ pub enum Basis {
     RetryBudgetExhausted,
 }
 
-/// The opening and closing of the question, as guard.md §6 shows it.
-pub const QUESTION_OPENING: &str = "Before I buy this, please check:";
-pub const QUESTION_CLOSING: &str = "Should I still go ahead?";
-
-/// Renders the §6 question from the reasons.
-pub fn question(reasons: &[String]) -> String {
-    let mut text = String::from(QUESTION_OPENING);
-    for reason in reasons {
-        text.push_str("\n\u{2013} ");
-        text.push_str(reason);
-    }
-    text.push('\n');
-    text.push_str(QUESTION_CLOSING);
-    text
+/// The §6 question around the reasons, in `language`: "Before I buy this,
+/// please check: – … Should I still go ahead?"
+pub fn question(language: Language, reasons: &[String]) -> String {
+    messages::render(language, &Message::Question { reasons: reasons.to_vec() })
 }
 
 /// The id of the one finding of a check that could not run: the whole
 /// request (`$`), so the person's `accept` can name it.
 pub const ENGINE_ERROR_ID: &str = "engine_error@$";
 
-/// The finding of a check that could not run, blocking. Its field is
-/// `other`: like a free-text requirement, it is something the guard cannot
-/// check and the person decides.
-pub fn engine_error_finding(reason: String) -> Finding {
+/// The finding of a check that could not run, blocking, with what the screen
+/// found if that is why. Its field is `other`: like a free-text requirement,
+/// it is something the guard cannot check and the person decides.
+pub fn engine_error_finding(found: Option<Screened>) -> Finding {
     Finding {
         id: ENGINE_ERROR_ID.to_owned(),
         code: Code::EngineError,
@@ -102,53 +93,54 @@ pub fn engine_error_finding(reason: String) -> Finding {
         entry: None,
         expected: serde_json::Value::Null,
         actual: serde_json::Value::Null,
-        reason,
+        reason: String::new(),
+        message: None,
     }
+    .say(Message::CouldNotCheck { found })
 }
 
 /// The question of a check that could not run: why, what is about to be
 /// bought, and whether to buy it anyway (a question the person can answer
 /// with yes, sent back as `accept`).
-pub fn could_not_check_question(cause: &str, cart: &Cart) -> String {
-    let mut text =
-        format!("I could not check this order against your words because {cause}.\nHere is what I'm about to buy:");
-    for entry in &cart.entries {
-        text.push_str("\n\u{2013} ");
-        text.push_str(&describe_entry(&entry.item, entry.quantity));
-    }
-    text.push_str("\nShall I buy it?");
-    text
+pub fn could_not_check_question(language: Language, cause: &Cause, cart: &Cart) -> String {
+    let entries = cart.entries.iter().map(|entry| describe_entry(&entry.item, entry.quantity)).collect();
+    messages::render(language, &Message::CouldNotCheckQuestion { cause: cause.clone(), entries })
 }
 
 /// One cart entry for a person: `2 × Nike Pegasus 41 (Nike, White/Black, EU 44), 159.99 USD each`.
-fn describe_entry(item: &Item, quantity: u64) -> String {
-    let details: Vec<&str> = [&item.brand, &item.color, &item.size]
+fn describe_entry(item: &Item, quantity: u64) -> EntryLine {
+    let details: Vec<String> = [&item.brand, &item.color, &item.size]
         .into_iter()
         .filter_map(|value| value.as_deref())
         .filter(|value| !item.name.as_deref().unwrap_or_default().contains(*value))
+        .map(str::to_owned)
         .collect();
-    let mut text = format!("{quantity} \u{d7} {}", item.display_name());
-    if !details.is_empty() {
-        text.push_str(&format!(" ({})", details.join(", ")));
+    EntryLine {
+        quantity,
+        name: ItemName::of(item),
+        details,
+        price: item.price_cents.map(|price| Money::new(price, item.currency.as_deref())),
     }
-    if let Some(price) = item.price_cents {
-        text.push_str(&format!(", {}", checks::money(price, item.currency.as_deref())));
-        if quantity > 1 {
-            text.push_str(" each");
+}
+
+/// Renders every finding's reason in `language` (a finding read back from a
+/// record keeps its sealed reason). Reasons quote item text, so direction
+/// controls are taken out of them: what the person reads is what was
+/// compared (see [`normalize::without_direction_controls`]).
+fn render_reasons(findings: &mut [Finding], language: Language) {
+    for finding in findings {
+        if let Some(message) = &finding.message {
+            finding.reason = messages::render(language, message);
         }
+        finding.reason = normalize::without_direction_controls(&finding.reason);
     }
-    text
 }
 
 impl Verdict {
     /// Decides from the findings of checks that ran on facts with `disputed`
-    /// fields. Reasons quote item text, so direction controls are taken out
-    /// of them: what the person reads is what was compared (see
-    /// [`normalize::without_direction_controls`]).
-    pub fn checked(mut findings: Vec<Finding>, disputed: &BTreeSet<FieldRef>) -> Verdict {
-        for finding in &mut findings {
-            finding.reason = normalize::without_direction_controls(&finding.reason);
-        }
+    /// fields; reasons, notes and question are in `language`.
+    pub fn checked(mut findings: Vec<Finding>, disputed: &BTreeSet<FieldRef>, language: Language) -> Verdict {
+        render_reasons(&mut findings, language);
         let reasons: Vec<String> = findings
             .iter()
             .filter(|finding| finding.severity == Severity::Block)
@@ -160,7 +152,7 @@ impl Verdict {
             .map(|finding| finding.reason.clone())
             .collect();
         let decision = if reasons.is_empty() { Decision::Proceed } else { Decision::Ask };
-        let question = (decision == Decision::Ask).then(|| question(&reasons));
+        let question = (decision == Decision::Ask).then(|| question(language, &reasons));
         Verdict { decision, reasons, question, notes, findings, basis: Basis::Checked { disputed: disputed.clone() } }
     }
 
@@ -170,7 +162,14 @@ impl Verdict {
     /// `cause` says why for the person, `detail` for the record. The
     /// question names what is about to be bought, so the person can answer
     /// it without the checks.
-    pub fn could_not_check(finding: Finding, cause: &str, cart: &Cart, detail: String) -> Verdict {
+    pub fn could_not_check(
+        mut finding: Finding,
+        cause: &Cause,
+        cart: &Cart,
+        detail: String,
+        language: Language,
+    ) -> Verdict {
+        render_reasons(std::slice::from_mut(&mut finding), language);
         let blocks = finding.severity == Severity::Block;
         let (reasons, notes) = if blocks {
             (vec![finding.reason.clone()], Vec::new())
@@ -179,7 +178,7 @@ impl Verdict {
         };
         Verdict {
             decision: if blocks { Decision::Ask } else { Decision::Proceed },
-            question: blocks.then(|| could_not_check_question(cause, cart)),
+            question: blocks.then(|| could_not_check_question(language, cause, cart)),
             reasons,
             notes,
             findings: vec![finding],
@@ -187,16 +186,18 @@ impl Verdict {
         }
     }
 
-    /// A resubmission past the retry budget: `ask`, the person decides.
-    pub fn retry_budget_exhausted(reason: String) -> Verdict {
-        Verdict::without_findings(reason, Basis::RetryBudgetExhausted)
+    /// A resubmission past the retry budget (`attempts` checks already):
+    /// `ask`, the person decides.
+    pub fn retry_budget_exhausted(attempts: u32, language: Language) -> Verdict {
+        let reason = messages::render(language, &Message::RetryBudget { attempts });
+        Verdict::without_findings(reason, Basis::RetryBudgetExhausted, language)
     }
 
-    fn without_findings(reason: String, basis: Basis) -> Verdict {
+    fn without_findings(reason: String, basis: Basis, language: Language) -> Verdict {
         let reasons = vec![reason];
         Verdict {
             decision: Decision::Ask,
-            question: Some(question(&reasons)),
+            question: Some(question(language, &reasons)),
             reasons,
             notes: Vec::new(),
             findings: Vec::new(),
@@ -221,7 +222,7 @@ impl Verdict {
 /// The deterministic guard: facts and cart in, verdict out. `allowed` feeds
 /// the price check. Never calls a model, never reads the clock.
 pub fn check(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Verdict {
-    Verdict::checked(run(facts, cart, allowed), &facts.disputed)
+    Verdict::checked(run(facts, cart, allowed), &facts.disputed, Language::En)
 }
 
 /// Runs every check of guard.md §5 on a cart. `allowed` feeds the price check

@@ -209,28 +209,6 @@ impl FieldName {
         FieldName::ALL.into_iter().find(|field| field.as_str() == name)
     }
 
-    /// The field as people say it, for sentences a person reads (never the
-    /// wire name: "size_label" and "needs_refundable" are ours, not theirs).
-    pub fn spoken(self) -> &'static str {
-        match self {
-            FieldName::Brand => "the brand",
-            FieldName::BrandNot => "the excluded brands",
-            FieldName::Model => "the model",
-            FieldName::Color => "the colour",
-            FieldName::ColorNot => "the excluded colours",
-            FieldName::SizeLabel => "the size",
-            FieldName::Level => "the level",
-            FieldName::PricePreference => "the price preference",
-            FieldName::ExplicitMaxCents => "the spending limit",
-            FieldName::Quantity => "the quantity",
-            FieldName::NeedsRefundable => "whether it can be returned",
-            FieldName::DeadlineDays => "the delivery deadline",
-            FieldName::Lines => "the items of the order",
-            FieldName::Other => "a requirement",
-            FieldName::OtherOptional => "a wish",
-        }
-    }
-
     /// Whether a line may carry its own value for this field.
     pub fn is_line_field(self) -> bool {
         matches!(self, FieldName::Model | FieldName::Color | FieldName::SizeLabel | FieldName::Quantity)
@@ -252,16 +230,6 @@ impl fmt::Display for FieldName {
 pub enum FieldRef {
     Shared(FieldName),
     Line { index: usize, field: FieldName },
-}
-
-impl FieldRef {
-    /// The field as people say it: "the size", "the size of item 2".
-    pub fn spoken(self) -> String {
-        match self {
-            FieldRef::Shared(field) => field.spoken().to_owned(),
-            FieldRef::Line { index, field } => format!("{} of item {}", field.spoken(), index + 1),
-        }
-    }
 }
 
 impl Ord for FieldRef {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::facts::FieldName;
+use crate::messages::Message;
 
 /// The finding codes of guard.md §5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
@@ -144,8 +145,24 @@ pub struct Finding {
     pub entry: Option<usize>,
     pub expected: Value,
     pub actual: Value,
-    /// One human sentence naming the item and the values.
+    /// One human sentence naming the item and the values, in the language
+    /// of the check ([`Message`] rendered; English until a verdict renders
+    /// it in the person's language).
     pub reason: String,
+    /// What `reason` says, typed, so that it can be rendered in any
+    /// language. Not on the wire: a finding read back from a sealed record
+    /// has `None`, and its `reason` is the sealed text.
+    #[serde(skip)]
+    pub message: Option<Message>,
+}
+
+impl Finding {
+    /// Sets the message and renders the reason in English.
+    pub fn say(mut self, message: Message) -> Finding {
+        self.reason = message.to_string();
+        self.message = Some(message);
+        self
+    }
 }
 
 /// The JSONPath of a finding's scope: one cart entry, or the whole cart.

@@ -10,6 +10,7 @@
 //! - [`checks`]: one file per rule of guard.md §5, and their runner.
 //! - [`lines`]: the exact assignment of cart entries to requested lines.
 //! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
+//! - [`messages`]: every sentence a person reads, one table per language (English, Russian).
 //! - [`providers`]: LLM clients over HTTP (Anthropic, OpenAI-compatible).
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
 //! - [`sandbox`]: replaying labelled datasets and comparing extractors (guard.md §10).
@@ -24,7 +25,7 @@
 //! - [`mcp`]: the MCP server (the only module that knows rmcp).
 //! - [`cli`]: the binary's commands, one function each.
 //!
-//! The core (`facts`, `cart`, `normalize`, `checks`, `lines`, `decision`) is
+//! The core (`facts`, `cart`, `normalize`, `messages`, `checks`, `lines`, `decision`) is
 //! pure: no I/O, no clock, no model.
 
 pub mod acf;
@@ -42,6 +43,7 @@ pub mod facts;
 pub mod finding;
 pub mod lines;
 pub mod mcp;
+pub mod messages;
 pub mod normalize;
 pub mod providers;
 pub mod receipt;

@@ -15,6 +15,7 @@ use crate::cart::Cart;
 use crate::checks::{ItemRule, PairCost, PreparedItem, SeverityRules, Target, item_finding, pair_cost, pair_findings};
 use crate::facts::{Facts, FieldName, Line};
 use crate::finding::{Code, Finding, Severity, cart_path};
+use crate::messages::{ItemName, Message, MissingLine};
 
 /// Above this many lines or cart entries the guard does not assign: it
 /// returns a `lines` finding and the order goes to the person. 256 keeps the
@@ -173,22 +174,26 @@ pub fn findings(
     entry_targets: &mut [Option<Target>],
 ) -> Vec<Finding> {
     if facts.lines.len() > MAX_ASSIGNED || cart.entries.len() > MAX_ASSIGNED {
-        return vec![Finding {
-            id: "lines@$.cart".to_owned(),
-            code: Code::Lines,
-            severity: Severity::Block,
-            field: FieldName::Lines,
-            line: None,
-            path: "$.cart".to_owned(),
-            entry: None,
-            expected: json!({ "lines": facts.lines.len() }),
-            actual: json!({ "entries": cart.entries.len() }),
-            reason: format!(
-                "The order has too many lines and items to match ({} lines, {} cart entries; the bound is {MAX_ASSIGNED}): please check it yourself.",
-                facts.lines.len(),
-                cart.entries.len()
-            ),
-        }];
+        return vec![
+            Finding {
+                id: "lines@$.cart".to_owned(),
+                code: Code::Lines,
+                severity: Severity::Block,
+                field: FieldName::Lines,
+                line: None,
+                path: "$.cart".to_owned(),
+                entry: None,
+                expected: json!({ "lines": facts.lines.len() }),
+                actual: json!({ "entries": cart.entries.len() }),
+                reason: String::new(),
+                message: None,
+            }
+            .say(Message::TooManyLines {
+                lines: facts.lines.len(),
+                entries: cart.entries.len(),
+                bound: MAX_ASSIGNED,
+            }),
+        ];
     }
     let targets: Vec<Target> =
         facts.lines.iter().enumerate().map(|(index, line)| shared.for_line(index, line)).collect();
@@ -209,18 +214,22 @@ pub fn findings(
             }
             None => {
                 let path = cart_path(Some(entry_index));
-                findings.push(Finding {
-                    id: format!("extra@{path}"),
-                    code: Code::Extra,
-                    severity: rules.extra_severity(),
-                    field: FieldName::Lines,
-                    line: None,
-                    path,
-                    entry: Some(entry_index),
-                    expected: Value::Null,
-                    actual: json!(entry.item.display_name()),
-                    reason: format!("Not part of what was asked for: {}.", entry.item.display_name()),
-                });
+                findings.push(
+                    Finding {
+                        id: format!("extra@{path}"),
+                        code: Code::Extra,
+                        severity: rules.extra_severity(),
+                        field: FieldName::Lines,
+                        line: None,
+                        path,
+                        entry: Some(entry_index),
+                        expected: Value::Null,
+                        actual: json!(entry.item.display_name()),
+                        reason: String::new(),
+                        message: None,
+                    }
+                    .say(Message::Extra { item: ItemName::of(&entry.item) }),
+                );
                 findings.extend(
                     ItemRule::ALL.into_iter().filter_map(|rule| {
                         item_finding(rule, &shared_only, &prepared[entry_index], entry_index, rules)
@@ -241,20 +250,13 @@ pub fn findings(
 /// A line with no cart entry: always blocks, because an order missing part
 /// of what was asked is worse than one extra question (guard.md §5).
 fn missing(index: usize, line: &Line, target: &Target) -> Finding {
-    let mut parts = Vec::new();
-    if let Some(model) = &target.model {
-        parts.push(model.raw.clone());
-    }
-    if let Some(colour) = &target.color {
-        parts.push(colour.raw.clone());
-    }
-    if let Some(size) = &target.size {
-        parts.push(format!("size {}", size.raw));
-    }
-    if let Some(quantity) = target.quantity {
-        parts.push(format!("quantity {}", quantity.units));
-    }
-    let description = if parts.is_empty() { format!("item {}", index + 1) } else { parts.join(", ") };
+    let wanted = MissingLine {
+        index,
+        model: target.model.as_ref().map(|model| model.raw.clone()),
+        colour: target.color.as_ref().map(|colour| colour.raw.clone()),
+        size: target.size.as_ref().map(|size| size.raw.clone()),
+        quantity: target.quantity.map(|quantity| quantity.units),
+    };
     Finding {
         id: format!("missing@lines[{index}]"),
         code: Code::Missing,
@@ -265,8 +267,10 @@ fn missing(index: usize, line: &Line, target: &Target) -> Finding {
         entry: None,
         expected: serde_json::to_value(line).unwrap_or(Value::Null),
         actual: Value::Null,
-        reason: format!("Asked for {description}, and nothing in the cart is for it."),
+        reason: String::new(),
+        message: None,
     }
+    .say(Message::Missing(wanted))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.brand else { return Status::Pass };
@@ -19,20 +20,15 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let first = target.brand.as_ref().map(|brand| brand.raw.as_str()).unwrap_or_default();
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.brand_any.iter().map(|brand| brand.raw.as_str())).collect();
-    let wanted = accepted.join(" or ");
-    let actual = item.item.brand.as_deref().unwrap_or("no brand");
-    let looks_alike =
-        target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
-    let reason = if looks_alike {
-        format!(
-            "Asked for {wanted}, the cart has {actual}, which only looks like it (spelt with look-alike characters): {}.",
-            item.item.display_name()
-        )
-    } else {
-        format!("Asked for {wanted}, the cart has {actual}: {}.", item.item.display_name())
-    };
+    let look_alike = target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
     let expected = if accepted.len() == 1 { json!(first) } else { json!({ "any_of": accepted }) };
-    Detail { expected, actual: json!(item.item.brand), reason }
+    let message = Message::Brand {
+        wanted: accepted.iter().map(|brand| (*brand).to_owned()).collect(),
+        actual: item.item.brand.clone(),
+        look_alike,
+        item: ItemName::of(item.item),
+    };
+    Detail { expected, actual: json!(item.item.brand), message }
 }
 
 #[cfg(test)]
@@ -61,6 +57,6 @@ mod tests {
     fn a_look_alike_brand_says_so() {
         let target = Target::shared(&Facts { brand: Some("Nike".into()), ..Facts::default() });
         let item = Item { brand: Some("N\u{0456}ke".into()), name: Some("Shoe".into()), ..Item::default() };
-        assert!(detail(&target, &PreparedItem::new(&item)).reason.contains("only looks like it"));
+        assert!(detail(&target, &PreparedItem::new(&item)).message.to_string().contains("only looks like it"));
     }
 }

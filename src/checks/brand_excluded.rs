@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     if target.brand_not.is_empty() {
@@ -25,17 +26,16 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let excluded: Vec<&str> = target.brand_not.iter().map(|brand| brand.raw.as_str()).collect();
-    let actual = item.item.brand.as_deref().unwrap_or("no brand");
     let exact = target.brand_not.iter().any(|brand| item.brand.as_deref() == Some(&brand.folded));
-    let look_alike = if exact { "" } else { " (spelt with look-alike characters)" };
     Detail {
         expected: json!({ "not": excluded }),
         actual: json!(item.item.brand),
-        reason: format!(
-            "Asked for anything but {}, the cart has {actual}{look_alike}: {}.",
-            excluded.join(" or "),
-            item.item.display_name()
-        ),
+        message: Message::BrandExcluded {
+            excluded: excluded.iter().map(|brand| (*brand).to_owned()).collect(),
+            actual: item.item.brand.clone(),
+            look_alike: !exact,
+            item: ItemName::of(item.item),
+        },
     }
 }
 

@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 use crate::normalize::{self, ColourWords};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -19,29 +20,26 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let first_wanted = target.color.as_ref().map(|colour| colour.raw.as_str()).unwrap_or_default();
     let accepted: Vec<&str> =
         std::iter::once(first_wanted).chain(target.color_any.iter().map(|colour| colour.raw.as_str())).collect();
-    let wanted = accepted.join(" or ");
-    let name = item.item.display_name();
-    let actual = item.item.color.as_deref().unwrap_or("no colour");
-    let colours = normalize::item_colours(actual);
+    let wanted: Vec<String> = accepted.iter().map(|colour| (*colour).to_owned()).collect();
+    let name = ItemName::of(item.item);
+    let colours = normalize::item_colours(item.item.color.as_deref().unwrap_or_default());
     let later_match = colours.iter().enumerate().skip(1).find(|(_, later)| {
         let later = ColourWords::new(later);
         target.color.iter().chain(&target.color_any).any(|colour| colour.words.all_in(&later))
     });
-    let reason = match (later_match, colours.first()) {
-        (Some((position, later)), Some(first)) => {
-            let which = if position == 1 {
-                "its second colour".to_owned()
-            } else {
-                format!("its colour number {}", position + 1)
-            };
-            format!(
-                "Asked for {wanted}, the cart has {actual}, which counts as {first} ({later} is only {which}): {name}."
-            )
-        }
-        _ => format!("Asked for {wanted}, the cart has {actual}: {name}."),
+    let message = match (later_match, colours.first(), &item.item.color) {
+        (Some((position, later)), Some(first), Some(actual)) => Message::ColorLater {
+            wanted,
+            actual: actual.clone(),
+            first: first.to_string(),
+            later: later.to_string(),
+            position: position + 1,
+            item: name,
+        },
+        _ => Message::Color { wanted, actual: item.item.color.clone(), item: name },
     };
     let expected = if accepted.len() == 1 { json!(first_wanted) } else { json!({ "any_of": accepted }) };
-    Detail { expected, actual: json!(item.item.color), reason }
+    Detail { expected, actual: json!(item.item.color), message }
 }
 
 #[cfg(test)]
@@ -63,7 +61,7 @@ mod tests {
         let (status, detail) = run("black", Some("White/Black"));
         assert_eq!(status, Status::Fail);
         assert_eq!(
-            detail.reason,
+            detail.message.to_string(),
             "Asked for black, the cart has White/Black, which counts as White (Black is only its second colour): Nike Pegasus 41."
         );
     }
@@ -76,6 +74,6 @@ mod tests {
         assert_eq!(run("blue", Some("Red")).0, Status::Fail);
         assert_eq!(run("blue", None).0, Status::Unknown);
         let (_, detail) = run("blue", Some("Red"));
-        assert_eq!(detail.reason, "Asked for blue, the cart has Red: Nike Pegasus 41.");
+        assert_eq!(detail.message.to_string(), "Asked for blue, the cart has Red: Nike Pegasus 41.");
     }
 }

@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     if target.color_not.is_empty() {
@@ -17,15 +18,14 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let excluded: Vec<&str> = target.color_not.iter().map(|colour| colour.raw.as_str()).collect();
-    let actual = item.item.color.as_deref().unwrap_or("no colour");
     Detail {
         expected: json!({ "not": excluded }),
         actual: json!(item.item.color),
-        reason: format!(
-            "Asked for any colour but {}, the cart has {actual}: {}.",
-            excluded.join(" or "),
-            item.item.display_name()
-        ),
+        message: Message::ColorExcluded {
+            excluded: excluded.iter().map(|colour| (*colour).to_owned()).collect(),
+            actual: item.item.color.clone(),
+            item: ItemName::of(item.item),
+        },
     }
 }
 

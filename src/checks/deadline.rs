@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(deadline) = target.deadline_days else { return Status::Pass };
@@ -16,20 +17,11 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let deadline = target.deadline_days.unwrap_or_default();
     let days = item.item.delivery_days;
-    let arrives = days.map_or_else(|| "an unknown time".to_owned(), |days| plural(days, "day"));
     Detail {
         expected: json!({ "delivery_days_at_most": deadline }),
         actual: json!({ "delivery_days": days }),
-        reason: format!(
-            "Asked for delivery within {}, the cart delivers in {arrives}: {}.",
-            plural(deadline, "day"),
-            item.item.display_name()
-        ),
+        message: Message::Deadline { days: deadline, arrives: days, item: ItemName::of(item.item) },
     }
-}
-
-fn plural(count: u64, noun: &str) -> String {
-    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
 #[cfg(test)]

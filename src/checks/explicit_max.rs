@@ -7,26 +7,30 @@
 
 use serde_json::json;
 
-use super::{SeverityRules, Source, money, unchecked};
+use super::{SeverityRules, Source, unchecked};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Finding, Severity};
+use crate::messages::{Attribute, ItemName, Message, Money};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
     let max = facts.explicit_max_cents?;
     let mut total: u64 = 0;
     let mut currency: Option<&str> = None;
     for (index, entry) in cart.entries.iter().enumerate() {
-        let name = entry.item.display_name();
+        let name = ItemName::of(&entry.item);
         let Some(price) = entry.item.price_cents else {
-            return Some(unchecked(FieldName::ExplicitMaxCents, "its price", json!(max), &name, index, None));
+            return Some(unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), name, index, None));
         };
         match (currency, entry.item.currency.as_deref()) {
             (Some(seen), Some(this)) if seen != this => {
-                let mut finding = unchecked(FieldName::ExplicitMaxCents, "its price", json!(max), &name, index, None);
-                finding.reason =
-                    format!("Could not check the spending limit: the cart mixes {seen} and {this}: {name}.");
-                return Some(finding);
+                let finding =
+                    unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), name.clone(), index, None);
+                return Some(finding.say(Message::MixedCurrencies {
+                    seen: seen.to_owned(),
+                    other: this.to_owned(),
+                    item: name,
+                }));
             }
             (None, Some(this)) => currency = Some(this),
             _ => {}
@@ -53,7 +57,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
 /// The limit is in one currency and the cart in another: not comparable
 /// without a rate the guard does not have, so the person sees it (warn).
 fn other_currency(max: u64, limit_currency: &str, cart_currency: &str, cart: &Cart) -> Finding {
-    let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
+    let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
     Finding {
         id: "unchecked.explicit_max_cents@$.cart".to_owned(),
         code: Code::Unchecked,
@@ -64,20 +68,18 @@ fn other_currency(max: u64, limit_currency: &str, cart_currency: &str, cart: &Ca
         entry: None,
         expected: json!({ "total_at_most_minor": max, "currency": limit_currency }),
         actual: json!({ "currency": cart_currency }),
-        reason: format!(
-            "Could not check the spending limit: it is {}, and the cart is priced in {cart_currency}: {}.",
-            money(max, Some(limit_currency)),
-            names.join(", ")
-        ),
+        reason: String::new(),
+        message: None,
     }
+    .say(Message::LimitInOtherCurrency {
+        max: Money::new(max, Some(limit_currency)),
+        cart_currency: cart_currency.to_owned(),
+        items: names,
+    })
 }
 
 /// The finding for a total above the limit; `None`: beyond u64.
 fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityRules) -> Finding {
-    let shown = match total {
-        Some(total) => money(total, currency),
-        None => format!("more than {}", money(u64::MAX, currency)),
-    };
     Finding {
         id: "explicit-max@$.cart".to_owned(),
         code: Code::ExplicitMax,
@@ -88,8 +90,14 @@ fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityR
         entry: None,
         expected: json!({ "total_at_most_minor": max }),
         actual: json!({ "total_minor": total, "currency": currency }),
-        reason: format!("Asked to spend at most {}, the cart totals {shown}.", money(max, currency)),
+        reason: String::new(),
+        message: None,
     }
+    .say(Message::ExplicitMax {
+        max: Money::new(max, currency),
+        total: Money::new(total.unwrap_or(u64::MAX), currency),
+        beyond: total.is_none(),
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = target.level else { return Status::Pass };
@@ -19,20 +20,14 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     Detail {
         expected: json!(wanted),
         actual: json!(actual),
-        reason: format!(
-            "Asked for {wanted} level, the cart has {}: {}.",
-            actual.map_or_else(|| "an item of no stated level".to_owned(), level_item),
-            item.item.display_name()
-        ),
+        message: Message::Level {
+            // A detail is built only for a rule that did not pass, which
+            // needs a stated level; the default is never shown.
+            wanted: target.level.unwrap_or(crate::facts::Level::Beginner),
+            actual: item.item.level,
+            item: ItemName::of(item.item),
+        },
     }
-}
-
-/// "a beginner item", "an intermediate item", "a pro item": the article by
-/// the sound of the level's first letter (every level word starts as it is
-/// spelt).
-fn level_item(level: &str) -> String {
-    let article = if level.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-    format!("{article} {level} item")
 }
 
 #[cfg(test)]
@@ -61,9 +56,8 @@ mod tests {
         let item =
             Item { name: Some("Babolat Pure Aero".into()), level: Some(ItemLevel::Intermediate), ..Item::default() };
         assert_eq!(
-            detail(&target, &PreparedItem::new(&item)).reason,
+            detail(&target, &PreparedItem::new(&item)).message.to_string(),
             "Asked for beginner level, the cart has an intermediate item: Babolat Pure Aero."
         );
-        assert_eq!(level_item("pro"), "a pro item");
     }
 }

@@ -8,7 +8,7 @@
 //! A rule that fails is a [`Finding`], never an error. Each rule file has two
 //! functions: `status` (cheap, no allocation, used for every candidate pair in
 //! line assignment) and `detail` (the expected/actual values and the human
-//! reason, built only for findings that are reported).
+//! reason's [`Message`], built only for findings that are reported).
 
 pub mod brand;
 pub mod brand_excluded;
@@ -31,6 +31,7 @@ use serde_json::Value;
 use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Finding, Severity, cart_path};
+use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
 
 /// Where a fact value came from: the shared facts or one line.
@@ -226,12 +227,13 @@ pub enum Status {
     Unknown,
 }
 
-/// What a failing or unknown rule reports.
+/// What a failing or unknown rule reports: the values compared and what
+/// the reason says about them (rendered in the person's language later).
 #[derive(Debug, Clone)]
 pub struct Detail {
     pub expected: Value,
     pub actual: Value,
-    pub reason: String,
+    pub message: Message,
 }
 
 /// The rules that compare one item with the target, in report order.
@@ -344,15 +346,15 @@ impl ItemRule {
     }
 
     /// What an unknown attribute report says: which attribute is missing.
-    pub fn attribute(self) -> &'static str {
+    pub fn attribute(self) -> Attribute {
         match self {
-            ItemRule::Brand | ItemRule::BrandExcluded => "its brand",
-            ItemRule::Model => "its name",
-            ItemRule::Color | ItemRule::ColorExcluded => "its colour",
-            ItemRule::Size => "its size",
-            ItemRule::Level => "its level",
-            ItemRule::Refund => "whether it is final sale",
-            ItemRule::Deadline => "its delivery time",
+            ItemRule::Brand | ItemRule::BrandExcluded => Attribute::Brand,
+            ItemRule::Model => Attribute::Name,
+            ItemRule::Color | ItemRule::ColorExcluded => Attribute::Colour,
+            ItemRule::Size => Attribute::Size,
+            ItemRule::Level => Attribute::Level,
+            ItemRule::Refund => Attribute::FinalSale,
+            ItemRule::Deadline => Attribute::DeliveryTime,
         }
     }
 }
@@ -431,22 +433,26 @@ pub fn item_finding(
         Status::Pass => None,
         Status::Fail => {
             let detail = rule.detail(target, item);
-            Some(Finding {
-                id: format!("{}@{path}", rule.code()),
-                code: rule.code(),
-                severity: rule.severity(target, rules),
-                field: rule.field(),
-                line,
-                path,
-                entry: Some(index),
-                expected: detail.expected,
-                actual: detail.actual,
-                reason: detail.reason,
-            })
+            Some(
+                Finding {
+                    id: format!("{}@{path}", rule.code()),
+                    code: rule.code(),
+                    severity: rule.severity(target, rules),
+                    field: rule.field(),
+                    line,
+                    path,
+                    entry: Some(index),
+                    expected: detail.expected,
+                    actual: detail.actual,
+                    reason: String::new(),
+                    message: None,
+                }
+                .say(detail.message),
+            )
         }
         Status::Unknown => {
             let detail = rule.detail(target, item);
-            Some(unchecked(rule.field(), rule.attribute(), detail.expected, &item.item.display_name(), index, line))
+            Some(unchecked(rule.field(), rule.attribute(), detail.expected, ItemName::of(item.item), index, line))
         }
     }
 }
@@ -455,9 +461,9 @@ pub fn item_finding(
 /// Always `warn`, so the person sees what could not be checked.
 pub fn unchecked(
     field: FieldName,
-    attribute: &str,
+    attribute: Attribute,
     expected: Value,
-    item_name: &str,
+    item: ItemName,
     entry: usize,
     line: Option<usize>,
 ) -> Finding {
@@ -472,8 +478,10 @@ pub fn unchecked(
         entry: Some(entry),
         expected,
         actual: Value::Null,
-        reason: format!("Could not check {}: the store does not say {attribute}: {item_name}.", field.spoken()),
+        reason: String::new(),
+        message: None,
     }
+    .say(Message::Unchecked { field, attribute, item })
 }
 
 /// Counts of a pair's findings, for line assignment.
@@ -520,19 +528,4 @@ pub fn pair_findings(
         ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, target, item, index, rules)).collect();
     findings.extend(quantity::entry_finding(target, entry, index, rules));
     findings
-}
-
-/// Formats minor units for people: `12999, USD` → `129.99 USD`.
-pub fn money(minor: u64, currency: Option<&str>) -> String {
-    let digits = crate::cart::minor_digits(currency);
-    let amount = if digits == 0 {
-        minor.to_string()
-    } else {
-        let scale = 10u64.pow(digits);
-        format!("{}.{:0width$}", minor / scale, minor % scale, width = digits as usize)
-    };
-    match currency {
-        Some(code) => format!("{amount} {code}"),
-        None => amount,
-    }
 }

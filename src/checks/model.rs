@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.model else { return Status::Pass };
@@ -22,7 +23,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     Detail {
         expected: json!(wanted),
         actual: json!(item.item.name),
-        reason: format!("Asked for the model {wanted}, the cart has {}.", item.item.display_name()),
+        message: Message::Model { wanted: wanted.to_owned(), item: ItemName::of(item.item) },
     }
 }
 

@@ -8,33 +8,41 @@ use super::{SeverityRules, Source};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Finding, Severity};
+use crate::messages::{ItemName, Message};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
-    let names: Vec<String> = cart.entries.iter().map(|entry| entry.item.display_name()).collect();
-    let items = names.join(", ");
-    let must = facts.other.iter().enumerate().map(|(index, text)| Finding {
-        id: format!("other[{index}]@$.cart"),
-        code: Code::Other,
-        severity: rules.severity(FieldName::Other, Source::Shared),
-        field: FieldName::Other,
-        line: None,
-        path: "$.cart".to_owned(),
-        entry: None,
-        expected: json!(text),
-        actual: json!(null),
-        reason: format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {items}."),
+    let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
+    let must = facts.other.iter().enumerate().map(|(index, text)| {
+        Finding {
+            id: format!("other[{index}]@$.cart"),
+            code: Code::Other,
+            severity: rules.severity(FieldName::Other, Source::Shared),
+            field: FieldName::Other,
+            line: None,
+            path: "$.cart".to_owned(),
+            entry: None,
+            expected: json!(text),
+            actual: json!(null),
+            reason: String::new(),
+            message: None,
+        }
+        .say(Message::Other { text: text.clone(), items: names.clone() })
     });
-    let optional = facts.other_optional.iter().enumerate().map(|(index, text)| Finding {
-        id: format!("other_optional[{index}]@$.cart"),
-        code: Code::Other,
-        severity: Severity::Warn,
-        field: FieldName::OtherOptional,
-        line: None,
-        path: "$.cart".to_owned(),
-        entry: None,
-        expected: json!(text),
-        actual: json!(null),
-        reason: format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {items}."),
+    let optional = facts.other_optional.iter().enumerate().map(|(index, text)| {
+        Finding {
+            id: format!("other_optional[{index}]@$.cart"),
+            code: Code::Other,
+            severity: Severity::Warn,
+            field: FieldName::OtherOptional,
+            line: None,
+            path: "$.cart".to_owned(),
+            entry: None,
+            expected: json!(text),
+            actual: json!(null),
+            reason: String::new(),
+            message: None,
+        }
+        .say(Message::OtherOptional { text: text.clone(), items: names.clone() })
     });
     must.chain(optional).collect()
 }

@@ -7,11 +7,12 @@
 
 use serde_json::json;
 
-use super::{ItemRule, PreparedItem, SeverityRules, Source, Status, Target, money, unchecked};
+use super::{ItemRule, PreparedItem, SeverityRules, Source, Status, Target, unchecked};
 use crate::cart::{Cart, Item};
 use crate::checks::quantity::entry_units;
 use crate::facts::{Facts, FieldName, PricePreference};
 use crate::finding::{Code, Finding, cart_path};
+use crate::messages::{Attribute, ItemName, Message, Money};
 
 /// "More than 15% cheaper": `alternative < 0.85 × cart`, in integers.
 const THRESHOLD_PERCENT: u128 = 85;
@@ -27,9 +28,9 @@ pub fn findings(
         return None;
     }
     let entry = &cart.entries[0];
-    let name = entry.item.display_name();
+    let name = ItemName::of(&entry.item);
     let Some(price) = entry.item.price_cents else {
-        return Some(unchecked(FieldName::PricePreference, "its price", json!("cheap"), &name, 0, None));
+        return Some(unchecked(FieldName::PricePreference, Attribute::Price, json!("cheap"), name, 0, None));
     };
     let shared;
     let target = match entry_targets.first().and_then(Option::as_ref) {
@@ -59,13 +60,15 @@ pub fn findings(
         entry: Some(0),
         expected: json!({ "cheaper_item": cheapest.id.clone().unwrap_or_else(|| cheapest.display_name()), "price_minor": alternative_price }),
         actual: json!({ "price_minor": price }),
-        reason: format!(
-            "Asked for a cheap option, {} fits every stated fact for {} against {}: {name}.",
-            cheapest.display_name(),
-            money(alternative_price, currency),
-            money(price, currency)
-        ),
-    })
+        reason: String::new(),
+        message: None,
+    }
+    .say(Message::Price {
+        cheaper: ItemName::of(cheapest),
+        cheaper_price: Money::new(alternative_price, currency),
+        price: Money::new(price, currency),
+        item: name,
+    }))
 }
 
 fn same_item(left: &Item, right: &Item) -> bool {

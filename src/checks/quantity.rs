@@ -8,6 +8,7 @@ use super::{SeverityRules, Source, Target, unchecked};
 use crate::cart::{Cart, CartEntry, Item};
 use crate::facts::FieldName;
 use crate::finding::{Code, Finding, cart_path};
+use crate::messages::{Attribute, Counted, ItemName, Message};
 
 /// Units of the person's counting in one entry; `None` if the item does not
 /// say how many units one cart unit holds. The bounds in `cart` keep the
@@ -16,12 +17,8 @@ pub fn entry_units(item: &Item, quantity: u64) -> Option<u64> {
     item.units.and_then(|units| units.checked_mul(quantity))
 }
 
-fn describe(entry: &CartEntry) -> String {
-    let name = entry.item.display_name();
-    match entry.item.units {
-        Some(1) | None => format!("{} × {name}", entry.quantity),
-        Some(units) => format!("{} × {name} ({units} each)", entry.quantity),
-    }
+fn describe(entry: &CartEntry) -> Counted {
+    Counted { quantity: entry.quantity, name: ItemName::of(&entry.item), units: entry.item.units }
 }
 
 /// The whole-cart quantity check (no lines).
@@ -34,9 +31,9 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
             None => {
                 return Some(unchecked(
                     FieldName::Quantity,
-                    "how many units one pack holds",
+                    Attribute::Units,
                     json!(wanted.units),
-                    &entry.item.display_name(),
+                    ItemName::of(&entry.item),
                     index,
                     None,
                 ));
@@ -46,19 +43,23 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
     if total == wanted.units {
         return None;
     }
-    let contents: Vec<String> = cart.entries.iter().map(describe).collect();
-    Some(Finding {
-        id: "quantity@$.cart".to_owned(),
-        code: Code::Quantity,
-        severity: rules.severity(FieldName::Quantity, Source::Shared),
-        field: FieldName::Quantity,
-        line: None,
-        path: "$.cart".to_owned(),
-        entry: None,
-        expected: json!(wanted.units),
-        actual: json!(total),
-        reason: format!("Asked for {}, the cart has {total}: {}.", wanted.units, contents.join(", ")),
-    })
+    let entries: Vec<Counted> = cart.entries.iter().map(describe).collect();
+    Some(
+        Finding {
+            id: "quantity@$.cart".to_owned(),
+            code: Code::Quantity,
+            severity: rules.severity(FieldName::Quantity, Source::Shared),
+            field: FieldName::Quantity,
+            line: None,
+            path: "$.cart".to_owned(),
+            entry: None,
+            expected: json!(wanted.units),
+            actual: json!(total),
+            reason: String::new(),
+            message: None,
+        }
+        .say(Message::Quantity { wanted: wanted.units, actual: total, entries }),
+    )
 }
 
 /// The per-line quantity check of one assigned entry.
@@ -72,9 +73,9 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
     let Some(units) = entry_units(&entry.item, entry.quantity) else {
         return Some(unchecked(
             FieldName::Quantity,
-            "how many units one pack holds",
+            Attribute::Units,
             json!(wanted.units),
-            &entry.item.display_name(),
+            ItemName::of(&entry.item),
             index,
             line,
         ));
@@ -82,18 +83,22 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
     if units == wanted.units {
         return None;
     }
-    Some(Finding {
-        id: format!("quantity@{path}"),
-        code: Code::Quantity,
-        severity: rules.severity(FieldName::Quantity, wanted.source),
-        field: FieldName::Quantity,
-        line,
-        path,
-        entry: Some(index),
-        expected: json!(wanted.units),
-        actual: json!(units),
-        reason: format!("Asked for {}, the cart has {units}: {}.", wanted.units, describe(entry)),
-    })
+    Some(
+        Finding {
+            id: format!("quantity@{path}"),
+            code: Code::Quantity,
+            severity: rules.severity(FieldName::Quantity, wanted.source),
+            field: FieldName::Quantity,
+            line,
+            path,
+            entry: Some(index),
+            expected: json!(wanted.units),
+            actual: json!(units),
+            reason: String::new(),
+            message: None,
+        }
+        .say(Message::Quantity { wanted: wanted.units, actual: units, entries: vec![describe(entry)] }),
+    )
 }
 
 #[cfg(test)]

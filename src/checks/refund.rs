@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     if !target.needs_refundable {
@@ -19,7 +20,7 @@ pub fn detail(_target: &Target, item: &PreparedItem) -> Detail {
     Detail {
         expected: json!({ "final_sale": false }),
         actual: json!({ "final_sale": item.item.final_sale }),
-        reason: format!("Asked to be able to return it, the item is final sale: {}.", item.item.display_name()),
+        message: Message::Refund { item: ItemName::of(item.item) },
     }
 }
 

@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use super::{Detail, PreparedItem, Status, Target};
+use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.size else { return Status::Pass };
@@ -18,13 +19,15 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let first = target.size.as_ref().map(|size| size.raw.as_str()).unwrap_or_default();
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.size_any.iter().map(|size| size.raw.as_str())).collect();
-    let wanted = accepted.join(" or ");
-    let actual = item.item.size.as_deref().unwrap_or("no size");
     let expected = if accepted.len() == 1 { json!(first) } else { json!({ "any_of": accepted }) };
     Detail {
         expected,
         actual: json!(item.item.size),
-        reason: format!("Asked for size {wanted}, the cart has {actual}: {}.", item.item.display_name()),
+        message: Message::Size {
+            wanted: accepted.iter().map(|size| (*size).to_owned()).collect(),
+            actual: item.item.size.clone(),
+            item: ItemName::of(item.item),
+        },
     }
 }
 
@@ -51,6 +54,6 @@ mod tests {
         assert_eq!(run("42", None).0, Status::Unknown);
         let (status, detail) = run("42", Some("EU 44"));
         assert_eq!(status, Status::Fail);
-        assert_eq!(detail.reason, "Asked for size 42, the cart has EU 44: Nike Pegasus 41.");
+        assert_eq!(detail.message.to_string(), "Asked for size 42, the cart has EU 44: Nike Pegasus 41.");
     }
 }

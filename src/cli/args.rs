@@ -13,6 +13,7 @@ use crate::extract::merge::MergePolicy;
 use crate::extract::name::{ExtractorName, NameError, parse_list};
 use crate::extractors;
 use crate::mcp;
+use crate::messages::Language;
 use crate::sandbox::compare::Pair;
 use crate::sandbox::dataset::SplitFilter;
 use crate::sandbox::replay::Agent;
@@ -79,6 +80,11 @@ pub struct CheckArguments {
     /// Print the full result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The language of the reasons and the question: en or ru. Default: the
+    /// request's own (Russian when at least a quarter of its letters are
+    /// Cyrillic); English with --facts.
+    #[arg(long, value_name = "LANG")]
+    pub language: Option<Language>,
 }
 
 /// Options of `check --request`.

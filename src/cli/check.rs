@@ -35,7 +35,8 @@ fn check_facts(
         Some(path) => read_items(path)?,
         None => Vec::new(),
     };
-    let verdict = decision::check(&facts, &cart, &allowed);
+    let language = arguments.language.unwrap_or_default();
+    let verdict = Verdict::checked(decision::run(&facts, &cart, &allowed), &facts.disputed, language);
     if arguments.json {
         serde_json::to_writer_pretty(&mut *out, &verdict)?;
         writeln!(out)?;
@@ -69,6 +70,7 @@ fn check_request(
         allowed_items,
         previous_record_id: checked.previous_record_id.clone(),
         format: checked.format.as_ref().map(|_| Format::AcfV01),
+        language: arguments.language,
     };
     let service = build_service(&checked.service.options(), env)?;
     let result = runtime()?.block_on(service.check_order(check_request)).map_err(|error| match error {

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Weekday, days_until};
 use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
+use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
 
 /// Where the words supporting a value are.
@@ -57,22 +58,13 @@ pub struct Dropped {
 impl Dropped {
     /// The note shown to the person: "An extractor (claude) read the size
     /// as '43', which the request does not say; ignored".
-    pub fn note(&self, extractor: &str) -> String {
+    pub fn note(&self, extractor: &str) -> Message {
         // Fields are named as people say them; `soft:FIELD` is the field
         // marked optional.
-        let (soft, field) = match self.field.strip_prefix("soft:") {
-            Some(field) => (true, field),
-            None => (false, self.field.as_str()),
-        };
-        let spoken =
-            crate::facts::FieldRef::parse(field).map_or_else(|| field.replace('_', " "), |field| field.spoken());
-        if soft {
-            format!("An extractor ({extractor}) read {spoken} as optional, which the request does not say; ignored")
-        } else {
-            format!(
-                "An extractor ({extractor}) read {spoken} as '{}', which the request does not say; ignored",
-                self.value
-            )
+        let extractor = extractor.to_owned();
+        match self.field.strip_prefix("soft:") {
+            Some(field) => Message::DroppedSoft { extractor, field: Spoken::parse(field) },
+            None => Message::Dropped { extractor, field: Spoken::parse(&self.field), value: self.value.clone() },
         }
     }
 }
@@ -1045,7 +1037,7 @@ mod tests {
         assert_eq!((out.size_label, out.quantity, out.color), (None, None, None));
         assert_eq!(grounding.dropped.len(), 3);
         assert_eq!(
-            grounding.dropped[0].note("claude"),
+            grounding.dropped[0].note("claude").to_string(),
             "An extractor (claude) read the colour as 'red', which the request does not say; ignored"
         );
     }

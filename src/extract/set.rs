@@ -20,8 +20,10 @@ use super::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
 use super::screen::{Flag, screen_input};
 use super::{Cost, ExtractError, ExtractInput, Extractor};
 use crate::facts::Facts;
+use crate::messages::{Cause, Message, Screened};
 
-/// The reason given to the person when facts could not be extracted.
+/// How a failed set's error text starts (the record's `fail_closed`, logs);
+/// the person reads `messages`' words instead.
 pub const COULD_NOT_CHECK: &str = "The request could not be checked";
 
 /// What one extractor did for one request.
@@ -74,9 +76,9 @@ impl Serialize for SetOutcome {
 
 impl SetOutcome {
     /// One note per value dropped by grounding, naming the extractor that
-    /// read it ("An extractor (claude) read size_label '43', which the
-    /// request does not say; ignored").
-    pub fn drop_notes(&self) -> Vec<String> {
+    /// read it ("An extractor (claude) read the size as '43', which the
+    /// request does not say; ignored"), for the person's language.
+    pub fn drop_notes(&self) -> Vec<Message> {
         self.reports
             .iter()
             .flat_map(|report| {
@@ -105,22 +107,19 @@ impl FailClosed {
         FailClosed { detail, screened: Vec::new() }
     }
 
-    /// The reason given to the person: the fixed sentence of guard.md §4.5,
-    /// and, when the screen stopped the check, what it found and where.
-    pub fn reason(&self) -> String {
-        match super::screen::explain(&self.screened) {
-            Some(found) => format!("{COULD_NOT_CHECK}: {found}."),
-            None => format!("{COULD_NOT_CHECK}."),
-        }
+    /// When the screen stopped the check, what it found and where: the
+    /// reason adds it to the fixed sentence of guard.md §4.5.
+    pub fn found(&self) -> Option<Screened> {
+        super::screen::found(&self.screened)
     }
 
     /// Why, for the person, after "because": what the screen found, or that
     /// the reading of the request failed (the technical detail, naming
     /// providers and timeouts, stays in the record).
-    pub fn cause(&self) -> String {
-        match super::screen::explain(&self.screened) {
-            Some(found) => found,
-            None => "the part of me that reads your request failed (a model did not answer, or answered in a form I cannot use)".to_owned(),
+    pub fn cause(&self) -> Cause {
+        match self.found() {
+            Some(found) => Cause::Screened(found),
+            None => Cause::ReadingFailed,
         }
     }
 }

@@ -38,6 +38,8 @@ and `answers`: one `{finding_id, reply}` per finding the person answered, where 
 accept it), `decline`, or their own words (\"43 is fine too\"). Never answer on the person's behalf.\n\
 If the request could not be checked, the one finding is `engine_error@$` and the question asks the person whether \
 to buy anyway; send `accept` for it only if they said yes.\n\
+The reasons, notes and question are in the request's language (English or Russian); pass `language` (`en`, `ru`) \
+if the person reads another one than the request is written in.\n\
 An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
 
 /// The receipt tool's name on the wire.

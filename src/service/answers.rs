@@ -17,6 +17,7 @@ use super::{Answer, CheckError, MAX_ANSWER_BYTES, invalid};
 use crate::cart::Cart;
 use crate::digest;
 use crate::finding::{Finding, Severity};
+use crate::messages::Message;
 
 /// The note appended to an accepted finding (guard.md §6: the person decided).
 pub const ACCEPTED: &str = "accepted by the person";
@@ -164,13 +165,29 @@ pub fn apply(findings: Vec<Finding>, state: &AnswerState, cart: &Cart) -> Vec<Fi
             if finding.severity != Severity::Block {
                 return finding;
             }
-            if state.accepted.iter().any(|decided| matches(decided, &finding)) {
+            let accepted = state.accepted.iter().any(|decided| matches(decided, &finding));
+            let declined = !accepted && state.declined.iter().any(|decided| matches(decided, &finding));
+            if accepted {
                 finding.severity = Severity::Warn;
-                finding.reason = format!("{} ({ACCEPTED})", finding.reason.trim_end_matches('.'));
-            } else if state.declined.iter().any(|decided| matches(decided, &finding)) {
-                finding.reason = format!("{} ({DECLINED})", finding.reason.trim_end_matches('.'));
             }
-            finding
+            match (accepted, declined, finding.message.take()) {
+                (true, _, Some(message)) => finding.say(Message::Accepted(Box::new(message))),
+                (_, true, Some(message)) => finding.say(Message::Declined(Box::new(message))),
+                // A finding without a message is never built by the checks;
+                // its words are kept and marked as they always were.
+                (true, _, None) => {
+                    finding.reason = format!("{} ({ACCEPTED})", finding.reason.trim_end_matches('.'));
+                    finding
+                }
+                (_, true, None) => {
+                    finding.reason = format!("{} ({DECLINED})", finding.reason.trim_end_matches('.'));
+                    finding
+                }
+                (false, false, message) => {
+                    finding.message = message;
+                    finding
+                }
+            }
         })
         .collect()
 }
@@ -206,8 +223,14 @@ mod tests {
             entry: Some(entry),
             expected: json!("42"),
             actual: json!(actual),
-            reason: format!("Asked for size 42, the cart has {actual}."),
+            reason: String::new(),
+            message: None,
         }
+        .say(Message::Size {
+            wanted: vec!["42".into()],
+            actual: Some(actual.into()),
+            item: "Nike Pegasus 41".into(),
+        })
     }
 
     fn answer(finding_id: &str, reply: &str) -> Answer {

@@ -18,6 +18,7 @@ use crate::cart::{self, Cart, CartEntry, CartError, Item};
 use crate::catalog::Catalog;
 use crate::digest;
 use crate::evidence::StoreError;
+use crate::messages::Language;
 use crate::today;
 
 /// The root of cart paths in errors and findings.
@@ -35,6 +36,12 @@ pub struct Input {
     pub answers: Vec<Answer>,
     pub previous_record_id: Option<String>,
     pub format: Option<Format>,
+    /// The language the person reads: the `language` argument, else the
+    /// request's own ([`Language::detect`]).
+    pub language: Language,
+    /// Whether the caller chose the language (it then counts in the
+    /// mandate digest: the same words in another language are another answer).
+    pub language_chosen: bool,
 }
 
 /// Validates `arguments`; `catalog` resolves `{id, quantity}` entries and
@@ -65,6 +72,7 @@ pub fn validate(
     if arguments.answers.len() > MAX_ANSWERS {
         return Err(invalid("$.answers", format!("more than {MAX_ANSWERS} answers")));
     }
+    let language = arguments.language.unwrap_or_else(|| Language::detect(&request));
     Ok(Input {
         request,
         today,
@@ -73,6 +81,8 @@ pub fn validate(
         answers: arguments.answers,
         previous_record_id: arguments.previous_record_id,
         format: arguments.format,
+        language,
+        language_chosen: arguments.language.is_some(),
     })
 }
 

@@ -30,6 +30,7 @@ use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
+use crate::messages::{self, Language};
 use crate::receipt::{self, Jwks, KeyRing, Verification};
 pub use answers::{ACCEPTED, DECLINED};
 use input::Input;
@@ -134,6 +135,11 @@ pub struct CheckRequest {
     /// `acf-v0.1` to also receive the ACF v0.1 verdict object.
     #[serde(default)]
     pub format: Option<Format>,
+    /// The language of the reasons, notes and question: `en` or `ru`.
+    /// Default: the request's own (Russian when at least a quarter of its
+    /// letters are Cyrillic, else English).
+    #[serde(default)]
+    pub language: Option<Language>,
 }
 
 /// The result of one check (the `check_order` tool's output).
@@ -329,11 +335,18 @@ impl Inner {
         let link = self.link(&input).await?;
         let previous = link.as_ref().map(|link| &link.record);
         let state = answers::resolve(previous, &input.answers)?;
-        let mandate_digest = digest::of_value(&json!({
+        let mut mandate = json!({
             "request": input.request,
             "today": input.today.to_string(),
             "answers": state,
-        }));
+        });
+        // A chosen language is part of what was asked (the same check in
+        // another language must not replay the first one's words); a
+        // detected one follows from the request, so ids stay as they were.
+        if input.language_chosen {
+            mandate["language"] = json!(input.language);
+        }
+        let mandate_digest = digest::of_value(&mandate);
         let subject_digest = input::subject_digest(&input.cart)?;
         let record_id = record_id(&mandate_digest, &subject_digest);
 
@@ -346,7 +359,8 @@ impl Inner {
         let previous_id = previous.map(|record| record.result.record_id.clone());
         if let Some(link) = &link {
             if link.record.result.attempt >= MAX_ATTEMPTS {
-                let result = self.budget_exhausted(&link.record, input.today, &mandate_digest, &subject_digest);
+                let result =
+                    self.budget_exhausted(&link.record, input.today, &mandate_digest, &subject_digest, input.language);
                 return Ok(with_format(result, input.format));
             }
             if let Some(successor) = &link.superseded_by {
@@ -363,16 +377,16 @@ impl Inner {
                 let findings = decision::run(facts, &input.cart, &input.allowed);
                 let findings = quote::quote_reasons(findings, &input.cart, &outcome.reports, input.today);
                 let findings = answers::apply(findings, &state, &input.cart);
-                let mut verdict = Verdict::checked(findings, &facts.disputed);
-                verdict.notes.extend(outcome.drop_notes());
+                let mut verdict = Verdict::checked(findings, &facts.disputed, input.language);
+                verdict.notes.extend(outcome.drop_notes().iter().map(|note| messages::render(input.language, note)));
                 verdict
             }
             Err(failure) => {
                 // The person may accept buying unchecked: `engine_error@$`,
                 // pinned to this very cart like any accepted finding.
-                let blocking = decision::engine_error_finding(failure.reason());
+                let blocking = decision::engine_error_finding(failure.found());
                 let finding = answers::apply(vec![blocking.clone()], &state, &input.cart).pop().unwrap_or(blocking);
-                Verdict::could_not_check(finding, &failure.cause(), &input.cart, failure.to_string())
+                Verdict::could_not_check(finding, &failure.cause(), &input.cart, failure.to_string(), input.language)
             }
         };
         let binding = self.binding(&record_id, &mandate_digest, &subject_digest, previous_id.clone());
@@ -450,13 +464,12 @@ impl Inner {
         today: NaiveDate,
         mandate_digest: &str,
         subject_digest: &str,
+        language: Language,
     ) -> CheckResult {
-        let reason = format!(
-            "This order was already checked {MAX_ATTEMPTS} times (the retry budget): the person must now decide themselves."
-        );
         let last = &previous.result;
         let binding = self.binding(&last.record_id, mandate_digest, subject_digest, None);
-        let mut result = CheckResult::new(Verdict::retry_budget_exhausted(reason), None, &binding, last.attempt, today);
+        let verdict = Verdict::retry_budget_exhausted(MAX_ATTEMPTS, language);
+        let mut result = CheckResult::new(verdict, None, &binding, last.attempt, today);
         result.previous_record_id = last.previous_record_id.clone();
         result
     }

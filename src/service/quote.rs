@@ -9,12 +9,13 @@
 //! them. Without grounding (or without words beyond the bare value),
 //! nothing changes.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use serde_json::Value;
 
 use crate::cart::Cart;
 use crate::extract::set::ExtractorReport;
 use crate::finding::{Code, Finding};
+use crate::messages::{ItemName, Message};
 
 /// Quotes the person's words in the reasons of size and model findings whose
 /// expected value some extractor's grounding supports with words of the
@@ -33,12 +34,12 @@ pub fn quote_reasons(
 ) -> Vec<Finding> {
     findings
         .into_iter()
-        .map(|mut finding| {
+        .map(|finding| {
             if finding.code == Code::Deadline {
-                if let Some(reason) = deadline_reason(&finding, cart, reports, today) {
-                    finding.reason = reason;
-                }
-                return finding;
+                return match deadline_message(&finding, cart, reports, today) {
+                    Some(message) => finding.say(message),
+                    None => finding,
+                };
             }
             let field = match finding.code {
                 Code::Size => "size_label",
@@ -58,77 +59,46 @@ pub fn quote_reasons(
             let Some(item) = cart.entries.get(entry).map(|entry| &entry.item) else {
                 return finding;
             };
-            let has = match finding.code {
-                Code::Size => match item.size.as_deref() {
-                    Some(size) => format!("{size}: {}", item.display_name()),
+            let message = match finding.code {
+                Code::Size => match &item.size {
+                    Some(size) => {
+                        Message::SizeQuoted { quote: quote.to_owned(), size: size.clone(), item: ItemName::of(item) }
+                    }
                     None => return finding,
                 },
-                _ => item.display_name(),
+                _ => Message::ModelQuoted { quote: quote.to_owned(), item: ItemName::of(item) },
             };
-            finding.reason = format!("You asked for \u{201c}{quote}\u{201d}; the cart has {has}.");
-            finding
+            finding.say(message)
         })
         .collect()
 }
 
 /// `You asked for it by “Friday” (Friday, 6 November); it would arrive in 8
 /// days (Tuesday, 10 November): Nike Pegasus 41.`
-fn deadline_reason(finding: &Finding, cart: &Cart, reports: &[ExtractorReport], today: NaiveDate) -> Option<String> {
+fn deadline_message(finding: &Finding, cart: &Cart, reports: &[ExtractorReport], today: NaiveDate) -> Option<Message> {
     let deadline = finding.expected.get("delivery_days_at_most")?.as_u64()?;
     let arrives = finding.actual.get("delivery_days")?.as_u64()?;
     let item = &cart.entries.get(finding.entry?)?.item;
-    let wanted = match words_for(reports, "deadline_days", &deadline.to_string()) {
-        Some(words) if DEADLINE_WORDS.contains(&words.to_lowercase().as_str()) => {
-            format!("by \u{201c}{words}\u{201d} ({})", date(today, deadline)?)
-        }
-        _ => format!("within {} (by {})", days(deadline), date(today, deadline)?),
-    };
-    Some(format!(
-        "You asked for it {wanted}; it would arrive in {} ({}): {}.",
-        days(arrives),
-        date(today, arrives)?,
-        item.display_name()
-    ))
+    let quoted = words_for(reports, "deadline_days", &deadline.to_string())
+        .filter(|words| DEADLINE_WORDS.contains(&words.to_lowercase().as_str()))
+        .map(str::to_owned);
+    Some(Message::DeadlineDated {
+        days: deadline,
+        by: today.checked_add_days(chrono::Days::new(deadline))?,
+        quoted,
+        arrives,
+        arrives_on: today.checked_add_days(chrono::Days::new(arrives))?,
+        item: ItemName::of(item),
+    })
 }
 
 /// Deadline words worth quoting after "by": grounding's span of a deadline
 /// is often one word of a longer phrase ("November" of "November 5", "a" of
-/// "a week"), which only these name alone. English only, as the sentence is.
+/// "a week"), which only these name alone. English words only: a Russian
+/// weekday is inflected ("до пятницы"), so the Russian table names the date
+/// in its own case instead of quoting.
 const DEADLINE_WORDS: [&str; 10] =
     ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "weekend"];
-
-/// `Friday, 6 November`: the day `offset` days after `today`.
-fn date(today: NaiveDate, offset: u64) -> Option<String> {
-    let day = today.checked_add_days(chrono::Days::new(offset))?;
-    let weekday = match day.weekday() {
-        chrono::Weekday::Mon => "Monday",
-        chrono::Weekday::Tue => "Tuesday",
-        chrono::Weekday::Wed => "Wednesday",
-        chrono::Weekday::Thu => "Thursday",
-        chrono::Weekday::Fri => "Friday",
-        chrono::Weekday::Sat => "Saturday",
-        chrono::Weekday::Sun => "Sunday",
-    };
-    let month = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ][day.month0() as usize];
-    Some(format!("{weekday}, {} {month}", day.day()))
-}
-
-fn days(count: u64) -> String {
-    if count == 1 { "1 day".to_owned() } else { format!("{count} days") }
-}
 
 /// The request words that support `value` for `field`: the longest span any
 /// extractor's grounding kept ("size 42" over a bare "42", which may be the

@@ -27,6 +27,7 @@ use asasked::extract::schema::empty_facts_value;
 use asasked::extract::set::ExtractorSet;
 use asasked::facts::FieldName;
 use asasked::finding::Severity;
+use asasked::messages::Language;
 use asasked::providers::ProviderSettings;
 use asasked::providers::config::Provider;
 use asasked::providers::family::RequestOptions;
@@ -319,10 +320,15 @@ async fn no_injected_text_turns_a_block_into_proceed() {
                 continue;
             }
             screened += 1;
+            // The reason is in the request's language (issue 13 item 1).
             let reason = result.reasons.first().cloned().unwrap_or_default();
-            if !reason
-                .starts_with("The request could not be checked: the request contains text addressed to the checker")
-            {
+            let expected = match Language::detect(&case.request) {
+                Language::En => "The request could not be checked: the request contains text addressed to the checker",
+                Language::Ru => {
+                    "Не удалось проверить заказ по вашему запросу: в запросе есть текст, обращённый к проверке"
+                }
+            };
+            if !reason.starts_with(expected) {
                 failures.push(format!("{} ({label}): reason {reason:?}", case.id));
             }
             assert!(result.facts.is_none(), "{}: no facts when screened", case.id);

@@ -5,6 +5,7 @@ mod conformance;
 mod extraction_accuracy;
 mod faults;
 mod hostile;
+mod language;
 mod local_model;
 mod mcp_server;
 mod person;

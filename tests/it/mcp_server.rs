@@ -115,6 +115,24 @@ async fn the_tool_is_described_for_the_calling_model() {
     assert!(required.contains(&"request") && required.contains(&"cart"), "{input}");
     let output = Value::Object((**tool.output_schema.as_ref().unwrap()).clone());
     assert!(output["properties"]["decision"].is_object() && output["properties"]["acf"].is_object(), "{output}");
+    // Issue 13 item 1: the language of the words, optional.
+    let language = input["properties"]["language"].to_string();
+    assert!(language.contains("`ru`") && language.contains("Cyrillic"), "{language}");
+    assert!(input["$defs"]["Language"].to_string().contains("\"ru\""), "{input}");
+    assert!(!required.contains(&"language"), "{input}");
+}
+
+#[tokio::test]
+async fn issue_13_the_language_argument_chooses_the_words() {
+    let harness = start().await;
+    let arguments = |language: &str| json!({"request": REQUEST, "cart": cart("shoe-001"), "today": "2026-11-02", "language": language});
+    let russian = structured(&call(&harness, arguments("ru")).await);
+    assert_eq!(russian["decision"], "ask");
+    assert!(russian["question"].as_str().unwrap().starts_with("Прежде чем покупать"), "{russian}");
+    assert!(russian["acf"]["messages"][0]["content"].as_str().unwrap().starts_with("Вы просили"), "{russian}");
+    let english = structured(&call(&harness, arguments("en")).await);
+    assert!(english["question"].as_str().unwrap().starts_with("Before I buy this"), "{english}");
+    assert_ne!(english["record_id"], russian["record_id"], "another language is another answer, not a replay");
 }
 
 #[tokio::test]
@@ -213,7 +231,7 @@ async fn free_text_answers_are_re_extracted_and_decline_keeps_blocking() {
         .await,
     );
     assert_eq!(over["decision"], "ask");
-    assert!(over["reasons"][0].as_str().unwrap().contains("must now decide"), "{over}");
+    assert!(over["reasons"][0].as_str().unwrap().contains("whether to buy it is up to you"), "{over}");
     assert_eq!(over["acf"]["com.provecart.conformity"]["verdict"], "REVIEW");
 }
 

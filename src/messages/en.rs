@@ -1,0 +1,369 @@
+//! The English table.
+
+use chrono::{Datelike, NaiveDate, Weekday};
+
+use super::{
+    Attribute, Cause, Counted, EntryLine, ItemName, Message, MissingLine, Place, ScreenRule, Screened, Spoken,
+};
+use crate::cart::ItemLevel;
+use crate::facts::{FieldName, FieldRef, Level};
+
+pub fn render(message: &Message) -> String {
+    match message {
+        Message::Brand { wanted, actual, look_alike, item } => {
+            let actual = actual.as_deref().unwrap_or("no brand");
+            let wanted = wanted.join(" or ");
+            if *look_alike {
+                format!(
+                    "Asked for {wanted}, the cart has {actual}, which only looks like it (spelt with look-alike characters): {item}.",
+                    item = name(item)
+                )
+            } else {
+                format!("Asked for {wanted}, the cart has {actual}: {item}.", item = name(item))
+            }
+        }
+        Message::BrandExcluded { excluded, actual, look_alike, item } => {
+            let actual = actual.as_deref().unwrap_or("no brand");
+            let look_alike = if *look_alike { " (spelt with look-alike characters)" } else { "" };
+            format!(
+                "Asked for anything but {}, the cart has {actual}{look_alike}: {item}.",
+                excluded.join(" or "),
+                item = name(item)
+            )
+        }
+        Message::Model { wanted, item } => {
+            format!("Asked for the model {wanted}, the cart has {item}.", item = name(item))
+        }
+        Message::ModelQuoted { quote, item } => {
+            format!("You asked for \u{201c}{quote}\u{201d}; the cart has {item}.", item = name(item))
+        }
+        Message::Color { wanted, actual, item } => {
+            format!(
+                "Asked for {}, the cart has {}: {item}.",
+                wanted.join(" or "),
+                actual.as_deref().unwrap_or("no colour"),
+                item = name(item)
+            )
+        }
+        Message::ColorLater { wanted, actual, first, later, position, item } => {
+            let which =
+                if *position == 2 { "its second colour".to_owned() } else { format!("its colour number {position}") };
+            format!(
+                "Asked for {}, the cart has {actual}, which counts as {first} ({later} is only {which}): {item}.",
+                wanted.join(" or "),
+                item = name(item)
+            )
+        }
+        Message::ColorExcluded { excluded, actual, item } => format!(
+            "Asked for any colour but {}, the cart has {}: {item}.",
+            excluded.join(" or "),
+            actual.as_deref().unwrap_or("no colour"),
+            item = name(item)
+        ),
+        Message::Size { wanted, actual, item } => format!(
+            "Asked for size {}, the cart has {}: {item}.",
+            wanted.join(" or "),
+            actual.as_deref().unwrap_or("no size"),
+            item = name(item)
+        ),
+        Message::SizeQuoted { quote, size, item } => {
+            format!("You asked for \u{201c}{quote}\u{201d}; the cart has {size}: {item}.", item = name(item))
+        }
+        Message::Level { wanted, actual, item } => {
+            let has = match actual {
+                Some(level) => with_article(&format!("{} item", item_level(*level))),
+                None => "an item of no stated level".to_owned(),
+            };
+            format!("Asked for {} level, the cart has {has}: {item}.", level(*wanted), item = name(item))
+        }
+        Message::Refund { item } => {
+            format!("Asked to be able to return it, the item is final sale: {item}.", item = name(item))
+        }
+        Message::Deadline { days: deadline, arrives, item } => {
+            let arrives = arrives.map_or_else(|| "an unknown time".to_owned(), days);
+            format!(
+                "Asked for delivery within {}, the cart delivers in {arrives}: {item}.",
+                days(*deadline),
+                item = name(item)
+            )
+        }
+        Message::DeadlineDated { days: deadline, by, quoted, arrives, arrives_on, item } => {
+            let wanted = match quoted {
+                Some(words) => format!("by \u{201c}{words}\u{201d} ({})", date(*by)),
+                None => format!("within {} (by {})", days(*deadline), date(*by)),
+            };
+            format!(
+                "You asked for it {wanted}; it would arrive in {} ({}): {item}.",
+                days(*arrives),
+                date(*arrives_on),
+                item = name(item)
+            )
+        }
+        Message::Price { cheaper, cheaper_price, price, item } => format!(
+            "Asked for a cheap option, {cheaper} fits every stated fact for {} against {}: {item}.",
+            cheaper_price.show('.'),
+            price.show('.'),
+            item = name(item),
+            cheaper = name(cheaper)
+        ),
+        Message::ExplicitMax { max, total, beyond } => {
+            let shown = if *beyond { format!("more than {}", total.show('.')) } else { total.show('.') };
+            format!("Asked to spend at most {}, the cart totals {shown}.", max.show('.'))
+        }
+        Message::Quantity { wanted, actual, entries } => {
+            let contents: Vec<String> = entries.iter().map(counted).collect();
+            format!("Asked for {wanted}, the cart has {actual}: {}.", contents.join(", "))
+        }
+        Message::Other { text, items } => {
+            format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
+        }
+        Message::OtherOptional { text, items } => {
+            format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
+        }
+        Message::Unchecked { field, attribute, item } => format!(
+            "Could not check {}: the store does not say {}: {item}.",
+            field_name(*field),
+            attribute_name(*attribute),
+            item = name(item)
+        ),
+        Message::MixedCurrencies { seen, other, item } => {
+            format!("Could not check the spending limit: the cart mixes {seen} and {other}: {item}.", item = name(item))
+        }
+        Message::LimitInOtherCurrency { max, cart_currency, items } => format!(
+            "Could not check the spending limit: it is {}, and the cart is priced in {cart_currency}: {}.",
+            max.show('.'),
+            names(items)
+        ),
+        Message::Extra { item } => format!("Not part of what was asked for: {item}.", item = name(item)),
+        Message::TooManyLines { lines, entries, bound } => format!(
+            "The order has too many lines and items to match ({lines} lines, {entries} cart entries; the bound is {bound}): please check it yourself."
+        ),
+        Message::Missing(line) => format!("Asked for {}, and nothing in the cart is for it.", missing(line)),
+        Message::Accepted(inner) => format!("{} (accepted by the person)", render(inner).trim_end_matches('.')),
+        Message::Declined(inner) => format!("{} (the person declined this)", render(inner).trim_end_matches('.')),
+        Message::CouldNotCheck { found: None } => "The request could not be checked.".to_owned(),
+        Message::CouldNotCheck { found: Some(found) } => {
+            format!("The request could not be checked: {}.", screened(found))
+        }
+        Message::CouldNotCheckQuestion { cause, entries } => {
+            let cause = match cause {
+                Cause::Screened(found) => screened(found),
+                Cause::ReadingFailed => "the part of me that reads your request failed (a model did not answer, or answered in a form I cannot use)".to_owned(),
+            };
+            let mut text = format!(
+                "I could not check this order against your words because {cause}.\nHere is what I'm about to buy:"
+            );
+            for entry in entries {
+                text.push_str("\n\u{2013} ");
+                text.push_str(&entry_line(entry));
+            }
+            text.push_str("\nShall I buy it?");
+            text
+        }
+        Message::Question { reasons } => {
+            let mut text = String::from("Before I buy this, please check:");
+            for reason in reasons {
+                text.push_str("\n\u{2013} ");
+                text.push_str(reason);
+            }
+            text.push_str("\nShould I still go ahead?");
+            text
+        }
+        Message::RetryBudget { attempts } => format!(
+            "This order has already been checked {}, and it will not be checked again: whether to buy it is up to you.",
+            times(*attempts)
+        ),
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::NeedsRefundable)), .. } => {
+            format!(
+                "An extractor ({extractor}) read that you want to be able to return it, which the request does not say; ignored"
+            )
+        }
+        Message::Dropped { extractor, field, value } => format!(
+            "An extractor ({extractor}) read {} as '{value}', which the request does not say; ignored",
+            spoken(field)
+        ),
+        Message::DroppedSoft { extractor, field } => format!(
+            "An extractor ({extractor}) read {} as optional, which the request does not say; ignored",
+            spoken(field)
+        ),
+    }
+}
+
+/// Fields as people say them (never the wire name).
+pub fn field_name(field: FieldName) -> &'static str {
+    match field {
+        FieldName::Brand => "the brand",
+        FieldName::BrandNot => "the excluded brands",
+        FieldName::Model => "the model",
+        FieldName::Color => "the colour",
+        FieldName::ColorNot => "the excluded colours",
+        FieldName::SizeLabel => "the size",
+        FieldName::Level => "the level",
+        FieldName::PricePreference => "the price preference",
+        FieldName::ExplicitMaxCents => "the spending limit",
+        FieldName::Quantity => "the quantity",
+        FieldName::NeedsRefundable => "whether it can be returned",
+        FieldName::DeadlineDays => "the delivery deadline",
+        FieldName::Lines => "the items of the order",
+        FieldName::Other => "a requirement",
+        FieldName::OtherOptional => "a wish",
+    }
+}
+
+fn spoken(field: &Spoken) -> String {
+    match field {
+        Spoken::Field(FieldRef::Shared(field)) => field_name(*field).to_owned(),
+        Spoken::Field(FieldRef::Line { index, field }) => format!("{} of item {}", field_name(*field), index + 1),
+        Spoken::BrandAny => "another accepted brand".to_owned(),
+        Spoken::ColorAny => "another accepted colour".to_owned(),
+        Spoken::SizeAny => "another accepted size".to_owned(),
+        Spoken::LimitCurrency => "the currency of the spending limit".to_owned(),
+        Spoken::Unknown(name) => name.clone(),
+    }
+}
+
+fn attribute_name(attribute: Attribute) -> &'static str {
+    match attribute {
+        Attribute::Brand => "its brand",
+        Attribute::Name => "its name",
+        Attribute::Colour => "its colour",
+        Attribute::Size => "its size",
+        Attribute::Level => "its level",
+        Attribute::FinalSale => "whether it is final sale",
+        Attribute::DeliveryTime => "its delivery time",
+        Attribute::Units => "how many units one pack holds",
+        Attribute::Price => "its price",
+    }
+}
+
+fn level(level: Level) -> &'static str {
+    match level {
+        Level::Beginner => "beginner",
+        Level::Intermediate => "intermediate",
+        Level::Pro => "pro",
+    }
+}
+
+fn item_level(level: ItemLevel) -> &'static str {
+    match level {
+        ItemLevel::Beginner => "beginner",
+        ItemLevel::Intermediate => "intermediate",
+        ItemLevel::Pro => "pro",
+        ItemLevel::Any => "any-level",
+    }
+}
+
+/// `a beginner item`, `an intermediate item`: the article by the first letter's sound
+/// (every word this is used with is regular).
+fn with_article(phrase: &str) -> String {
+    let article = if phrase.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {phrase}")
+}
+
+fn days(count: u64) -> String {
+    if count == 1 { "1 day".to_owned() } else { format!("{count} days") }
+}
+
+fn times(count: u32) -> String {
+    match count {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        _ => format!("{count} times"),
+    }
+}
+
+/// `Friday, 6 November`.
+fn date(day: NaiveDate) -> String {
+    let weekday = match day.weekday() {
+        Weekday::Mon => "Monday",
+        Weekday::Tue => "Tuesday",
+        Weekday::Wed => "Wednesday",
+        Weekday::Thu => "Thursday",
+        Weekday::Fri => "Friday",
+        Weekday::Sat => "Saturday",
+        Weekday::Sun => "Sunday",
+    };
+    let month = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ][day.month0() as usize];
+    format!("{weekday}, {} {month}", day.day())
+}
+
+fn counted(entry: &Counted) -> String {
+    match entry.units {
+        Some(units) if units != 1 => format!("{} \u{d7} {} ({units} each)", entry.quantity, name(&entry.name)),
+        _ => format!("{} \u{d7} {}", entry.quantity, name(&entry.name)),
+    }
+}
+
+fn missing(line: &MissingLine) -> String {
+    let mut parts = Vec::new();
+    parts.extend(line.model.clone());
+    parts.extend(line.colour.clone());
+    parts.extend(line.size.as_ref().map(|size| format!("size {size}")));
+    parts.extend(line.quantity.map(|quantity| format!("quantity {quantity}")));
+    if parts.is_empty() { format!("item {}", line.index + 1) } else { parts.join(", ") }
+}
+
+/// `2 × Nike Pegasus 41 (White/Black, EU 44), 159.99 USD each`.
+fn entry_line(entry: &EntryLine) -> String {
+    let mut text = format!("{} \u{d7} {}", entry.quantity, name(&entry.name));
+    if !entry.details.is_empty() {
+        text.push_str(&format!(" ({})", entry.details.join(", ")));
+    }
+    if let Some(price) = &entry.price {
+        text.push_str(&format!(", {}", price.show('.')));
+        if entry.quantity > 1 {
+            text.push_str(" each");
+        }
+    }
+    text
+}
+
+fn screened(found: &Screened) -> String {
+    let place = match &found.place {
+        Place::Request => "the request".to_owned(),
+        Place::Answer(number) => format!("answer {number}"),
+        Place::Other(name) => name.clone(),
+    };
+    format!(
+        "{place} contains text addressed to the checker, not a description of what to buy ({}: \"{}\")",
+        screen_rule(found.rule),
+        found.excerpt
+    )
+}
+
+fn screen_rule(rule: ScreenRule) -> &'static str {
+    match rule {
+        ScreenRule::RoleLabel => "a role label addressed to a model",
+        ScreenRule::ChatMarkup => "chat markup",
+        ScreenRule::Delimiter => "the checker's own delimiters",
+        ScreenRule::FactsBlock => "a block of fields and values",
+        ScreenRule::Override => "an instruction to ignore rules",
+        ScreenRule::Command => "a command about the checker's output",
+        ScreenRule::FieldVocabulary => "fields declared optional as fields",
+        ScreenRule::ThirdPartyApproval => "an approval claimed on the person's behalf",
+        ScreenRule::ModeSwitch => "an instruction to change mode or role",
+        ScreenRule::Encoded => "an encoded instruction",
+    }
+}
+
+/// An item as a reason names it.
+fn name(item: &ItemName) -> &str {
+    item.0.as_deref().unwrap_or("an unnamed item")
+}
+
+fn names(items: &[ItemName]) -> String {
+    items.iter().map(name).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,442 @@
+//! Every sentence a person reads, in one table per language: the reasons
+//! and notes of findings, the §6 question, the question of a check that
+//! could not run, the retry-budget reason and the grounding notes (and so
+//! the ACF `content` of each message, which is the reason).
+//!
+//! The rules and the service build a typed [`Message`] (the values compared,
+//! the item's name, the field); [`render`] turns it into words in one
+//! [`Language`]. Each language is one module (`en`, `ru`) with one
+//! exhaustive `match` over [`Message`], so a new message kind does not
+//! compile until every table says it, and a new language is a new variant
+//! of [`Language`] and a new module.
+//!
+//! Pure: no I/O, no clock (dates come in as values), no model. It sits above
+//! `cart` (money and item levels) and below `finding`, which carries a
+//! message beside its rendered reason.
+
+mod en;
+mod ru;
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cart::{Item, ItemLevel};
+use crate::facts::{FieldName, FieldRef, Level};
+
+/// A language the tables speak. On the wire: `en`, `ru`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// English, the default.
+    #[default]
+    En,
+    /// Russian.
+    Ru,
+}
+
+impl Language {
+    pub const ALL: [Language; 2] = [Language::En, Language::Ru];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Ru => "ru",
+        }
+    }
+
+    /// The language of a request, deterministically: Russian when Cyrillic
+    /// letters are at least a quarter of its letters, else English.
+    ///
+    /// A quarter, not a half, because Russian requests name brands and
+    /// models in Latin letters ("Nike Air Zoom Pegasus 41 чёрные" is a
+    /// quarter Cyrillic), while an English request rarely holds a Cyrillic
+    /// word at all. Digits, signs and spaces do not count; text with no
+    /// letters is English.
+    pub fn detect(text: &str) -> Language {
+        let (mut letters, mut cyrillic) = (0usize, 0usize);
+        for character in text.chars().filter(|character| character.is_alphabetic()) {
+            letters += 1;
+            if matches!(character, '\u{0400}'..='\u{04FF}' | '\u{0500}'..='\u{052F}') {
+                cyrillic += 1;
+            }
+        }
+        if letters > 0 && cyrillic * 4 >= letters { Language::Ru } else { Language::En }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.code())
+    }
+}
+
+impl FromStr for Language {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Language, String> {
+        Language::ALL
+            .into_iter()
+            .find(|language| language.code() == text)
+            .ok_or_else(|| format!("unknown language {text:?} (expected en or ru)"))
+    }
+}
+
+/// An amount in minor units and its currency (ISO 4217), shown as each
+/// language writes decimals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Money {
+    pub minor: u64,
+    pub currency: Option<String>,
+}
+
+impl Money {
+    pub fn new(minor: u64, currency: Option<&str>) -> Money {
+        Money { minor, currency: currency.map(str::to_owned) }
+    }
+
+    /// `12999, USD` → `129.99 USD` with `separator` `.`.
+    fn show(&self, separator: char) -> String {
+        let digits = crate::cart::minor_digits(self.currency.as_deref());
+        let amount = if digits == 0 {
+            self.minor.to_string()
+        } else {
+            let scale = 10u64.pow(digits);
+            format!("{}{separator}{:0width$}", self.minor / scale, self.minor % scale, width = digits as usize)
+        };
+        match &self.currency {
+            Some(code) => format!("{amount} {code}"),
+            None => amount,
+        }
+    }
+}
+
+/// The item attribute a check needed and the store did not give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attribute {
+    Brand,
+    Name,
+    Colour,
+    Size,
+    Level,
+    FinalSale,
+    DeliveryTime,
+    Units,
+    Price,
+}
+
+/// An item as a reason names it: its name, else its brand, else its id;
+/// `None` when it says none of them (each table then says "an unnamed item"
+/// in its own words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemName(pub Option<String>);
+
+impl ItemName {
+    pub fn of(item: &Item) -> ItemName {
+        ItemName(item.name.clone().or_else(|| item.brand.clone()).or_else(|| item.id.clone()))
+    }
+
+    pub fn named(name: &str) -> ItemName {
+        ItemName(Some(name.to_owned()))
+    }
+}
+
+impl From<&str> for ItemName {
+    fn from(name: &str) -> ItemName {
+        ItemName::named(name)
+    }
+}
+
+/// One cart entry as a quantity reason counts it: `3 × Balls (4 each)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    pub quantity: u64,
+    pub name: ItemName,
+    /// Units one cart unit holds, when more than one.
+    pub units: Option<u64>,
+}
+
+/// One cart entry as the could-not-check question lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryLine {
+    pub quantity: u64,
+    pub name: ItemName,
+    /// Brand, colour and size, where the name does not already say them.
+    pub details: Vec<String>,
+    pub price: Option<Money>,
+}
+
+/// A requested line no cart entry is for, as its own values describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingLine {
+    pub index: usize,
+    pub model: Option<String>,
+    pub colour: Option<String>,
+    pub size: Option<String>,
+    pub quantity: Option<u64>,
+}
+
+/// Which rule of the screen found text addressed to the checker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScreenRule {
+    RoleLabel,
+    ChatMarkup,
+    Delimiter,
+    FactsBlock,
+    Override,
+    Command,
+    FieldVocabulary,
+    ThirdPartyApproval,
+    ModeSwitch,
+    Encoded,
+}
+
+/// Where the screen found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    Request,
+    /// The person's answer number N (1-based).
+    Answer(usize),
+    /// Anything else, named as the screen named it.
+    Other(String),
+}
+
+/// What the screen found: where, by which rule, and the words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Screened {
+    pub place: Place,
+    pub rule: ScreenRule,
+    pub excerpt: String,
+}
+
+/// Why a check could not run, for the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    Screened(Screened),
+    /// No extractor gave usable facts (the technical cause is in the record).
+    ReadingFailed,
+}
+
+/// A field a grounding note names: a fact field, or one of the extension
+/// fields that `FieldName` does not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Spoken {
+    Field(FieldRef),
+    BrandAny,
+    ColorAny,
+    SizeAny,
+    LimitCurrency,
+    /// A name no table knows, shown with its underscores as spaces.
+    Unknown(String),
+}
+
+impl Spoken {
+    /// The field of a wire name (`size_label`, `lines[1].color`, `brand_any`).
+    pub fn parse(name: &str) -> Spoken {
+        match name {
+            "brand_any" => Spoken::BrandAny,
+            "color_any" => Spoken::ColorAny,
+            "size_any" => Spoken::SizeAny,
+            "explicit_max_currency" => Spoken::LimitCurrency,
+            _ => FieldRef::parse(name).map_or_else(|| Spoken::Unknown(name.replace('_', " ")), Spoken::Field),
+        }
+    }
+}
+
+/// Every kind of sentence a person can read, with its values. Item names
+/// and the person's values are shown as given; the words around them come
+/// from the language's table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message {
+    /// The item's brand is none of the accepted brands.
+    Brand {
+        wanted: Vec<String>,
+        actual: Option<String>,
+        look_alike: bool,
+        item: ItemName,
+    },
+    /// The item's brand is one the person excluded.
+    BrandExcluded {
+        excluded: Vec<String>,
+        actual: Option<String>,
+        look_alike: bool,
+        item: ItemName,
+    },
+    Model {
+        wanted: String,
+        item: ItemName,
+    },
+    /// A model reason quoting the person's words.
+    ModelQuoted {
+        quote: String,
+        item: ItemName,
+    },
+    Color {
+        wanted: Vec<String>,
+        actual: Option<String>,
+        item: ItemName,
+    },
+    /// The wanted colour is only the item's colour number `position` (1-based, 2 or more).
+    ColorLater {
+        wanted: Vec<String>,
+        actual: String,
+        first: String,
+        later: String,
+        position: usize,
+        item: ItemName,
+    },
+    ColorExcluded {
+        excluded: Vec<String>,
+        actual: Option<String>,
+        item: ItemName,
+    },
+    Size {
+        wanted: Vec<String>,
+        actual: Option<String>,
+        item: ItemName,
+    },
+    /// A size reason quoting the person's words.
+    SizeQuoted {
+        quote: String,
+        size: String,
+        item: ItemName,
+    },
+    Level {
+        wanted: Level,
+        actual: Option<ItemLevel>,
+        item: ItemName,
+    },
+    Refund {
+        item: ItemName,
+    },
+    /// A deadline in days, without today (the deterministic guard alone).
+    Deadline {
+        days: u64,
+        arrives: Option<u64>,
+        item: ItemName,
+    },
+    /// A deadline with its dates: `by` is today + `days`; `quoted` the
+    /// person's word for it ("Friday") when one names it alone.
+    DeadlineDated {
+        days: u64,
+        by: NaiveDate,
+        quoted: Option<String>,
+        arrives: u64,
+        arrives_on: NaiveDate,
+        item: ItemName,
+    },
+    Price {
+        cheaper: ItemName,
+        cheaper_price: Money,
+        price: Money,
+        item: ItemName,
+    },
+    /// The total is above the limit; `beyond`: the total is past every
+    /// number, and `total` is the largest one.
+    ExplicitMax {
+        max: Money,
+        total: Money,
+        beyond: bool,
+    },
+    Quantity {
+        wanted: u64,
+        actual: u64,
+        entries: Vec<Counted>,
+    },
+    Other {
+        text: String,
+        items: Vec<ItemName>,
+    },
+    OtherOptional {
+        text: String,
+        items: Vec<ItemName>,
+    },
+    Unchecked {
+        field: FieldName,
+        attribute: Attribute,
+        item: ItemName,
+    },
+    /// The limit could not be checked: the cart mixes two currencies.
+    MixedCurrencies {
+        seen: String,
+        other: String,
+        item: ItemName,
+    },
+    /// The limit is in one currency and the cart in another.
+    LimitInOtherCurrency {
+        max: Money,
+        cart_currency: String,
+        items: Vec<ItemName>,
+    },
+    Extra {
+        item: ItemName,
+    },
+    /// Too many lines or entries to assign: the person checks the order.
+    TooManyLines {
+        lines: usize,
+        entries: usize,
+        bound: usize,
+    },
+    Missing(MissingLine),
+    /// A finding the person accepted (now a note).
+    Accepted(Box<Message>),
+    /// A finding the person declined (still blocking).
+    Declined(Box<Message>),
+    /// The reason of a check that could not run.
+    CouldNotCheck {
+        found: Option<Screened>,
+    },
+    /// The question of a check that could not run: why, and what is about to be bought.
+    CouldNotCheckQuestion {
+        cause: Cause,
+        entries: Vec<EntryLine>,
+    },
+    /// The §6 question around the reasons (already rendered).
+    Question {
+        reasons: Vec<String>,
+    },
+    RetryBudget {
+        attempts: u32,
+    },
+    /// An extractor's value no words of the request support.
+    Dropped {
+        extractor: String,
+        field: Spoken,
+        value: String,
+    },
+    /// An extractor marked a field optional without words saying so.
+    DroppedSoft {
+        extractor: String,
+        field: Spoken,
+    },
+}
+
+/// The message in `language`'s words.
+pub fn render(language: Language, message: &Message) -> String {
+    match language {
+        Language::En => en::render(message),
+        Language::Ru => ru::render(message),
+    }
+}
+
+/// English, the language of the deterministic guard's own output.
+impl fmt::Display for Message {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(&render(Language::En, self))
+    }
+}
+
+/// `a, b or c` with the language's last joiner.
+fn listed(values: &[String], last: &str) -> String {
+    match values {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., final_value] => format!("{} {last} {final_value}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests;
