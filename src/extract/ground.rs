@@ -649,14 +649,16 @@ const SOFT_CUES: [&str; 22] = [
     "необязательно",
 ];
 
-const REFUND_CUES: [&str; 16] = [
+const REFUND_CUES: [&str; 18] = [
     "final sale",
     "финальн",
     "return",
     "refund",
     "exchang",
     "send it back",
+    "send them back",
     "send back",
+    "take it back",
     "money back",
     "возврат",
     "вернуть",
@@ -1046,6 +1048,14 @@ mod tests {
     fn look_alike_letters_never_ground() {
         let (out, _) = grounded("Nіke shoes", r#"{"brand": "Nike"}"#);
         assert_eq!(out.brand, None);
+    }
+
+    #[test]
+    fn sending_them_back_is_a_wish_to_return() {
+        for request in ["they might not fit, so I may send them back", "the shop must take it back if it is wrong"] {
+            let (out, grounding) = grounded(request, r#"{"needs_refundable": true}"#);
+            assert!(out.needs_refundable, "{request}: {grounding:?}");
+        }
     }
 
     #[test]
