@@ -20,12 +20,19 @@
 //! - `e2e/providers/disk` and `/tmpfs`: two OpenAI-compatible loopback
 //!   providers answering after 300 ms and 500 ms; distinct requests (no cache
 //!   hit); the check's wall time minus 500 ms, sequential checks.
+//! - `brief/stdio/disk` and `/tmpfs` (issue 14): the same two providers;
+//!   over stdio (the server as a client spawns it), for each of
+//!   `LOAD_BRIEF_ORDERS` (100) distinct requests, `brief_order` and then
+//!   `check_order` with the same request and today; the check's wall time
+//!   (facts reused from the brief, so no model call; the record sealed and
+//!   fsynced), median and p99.
 //! - `memory`: RSS of the idle server, then after each stage of 100,000
 //!   checks with distinct requests (the facts cache holds 256).
 //!
 //! Run: `cargo bench --bench load` (or `scripts/bench.sh`). Environment:
 //! `LOAD_CLIENTS` (8), `LOAD_CHECKS` (30000 per load run), `LOAD_SECONDS`
-//! (15 per load run), `LOAD_MEMORY_CHECKS` (100000), `LOAD_ONLY` (a
+//! (15 per load run), `LOAD_MEMORY_CHECKS` (100000), `LOAD_BRIEF_ORDERS`
+//! (100), `LOAD_ONLY` (a
 //! scenario prefix, e.g. `load/new`).
 
 use std::path::Path;
@@ -385,6 +392,139 @@ async fn end_to_end(name: &str, work: &Path, data_dir: &Path) {
     );
 }
 
+/// `asasked serve` over stdio, spoken to as a client does: one JSON-RPC
+/// message per line.
+struct StdioServer {
+    child: tokio::process::Child,
+    stdin: tokio::process::ChildStdin,
+    lines: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    next_id: u64,
+}
+
+impl StdioServer {
+    async fn start(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
+        let mut child = tokio::process::Command::new(BIN)
+            .args(["serve", "--catalog", "none", "--data-dir"])
+            .arg(data_dir)
+            .args(extractor_arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn asasked serve");
+        let stdin = child.stdin.take().expect("stdin");
+        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
+        let mut server = StdioServer { child, stdin, lines, next_id: 0 };
+        server
+            .request(
+                "initialize",
+                json!({"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "load", "version": "0"}}),
+            )
+            .await;
+        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        server
+    }
+
+    async fn send(&mut self, message: Value) {
+        use tokio::io::AsyncWriteExt;
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).await.expect("write to the server");
+        self.stdin.flush().await.expect("flush");
+    }
+
+    /// Sends one request and waits for its reply.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+                .await
+                .expect("no reply within 30 s")
+                .expect("read stdout")
+                .expect("the server closed stdout");
+            if let Ok(reply) = serde_json::from_str::<Value>(&line)
+                && reply.get("id") == Some(&json!(id))
+            {
+                return reply;
+            }
+        }
+    }
+
+    async fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
+        let reply = self.request("tools/call", json!({"name": name, "arguments": arguments})).await;
+        let result = reply.get("result").unwrap_or_else(|| panic!("{name}: {reply}"));
+        assert_ne!(result.get("isError").and_then(Value::as_bool), Some(true), "{name}: {result}");
+        result["structuredContent"].clone()
+    }
+
+    /// Closes stdin: the server ends its session and exits.
+    async fn stop(mut self) {
+        drop(self.stdin);
+        let _ = tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await;
+    }
+}
+
+/// Two loopback providers (300 ms and 500 ms) in an extractors.toml under
+/// `work`; the `--extractors-config … --extractors fast,slow` arguments.
+async fn slow_providers(work: &Path) -> Vec<String> {
+    let fast = fake_provider(FAST_PROVIDER).await;
+    let slow = fake_provider(SLOW_PROVIDER).await;
+    let config = work.join("extractors.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[extractors.fast]\nprovider = \"openai\"\nbase_url = \"{fast}\"\nmodel = \"fake\"\nmax_retries = 0\n\n\
+             [extractors.slow]\nprovider = \"openai\"\nbase_url = \"{slow}\"\nmodel = \"fake\"\nmax_retries = 0\n"
+        ),
+    )
+    .expect("write extractors.toml");
+    vec!["--extractors-config".into(), config.display().to_string(), "--extractors".into(), "fast,slow".into()]
+}
+
+/// `brief_order`, then `check_order` of the same request and today, over
+/// stdio: the check's wall time as the agent sees it at checkout.
+async fn brief_then_check(name: &str, work: &Path, data_dir: &Path) {
+    let orders = setting("LOAD_BRIEF_ORDERS", 100);
+    let extractor_arguments = slow_providers(work).await;
+    let mut server = StdioServer::start(data_dir, &extractor_arguments).await;
+    // One untimed brief and check open the server's connections to both
+    // providers and warm the evidence log.
+    let warm_up = "warm-up: Nike Pegasus 41, white, size 42";
+    server.call_tool("brief_order", json!({"request": warm_up, "today": TODAY})).await;
+    server.call_tool("check_order", arguments(warm_up, 0)).await;
+    let mut briefs = Vec::new();
+    let mut checks = Vec::new();
+    for number in 0..orders {
+        let request = format!("Nike Pegasus 41, white, size 42 please (order {number})");
+        let sent = Instant::now();
+        let brief = server.call_tool("brief_order", json!({"request": request, "today": TODAY})).await;
+        briefs.push(sent.elapsed());
+        assert!(brief["facts"].is_object(), "brief {number}: {brief}");
+        let sent = Instant::now();
+        let check = server.call_tool("check_order", arguments(&request, number)).await;
+        checks.push(sent.elapsed());
+        assert_eq!(check["decision"], "proceed", "check {number}: {check}");
+    }
+    server.stop().await;
+    briefs.sort();
+    checks.sort();
+    println!(
+        "{name:<16} {orders} orders over stdio, providers 300 ms + 500 ms: brief_order median {:.1} ms; \
+         check_order after it  median {:.2} ms  p99 {:.2} ms  min {:.2} ms  max {:.2} ms  load {}",
+        millis(percentile(&briefs, 0.5)),
+        millis(percentile(&checks, 0.5)),
+        millis(percentile(&checks, 0.99)),
+        millis(percentile(&checks, 0.0)),
+        millis(percentile(&checks, 1.0)),
+        load_average(),
+    );
+}
+
 async fn memory(data_dir: &Path) {
     let total = setting("LOAD_MEMORY_CHECKS", 100_000);
     let clients = setting("LOAD_CLIENTS", 8);
@@ -470,6 +610,12 @@ fn main() {
         }
         if selected("e2e/providers/tmpfs") {
             end_to_end("e2e/providers/tmpfs", disk.path(), &shm.path().join("e2e")).await;
+        }
+        if selected("brief/stdio/disk") {
+            brief_then_check("brief/stdio/disk", disk.path(), &disk.path().join("brief")).await;
+        }
+        if selected("brief/stdio/tmpfs") {
+            brief_then_check("brief/stdio/tmpfs", disk.path(), &shm.path().join("brief")).await;
         }
         if selected("memory") {
             memory(&shm.path().join("memory")).await;

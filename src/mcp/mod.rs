@@ -21,7 +21,9 @@ pub use http::{
     JWKS_PATH, MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, router, serve_http,
 };
 pub use stdio::{MAX_STDIO_LINE_BYTES, serve_stdio};
-pub use tool::{CheckServer, SERVER_NAME, TOOL_NAME, TOOL_TITLE, VERIFY_TOOL_NAME, VerifyRequest};
+pub use tool::{
+    BRIEF_TOOL_NAME, BRIEF_TOOL_TITLE, CheckServer, SERVER_NAME, TOOL_NAME, TOOL_TITLE, VERIFY_TOOL_NAME, VerifyRequest,
+};
 
 /// Serving failures.
 #[derive(Debug, thiserror::Error)]

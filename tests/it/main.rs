@@ -1,6 +1,7 @@
 //! One integration-test binary: each file below was its own binary, and linking
 //! thirteen binaries against the crate cost more than running them on 2 cores.
 
+mod brief;
 mod conformance;
 mod extraction_accuracy;
 mod faults;
