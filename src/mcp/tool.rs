@@ -5,12 +5,15 @@
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
-use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{Json, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::elicit;
+use crate::decision::Decision;
 use crate::receipt::Verification;
 use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
 
@@ -136,11 +139,13 @@ impl CheckServer {
     async fn check_order(
         &self,
         Parameters(arguments): Parameters<CheckRequest>,
+        context: RequestContext<RoleServer>,
     ) -> Result<Json<CheckResult>, CallToolResult> {
-        match self.service.check_order(arguments).await {
-            Ok(result) => Ok(Json(result)),
-            Err(error) => Err(tool_error(error)),
+        let result = self.service.check_order(arguments.clone()).await.map_err(tool_error)?;
+        if result.decision == Decision::Ask && elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
+            return Ok(Json(elicit::ask_the_person(&self.service, &context.peer, &arguments, result).await));
         }
+        Ok(Json(result))
     }
 }
 

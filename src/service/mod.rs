@@ -33,7 +33,7 @@ use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
 use crate::receipt::{self, Jwks, KeyRing, Verification};
-pub use answers::{ACCEPTED, DECLINED};
+pub use answers::{ACCEPT_REPLY, ACCEPTED, DECLINE_REPLY, DECLINED};
 pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
 use input::Input;
 use record::{CheckRecord, RecordError};

@@ -3,6 +3,7 @@
 
 mod brief;
 mod conformance;
+mod elicitation;
 mod extraction_accuracy;
 mod faults;
 mod hostile;
