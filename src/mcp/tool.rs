@@ -41,7 +41,10 @@ and `answers`: one `{finding_id, reply}` per finding the person answered, where 
 accept it), `decline`, or their own words (\"43 is fine too\"). Never answer on the person's behalf.\n\
 If the request could not be checked, the one finding is `engine_error@$` and the question asks the person whether \
 to buy anyway; send `accept` for it only if they said yes.\n\
-An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
+An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.\n\
+If your client supports elicitation, the person may be shown the question as a form during this call: the result \
+then already includes their answer (its `attempt` is higher); act on its `decision` as above. If you called \
+brief_order with the same `request` and `today`, the check reuses its facts.";
 
 /// The brief tool's name on the wire.
 pub const BRIEF_TOOL_NAME: &str = "brief_order";

@@ -34,6 +34,8 @@ impl Clock for FixedClock {
 
 /// What a form showed: its message and schema.
 type Shown = Vec<(String, Value)>;
+/// How the person answers a form, given its schema.
+type Answering = fn(&Value) -> ElicitResult;
 
 /// The person behind the client: answers each form with the next scripted
 /// reply, built from the form's schema.
@@ -41,7 +43,7 @@ type Shown = Vec<(String, Value)>;
 struct Person {
     protocol: ProtocolVersion,
     declares_elicitation: bool,
-    replies: Arc<Mutex<VecDeque<fn(&Value) -> ElicitResult>>>,
+    replies: Arc<Mutex<VecDeque<Answering>>>,
     shown: Arc<Mutex<Shown>>,
 }
 
@@ -231,7 +233,7 @@ async fn declining_a_finding_keeps_blocking_and_is_not_asked_again() {
 
 #[tokio::test]
 async fn a_declined_or_cancelled_form_returns_the_ask_with_its_question() {
-    for reply in [decline_form as fn(&Value) -> ElicitResult, cancel_form] {
+    for reply in [decline_form as Answering, cancel_form] {
         let harness = start(ProtocolVersion::V_2025_11_25, true, vec![reply]).await;
         let result = harness.check("shoe-002").await;
         assert_eq!(result["decision"], "ask", "{result}");
