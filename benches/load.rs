@@ -26,6 +26,11 @@
 //!   `check_order` with the same request and today; the check's wall time
 //!   (facts reused from the brief, so no model call; the record sealed and
 //!   fsynced), median and p99.
+//! - `elicit/stdio/tmpfs` (issue 14): over stdio with `rules`, a client
+//!   that declared form elicitation; per order a plain check, then an ask
+//!   (a cart in the wrong size) whose form the client accepts: the server's
+//!   time from the reply to the final result (the answer sealed as the next
+//!   record and re-checked), beside the plain check's.
 //! - `memory`: RSS of the idle server, then after each stage of 100,000
 //!   checks with distinct requests (the facts cache holds 256).
 //!
@@ -403,6 +408,11 @@ struct StdioServer {
 
 impl StdioServer {
     async fn start(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
+        StdioServer::start_declaring(data_dir, extractor_arguments, json!({})).await
+    }
+
+    /// A session whose client declares `capabilities` (e.g. elicitation).
+    async fn start_declaring(data_dir: &Path, extractor_arguments: &[String], capabilities: Value) -> StdioServer {
         let mut child = tokio::process::Command::new(BIN)
             .args(["serve", "--catalog", "none", "--data-dir"])
             .arg(data_dir)
@@ -421,7 +431,7 @@ impl StdioServer {
         server
             .request(
                 "initialize",
-                json!({"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "load", "version": "0"}}),
+                json!({"protocolVersion": PROTOCOL, "capabilities": capabilities, "clientInfo": {"name": "load", "version": "0"}}),
             )
             .await;
         server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
@@ -460,6 +470,48 @@ impl StdioServer {
         let result = reply.get("result").unwrap_or_else(|| panic!("{name}: {reply}"));
         assert_ne!(result.get("isError").and_then(Value::as_bool), Some(true), "{name}: {result}");
         result["structuredContent"].clone()
+    }
+
+    /// Calls `name`, answering every form the server sends during the call
+    /// by accepting each of its choices; returns the result and, per form,
+    /// the time from writing the person's reply to the next message from the
+    /// server (the next form or the result): the server's share of the
+    /// round trip.
+    async fn call_tool_accepting(&mut self, name: &str, arguments: Value) -> (Value, Vec<Duration>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}});
+        self.send(call).await;
+        let mut replied: Option<Instant> = None;
+        let mut server_times = Vec::new();
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+                .await
+                .expect("no reply within 30 s")
+                .expect("read stdout")
+                .expect("the server closed stdout");
+            let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
+            if let Some(sent) = replied.take() {
+                server_times.push(sent.elapsed());
+            }
+            if message["method"] == "elicitation/create" {
+                let fields = message["params"]["requestedSchema"]["properties"].as_object().expect("a form");
+                let content: serde_json::Map<String, Value> = fields
+                    .keys()
+                    .filter(|field| field.as_str() != "own_words")
+                    .map(|field| (field.clone(), json!("accept")))
+                    .collect();
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"],
+                    "result": {"action": "accept", "content": content}});
+                self.send(reply).await;
+                replied = Some(Instant::now());
+            } else if message.get("id") == Some(&json!(id)) {
+                let result = &message["result"];
+                assert_ne!(result.get("isError").and_then(Value::as_bool), Some(true), "{name}: {result}");
+                return (result["structuredContent"].clone(), server_times);
+            }
+        }
     }
 
     /// Closes stdin: the server ends its session and exits.
@@ -521,6 +573,45 @@ async fn brief_then_check(name: &str, work: &Path, data_dir: &Path) {
         millis(percentile(&checks, 0.99)),
         millis(percentile(&checks, 0.0)),
         millis(percentile(&checks, 1.0)),
+        load_average(),
+    );
+}
+
+/// An `ask` answered through elicitation over stdio: a client that declared
+/// form elicitation accepts the form; the server's time from the person's
+/// reply to the final result (it seals the answer as the next record and
+/// re-checks), beside a plain sealed check for comparison.
+async fn elicit_round_trip(name: &str, data_dir: &Path) {
+    let orders = setting("LOAD_BRIEF_ORDERS", 100);
+    let rules = ["--extractors".to_owned(), "rules".to_owned()];
+    let mut server = StdioServer::start_declaring(data_dir, &rules, json!({"elicitation": {"form": {}}})).await;
+    let mut plain = Vec::new();
+    let mut after_reply = Vec::new();
+    for number in 0..orders {
+        let request = format!("Nike Pegasus 41, white, size 42 please (order {number})");
+        // A plain sealed check (the facts extracted and cached here).
+        let sent = Instant::now();
+        let (check, forms) = server.call_tool_accepting("check_order", arguments(&request, number)).await;
+        plain.push(sent.elapsed());
+        assert!(check["decision"] == "proceed" && forms.is_empty(), "{check}");
+        // The same request, a cart in EU 41: an ask, put to the person.
+        let mut wrong_size = arguments(&request, 1_000_000 + number);
+        wrong_size["cart"][0]["item"]["size"] = json!("EU 41");
+        let (result, server_times) = server.call_tool_accepting("check_order", wrong_size).await;
+        assert_eq!(result["decision"], "proceed", "{result}");
+        assert_eq!(server_times.len(), 1, "one form");
+        after_reply.extend(server_times);
+    }
+    server.stop().await;
+    plain.sort();
+    after_reply.sort();
+    println!(
+        "{name:<16} {orders} asks answered through elicitation over stdio (rules): server time from the reply to the \
+         result  median {:.2} ms  p99 {:.2} ms; a plain sealed check  median {:.2} ms  p99 {:.2} ms  load {}",
+        millis(percentile(&after_reply, 0.5)),
+        millis(percentile(&after_reply, 0.99)),
+        millis(percentile(&plain, 0.5)),
+        millis(percentile(&plain, 0.99)),
         load_average(),
     );
 }
@@ -616,6 +707,9 @@ fn main() {
         }
         if selected("brief/stdio/tmpfs") {
             brief_then_check("brief/stdio/tmpfs", disk.path(), &shm.path().join("brief")).await;
+        }
+        if selected("elicit/stdio/tmpfs") {
+            elicit_round_trip("elicit/stdio/tmpfs", &shm.path().join("elicit")).await;
         }
         if selected("memory") {
             memory(&shm.path().join("memory")).await;
