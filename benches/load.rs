@@ -20,12 +20,24 @@
 //! - `e2e/providers/disk` and `/tmpfs`: two OpenAI-compatible loopback
 //!   providers answering after 300 ms and 500 ms; distinct requests (no cache
 //!   hit); the check's wall time minus 500 ms, sequential checks.
+//! - `brief/stdio/disk` and `/tmpfs` (issue 14): the same two providers;
+//!   over stdio (the server as a client spawns it), for each of
+//!   `LOAD_BRIEF_ORDERS` (100) distinct requests, `brief_order` and then
+//!   `check_order` with the same request and today; the check's wall time
+//!   (facts reused from the brief, so no model call; the record sealed and
+//!   fsynced), median and p99.
+//! - `elicit/stdio/tmpfs` (issue 14): over stdio with `rules`, a client
+//!   that declared form elicitation; per order a plain check, then an ask
+//!   (a cart in the wrong size) whose form the client accepts: the server's
+//!   time from the reply to the final result (the answer sealed as the next
+//!   record and re-checked), beside the plain check's.
 //! - `memory`: RSS of the idle server, then after each stage of 100,000
 //!   checks with distinct requests (the facts cache holds 256).
 //!
 //! Run: `cargo bench --bench load` (or `scripts/bench.sh`). Environment:
 //! `LOAD_CLIENTS` (8), `LOAD_CHECKS` (30000 per load run), `LOAD_SECONDS`
-//! (15 per load run), `LOAD_MEMORY_CHECKS` (100000), `LOAD_ONLY` (a
+//! (15 per load run), `LOAD_MEMORY_CHECKS` (100000), `LOAD_BRIEF_ORDERS`
+//! (100), `LOAD_ONLY` (a
 //! scenario prefix, e.g. `load/new`).
 
 use std::path::Path;
@@ -385,6 +397,225 @@ async fn end_to_end(name: &str, work: &Path, data_dir: &Path) {
     );
 }
 
+/// `asasked serve` over stdio, spoken to as a client does: one JSON-RPC
+/// message per line.
+struct StdioServer {
+    child: tokio::process::Child,
+    stdin: tokio::process::ChildStdin,
+    lines: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    next_id: u64,
+}
+
+impl StdioServer {
+    async fn start(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
+        StdioServer::start_declaring(data_dir, extractor_arguments, json!({})).await
+    }
+
+    /// A session whose client declares `capabilities` (e.g. elicitation).
+    async fn start_declaring(data_dir: &Path, extractor_arguments: &[String], capabilities: Value) -> StdioServer {
+        let mut child = tokio::process::Command::new(BIN)
+            .args(["serve", "--catalog", "none", "--data-dir"])
+            .arg(data_dir)
+            .args(extractor_arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn asasked serve");
+        let stdin = child.stdin.take().expect("stdin");
+        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
+        let mut server = StdioServer { child, stdin, lines, next_id: 0 };
+        server
+            .request(
+                "initialize",
+                json!({"protocolVersion": PROTOCOL, "capabilities": capabilities, "clientInfo": {"name": "load", "version": "0"}}),
+            )
+            .await;
+        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        server
+    }
+
+    async fn send(&mut self, message: Value) {
+        use tokio::io::AsyncWriteExt;
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).await.expect("write to the server");
+        self.stdin.flush().await.expect("flush");
+    }
+
+    /// Sends one request and waits for its reply.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+                .await
+                .expect("no reply within 30 s")
+                .expect("read stdout")
+                .expect("the server closed stdout");
+            if let Ok(reply) = serde_json::from_str::<Value>(&line)
+                && reply.get("id") == Some(&json!(id))
+            {
+                return reply;
+            }
+        }
+    }
+
+    async fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
+        let reply = self.request("tools/call", json!({"name": name, "arguments": arguments})).await;
+        let result = reply.get("result").unwrap_or_else(|| panic!("{name}: {reply}"));
+        assert_ne!(result.get("isError").and_then(Value::as_bool), Some(true), "{name}: {result}");
+        result["structuredContent"].clone()
+    }
+
+    /// Calls `name`, answering every form the server sends during the call
+    /// by accepting each of its choices; returns the result and, per form,
+    /// the time from writing the person's reply to the next message from the
+    /// server (the next form or the result): the server's share of the
+    /// round trip.
+    async fn call_tool_accepting(&mut self, name: &str, arguments: Value) -> (Value, Vec<Duration>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}});
+        self.send(call).await;
+        let mut replied: Option<Instant> = None;
+        let mut server_times = Vec::new();
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+                .await
+                .expect("no reply within 30 s")
+                .expect("read stdout")
+                .expect("the server closed stdout");
+            let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
+            if let Some(sent) = replied.take() {
+                server_times.push(sent.elapsed());
+            }
+            if message["method"] == "elicitation/create" {
+                let fields = message["params"]["requestedSchema"]["properties"].as_object().expect("a form");
+                let content: serde_json::Map<String, Value> = fields
+                    .keys()
+                    .filter(|field| field.as_str() != "own_words")
+                    .map(|field| (field.clone(), json!("accept")))
+                    .collect();
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"],
+                    "result": {"action": "accept", "content": content}});
+                self.send(reply).await;
+                replied = Some(Instant::now());
+            } else if message.get("id") == Some(&json!(id)) {
+                let result = &message["result"];
+                assert_ne!(result.get("isError").and_then(Value::as_bool), Some(true), "{name}: {result}");
+                return (result["structuredContent"].clone(), server_times);
+            }
+        }
+    }
+
+    /// Closes stdin: the server ends its session and exits.
+    async fn stop(mut self) {
+        drop(self.stdin);
+        let _ = tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await;
+    }
+}
+
+/// Two loopback providers (300 ms and 500 ms) in an extractors.toml under
+/// `work`; the `--extractors-config … --extractors fast,slow` arguments.
+async fn slow_providers(work: &Path) -> Vec<String> {
+    let fast = fake_provider(FAST_PROVIDER).await;
+    let slow = fake_provider(SLOW_PROVIDER).await;
+    let config = work.join("extractors.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[extractors.fast]\nprovider = \"openai\"\nbase_url = \"{fast}\"\nmodel = \"fake\"\nmax_retries = 0\n\n\
+             [extractors.slow]\nprovider = \"openai\"\nbase_url = \"{slow}\"\nmodel = \"fake\"\nmax_retries = 0\n"
+        ),
+    )
+    .expect("write extractors.toml");
+    vec!["--extractors-config".into(), config.display().to_string(), "--extractors".into(), "fast,slow".into()]
+}
+
+/// `brief_order`, then `check_order` of the same request and today, over
+/// stdio: the check's wall time as the agent sees it at checkout.
+async fn brief_then_check(name: &str, work: &Path, data_dir: &Path) {
+    let orders = setting("LOAD_BRIEF_ORDERS", 100);
+    let extractor_arguments = slow_providers(work).await;
+    let mut server = StdioServer::start(data_dir, &extractor_arguments).await;
+    // One untimed brief and check open the server's connections to both
+    // providers and warm the evidence log.
+    let warm_up = "warm-up: Nike Pegasus 41, white, size 42";
+    server.call_tool("brief_order", json!({"request": warm_up, "today": TODAY})).await;
+    server.call_tool("check_order", arguments(warm_up, 0)).await;
+    let mut briefs = Vec::new();
+    let mut checks = Vec::new();
+    for number in 0..orders {
+        let request = format!("Nike Pegasus 41, white, size 42 please (order {number})");
+        let sent = Instant::now();
+        let brief = server.call_tool("brief_order", json!({"request": request, "today": TODAY})).await;
+        briefs.push(sent.elapsed());
+        assert!(brief["facts"].is_object(), "brief {number}: {brief}");
+        let sent = Instant::now();
+        let check = server.call_tool("check_order", arguments(&request, number)).await;
+        checks.push(sent.elapsed());
+        assert_eq!(check["decision"], "proceed", "check {number}: {check}");
+    }
+    server.stop().await;
+    briefs.sort();
+    checks.sort();
+    println!(
+        "{name:<16} {orders} orders over stdio, providers 300 ms + 500 ms: brief_order median {:.1} ms; \
+         check_order after it  median {:.2} ms  p99 {:.2} ms  min {:.2} ms  max {:.2} ms  load {}",
+        millis(percentile(&briefs, 0.5)),
+        millis(percentile(&checks, 0.5)),
+        millis(percentile(&checks, 0.99)),
+        millis(percentile(&checks, 0.0)),
+        millis(percentile(&checks, 1.0)),
+        load_average(),
+    );
+}
+
+/// An `ask` answered through elicitation over stdio: a client that declared
+/// form elicitation accepts the form; the server's time from the person's
+/// reply to the final result (it seals the answer as the next record and
+/// re-checks), beside a plain sealed check for comparison.
+async fn elicit_round_trip(name: &str, data_dir: &Path) {
+    let orders = setting("LOAD_BRIEF_ORDERS", 100);
+    let rules = ["--extractors".to_owned(), "rules".to_owned()];
+    let mut server = StdioServer::start_declaring(data_dir, &rules, json!({"elicitation": {"form": {}}})).await;
+    let mut plain = Vec::new();
+    let mut after_reply = Vec::new();
+    for number in 0..orders {
+        let request = format!("Nike Pegasus 41, white, size 42 please (order {number})");
+        // A plain sealed check (the facts extracted and cached here).
+        let sent = Instant::now();
+        let (check, forms) = server.call_tool_accepting("check_order", arguments(&request, number)).await;
+        plain.push(sent.elapsed());
+        assert!(check["decision"] == "proceed" && forms.is_empty(), "{check}");
+        // The same request, a cart in EU 41: an ask, put to the person.
+        let mut wrong_size = arguments(&request, 1_000_000 + number);
+        wrong_size["cart"][0]["item"]["size"] = json!("EU 41");
+        let (result, server_times) = server.call_tool_accepting("check_order", wrong_size).await;
+        assert_eq!(result["decision"], "proceed", "{result}");
+        assert_eq!(server_times.len(), 1, "one form");
+        after_reply.extend(server_times);
+    }
+    server.stop().await;
+    plain.sort();
+    after_reply.sort();
+    println!(
+        "{name:<16} {orders} asks answered through elicitation over stdio (rules): server time from the reply to the \
+         result  median {:.2} ms  p99 {:.2} ms; a plain sealed check  median {:.2} ms  p99 {:.2} ms  load {}",
+        millis(percentile(&after_reply, 0.5)),
+        millis(percentile(&after_reply, 0.99)),
+        millis(percentile(&plain, 0.5)),
+        millis(percentile(&plain, 0.99)),
+        load_average(),
+    );
+}
+
 async fn memory(data_dir: &Path) {
     let total = setting("LOAD_MEMORY_CHECKS", 100_000);
     let clients = setting("LOAD_CLIENTS", 8);
@@ -470,6 +701,15 @@ fn main() {
         }
         if selected("e2e/providers/tmpfs") {
             end_to_end("e2e/providers/tmpfs", disk.path(), &shm.path().join("e2e")).await;
+        }
+        if selected("brief/stdio/disk") {
+            brief_then_check("brief/stdio/disk", disk.path(), &disk.path().join("brief")).await;
+        }
+        if selected("brief/stdio/tmpfs") {
+            brief_then_check("brief/stdio/tmpfs", disk.path(), &shm.path().join("brief")).await;
+        }
+        if selected("elicit/stdio/tmpfs") {
+            elicit_round_trip("elicit/stdio/tmpfs", &shm.path().join("elicit")).await;
         }
         if selected("memory") {
             memory(&shm.path().join("memory")).await;

@@ -1,17 +1,21 @@
-//! The MCP server: one `check_order` tool over stdio or Streamable HTTP.
+//! The MCP server: `check_order`, `brief_order` and `verify_verdict` over
+//! stdio or Streamable HTTP.
 //!
 //! This is the only module that imports rmcp, axum and hyper. It owns the
 //! tool's wire description and the mapping of
 //! [`CheckError`](crate::service::CheckError) to tool errors; every check
 //! goes through [`Service`](crate::service::Service). One handler, two
 //! transports:
-//! - [`tool`]: [`CheckServer`], the `check_order` tool, its description and
-//!   annotations.
+//! - [`tool`]: [`CheckServer`], the `check_order`, `brief_order` and
+//!   `verify_verdict` tools, their descriptions and annotations.
+//! - [`elicit`]: on an `ask`, the question put to the person as a form
+//!   (clients that declared elicitation), the reply sealed and re-checked.
 //! - [`stdio`]: [`serve_stdio`], one session over a byte stream pair.
 //! - [`http`]: [`serve_http`] and its [`router`], with the guards every
 //!   request passes (bearer token, body size and read time, concurrency,
 //!   session cap and idle expiry), set by [`HttpOptions`].
 
+pub mod elicit;
 pub mod http;
 pub mod stdio;
 pub mod tool;
@@ -21,7 +25,9 @@ pub use http::{
     JWKS_PATH, MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, router, serve_http,
 };
 pub use stdio::{MAX_STDIO_LINE_BYTES, serve_stdio};
-pub use tool::{CheckServer, SERVER_NAME, TOOL_NAME, TOOL_TITLE, VERIFY_TOOL_NAME, VerifyRequest};
+pub use tool::{
+    BRIEF_TOOL_NAME, BRIEF_TOOL_TITLE, CheckServer, SERVER_NAME, TOOL_NAME, TOOL_TITLE, VERIFY_TOOL_NAME, VerifyRequest,
+};
 
 /// Serving failures.
 #[derive(Debug, thiserror::Error)]

@@ -1,18 +1,21 @@
-//! The `check_order` tool: its wire description (title, description for the
+//! The `check_order` and `brief_order` tools (and `verify_verdict`): their wire description (title, description for the
 //! calling model, annotations) and the mapping of a check's result or error
 //! to a tool result. Transports live beside it and never look inside.
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
-use rmcp::{Json, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{Json, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::elicit;
+use crate::decision::Decision;
 use crate::receipt::Verification;
-use crate::service::{CheckError, CheckRequest, CheckResult, Service};
+use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
 
 /// The tool's name on the wire.
 pub const TOOL_NAME: &str = "check_order";
@@ -40,7 +43,24 @@ If the request could not be checked, the one finding is `engine_error@$` and the
 to buy anyway; send `accept` for it only if they said yes.\n\
 The reasons, notes and question are in the request's language (English or Russian); pass `language` (`en`, `ru`) \
 if the person reads another one than the request is written in.\n\
-An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.";
+An `ask` is a normal result, not an error. After max_attempts (3) checks of one order, the person must decide.\n\
+If your client supports elicitation, the person may be shown the question as a form during this call: the result \
+then already includes their answer (its `attempt` is higher); act on its `decision` as above. If you called \
+brief_order with the same `request` and `today`, the check reuses its facts.";
+
+/// The brief tool's name on the wire.
+pub const BRIEF_TOOL_NAME: &str = "brief_order";
+/// The brief tool's human title.
+pub const BRIEF_TOOL_TITLE: &str = "Read the person's request into a shopping brief before shopping";
+
+const BRIEF_DESCRIPTION: &str = "Call this when you START shopping for a person, before you search: it reads their \
+request once and returns a brief to shop by, so the check before paying is instant. Pass `request` = the person's \
+own words, verbatim (and `today` if you know it).\n\
+Result: `summary` (what they asked for in plain words: shop for this), `facts` (the same facts check_order will \
+compare the cart with), `unclear` (fields the extractors disagreed on, or values a model read that the words do \
+not say) and, when something is unclear, `question`: show it to the person verbatim now and shop by their reply \
+(if they restate what they want, their new words are the request). Later call check_order with the same \
+`request` and `today`. A brief decides nothing and is not evidence: only check_order's `proceed` allows paying.";
 
 /// The receipt tool's name on the wire.
 pub const VERIFY_TOOL_NAME: &str = "verify_verdict";
@@ -62,8 +82,9 @@ pub struct VerifyRequest {
     pub cart: Option<Value>,
 }
 
-const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. Before paying for an order placed for a person, call \
-check_order with their verbatim request and the cart. Pay only on decision `proceed`; on `ask`, show the question \
+const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. When you start shopping for a person, call brief_order \
+with their verbatim request and shop by its summary. Before paying, call check_order with the same request and the \
+cart. Pay only on decision `proceed`; on `ask`, show the question \
 to the person and never pay until a re-check proceeds.";
 
 /// The tool handler, shared by both transports.
@@ -84,10 +105,19 @@ impl CheckServer {
     /// `open_world`: a hosted extractor sends the request to a third party,
     /// which the `openWorldHint` annotation must disclose.
     pub fn new(service: Service, open_world: bool) -> CheckServer {
-        let mut tool_router = Self::tool_router() + Self::verify_router();
+        let mut tool_router = Self::tool_router() + Self::brief_router() + Self::verify_router();
         if let Some(route) = tool_router.map.get_mut(TOOL_NAME) {
             route.attr.annotations = Some(
                 ToolAnnotations::with_title(TOOL_TITLE)
+                    .read_only(true)
+                    .destructive(false)
+                    .idempotent(true)
+                    .open_world(open_world),
+            );
+        }
+        if let Some(route) = tool_router.map.get_mut(BRIEF_TOOL_NAME) {
+            route.attr.annotations = Some(
+                ToolAnnotations::with_title(BRIEF_TOOL_TITLE)
                     .read_only(true)
                     .destructive(false)
                     .idempotent(true)
@@ -114,20 +144,43 @@ impl CheckServer {
     async fn check_order(
         &self,
         Parameters(arguments): Parameters<CheckRequest>,
+        context: RequestContext<RoleServer>,
     ) -> Result<Json<CheckResult>, CallToolResult> {
-        match self.service.check_order(arguments).await {
-            Ok(result) => Ok(Json(result)),
-            Err(CheckError::InvalidArgument { field, message }) => {
-                Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {field}: {message}"))]))
-            }
-            Err(error) => {
-                // Details go to the log; the caller learns only that no
-                // result may be relied on.
-                tracing::error!(%error, "check failed");
-                Err(CallToolResult::error(vec![ContentBlock::text(
-                    "the check could not be sealed as evidence: do not pay; try again later".to_owned(),
-                )]))
-            }
+        let result = self.service.check_order(arguments.clone()).await.map_err(tool_error)?;
+        if result.decision == Decision::Ask && elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
+            return Ok(Json(elicit::ask_the_person(&self.service, &context.peer, &arguments, result).await));
+        }
+        Ok(Json(result))
+    }
+}
+
+/// A check's or brief's error as a tool error: an invalid argument names its
+/// field; anything else is logged, and the caller learns only that no result
+/// may be relied on.
+fn tool_error(error: CheckError) -> CallToolResult {
+    match error {
+        CheckError::InvalidArgument { field, message } => {
+            CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {field}: {message}"))])
+        }
+        error => {
+            tracing::error!(%error, "check failed");
+            CallToolResult::error(vec![ContentBlock::text(
+                "the check could not be sealed as evidence: do not pay; try again later".to_owned(),
+            )])
+        }
+    }
+}
+
+#[tool_router(router = brief_router)]
+impl CheckServer {
+    #[tool(name = "brief_order", title = "Read the person's request into a shopping brief before shopping", description = BRIEF_DESCRIPTION)]
+    async fn brief_order(
+        &self,
+        Parameters(arguments): Parameters<BriefRequest>,
+    ) -> Result<Json<BriefResult>, CallToolResult> {
+        match self.service.brief_order(arguments).await {
+            Ok(brief) => Ok(Json(brief)),
+            Err(error) => Err(tool_error(error)),
         }
     }
 }

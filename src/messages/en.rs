@@ -210,7 +210,7 @@ pub fn field_name(field: FieldName) -> &'static str {
     }
 }
 
-fn spoken(field: &Spoken) -> String {
+pub(super) fn spoken(field: &Spoken) -> String {
     match field {
         Spoken::Field(FieldRef::Shared(field)) => field_name(*field).to_owned(),
         Spoken::Field(FieldRef::Line { index, field }) => format!("{} of item {}", field_name(*field), index + 1),

@@ -422,6 +422,15 @@ pub fn render(language: Language, message: &Message) -> String {
     }
 }
 
+/// A field as people say it ("the size", «размер»), for sentences built
+/// outside the tables (the brief's questions, English only so far).
+pub fn field_words(language: Language, field: &Spoken) -> String {
+    match language {
+        Language::En => en::spoken(field),
+        Language::Ru => ru::spoken(field),
+    }
+}
+
 /// English, the language of the deterministic guard's own output.
 impl fmt::Display for Message {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {

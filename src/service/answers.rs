@@ -19,6 +19,11 @@ use crate::digest;
 use crate::finding::{Finding, Severity};
 use crate::messages::Message;
 
+/// The reply that accepts a finding (read case-insensitively).
+pub const ACCEPT_REPLY: &str = "accept";
+/// The reply that declines a finding.
+pub const DECLINE_REPLY: &str = "decline";
+
 /// The note appended to an accepted finding (guard.md §6: the person decided).
 pub const ACCEPTED: &str = "accepted by the person";
 /// The note appended to a declined finding.
@@ -38,9 +43,9 @@ pub enum Reply {
 impl Reply {
     pub fn parse(reply: &str) -> Reply {
         let trimmed = reply.trim();
-        if trimmed.eq_ignore_ascii_case("accept") {
+        if trimmed.eq_ignore_ascii_case(ACCEPT_REPLY) {
             Reply::Accept
-        } else if trimmed.eq_ignore_ascii_case("decline") {
+        } else if trimmed.eq_ignore_ascii_case(DECLINE_REPLY) {
             Reply::Decline
         } else {
             Reply::Words(trimmed.to_owned())

@@ -55,17 +55,8 @@ pub fn validate(
         dismantle(arguments);
         return Err(invalid(field, format!("nested deeper than the bound of {MAX_JSON_DEPTH}")));
     }
-    let request = arguments.request.trim().to_owned();
-    if request.is_empty() {
-        return Err(invalid("$.request", "empty: pass the person's words verbatim"));
-    }
-    if request.len() > MAX_REQUEST_BYTES {
-        return Err(invalid("$.request", format!("{} bytes, above the bound of {MAX_REQUEST_BYTES}", request.len())));
-    }
-    let today = match &arguments.today {
-        Some(text) => today::parse(text, "$.today").map_err(|error| invalid(error.field, error.message))?,
-        None => current_date(),
-    };
+    let request = request_text(&arguments.request)?;
+    let today = today_of(arguments.today.as_deref(), current_date)?;
     let entries = cart_entries(&arguments.cart)?;
     let (cart, categories) = resolve_cart(&entries, catalog)?;
     let allowed = allowed(arguments.allowed_items.as_deref(), &categories, catalog)?;
@@ -84,6 +75,28 @@ pub fn validate(
         language,
         language_chosen: arguments.language.is_some(),
     })
+}
+
+/// The person's words, trimmed and bounded: the text a check and a brief
+/// extract from (the facts cache is keyed by it, so both must trim alike).
+pub fn request_text(request: &str) -> Result<String, CheckError> {
+    let request = request.trim().to_owned();
+    if request.is_empty() {
+        return Err(invalid("$.request", "empty: pass the person's words verbatim"));
+    }
+    if request.len() > MAX_REQUEST_BYTES {
+        return Err(invalid("$.request", format!("{} bytes, above the bound of {MAX_REQUEST_BYTES}", request.len())));
+    }
+    Ok(request)
+}
+
+/// The date deadlines are counted from: `today` as given, or the clock's
+/// date (read only when it is absent).
+pub fn today_of(today: Option<&str>, current_date: impl FnOnce() -> NaiveDate) -> Result<NaiveDate, CheckError> {
+    match today {
+        Some(text) => today::parse(text, "$.today").map_err(|error| invalid(error.field, error.message)),
+        None => Ok(current_date()),
+    }
 }
 
 /// The cart's entries: a list of objects. A cart sent as a string (the list

@@ -2,13 +2,15 @@
 //! alike: validate the arguments, resolve the cart against the catalog,
 //! follow the attempt chain and the person's answers, extract facts through
 //! the [`ExtractorSet`], run the pure guard, render ACF, and seal the record
-//! before the result is returned.
+//! before the result is returned. The shopping brief ([`brief`]) reads the
+//! facts of a request ahead of its check, through the same set and cache.
 //!
 //! I/O comes in: the extractor set, the catalog, the evidence store and the
 //! clock are constructor arguments. This module knows no transport and reads
 //! no environment.
 
 pub mod answers;
+pub mod brief;
 pub mod input;
 pub mod quote;
 pub mod record;
@@ -32,7 +34,8 @@ use crate::facts::Facts;
 use crate::finding::Finding;
 use crate::messages::{self, Language};
 use crate::receipt::{self, Jwks, KeyRing, Verification};
-pub use answers::{ACCEPTED, DECLINED};
+pub use answers::{ACCEPT_REPLY, ACCEPTED, DECLINE_REPLY, DECLINED};
+pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
 use input::Input;
 use record::{CheckRecord, RecordError};
 
@@ -315,6 +318,21 @@ impl Service {
         let mut result = handle.await.map_err(|_| CheckError::Interrupted)??;
         self.inner.sign(&mut result)?;
         Ok(result)
+    }
+
+    /// The shopping brief of a request (see [`brief`]): extracts its facts
+    /// through the same extractor set and cache as a check, so that a later
+    /// check of the same request and today calls no model. Seals nothing.
+    /// Like a check, the extraction runs in its own task: a caller that goes
+    /// away still leaves the facts cached.
+    pub async fn brief_order(&self, arguments: BriefRequest) -> Result<BriefResult, CheckError> {
+        let request = input::request_text(&arguments.request)?;
+        let today = input::today_of(arguments.today.as_deref(), || self.inner.clock.now().date_naive())?;
+        let extract_input = ExtractInput { request: request.clone(), today, answers: Vec::new() };
+        let inner = Arc::clone(&self.inner);
+        let handle = self.inner.tracker.spawn(async move { inner.extractors.extract(&extract_input).await });
+        let outcome = handle.await.map_err(|_| CheckError::Interrupted)?;
+        Ok(brief::brief(request, today, &outcome))
     }
 
     /// Stops accepting checks and waits for the ones in flight (each seals

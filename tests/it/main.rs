@@ -1,7 +1,9 @@
 //! One integration-test binary: each file below was its own binary, and linking
 //! thirteen binaries against the crate cost more than running them on 2 cores.
 
+mod brief;
 mod conformance;
+mod elicitation;
 mod extraction_accuracy;
 mod faults;
 mod hostile;

@@ -88,7 +88,7 @@ async fn the_tool_is_described_for_the_calling_model() {
     let tools = harness.client.list_all_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     names.sort();
-    assert_eq!(names, ["check_order", "verify_verdict"]);
+    assert_eq!(names, ["brief_order", "check_order", "verify_verdict"]);
     let tool = tools.iter().find(|tool| tool.name == "check_order").unwrap();
     assert!(tool.title.is_some());
     assert!(

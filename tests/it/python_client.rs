@@ -1,7 +1,9 @@
 //! Runs tests/python/test_mcp_client.py: the official Python MCP SDK, a client
 //! this project did not write, drives the built `asasked serve` over stdio and
-//! Streamable HTTP. Needs .venv-mcp (scripts/setup-python-mcp.sh). Without it
-//! the test fails under CI (env CI set) and prints a skip note otherwise.
+//! Streamable HTTP, with its elicitation callback answering the forms of
+//! `check_order` (accept, decline, the person's words). Needs .venv-mcp
+//! (scripts/setup-python-mcp.sh). Without it the test fails under CI (env CI
+//! set) and prints a skip note otherwise.
 
 use std::path::Path;
 use std::process::Command;
@@ -29,4 +31,9 @@ fn the_python_mcp_sdk_drives_the_server_over_stdio_and_http() {
     println!("{stdout}");
     assert!(output.status.success(), "the Python client failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("4 transport scenarios passed, 0 failures"), "{stdout}");
+    // Issue 14: the SDK's elicitation callback answers the form over both
+    // transports on the 2025-11-25 handshake.
+    for transport in ["stdio", "http"] {
+        assert!(stdout.contains(&format!("ok: elicitation over {transport} (legacy)")), "{stdout}");
+    }
 }

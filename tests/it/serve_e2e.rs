@@ -35,7 +35,9 @@ async fn the_binary_serves_stdio_and_seals_verifiable_evidence() {
     .unwrap();
     let client = ().serve(transport).await.unwrap();
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools[0].name, "check_order");
+    let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(names, ["brief_order", "check_order", "verify_verdict"]);
     let request = "Nike Pegasus 41, white, size 42 please";
     let call = |cart: &str| {
         CallToolRequestParams::new("check_order").with_arguments(arguments(

@@ -1,0 +1,244 @@
+//! Elicitation (issue 14): on an `ask`, the guard's question goes to the
+//! person directly as a form, when the client declared form elicitation,
+//! instead of only back through the agent (which may paraphrase or skip it,
+//! and would see the person's private answer).
+//!
+//! The form is flat: one accept/decline field per blocking finding, titled
+//! with its reason, and one free-text field for the person's own words. It
+//! never asks for payment data. The reply becomes `answers` with the ask's
+//! `previous_record_id`, exactly as an agent would send them, so the
+//! service seals it as the next record of the chain and re-checks; the
+//! final result goes back in the same tool call. A declined or cancelled
+//! form, a client that fails or times out, or a reply that answers nothing
+//! leaves the ask as it was: its question is always in the tool result too
+//! (some clients declare elicitation and never show the form).
+//!
+//! This is the protocol 2025-11-25 path: the server sends
+//! `elicitation/create` itself during the call. Protocol 2026-07-28 forbids
+//! server-to-client requests; its clients get the plain `ask` for now.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema, ProtocolVersion};
+use rmcp::service::{ElicitationMode, Peer, RoleServer};
+use serde_json::{Map, Value, json};
+
+use crate::acf::MAX_ATTEMPTS;
+use crate::decision::Decision;
+use crate::finding::Severity;
+use crate::service::{ACCEPT_REPLY, Answer, CheckRequest, CheckResult, DECLINE_REPLY, MAX_ANSWER_BYTES, Service};
+
+/// How long the person has to answer a form. A person may step away; an
+/// agent waiting longer than this gets the plain `ask` and can call again.
+pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(600);
+/// The form's free-text field: the person's own words.
+pub const OWN_WORDS_FIELD: &str = "own_words";
+/// The title of the accept choice of a finding's field.
+const ACCEPT_TITLE: &str = "Yes, buy it anyway";
+/// The title of the decline choice.
+const DECLINE_TITLE: &str = "No, do not buy this";
+
+/// The form of one `ask`: its message, schema, and which field answers which
+/// finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Form {
+    pub message: String,
+    /// A flat JSON Schema object: string enums and one string.
+    pub schema: Map<String, Value>,
+    /// (field, finding id), in the order of the findings.
+    pub fields: Vec<(String, String)>,
+}
+
+impl Form {
+    /// The form for `result`, or `None` when there is nothing the person can
+    /// answer (a `proceed`, or an ask past the retry budget, which has no
+    /// blocking finding left to accept).
+    pub fn of(result: &CheckResult) -> Option<Form> {
+        if result.decision != Decision::Ask {
+            return None;
+        }
+        let blocking: Vec<_> = result.findings.iter().filter(|finding| finding.severity == Severity::Block).collect();
+        if blocking.is_empty() {
+            return None;
+        }
+        let mut properties = Map::new();
+        let mut fields = Vec::new();
+        for (index, finding) in blocking.iter().enumerate() {
+            // Zero-padded, so the fields sort in the order of the findings.
+            let field = format!("finding_{:02}", index + 1);
+            properties.insert(
+                field.clone(),
+                json!({
+                    "type": "string",
+                    "title": finding.reason,
+                    "oneOf": [
+                        {"const": ACCEPT_REPLY, "title": ACCEPT_TITLE},
+                        {"const": DECLINE_REPLY, "title": DECLINE_TITLE},
+                    ],
+                }),
+            );
+            fields.push((field, finding.id.clone()));
+        }
+        properties.insert(
+            OWN_WORDS_FIELD.to_owned(),
+            json!({
+                "type": "string",
+                "title": "Or tell me in your own words",
+                "description": "For example “43 is fine too”, or what to look for instead. Never payment details.",
+                "maxLength": MAX_ANSWER_BYTES,
+            }),
+        );
+        let mut schema = Map::new();
+        schema.insert("type".to_owned(), json!("object"));
+        schema.insert("properties".to_owned(), Value::Object(properties));
+        let message = result.question.clone().unwrap_or_else(|| result.reasons.join("\n"));
+        Some(Form { message, schema, fields })
+    }
+
+    /// The person's reply as answers: `accept` or `decline` for each finding
+    /// they chose on, and their own words (trimmed, if any) as the reply to
+    /// the first finding they did not accept, since words clarify what is
+    /// still open. Anything else in `content` is ignored.
+    pub fn answers(&self, content: Option<&Value>) -> Vec<Answer> {
+        let Some(content) = content.and_then(Value::as_object) else { return Vec::new() };
+        let mut answers = Vec::new();
+        let mut accepted = BTreeSet::new();
+        for (field, finding_id) in &self.fields {
+            let reply = match content.get(field).and_then(Value::as_str) {
+                Some(ACCEPT_REPLY) => ACCEPT_REPLY,
+                Some(DECLINE_REPLY) => DECLINE_REPLY,
+                _ => continue,
+            };
+            if reply == ACCEPT_REPLY {
+                accepted.insert(finding_id.clone());
+            }
+            answers.push(Answer { finding_id: finding_id.clone(), reply: reply.to_owned() });
+        }
+        let words = content.get(OWN_WORDS_FIELD).and_then(Value::as_str).map(str::trim).unwrap_or_default();
+        if !words.is_empty() {
+            let open = self.fields.iter().find(|(_, finding_id)| !accepted.contains(finding_id));
+            if let Some((_, finding_id)) = open.or(self.fields.first()) {
+                answers.push(Answer { finding_id: finding_id.clone(), reply: words.to_owned() });
+            }
+        }
+        answers
+    }
+
+    /// The schema as rmcp's type.
+    fn elicitation_schema(&self) -> Option<ElicitationSchema> {
+        match ElicitationSchema::from_json_schema(self.schema.clone()) {
+            Ok(schema) => Some(schema),
+            Err(error) => {
+                // The schema is built above from fixed shapes; a refusal is a
+                // bug, and the ask still reaches the person through the agent.
+                tracing::error!(%error, "the elicitation form was refused");
+                None
+            }
+        }
+    }
+}
+
+/// Whether this call may put the question to the person: the client declared
+/// form elicitation, on a protocol that lets the server send requests.
+pub fn can_elicit(peer: &Peer<RoleServer>, protocol: Option<&ProtocolVersion>) -> bool {
+    let server_requests_allowed = protocol.is_none_or(ProtocolVersion::has_initialize);
+    server_requests_allowed && peer.supported_elicitation_modes().contains(&ElicitationMode::Form)
+}
+
+/// Puts an `ask` to the person as long as they answer something new, each
+/// reply sealed and re-checked through `service`; returns the last result.
+pub async fn ask_the_person(
+    service: &Service,
+    peer: &Peer<RoleServer>,
+    arguments: &CheckRequest,
+    mut result: CheckResult,
+) -> CheckResult {
+    // Findings the person already answered in this call: asking them again
+    // (a declined mismatch still blocks) would only loop.
+    let mut answered: BTreeSet<String> = BTreeSet::new();
+    while result.attempt < MAX_ATTEMPTS {
+        let Some(form) = Form::of(&result) else { break };
+        if form.fields.iter().all(|(_, finding_id)| answered.contains(finding_id)) {
+            break;
+        }
+        let Some(schema) = form.elicitation_schema() else { break };
+        let request = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: form.message.clone(),
+            requested_schema: schema,
+        };
+        let reply = match peer.create_elicitation_with_timeout(request, Some(ELICITATION_TIMEOUT)).await {
+            Ok(reply) => reply,
+            Err(error) => {
+                tracing::warn!(%error, "the person could not be asked directly; the ask goes back to the agent");
+                break;
+            }
+        };
+        if reply.action != ElicitationAction::Accept {
+            break;
+        }
+        let answers = form.answers(reply.content.as_ref());
+        if answers.is_empty() {
+            break;
+        }
+        answered.extend(answers.iter().map(|answer| answer.finding_id.clone()));
+        let retry = CheckRequest {
+            answers,
+            previous_record_id: Some(result.record_id.clone()),
+            // The date the ask was checked on, so that a reply after
+            // midnight still answers the same order.
+            today: Some(result.today.clone()),
+            ..arguments.clone()
+        };
+        match service.check_order(retry).await {
+            Ok(next) => result = next,
+            Err(error) => {
+                tracing::warn!(%error, "the person's reply could not be checked; the ask goes back to the agent");
+                break;
+            }
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> Form {
+        Form {
+            message: "?".into(),
+            schema: Map::new(),
+            fields: vec![
+                ("finding_01".into(), "size@$.cart[0]".into()),
+                ("finding_02".into(), "color@$.cart[0]".into()),
+            ],
+        }
+    }
+
+    fn replies(answers: Vec<Answer>) -> Vec<(String, String)> {
+        answers.into_iter().map(|answer| (answer.finding_id, answer.reply)).collect()
+    }
+
+    #[test]
+    fn choices_and_words_become_answers() {
+        let content = json!({"finding_01": "accept", "finding_02": "decline", "own_words": "  white is fine "});
+        assert_eq!(
+            replies(form().answers(Some(&content))),
+            [
+                ("size@$.cart[0]".into(), "accept".into()),
+                ("color@$.cart[0]".into(), "decline".into()),
+                ("color@$.cart[0]".into(), "white is fine".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_values_and_fields_are_ignored_and_words_alone_answer_the_first_finding() {
+        let content = json!({"finding_01": "maybe", "card_number": "4111", "own_words": "43 is fine too"});
+        assert_eq!(replies(form().answers(Some(&content))), [("size@$.cart[0]".into(), "43 is fine too".into())]);
+        assert!(form().answers(Some(&json!({"own_words": "   "}))).is_empty());
+        assert!(form().answers(None).is_empty());
+    }
+}
