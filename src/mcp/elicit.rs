@@ -27,6 +27,7 @@ use serde_json::{Map, Value, json};
 use crate::acf::MAX_ATTEMPTS;
 use crate::decision::Decision;
 use crate::finding::Severity;
+use crate::messages::{self, Language, Message};
 use crate::service::{ACCEPT_REPLY, Answer, CheckRequest, CheckResult, DECLINE_REPLY, MAX_ANSWER_BYTES, Service};
 
 /// How long the person has to answer a form. A person may step away; an
@@ -34,10 +35,6 @@ use crate::service::{ACCEPT_REPLY, Answer, CheckRequest, CheckResult, DECLINE_RE
 pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(600);
 /// The form's free-text field: the person's own words.
 pub const OWN_WORDS_FIELD: &str = "own_words";
-/// The title of the accept choice of a finding's field.
-const ACCEPT_TITLE: &str = "Yes, buy it anyway";
-/// The title of the decline choice.
-const DECLINE_TITLE: &str = "No, do not buy this";
 
 /// The form of one `ask`: its message, schema, and which field answers which
 /// finding.
@@ -53,8 +50,10 @@ pub struct Form {
 impl Form {
     /// The form for `result`, or `None` when there is nothing the person can
     /// answer (a `proceed`, or an ask past the retry budget, which has no
-    /// blocking finding left to accept).
-    pub fn of(result: &CheckResult) -> Option<Form> {
+    /// blocking finding left to accept). Its titles are in `language`, the
+    /// question's.
+    pub fn of(result: &CheckResult, language: Language) -> Option<Form> {
+        let words = |message: Message| messages::render(language, &message);
         if result.decision != Decision::Ask {
             return None;
         }
@@ -73,8 +72,8 @@ impl Form {
                     "type": "string",
                     "title": finding.reason,
                     "oneOf": [
-                        {"const": ACCEPT_REPLY, "title": ACCEPT_TITLE},
-                        {"const": DECLINE_REPLY, "title": DECLINE_TITLE},
+                        {"const": ACCEPT_REPLY, "title": words(Message::FormAccept)},
+                        {"const": DECLINE_REPLY, "title": words(Message::FormDecline)},
                     ],
                 }),
             );
@@ -84,8 +83,8 @@ impl Form {
             OWN_WORDS_FIELD.to_owned(),
             json!({
                 "type": "string",
-                "title": "Or tell me in your own words",
-                "description": "For example “43 is fine too”, or what to look for instead. Never payment details.",
+                "title": words(Message::FormOwnWords),
+                "description": words(Message::FormOwnWordsHint),
                 "maxLength": MAX_ANSWER_BYTES,
             }),
         );
@@ -157,8 +156,11 @@ pub async fn ask_the_person(
     // Findings the person already answered in this call: asking them again
     // (a declined mismatch still blocks) would only loop.
     let mut answered: BTreeSet<String> = BTreeSet::new();
+    // The question's language: the argument, else the request's, as the
+    // service chose it.
+    let language = arguments.language.unwrap_or_else(|| Language::detect(arguments.request.trim()));
     while result.attempt < MAX_ATTEMPTS {
-        let Some(form) = Form::of(&result) else { break };
+        let Some(form) = Form::of(&result, language) else { break };
         if form.fields.iter().all(|(_, finding_id)| answered.contains(finding_id)) {
             break;
         }

@@ -3,13 +3,32 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 
 use super::{
-    Attribute, Cause, Counted, EntryLine, ItemName, Message, MissingLine, Place, ScreenRule, Screened, Spoken,
+    Attribute, BriefAsk, BriefKind, BriefPart, BriefValue, Cause, Counted, EntryLine, ItemName, Message, MissingLine,
+    Place, ScreenRule, Screened, Spoken,
 };
 use crate::cart::ItemLevel;
 use crate::facts::{FieldName, FieldRef, Level};
 
 pub fn render(message: &Message) -> String {
     match message {
+        Message::BriefSummary { parts } if parts.is_empty() => {
+            "You asked for: nothing I could read as a condition; any item would pass the check.".to_owned()
+        }
+        Message::BriefSummary { parts } => {
+            let parts: Vec<String> = parts.iter().map(brief_part).collect();
+            format!("You asked for: {}.", parts.join(", "))
+        }
+        Message::BriefNotRead => "I could not read the request yet.".to_owned(),
+        Message::BriefQuestion { asks } => {
+            let lines: Vec<String> = asks.iter().map(|ask| format!("\u{2013} {}", brief_ask(ask))).collect();
+            format!("Before I start shopping, please tell me:\n{}", lines.join("\n"))
+        }
+        Message::FormAccept => "Yes, buy it anyway".to_owned(),
+        Message::FormDecline => "No, do not buy this".to_owned(),
+        Message::FormOwnWords => "Or tell me in your own words".to_owned(),
+        Message::FormOwnWordsHint => {
+            "For example “43 is fine too”, or what to look for instead. Never payment details.".to_owned()
+        }
         Message::Brand { wanted, actual, look_alike, item } => {
             let actual = actual.as_deref().unwrap_or("no brand");
             let wanted = wanted.join(" or ");
@@ -366,4 +385,62 @@ fn name(item: &ItemName) -> &str {
 
 fn names(items: &[ItemName]) -> String {
     items.iter().map(name).collect::<Vec<_>>().join(", ")
+}
+
+fn brief_part(part: &BriefPart) -> String {
+    let text = match &part.kind {
+        BriefKind::Product(product) => product.clone(),
+        BriefKind::Colours(colours) => colours.join(" or "),
+        BriefKind::Sizes(sizes) => format!("size {}", sizes.join(" or ")),
+        BriefKind::Level(level) => format!("{} level", level.as_str()),
+        BriefKind::Quantity(quantity) => format!("{quantity} of them"),
+        BriefKind::Line { index, quantity, words, size } => {
+            let mut all: Vec<String> = quantity.iter().map(|quantity| format!("{quantity} ×")).collect();
+            all.extend(words.iter().cloned());
+            all.extend(size.iter().map(|size| format!("size {size}")));
+            format!("item {}: {}", index + 1, all.join(" "))
+        }
+        BriefKind::Cheap => "as cheap as possible".to_owned(),
+        BriefKind::Premium => "a premium one".to_owned(),
+        BriefKind::Limit(max) => format!("at most {}", max.show('.')),
+        BriefKind::Returnable => "returnable".to_owned(),
+        BriefKind::Deadline { days: count, by: Some(by) } => {
+            format!("delivered within {} (by {})", days(*count), date(*by))
+        }
+        BriefKind::Deadline { days: count, by: None } => format!("delivered within {}", days(*count)),
+        BriefKind::NotBrands(brands) => format!("not {}", brands.join(" nor ")),
+        BriefKind::NotColours(colours) => format!("not in {}", colours.join(" nor ")),
+        BriefKind::MustBe(requirements) => format!("it must be: {}", requirements.join("; ")),
+        BriefKind::NiceToHave(wishes) => format!("nice to have: {}", wishes.join("; ")),
+    };
+    if part.optional { format!("{text} (optional)") } else { text }
+}
+
+fn brief_value(value: &BriefValue) -> String {
+    match value {
+        BriefValue::Nothing => "nothing".to_owned(),
+        BriefValue::Yes => "yes".to_owned(),
+        BriefValue::No => "no".to_owned(),
+        BriefValue::Amount(amount) => amount.show('.'),
+        BriefValue::Number(number) => number.to_string(),
+        BriefValue::Words(words) => format!("“{words}”"),
+    }
+}
+
+fn brief_ask(ask: &BriefAsk) -> String {
+    match ask {
+        BriefAsk::Which { field, values } => {
+            // "for the size", "for whether it can be returned": every field
+            // name reads after "for".
+            let values: Vec<String> = values.iter().map(brief_value).collect();
+            format!("Which do you mean for {}: {}?", spoken(field), values.join(" or "))
+        }
+        BriefAsk::Optional { field } => format!("Is {} optional for you? Your words do not say so.", spoken(field)),
+        BriefAsk::Confirm { field, value } => {
+            format!("Should {} be “{value}”? Your words do not say so.", spoken(field))
+        }
+        BriefAsk::Unreadable => {
+            "I could not read your request. What would you like me to buy, in a few words?".to_owned()
+        }
+    }
 }

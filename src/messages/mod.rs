@@ -114,6 +114,13 @@ impl Money {
     }
 }
 
+/// `129.99 USD`: English decimals, for text addressed to the agent.
+impl fmt::Display for Money {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(&self.show('.'))
+    }
+}
+
 /// The item attribute a check needed and the store did not give.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Attribute {
@@ -244,6 +251,69 @@ impl Spoken {
             _ => FieldRef::parse(name).map_or_else(|| Spoken::Unknown(name.replace('_', " ")), Spoken::Field),
         }
     }
+}
+
+/// One condition of a brief's summary (`brief_order`), and whether the
+/// words make it optional.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BriefPart {
+    pub kind: BriefKind,
+    pub optional: bool,
+}
+
+/// What one part of a brief's summary says, with the person's values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BriefKind {
+    /// Brand (and its alternatives) and model, as said.
+    Product(String),
+    Colours(Vec<String>),
+    Sizes(Vec<String>),
+    Level(Level),
+    Quantity(u64),
+    /// One item of a multi-item order: its count, model and colour, size.
+    Line {
+        index: usize,
+        quantity: Option<u64>,
+        words: Vec<String>,
+        size: Option<String>,
+    },
+    Cheap,
+    Premium,
+    Limit(Money),
+    Returnable,
+    /// Delivered within `days`, by `by` (today + days).
+    Deadline {
+        days: u64,
+        by: Option<NaiveDate>,
+    },
+    NotBrands(Vec<String>),
+    NotColours(Vec<String>),
+    MustBe(Vec<String>),
+    NiceToHave(Vec<String>),
+}
+
+/// A value one extractor read, as a person reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BriefValue {
+    Nothing,
+    Yes,
+    No,
+    Amount(Money),
+    Number(u64),
+    Words(String),
+}
+
+/// One question of a brief, to settle before shopping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BriefAsk {
+    /// The extractors read different values.
+    Which { field: Spoken, values: Vec<BriefValue> },
+    /// A model marked a field optional without words saying so.
+    Optional { field: Spoken },
+    /// A model read a value the words do not say.
+    Confirm { field: Spoken, value: String },
+    /// Nothing could be read.
+    Unreadable,
 }
 
 /// Every kind of sentence a person can read, with its values. Item names
@@ -412,6 +482,21 @@ pub enum Message {
         extractor: String,
         field: Spoken,
     },
+    /// The brief's summary: what the person asked for, in plain words.
+    BriefSummary {
+        parts: Vec<BriefPart>,
+    },
+    /// The brief of a request that could not be read.
+    BriefNotRead,
+    /// The brief's question, asked before shopping.
+    BriefQuestion {
+        asks: Vec<BriefAsk>,
+    },
+    /// The elicitation form's choices and free-text field.
+    FormAccept,
+    FormDecline,
+    FormOwnWords,
+    FormOwnWordsHint,
 }
 
 /// The message in `language`'s words.
@@ -422,8 +507,7 @@ pub fn render(language: Language, message: &Message) -> String {
     }
 }
 
-/// A field as people say it ("the size", «размер»), for sentences built
-/// outside the tables (the brief's questions, English only so far).
+/// A field as people say it ("the size", «размер»).
 pub fn field_words(language: Language, field: &Spoken) -> String {
     match language {
         Language::En => en::spoken(field),

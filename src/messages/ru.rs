@@ -5,13 +5,32 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 
 use super::{
-    Attribute, Cause, Counted, EntryLine, ItemName, Message, MissingLine, Place, ScreenRule, Screened, Spoken, listed,
+    Attribute, BriefAsk, BriefKind, BriefPart, BriefValue, Cause, Counted, EntryLine, ItemName, Message, MissingLine,
+    Place, ScreenRule, Screened, Spoken, listed,
 };
 use crate::cart::ItemLevel;
 use crate::facts::{FieldName, FieldRef, Level};
 
 pub fn render(message: &Message) -> String {
     match message {
+        Message::BriefSummary { parts } if parts.is_empty() => {
+            "Вы просили: ничего, что я мог бы прочитать как условие; проверку пройдёт любой товар.".to_owned()
+        }
+        Message::BriefSummary { parts } => {
+            let parts: Vec<String> = parts.iter().map(brief_part).collect();
+            format!("Вы просили: {}.", parts.join(", "))
+        }
+        Message::BriefNotRead => "Я пока не смог прочитать запрос.".to_owned(),
+        Message::BriefQuestion { asks } => {
+            let lines: Vec<String> = asks.iter().map(|ask| format!("\u{2013} {}", brief_ask(ask))).collect();
+            format!("Прежде чем искать, подскажите, пожалуйста:\n{}", lines.join("\n"))
+        }
+        Message::FormAccept => "Да, всё равно купить".to_owned(),
+        Message::FormDecline => "Нет, не покупать".to_owned(),
+        Message::FormOwnWords => "Или скажите своими словами".to_owned(),
+        Message::FormOwnWordsHint => {
+            "Например: «43 тоже подойдёт» или что искать вместо этого. Никаких платёжных данных.".to_owned()
+        }
         Message::Brand { wanted, actual, look_alike, item } => {
             let wanted = listed(wanted, "или");
             match (actual, look_alike) {
@@ -476,4 +495,63 @@ fn name(item: &ItemName) -> &str {
 
 fn names(items: &[ItemName]) -> String {
     items.iter().map(name).collect::<Vec<_>>().join(", ")
+}
+
+fn brief_part(part: &BriefPart) -> String {
+    let text = match &part.kind {
+        BriefKind::Product(product) => product.clone(),
+        BriefKind::Colours(values) => colours(values, "или"),
+        BriefKind::Sizes(sizes) => format!("размер {}", sizes.join(" или ")),
+        BriefKind::Level(wanted) => level(*wanted).to_owned(),
+        BriefKind::Quantity(quantity) => format!("{quantity} шт."),
+        BriefKind::Line { index, quantity, words, size } => {
+            let mut all: Vec<String> = quantity.iter().map(|quantity| format!("{quantity} ×")).collect();
+            all.extend(words.iter().cloned());
+            all.extend(size.iter().map(|size| format!("размер {size}")));
+            format!("позиция {}: {}", index + 1, all.join(" "))
+        }
+        BriefKind::Cheap => "как можно дешевле".to_owned(),
+        BriefKind::Premium => "премиального класса".to_owned(),
+        BriefKind::Limit(max) => format!("не дороже {}", max.show(',')),
+        BriefKind::Returnable => "с возможностью возврата".to_owned(),
+        BriefKind::Deadline { days: count, by: Some(by) } => {
+            format!("с доставкой за {} ({})", days(*count), by_date(*by))
+        }
+        BriefKind::Deadline { days: count, by: None } => format!("с доставкой за {}", days(*count)),
+        BriefKind::NotBrands(brands) => {
+            let brands: Vec<String> = brands.iter().map(|brand| format!("не {brand}")).collect();
+            brands.join(", ")
+        }
+        BriefKind::NotColours(values) => format!("цвет — не {}", colours(values, "и не")),
+        BriefKind::MustBe(requirements) => format!("обязательно: {}", requirements.join("; ")),
+        BriefKind::NiceToHave(wishes) => format!("желательно: {}", wishes.join("; ")),
+    };
+    if part.optional { format!("{text} (необязательно)") } else { text }
+}
+
+fn brief_value(value: &BriefValue) -> String {
+    match value {
+        BriefValue::Nothing => "ничего".to_owned(),
+        BriefValue::Yes => "да".to_owned(),
+        BriefValue::No => "нет".to_owned(),
+        BriefValue::Amount(amount) => amount.show(','),
+        BriefValue::Number(number) => number.to_string(),
+        BriefValue::Words(words) => format!("«{words}»"),
+    }
+}
+
+fn brief_ask(ask: &BriefAsk) -> String {
+    match ask {
+        BriefAsk::Which { field, values } => {
+            let values: Vec<String> = values.iter().map(brief_value).collect();
+            format!("Что вы имели в виду — {}: {}?", spoken(field), values.join(" или "))
+        }
+        BriefAsk::Optional { field } => {
+            format!("Условие «{}» для вас необязательное? В ваших словах этого нет.", spoken(field))
+        }
+        BriefAsk::Confirm { field, value } => {
+            format!("Нужно ли условие «{}»: «{value}»? В ваших словах этого нет.", spoken(field))
+        }
+        BriefAsk::Unreadable => "Я не смог прочитать ваш запрос. Что купить — в двух словах?".to_owned(),
+    }
 }

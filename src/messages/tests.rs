@@ -43,11 +43,18 @@ fn kind(message: &Message) -> &'static str {
         Message::RetryBudget { .. } => "RetryBudget",
         Message::Dropped { .. } => "Dropped",
         Message::DroppedSoft { .. } => "DroppedSoft",
+        Message::BriefSummary { .. } => "BriefSummary",
+        Message::BriefNotRead => "BriefNotRead",
+        Message::BriefQuestion { .. } => "BriefQuestion",
+        Message::FormAccept => "FormAccept",
+        Message::FormDecline => "FormDecline",
+        Message::FormOwnWords => "FormOwnWords",
+        Message::FormOwnWordsHint => "FormOwnWordsHint",
     }
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 32;
+const KINDS: usize = 39;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -228,6 +235,66 @@ fn samples() -> Vec<Message> {
         Message::Dropped { extractor: "rules".into(), field: Spoken::parse("color_any"), value: "navy".into() },
         Message::Dropped { extractor: "rules".into(), field: Spoken::parse("needs_refundable"), value: "true".into() },
         Message::DroppedSoft { extractor: "claude".into(), field: Spoken::parse("needs_refundable") },
+        Message::BriefSummary { parts: Vec::new() },
+        Message::BriefSummary {
+            parts: [
+                (BriefKind::Product("Nike Pegasus 41".into()), false),
+                (BriefKind::Colours(strings(&["white", "grey"])), true),
+                (BriefKind::Sizes(strings(&["42", "43"])), false),
+                (BriefKind::Level(Level::Beginner), false),
+                (BriefKind::Quantity(2), false),
+                (
+                    BriefKind::Line {
+                        index: 1,
+                        quantity: Some(2),
+                        words: strings(&["Clash 100", "green"]),
+                        size: Some("4 3/8".into()),
+                    },
+                    false,
+                ),
+                (BriefKind::Cheap, true),
+                (BriefKind::Premium, false),
+                (BriefKind::Limit(usd(15_000)), false),
+                (BriefKind::Returnable, false),
+                (BriefKind::Deadline { days: 5, by: Some(day(11, 7)) }, false),
+                (BriefKind::Deadline { days: 1, by: None }, false),
+                (BriefKind::NotBrands(strings(&["Wilson", "Head"])), false),
+                (BriefKind::NotColours(strings(&["red", "pink"])), false),
+                (BriefKind::MustBe(strings(&["vegan"])), false),
+                (BriefKind::NiceToHave(strings(&["gift wrap"])), false),
+            ]
+            .into_iter()
+            .map(|(kind, optional)| BriefPart { kind, optional })
+            .collect(),
+        },
+        Message::BriefNotRead,
+        Message::BriefQuestion {
+            asks: vec![
+                BriefAsk::Which {
+                    field: Spoken::parse("size_label"),
+                    values: vec![BriefValue::Words("42".into()), BriefValue::Words("43".into())],
+                },
+                BriefAsk::Which {
+                    field: Spoken::parse("explicit_max_cents"),
+                    values: vec![BriefValue::Amount(usd(15_000)), BriefValue::Nothing],
+                },
+                BriefAsk::Which {
+                    field: Spoken::parse("quantity"),
+                    values: vec![BriefValue::Number(2), BriefValue::Number(3)],
+                },
+                BriefAsk::Which {
+                    field: Spoken::parse("needs_refundable"),
+                    values: vec![BriefValue::Yes, BriefValue::No],
+                },
+                BriefAsk::Optional { field: Spoken::parse("color") },
+                BriefAsk::Confirm { field: Spoken::parse("lines[1].size_label"), value: "43".into() },
+                BriefAsk::Unreadable,
+            ],
+        },
+        Message::FormAccept,
+        Message::FormDecline,
+        Message::FormOwnWords,
+        Message::FormOwnWordsHint,
     ];
     for field in FieldName::ALL {
         let attribute = match field {

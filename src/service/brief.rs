@@ -8,8 +8,6 @@
 //! so a later check of the same request and today calls no model). No
 //! record is sealed: a brief decides nothing.
 
-use std::collections::BTreeSet;
-
 use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -17,7 +15,9 @@ use serde_json::Value;
 
 use crate::extract::set::SetOutcome;
 use crate::facts::{Facts, FieldName, FieldRef};
-use crate::messages::{Language, Message, Spoken, field_words};
+use crate::messages::{
+    BriefAsk, BriefKind, BriefPart, BriefValue, Language, Message, Money, Spoken, field_words, render,
+};
 
 /// The arguments of `brief_order`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -32,6 +32,11 @@ pub struct BriefRequest {
     /// Pass the same `today` to `check_order`.
     #[serde(default)]
     pub today: Option<String>,
+    /// The language of the summary and question: `en` or `ru`. Default:
+    /// the request's (Russian when at least a quarter of its letters are
+    /// Cyrillic), as for `check_order`.
+    #[serde(default)]
+    pub language: Option<Language>,
 }
 
 /// Why a fact is unclear.
@@ -82,10 +87,12 @@ pub struct BriefResult {
     pub today: String,
 }
 
-/// The brief of `request` read on `today` into `outcome`.
-pub fn brief(request: String, today: NaiveDate, outcome: &SetOutcome) -> BriefResult {
+/// The brief of `request` read on `today` into `outcome`, in `language`.
+/// The summary and question are the person's (from the message tables);
+/// each `unclear` entry's `detail` is for the agent and stays English.
+pub fn brief(request: String, today: NaiveDate, outcome: &SetOutcome, language: Language) -> BriefResult {
     let mut unclear = Vec::new();
-    let mut questions = Vec::new();
+    let mut asks: Vec<BriefAsk> = Vec::new();
     match &outcome.merged {
         Ok(facts) => {
             for field in &facts.disputed {
@@ -93,28 +100,28 @@ pub fn brief(request: String, today: NaiveDate, outcome: &SetOutcome) -> BriefRe
                 let spoken = field_words(Language::En, &Spoken::Field(*field));
                 let detail = readings
                     .iter()
-                    .map(|(name, value)| format!("{name} read {spoken} as {value}"))
+                    .map(|(name, value)| format!("{name} read {spoken} as {}", agent_words(value)))
                     .collect::<Vec<_>>()
                     .join("; ");
-                let distinct: BTreeSet<&str> = readings.iter().map(|(_, value)| value.as_str()).collect();
-                questions.push(format!(
-                    "Which {} do you want: {}?",
-                    spoken.strip_prefix("the ").unwrap_or(&spoken),
-                    distinct.into_iter().collect::<Vec<_>>().join(" or ")
-                ));
+                let mut values: Vec<BriefValue> = Vec::new();
+                for (_, value) in readings {
+                    if !values.contains(&value) {
+                        values.push(value);
+                    }
+                }
+                asks.push(BriefAsk::Which { field: Spoken::Field(*field), values });
                 unclear.push(Unclear { field: field.to_string(), kind: UnclearKind::Disputed, detail });
             }
             for report in &outcome.reports {
                 for dropped in report.grounding.iter().flat_map(|grounding| &grounding.dropped) {
                     let field = dropped.field.strip_prefix("soft:").unwrap_or(&dropped.field);
-                    let spoken = field_words(Language::En, &Spoken::parse(field));
-                    let question = if dropped.field.starts_with("soft:") {
-                        format!("Is {spoken} optional for you? Your words do not say so.")
+                    let ask = if dropped.field.starts_with("soft:") {
+                        BriefAsk::Optional { field: Spoken::parse(field) }
                     } else {
-                        format!("Should {spoken} be “{}”? Your words do not say so.", dropped.value)
+                        BriefAsk::Confirm { field: Spoken::parse(field), value: dropped.value.clone() }
                     };
-                    if !questions.contains(&question) {
-                        questions.push(question);
+                    if !asks.contains(&ask) {
+                        asks.push(ask);
                     }
                     unclear.push(Unclear {
                         field: field.to_owned(),
@@ -127,16 +134,13 @@ pub fn brief(request: String, today: NaiveDate, outcome: &SetOutcome) -> BriefRe
         Err(failure) => {
             let detail = Message::CouldNotCheck { found: failure.found() }.to_string();
             unclear.push(Unclear { field: "$".to_owned(), kind: UnclearKind::CouldNotCheck, detail });
-            questions.push("I could not read your request. What would you like me to buy, in a few words?".to_owned());
+            asks.push(BriefAsk::Unreadable);
         }
     }
-    let question = (!questions.is_empty()).then(|| {
-        let lines: Vec<String> = questions.iter().map(|question| format!("\u{2013} {question}")).collect();
-        format!("Before I start shopping, please tell me:\n{}", lines.join("\n"))
-    });
+    let question = (!asks.is_empty()).then(|| render(language, &Message::BriefQuestion { asks }));
     let summary = match &outcome.merged {
-        Ok(facts) => plain_words(facts, today),
-        Err(_) => "I could not read the request yet.".to_owned(),
+        Ok(facts) => render(language, &plain_words(facts, today)),
+        Err(_) => render(language, &Message::BriefNotRead),
     };
     BriefResult {
         request,
@@ -148,14 +152,26 @@ pub fn brief(request: String, today: NaiveDate, outcome: &SetOutcome) -> BriefRe
     }
 }
 
-/// What each extractor read for `field`, as (extractor, quoted value).
-fn readings(outcome: &SetOutcome, field: FieldRef) -> Vec<(String, String)> {
+/// A value as the agent's English detail names it.
+fn agent_words(value: &BriefValue) -> String {
+    match value {
+        BriefValue::Nothing => "nothing".to_owned(),
+        BriefValue::Yes => "yes".to_owned(),
+        BriefValue::No => "no".to_owned(),
+        BriefValue::Amount(amount) => amount.to_string(),
+        BriefValue::Number(number) => number.to_string(),
+        BriefValue::Words(words) => format!("“{words}”"),
+    }
+}
+
+/// What each extractor read for `field`, as (extractor, value).
+fn readings(outcome: &SetOutcome, field: FieldRef) -> Vec<(String, BriefValue)> {
     outcome
         .reports
         .iter()
         .filter_map(|report| {
             let facts = report.facts.as_ref()?;
-            Some((report.name.clone(), spoken_value(field, &value_at(facts, field))))
+            Some((report.name.clone(), brief_value(field, &value_at(facts, field))))
         })
         .collect()
 }
@@ -170,121 +186,106 @@ fn value_at(facts: &Facts, field: FieldRef) -> Value {
     }
 }
 
-/// A fact value as a person reads it: quoted words, an amount, yes or no.
-fn spoken_value(field: FieldRef, value: &Value) -> String {
+/// A fact value as a person reads it: words, an amount, yes or no.
+fn brief_value(field: FieldRef, value: &Value) -> BriefValue {
     let name = match field {
         FieldRef::Shared(name) | FieldRef::Line { field: name, .. } => name,
     };
     match value {
-        Value::Null => "nothing".to_owned(),
-        Value::Bool(true) => "yes".to_owned(),
-        Value::Bool(false) => "no".to_owned(),
-        Value::Number(number) if name == FieldName::ExplicitMaxCents => {
-            number.as_u64().map_or_else(|| number.to_string(), |cents| amount(cents, None))
-        }
-        Value::Number(number) => number.to_string(),
-        Value::String(text) => format!("“{text}”"),
-        Value::Array(values) if values.is_empty() => "nothing".to_owned(),
-        Value::Array(values) => values.iter().map(|value| spoken_value(field, value)).collect::<Vec<_>>().join(", "),
-        Value::Object(_) => value.to_string(),
+        Value::Null => BriefValue::Nothing,
+        Value::Bool(true) => BriefValue::Yes,
+        Value::Bool(false) => BriefValue::No,
+        Value::Number(number) => match number.as_u64() {
+            Some(cents) if name == FieldName::ExplicitMaxCents => BriefValue::Amount(Money::new(cents, None)),
+            Some(count) => BriefValue::Number(count),
+            None => BriefValue::Words(number.to_string()),
+        },
+        Value::String(text) => BriefValue::Words(text.clone()),
+        Value::Array(values) if values.is_empty() => BriefValue::Nothing,
+        Value::Array(values) => BriefValue::Words(
+            values
+                .iter()
+                .map(|value| value.as_str().map_or_else(|| value.to_string(), str::to_owned))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        Value::Object(_) => BriefValue::Words(value.to_string()),
     }
 }
 
-fn amount(cents: u64, currency: Option<&str>) -> String {
-    let number = format!("{}.{:02}", cents / 100, cents % 100);
-    match currency {
-        Some(currency) => format!("{number} {currency}"),
-        None => number,
-    }
-}
-
-/// The facts as one sentence: "You asked for: Nike Pegasus 41, white, size
-/// 42, at most 150.00 USD, delivered within 5 days (by 2026-11-07)."
-pub fn plain_words(facts: &Facts, today: NaiveDate) -> String {
-    let optional = |field: FieldName, text: String| {
-        if facts.soft.contains(&FieldRef::Shared(field)) { format!("{text} (optional)") } else { text }
-    };
-    let alternatives = |first: &Option<String>, others: &[String]| {
+/// The facts as the parts of one sentence: "You asked for: Nike Pegasus
+/// 41, white, size 42, at most 150.00 USD, delivered within 5 days (by
+/// Saturday, 7 November)."
+pub fn plain_words(facts: &Facts, today: NaiveDate) -> Message {
+    let optional = |field: FieldName| facts.soft.contains(&FieldRef::Shared(field));
+    let all = |first: &Option<String>, others: &[String]| {
         first.as_ref().map(|first| {
             let mut all = vec![first.clone()];
             all.extend(others.iter().cloned());
-            all.join(" or ")
+            all
         })
     };
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<BriefPart> = Vec::new();
+    let mut push = |kind: BriefKind, optional: bool| parts.push(BriefPart { kind, optional });
     let mut product = Vec::new();
-    if let Some(brand) = alternatives(&facts.brand, &facts.brand_any) {
-        product.push(optional(FieldName::Brand, brand));
+    if let Some(brands) = all(&facts.brand, &facts.brand_any) {
+        product.push(brands.join(" / "));
     }
     if let Some(model) = &facts.model {
-        product.push(optional(FieldName::Model, model.clone()));
+        product.push(model.clone());
     }
     if !product.is_empty() {
-        parts.push(product.join(" "));
+        push(BriefKind::Product(product.join(" ")), optional(FieldName::Brand) || optional(FieldName::Model));
     }
-    if let Some(color) = alternatives(&facts.color, &facts.color_any) {
-        parts.push(optional(FieldName::Color, color));
+    if let Some(colours) = all(&facts.color, &facts.color_any) {
+        push(BriefKind::Colours(colours), optional(FieldName::Color));
     }
-    if let Some(size) = alternatives(&facts.size_label, &facts.size_any) {
-        parts.push(optional(FieldName::SizeLabel, format!("size {size}")));
+    if let Some(sizes) = all(&facts.size_label, &facts.size_any) {
+        push(BriefKind::Sizes(sizes), optional(FieldName::SizeLabel));
     }
     if let Some(level) = facts.level {
-        parts.push(optional(FieldName::Level, format!("{} level", level.as_str())));
+        push(BriefKind::Level(level), optional(FieldName::Level));
     }
     if let Some(quantity) = facts.quantity {
-        parts.push(optional(FieldName::Quantity, format!("{quantity} of them")));
+        push(BriefKind::Quantity(quantity), optional(FieldName::Quantity));
     }
     for (index, line) in facts.lines.iter().enumerate() {
-        let mut words = Vec::new();
-        if let Some(quantity) = line.quantity {
-            words.push(format!("{quantity} ×"));
-        }
-        for text in [&line.model, &line.color].into_iter().flatten() {
-            words.push(text.clone());
-        }
-        if let Some(size) = &line.size_label {
-            words.push(format!("size {size}"));
-        }
-        parts.push(format!("item {}: {}", index + 1, words.join(" ")));
+        let words = [&line.model, &line.color].into_iter().flatten().cloned().collect();
+        push(BriefKind::Line { index, quantity: line.quantity, words, size: line.size_label.clone() }, false);
     }
     if let Some(preference) = facts.price_preference {
-        let text = match preference {
-            crate::facts::PricePreference::Cheap => "as cheap as possible",
-            crate::facts::PricePreference::Premium => "a premium one",
+        let kind = match preference {
+            crate::facts::PricePreference::Cheap => BriefKind::Cheap,
+            crate::facts::PricePreference::Premium => BriefKind::Premium,
         };
-        parts.push(optional(FieldName::PricePreference, text.to_owned()));
+        push(kind, optional(FieldName::PricePreference));
     }
     if let Some(cents) = facts.explicit_max_cents {
-        let limit = format!("at most {}", amount(cents, facts.explicit_max_currency.as_deref()));
-        parts.push(optional(FieldName::ExplicitMaxCents, limit));
+        push(
+            BriefKind::Limit(Money::new(cents, facts.explicit_max_currency.as_deref())),
+            optional(FieldName::ExplicitMaxCents),
+        );
     }
     if facts.needs_refundable {
-        parts.push(optional(FieldName::NeedsRefundable, "returnable".to_owned()));
+        push(BriefKind::Returnable, optional(FieldName::NeedsRefundable));
     }
     if let Some(days) = facts.deadline_days {
         let by = i64::try_from(days).ok().and_then(|days| today.checked_add_signed(chrono::Duration::days(days)));
-        let text = match by {
-            Some(date) => format!("delivered within {days} days (by {date})"),
-            None => format!("delivered within {days} days"),
-        };
-        parts.push(optional(FieldName::DeadlineDays, text));
+        push(BriefKind::Deadline { days, by }, optional(FieldName::DeadlineDays));
     }
     if !facts.brand_not.is_empty() {
-        parts.push(format!("not {}", facts.brand_not.join(" nor ")));
+        push(BriefKind::NotBrands(facts.brand_not.clone()), false);
     }
     if !facts.color_not.is_empty() {
-        parts.push(format!("not in {}", facts.color_not.join(" nor ")));
+        push(BriefKind::NotColours(facts.color_not.clone()), false);
     }
     if !facts.other.is_empty() {
-        parts.push(format!("it must be: {}", facts.other.join("; ")));
+        push(BriefKind::MustBe(facts.other.clone()), false);
     }
     if !facts.other_optional.is_empty() {
-        parts.push(format!("nice to have: {}", facts.other_optional.join("; ")));
+        push(BriefKind::NiceToHave(facts.other_optional.clone()), false);
     }
-    if parts.is_empty() {
-        return "You asked for: nothing I could read as a condition; any item would pass the check.".to_owned();
-    }
-    format!("You asked for: {}.", parts.join(", "))
+    Message::BriefSummary { parts }
 }
 
 #[cfg(test)]
@@ -305,7 +306,7 @@ mod tests {
             raw: None,
             error: None,
             cost: Cost::default(),
-            grounding: Some(Grounding { supported: vec![], dropped, soft_grounded: BTreeSet::new() }),
+            grounding: Some(Grounding { supported: vec![], dropped, soft_grounded: std::collections::BTreeSet::new() }),
         }
     }
 
@@ -325,9 +326,14 @@ mod tests {
             ..Facts::default()
         };
         assert_eq!(
-            plain_words(&facts, today()),
+            render(Language::En, &plain_words(&facts, today())),
             "You asked for: Nike Pegasus 41, white or grey (optional), size 42, at most 150.00 USD, returnable, \
-             delivered within 5 days (by 2026-11-07)."
+             delivered within 5 days (by Saturday, 7 November)."
+        );
+        assert_eq!(
+            render(Language::Ru, &plain_words(&facts, today())),
+            "Вы просили: Nike Pegasus 41, «белый» или «серый» (необязательно), размер 42, не дороже 150,00 USD, \
+             с возможностью возврата, с доставкой за 5 дней (к субботе, 7 ноября)."
         );
     }
 
@@ -345,7 +351,7 @@ mod tests {
             reports: vec![report("fast", white, vec![]), report("slow", black, vec![dropped])],
             merged: Ok(merged),
         };
-        let brief = brief("white shoes".into(), today(), &outcome);
+        let brief = brief("white shoes".into(), today(), &outcome, Language::En);
         let kinds: Vec<(&str, UnclearKind)> =
             brief.unclear.iter().map(|unclear| (unclear.field.as_str(), unclear.kind)).collect();
         assert_eq!(kinds, [("color", UnclearKind::Disputed), ("size_label", UnclearKind::Ungrounded)]);
@@ -353,11 +359,19 @@ mod tests {
         assert_eq!(
             brief.question.as_deref(),
             Some(
-                "Before I start shopping, please tell me:\n\u{2013} Which colour do you want: “black” or “white”?\n\
+                "Before I start shopping, please tell me:\n\u{2013} Which do you mean for the colour: “white” or “black”?\n\
                  \u{2013} Should the size be “43”? Your words do not say so."
             )
         );
         assert_eq!(brief.today, "2026-11-02");
+        let russian = super::brief("белые кроссовки".into(), today(), &outcome, Language::Ru);
+        assert_eq!(
+            russian.question.as_deref(),
+            Some(
+                "Прежде чем искать, подскажите, пожалуйста:\n\u{2013} Что вы имели в виду — цвет: «white» или «black»?\n\
+                 \u{2013} Нужно ли условие «размер»: «43»? В ваших словах этого нет."
+            )
+        );
     }
 
     #[test]
@@ -366,14 +380,14 @@ mod tests {
             reports: vec![],
             merged: Err(FailClosed { detail: "1 of 2 extractors succeeded".into(), screened: vec![] }),
         };
-        let brief_failed = brief("shoes".into(), today(), &failed);
+        let brief_failed = brief("shoes".into(), today(), &failed, Language::En);
         assert_eq!(brief_failed.facts, None);
         assert_eq!(brief_failed.unclear[0].kind, UnclearKind::CouldNotCheck);
         assert!(brief_failed.question.unwrap().contains("I could not read your request."));
 
         let clear =
             SetOutcome { reports: vec![], merged: Ok(Facts { brand: Some("Nike".into()), ..Facts::default() }) };
-        let brief_clear = brief("Nike".into(), today(), &clear);
+        let brief_clear = brief("Nike".into(), today(), &clear, Language::En);
         assert!(brief_clear.unclear.is_empty() && brief_clear.question.is_none());
         assert_eq!(brief_clear.summary, "You asked for: Nike.");
     }

@@ -332,7 +332,8 @@ impl Service {
         let inner = Arc::clone(&self.inner);
         let handle = self.inner.tracker.spawn(async move { inner.extractors.extract(&extract_input).await });
         let outcome = handle.await.map_err(|_| CheckError::Interrupted)?;
-        Ok(brief::brief(request, today, &outcome))
+        let language = arguments.language.unwrap_or_else(|| Language::detect(&request));
+        Ok(brief::brief(request, today, &outcome, language))
     }
 
     /// Stops accepting checks and waits for the ones in flight (each seals

@@ -162,7 +162,7 @@ async fn under_the_spec_policy_a_disagreement_is_a_disputed_field_with_a_questio
     );
     assert_eq!(
         brief["question"],
-        "Before I start shopping, please tell me:\n\u{2013} Which size do you want: “42” or “43”?"
+        "Before I start shopping, please tell me:\n\u{2013} Which do you mean for the size: “42” or “43”?"
     );
     let check = harness
         .call(mcp::TOOL_NAME, json!({"request": REQUEST, "cart": [{"id": "shoe-003", "quantity": 1}], "today": TODAY}))
