@@ -60,7 +60,7 @@ Result: `summary` (what they asked for in plain words: shop for this), `facts` (
 compare the cart with), `unclear` (fields the extractors disagreed on, or values a model read that the words do \
 not say) and, when something is unclear, `question`: show it to the person verbatim now and shop by their reply \
 (if they restate what they want, their new words are the request). Later call check_order with the same \
-`request` and `today`. A brief decides nothing and is not evidence: only check_order's `proceed` allows paying.";
+`request` and `today`. The summary and question are in the request's language (English or Russian); pass `language` (`en`, `ru`) to choose. A brief decides nothing and is not evidence: only check_order's `proceed` allows paying.";
 
 /// The receipt tool's name on the wire.
 pub const VERIFY_TOOL_NAME: &str = "verify_verdict";
