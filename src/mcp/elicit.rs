@@ -28,7 +28,10 @@ use crate::acf::MAX_ATTEMPTS;
 use crate::decision::Decision;
 use crate::finding::Severity;
 use crate::messages::{self, Language, Message};
-use crate::service::{ACCEPT_REPLY, Answer, CheckRequest, CheckResult, DECLINE_REPLY, MAX_ANSWER_BYTES, Service};
+use crate::service::{
+    ACCEPT_REPLY, Answer, BriefRequest, BriefResult, CheckRequest, CheckResult, DECLINE_REPLY, MAX_ANSWER_BYTES,
+    Service,
+};
 
 /// How long the person has to answer a form. A person may step away; an
 /// agent waiting longer than this gets the plain `ask` and can call again.
@@ -202,6 +205,73 @@ pub async fn ask_the_person(
         }
     }
     result
+}
+
+/// Puts a brief's question to the person, once: a form with one free-text
+/// field. Their words are added to the request (a new line), which is read
+/// again, so the brief returned (and the `request` it tells the agent to
+/// check with) holds what they said. No reply, or an empty one, returns the
+/// brief unchanged, question included.
+pub async fn settle_the_brief(
+    service: &Service,
+    peer: &Peer<RoleServer>,
+    arguments: &BriefRequest,
+    brief: BriefResult,
+) -> BriefResult {
+    let Some(question) = brief.question.clone() else { return brief };
+    let language = arguments.language.unwrap_or_else(|| Language::detect(&brief.request));
+    let words = |message: Message| messages::render(language, &message);
+    let mut properties = Map::new();
+    properties.insert(
+        OWN_WORDS_FIELD.to_owned(),
+        json!({
+            "type": "string",
+            "title": words(Message::FormOwnWords),
+            "description": words(Message::FormOwnWordsHint),
+            "maxLength": MAX_ANSWER_BYTES,
+        }),
+    );
+    let mut schema = Map::new();
+    schema.insert("type".to_owned(), json!("object"));
+    schema.insert("properties".to_owned(), Value::Object(properties));
+    let requested_schema = match ElicitationSchema::from_json_schema(schema) {
+        Ok(schema) => schema,
+        Err(error) => {
+            tracing::error!(%error, "the brief's form was refused");
+            return brief;
+        }
+    };
+    let request = ElicitRequestParams::FormElicitationParams { meta: None, message: question, requested_schema };
+    let reply = match peer.create_elicitation_with_timeout(request, Some(ELICITATION_TIMEOUT)).await {
+        Ok(reply) if reply.action == ElicitationAction::Accept => reply,
+        Ok(_) => return brief,
+        Err(error) => {
+            tracing::warn!(%error, "the person could not be asked directly; the brief's question goes back to the agent");
+            return brief;
+        }
+    };
+    let said = reply
+        .content
+        .as_ref()
+        .and_then(|content| content.get(OWN_WORDS_FIELD))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or_default();
+    if said.is_empty() {
+        return brief;
+    }
+    let again = BriefRequest {
+        request: format!("{}\n{said}", brief.request),
+        today: Some(brief.today.clone()),
+        language: arguments.language,
+    };
+    match service.brief_order(again).await {
+        Ok(settled) => settled,
+        Err(error) => {
+            tracing::warn!(%error, "the person's words could not be read; the brief goes back unchanged");
+            brief
+        }
+    }
 }
 
 #[cfg(test)]

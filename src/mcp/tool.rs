@@ -59,8 +59,9 @@ own words, verbatim (and `today` if you know it).\n\
 Result: `summary` (what they asked for in plain words: shop for this), `facts` (the same facts check_order will \
 compare the cart with), `unclear` (fields the extractors disagreed on, or values a model read that the words do \
 not say) and, when something is unclear, `question`: show it to the person verbatim now and shop by their reply \
-(if they restate what they want, their new words are the request). Later call check_order with the same \
-`request` and `today`. The summary and question are in the request's language (English or Russian); pass `language` (`en`, `ru`) to choose. A brief decides nothing and is not evidence: only check_order's `proceed` allows paying.";
+(if they restate what they want, their new words are the request). If your client supports elicitation, the \
+person may be asked directly during this call; the brief then already holds their reply, and its `request` has \
+their words added. Later call check_order with the brief's `request` and `today`. The summary and question are in the request's language (English or Russian); pass `language` (`en`, `ru`) to choose. A brief decides nothing and is not evidence: only check_order's `proceed` allows paying.";
 
 /// The receipt tool's name on the wire.
 pub const VERIFY_TOOL_NAME: &str = "verify_verdict";
@@ -177,11 +178,13 @@ impl CheckServer {
     async fn brief_order(
         &self,
         Parameters(arguments): Parameters<BriefRequest>,
+        context: RequestContext<RoleServer>,
     ) -> Result<Json<BriefResult>, CallToolResult> {
-        match self.service.brief_order(arguments).await {
-            Ok(brief) => Ok(Json(brief)),
-            Err(error) => Err(tool_error(error)),
+        let brief = self.service.brief_order(arguments.clone()).await.map_err(tool_error)?;
+        if brief.question.is_some() && elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
+            return Ok(Json(elicit::settle_the_brief(&self.service, &context.peer, &arguments, brief).await));
         }
+        Ok(Json(brief))
     }
 }
 

@@ -86,10 +86,18 @@ async fn start(
     declares_elicitation: bool,
     replies: Vec<fn(&Value) -> ElicitResult>,
 ) -> Harness {
+    start_with(asasked::extract::name::ExtractorName::Rules, protocol, declares_elicitation, replies).await
+}
+
+async fn start_with(
+    extractor: asasked::extract::name::ExtractorName,
+    protocol: ProtocolVersion,
+    declares_elicitation: bool,
+    replies: Vec<fn(&Value) -> ElicitResult>,
+) -> Harness {
     let directory = tempfile::tempdir().unwrap();
     let data = directory.path().join("data");
-    let extractors =
-        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
+    let extractors = Arc::new(asasked::extractors::build(&[extractor], &|_| None).unwrap());
     let store = EvidenceStore::open(&data).unwrap();
     let service = Service::new(extractors, Some(Arc::new(Catalog::embedded().unwrap())), store, Arc::new(FixedClock));
     let server = CheckServer::new(service, false);
@@ -259,4 +267,47 @@ async fn a_proceed_asks_nothing_and_clients_without_the_capability_get_the_plain
         assert!(result["question"].is_string());
         assert!(harness.shown().is_empty(), "{protocol}: no form");
     }
+}
+
+/// The brief's question as a form: an extractor reads a size the words do
+/// not say, the brief asks about it, the person answers in their own words,
+/// and the brief returned reads the request with their words added, so the
+/// size is now theirs and nothing is unclear.
+#[tokio::test]
+async fn a_brief_s_question_is_put_to_the_person_and_their_words_join_the_request() {
+    let facts = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(facts.path(), r#"{"brand": "Nike", "model": "Pegasus 41", "size_label": "43"}"#).unwrap();
+    let fixed = asasked::extract::name::ExtractorName::Fixed(facts.path().to_path_buf());
+    let says_43: Answering =
+        |_| ElicitResult::new(ElicitationAction::Accept).with_content(json!({"own_words": "size 43 please"}));
+    let harness = start_with(fixed.clone(), ProtocolVersion::V_2025_11_25, true, vec![says_43]).await;
+    let arguments = json!({"request": "Nike Pegasus 41", "today": "2026-11-02"});
+    let brief = harness
+        .client
+        .call_tool(CallToolRequestParams::new("brief_order").with_arguments(arguments.as_object().unwrap().clone()))
+        .await
+        .unwrap()
+        .structured_content
+        .expect("structured content");
+    let shown = harness.shown();
+    assert_eq!(shown.len(), 1, "one form: {shown:?}");
+    assert!(shown[0].0.contains("Should the size be “43”?"), "{}", shown[0].0);
+    assert_eq!(brief["request"], "Nike Pegasus 41\nsize 43 please");
+    assert_eq!(brief["unclear"], json!([]), "{brief}");
+    assert!(brief.get("question").is_none(), "{brief}");
+    assert_eq!(brief["facts"]["size_label"], "43");
+
+    // Declined: the brief comes back as it was, question included.
+    let harness =
+        start_with(fixed, ProtocolVersion::V_2025_11_25, true, vec![|_| ElicitResult::new(ElicitationAction::Decline)])
+            .await;
+    let brief = harness
+        .client
+        .call_tool(CallToolRequestParams::new("brief_order").with_arguments(arguments.as_object().unwrap().clone()))
+        .await
+        .unwrap()
+        .structured_content
+        .expect("structured content");
+    assert_eq!(brief["request"], "Nike Pegasus 41");
+    assert!(brief["question"].as_str().unwrap().contains("Should the size be “43”?"), "{brief}");
 }
