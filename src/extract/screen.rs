@@ -33,60 +33,17 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::messages::{Place, ScreenRule, Screened};
+use crate::messages::{Place, Screened};
 use crate::normalize::fold;
 use unicode_security::confusable_detection::skeleton;
 
-/// Which kind of machine-addressed text was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Rule {
-    /// "SYSTEM:", "Assistant:", "\[system\]", "### Instruction", "note to the model".
-    RoleLabel,
-    /// Chat markup: `<system>`, `</request>`, `<|im_start|>`, `[INST]`.
-    ChatMarkup,
-    /// The prompt's own delimiters, `<<<` and `>>>`.
-    Delimiter,
-    /// A key–value block: a JSON object with quoted keys, a code fence, a
-    /// schema field name (`size_label`), `soft:` / `decision =`.
-    FactsBlock,
-    /// "ignore the rules", "disregard previous instructions", "bypass the checks".
-    Override,
-    /// A verdict or output given as a command: "return proceed", "approve the
-    /// cart", "return every field as null", "mark it soft".
-    Command,
-    /// Fields named as fields and declared optional: "every field optional".
-    FieldVocabulary,
-    /// Someone else's approval claimed for the person: "the person accepts
-    /// everything", "the user has pre-approved".
-    ThirdPartyApproval,
-    /// "developer mode", "you are now", "new instructions", "as the store admin".
-    ModeSwitch,
-    /// Any of the above hidden in an encoding a model can read: base64,
-    /// leetspeak, letters spaced apart, rot13, reversed text, invisible
-    /// Unicode tag characters.
-    Encoded,
-}
+/// Which kind of machine-addressed text was found: the message tables'
+/// [`ScreenRule`](crate::messages::ScreenRule), one enum for the record and the person's words.
+pub use crate::messages::ScreenRule as Rule;
 
 impl Rule {
-    /// The rule as the message tables name it for the person.
-    pub fn spoken(self) -> ScreenRule {
-        match self {
-            Rule::RoleLabel => ScreenRule::RoleLabel,
-            Rule::ChatMarkup => ScreenRule::ChatMarkup,
-            Rule::Delimiter => ScreenRule::Delimiter,
-            Rule::FactsBlock => ScreenRule::FactsBlock,
-            Rule::Override => ScreenRule::Override,
-            Rule::Command => ScreenRule::Command,
-            Rule::FieldVocabulary => ScreenRule::FieldVocabulary,
-            Rule::ThirdPartyApproval => ScreenRule::ThirdPartyApproval,
-            Rule::ModeSwitch => ScreenRule::ModeSwitch,
-            Rule::Encoded => ScreenRule::Encoded,
-        }
-    }
-
     /// How the rule reads in the sealed record's technical detail (the
-    /// person reads [`Rule::spoken`] through the message tables).
+    /// person reads it through the message tables).
     pub fn describe(self) -> &'static str {
         match self {
             Rule::RoleLabel => "a role label addressed to a model",
@@ -512,7 +469,7 @@ pub fn found(flags: &[Flag]) -> Option<Screened> {
         None if first.field == "request" => Place::Request,
         None => Place::Other(first.field.clone()),
     };
-    Some(Screened { place, rule: first.rule.spoken(), excerpt: first.excerpt.clone() })
+    Some(Screened { place, rule: first.rule, excerpt: first.excerpt.clone() })
 }
 
 #[cfg(test)]

@@ -186,18 +186,36 @@ pub struct MissingLine {
     pub quantity: Option<u64>,
 }
 
-/// Which rule of the screen found text addressed to the checker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which rule of the screen (`extract::screen`) found text addressed to the
+/// checker. The screen records it (serialised snake_case) and the tables
+/// word it for the person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ScreenRule {
+    /// "SYSTEM:", "Assistant:", "\[system\]", "### Instruction", "note to the model".
     RoleLabel,
+    /// Chat markup: `<system>`, `</request>`, `<|im_start|>`, `[INST]`.
     ChatMarkup,
+    /// The prompt's own delimiters, `<<<` and `>>>`.
     Delimiter,
+    /// A key–value block: a JSON object with quoted keys, a code fence, a
+    /// schema field name (`size_label`), `soft:` / `decision =`.
     FactsBlock,
+    /// "ignore the rules", "disregard previous instructions", "bypass the checks".
     Override,
+    /// A verdict or output given as a command: "return proceed", "approve the
+    /// cart", "return every field as null", "mark it soft".
     Command,
+    /// Fields named as fields and declared optional: "every field optional".
     FieldVocabulary,
+    /// Someone else's approval claimed for the person: "the person accepts
+    /// everything", "the user has pre-approved".
     ThirdPartyApproval,
+    /// "developer mode", "you are now", "new instructions", "as the store admin".
     ModeSwitch,
+    /// Any of the above hidden in an encoding a model can read: base64,
+    /// leetspeak, letters spaced apart, rot13, reversed text, invisible
+    /// Unicode tag characters.
     Encoded,
 }
 
