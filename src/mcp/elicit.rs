@@ -82,18 +82,8 @@ impl Form {
             );
             fields.push((field, finding.id.clone()));
         }
-        properties.insert(
-            OWN_WORDS_FIELD.to_owned(),
-            json!({
-                "type": "string",
-                "title": words(Message::FormOwnWords),
-                "description": words(Message::FormOwnWordsHint),
-                "maxLength": MAX_ANSWER_BYTES,
-            }),
-        );
-        let mut schema = Map::new();
-        schema.insert("type".to_owned(), json!("object"));
-        schema.insert("properties".to_owned(), Value::Object(properties));
+        properties.insert(OWN_WORDS_FIELD.to_owned(), own_words_field(language));
+        let schema = object_schema(properties);
         let message = result.question.clone().unwrap_or_else(|| result.reasons.join("\n"));
         Some(Form { message, schema, fields })
     }
@@ -207,6 +197,25 @@ pub async fn ask_the_person(
     result
 }
 
+/// The free-text field of every form: the person's own words, at most an
+/// answer's length, titled in their language.
+fn own_words_field(language: Language) -> Value {
+    json!({
+        "type": "string",
+        "title": messages::render(language, &Message::FormOwnWords),
+        "description": messages::render(language, &Message::FormOwnWordsHint),
+        "maxLength": MAX_ANSWER_BYTES,
+    })
+}
+
+/// A flat form schema: an object of `properties`.
+fn object_schema(properties: Map<String, Value>) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("type".to_owned(), json!("object"));
+    schema.insert("properties".to_owned(), Value::Object(properties));
+    schema
+}
+
 /// Puts a brief's question to the person, once: a form with one free-text
 /// field. Their words are added to the request (a new line), which is read
 /// again, so the brief returned (and the `request` it tells the agent to
@@ -220,20 +229,9 @@ pub async fn settle_the_brief(
 ) -> BriefResult {
     let Some(question) = brief.question.clone() else { return brief };
     let language = arguments.language.unwrap_or_else(|| Language::detect(&brief.request));
-    let words = |message: Message| messages::render(language, &message);
     let mut properties = Map::new();
-    properties.insert(
-        OWN_WORDS_FIELD.to_owned(),
-        json!({
-            "type": "string",
-            "title": words(Message::FormOwnWords),
-            "description": words(Message::FormOwnWordsHint),
-            "maxLength": MAX_ANSWER_BYTES,
-        }),
-    );
-    let mut schema = Map::new();
-    schema.insert("type".to_owned(), json!("object"));
-    schema.insert("properties".to_owned(), Value::Object(properties));
+    properties.insert(OWN_WORDS_FIELD.to_owned(), own_words_field(language));
+    let schema = object_schema(properties);
     let requested_schema = match ElicitationSchema::from_json_schema(schema) {
         Ok(schema) => schema,
         Err(error) => {
