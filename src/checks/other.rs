@@ -12,12 +12,14 @@ use crate::messages::{ItemName, Message};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
     let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
-    let must = facts.other.iter().enumerate().map(|(index, text)| {
+    // One finding per requirement, on the whole cart: nothing in an item
+    // can show that it meets free text.
+    let finding = |field: FieldName, index: usize, text: &String, severity: Severity, message: Message| {
         Finding {
-            id: format!("other[{index}]@$.cart"),
+            id: format!("{}[{index}]@$.cart", field.as_str()),
             code: Code::Other,
-            severity: rules.severity(FieldName::Other, Source::Shared),
-            field: FieldName::Other,
+            severity,
+            field,
             line: None,
             path: "$.cart".to_owned(),
             entry: None,
@@ -26,23 +28,15 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
             reason: String::new(),
             message: None,
         }
-        .say(Message::Other { text: text.clone(), items: names.clone() })
+        .say(message)
+    };
+    let must = facts.other.iter().enumerate().map(|(index, text)| {
+        let severity = rules.severity(FieldName::Other, Source::Shared);
+        finding(FieldName::Other, index, text, severity, Message::Other { text: text.clone(), items: names.clone() })
     });
     let optional = facts.other_optional.iter().enumerate().map(|(index, text)| {
-        Finding {
-            id: format!("other_optional[{index}]@$.cart"),
-            code: Code::Other,
-            severity: Severity::Warn,
-            field: FieldName::OtherOptional,
-            line: None,
-            path: "$.cart".to_owned(),
-            entry: None,
-            expected: json!(text),
-            actual: json!(null),
-            reason: String::new(),
-            message: None,
-        }
-        .say(Message::OtherOptional { text: text.clone(), items: names.clone() })
+        let message = Message::OtherOptional { text: text.clone(), items: names.clone() };
+        finding(FieldName::OtherOptional, index, text, Severity::Warn, message)
     });
     must.chain(optional).collect()
 }
