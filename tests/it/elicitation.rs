@@ -118,6 +118,11 @@ async fn start_with(
 }
 
 impl Harness {
+    async fn brief(&self, arguments: &Value) -> Value {
+        let call = CallToolRequestParams::new("brief_order").with_arguments(arguments.as_object().unwrap().clone());
+        self.client.call_tool(call).await.unwrap().structured_content.expect("structured content")
+    }
+
     async fn check(&self, item: &str) -> Value {
         let arguments = json!({"request": REQUEST, "cart": [{"id": item, "quantity": 1}], "today": "2026-11-02"});
         let result = self
@@ -282,13 +287,7 @@ async fn a_brief_s_question_is_put_to_the_person_and_their_words_join_the_reques
         |_| ElicitResult::new(ElicitationAction::Accept).with_content(json!({"own_words": "size 43 please"}));
     let harness = start_with(fixed.clone(), ProtocolVersion::V_2025_11_25, true, vec![says_43]).await;
     let arguments = json!({"request": "Nike Pegasus 41", "today": "2026-11-02"});
-    let brief = harness
-        .client
-        .call_tool(CallToolRequestParams::new("brief_order").with_arguments(arguments.as_object().unwrap().clone()))
-        .await
-        .unwrap()
-        .structured_content
-        .expect("structured content");
+    let brief = harness.brief(&arguments).await;
     let shown = harness.shown();
     assert_eq!(shown.len(), 1, "one form: {shown:?}");
     assert!(shown[0].0.contains("Should the size be “43”?"), "{}", shown[0].0);
@@ -301,13 +300,7 @@ async fn a_brief_s_question_is_put_to_the_person_and_their_words_join_the_reques
     let harness =
         start_with(fixed, ProtocolVersion::V_2025_11_25, true, vec![|_| ElicitResult::new(ElicitationAction::Decline)])
             .await;
-    let brief = harness
-        .client
-        .call_tool(CallToolRequestParams::new("brief_order").with_arguments(arguments.as_object().unwrap().clone()))
-        .await
-        .unwrap()
-        .structured_content
-        .expect("structured content");
+    let brief = harness.brief(&arguments).await;
     assert_eq!(brief["request"], "Nike Pegasus 41");
     assert!(brief["question"].as_str().unwrap().contains("Should the size be “43”?"), "{brief}");
 }
