@@ -189,12 +189,20 @@ pub struct ExtractInput {
     pub answers: Vec<String>,
 }
 
-/// What an extraction cost.
+/// What an extraction cost, as the provider reported it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Cost {
     pub latency_ms: u64,
+    /// Every prompt token, cached or not (Anthropic's `input_tokens` plus its
+    /// cache reads and writes; OpenAI's `prompt_tokens`), so that
+    /// `cached_input_tokens / input_tokens` is the cached share.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
+    /// Of `input_tokens`, those read from the provider's prompt cache
+    /// (Anthropic `cache_read_input_tokens`, OpenAI
+    /// `prompt_tokens_details.cached_tokens`); absent when the provider did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input_tokens: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
 }

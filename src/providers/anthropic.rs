@@ -13,7 +13,7 @@
 use serde_json::{Value, json};
 
 use super::http::HttpClient;
-use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, anthropic_messages_url, feedback};
+use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, Usage, anthropic_messages_url, feedback};
 use crate::extract::prompt::{system_prompt, user_message};
 use crate::extract::schema::{validate, wire_schema};
 use crate::extract::{ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
@@ -45,7 +45,10 @@ impl AnthropicExtractor {
         if let Some(key) = key {
             headers.push(("x-api-key", key.expose()));
         }
-        let system = system_prompt(input.today);
+        // The fixed part first and marked as a cache breakpoint: the cached
+        // prefix is the tool (with the schema) and these instructions, the
+        // same for every request and every day; only the user message varies.
+        let system = json!([{ "type": "text", "text": system_prompt(), "cache_control": { "type": "ephemeral" } }]);
         let options = self.settings.options;
         let mut tool = json!({ "name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": wire_schema() });
         if options.strict_tool {
@@ -68,7 +71,7 @@ impl AnthropicExtractor {
                 body["temperature"] = json!(0);
             }
             let reply = self.client.post_json(&url, &headers, key, &body).await?;
-            meter.add(reply["usage"]["input_tokens"].as_u64(), reply["usage"]["output_tokens"].as_u64());
+            meter.add(Usage::anthropic(&reply["usage"]));
             match reply["stop_reason"].as_str() {
                 Some("max_tokens") => return Err(ExtractError::Truncated),
                 Some("refusal") => return Err(ExtractError::Refused(text_of(&reply))),

@@ -94,32 +94,72 @@ fn feedback(errors: &str) -> String {
     )
 }
 
+/// The token counts of one reply, as the provider reported them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Usage {
+    /// Every prompt token, cached or not.
+    input: Option<u64>,
+    /// Of `input`, those read from the prompt cache.
+    cached: Option<u64>,
+    output: Option<u64>,
+}
+
+impl Usage {
+    /// Anthropic's `usage`: `input_tokens` counts only the tokens after the
+    /// last cache breakpoint, so the prompt is that plus the cache reads and
+    /// writes (<https://docs.claude.com/en/docs/build-with-claude/prompt-caching>).
+    fn anthropic(usage: &serde_json::Value) -> Usage {
+        let uncached = usage["input_tokens"].as_u64();
+        let read = usage["cache_read_input_tokens"].as_u64();
+        let written = usage["cache_creation_input_tokens"].as_u64();
+        let input = match (uncached, read, written) {
+            (None, None, None) => None,
+            _ => Some([uncached, read, written].into_iter().flatten().fold(0u64, u64::saturating_add)),
+        };
+        Usage { input, cached: read, output: usage["output_tokens"].as_u64() }
+    }
+
+    /// OpenAI's `usage`: `prompt_tokens` already includes the cached ones,
+    /// reported in `prompt_tokens_details.cached_tokens`
+    /// (<https://platform.openai.com/docs/guides/prompt-caching>).
+    fn openai(usage: &serde_json::Value) -> Usage {
+        Usage {
+            input: usage["prompt_tokens"].as_u64(),
+            cached: usage["prompt_tokens_details"]["cached_tokens"].as_u64(),
+            output: usage["completion_tokens"].as_u64(),
+        }
+    }
+}
+
 /// Latency and token counts, summed over the turns of one extraction.
 struct Meter {
     started: Instant,
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
+    usage: Usage,
 }
 
 impl Meter {
     fn start() -> Meter {
-        Meter { started: Instant::now(), input_tokens: None, output_tokens: None }
+        Meter { started: Instant::now(), usage: Usage::default() }
     }
 
-    fn add(&mut self, input_tokens: Option<u64>, output_tokens: Option<u64>) {
+    fn add(&mut self, more: Usage) {
         let sum = |total: Option<u64>, more: Option<u64>| match (total, more) {
             (Some(total), Some(more)) => Some(total.saturating_add(more)),
             (total, more) => total.or(more),
         };
-        self.input_tokens = sum(self.input_tokens, input_tokens);
-        self.output_tokens = sum(self.output_tokens, output_tokens);
+        self.usage = Usage {
+            input: sum(self.usage.input, more.input),
+            cached: sum(self.usage.cached, more.cached),
+            output: sum(self.usage.output, more.output),
+        };
     }
 
     fn cost(&self) -> Cost {
         Cost {
             latency_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
-            input_tokens: self.input_tokens,
-            output_tokens: self.output_tokens,
+            input_tokens: self.usage.input,
+            cached_input_tokens: self.usage.cached,
+            output_tokens: self.usage.output,
         }
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::http::HttpClient;
-use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, feedback, openai_chat_url};
+use super::{FEEDBACK_ROUNDS, Meter, ProviderSettings, Usage, feedback, openai_chat_url};
 use crate::extract::prompt::{system_prompt, user_message};
 use crate::extract::schema::{bound_lengths, validate, wire_schema};
 use crate::extract::{ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
@@ -58,8 +58,10 @@ impl OpenAiExtractor {
         self
     }
 
-    fn instructions_and_format(&self, input: &ExtractInput) -> (String, Value) {
-        let system = system_prompt(input.today);
+    /// The system message (the same for every request and day, so that
+    /// OpenAI's automatic prefix caching covers it) and the response format.
+    fn instructions_and_format(&self) -> (String, Value) {
+        let system = system_prompt().to_owned();
         match self.response_format {
             ResponseFormat::JsonSchema => (
                 system,
@@ -85,7 +87,7 @@ impl OpenAiExtractor {
         let authorization = key.map(|key| format!("Bearer {}", key.expose()));
         let headers: Vec<(&'static str, &str)> =
             authorization.iter().map(|value| ("authorization", value.as_str())).collect();
-        let (system, response_format) = self.instructions_and_format(input);
+        let (system, response_format) = self.instructions_and_format();
         let mut messages = vec![
             json!({ "role": "system", "content": system }),
             json!({ "role": "user", "content": user_message(input) }),
@@ -106,7 +108,7 @@ impl OpenAiExtractor {
                 body["temperature"] = json!(0);
             }
             let reply = self.client.post_json(&url, &headers, key, &body).await?;
-            meter.add(reply["usage"]["prompt_tokens"].as_u64(), reply["usage"]["completion_tokens"].as_u64());
+            meter.add(Usage::openai(&reply["usage"]));
             let choice = &reply["choices"][0];
             if let Some(refusal) = choice["message"]["refusal"].as_str() {
                 return Err(ExtractError::Refused(refusal.to_owned()));

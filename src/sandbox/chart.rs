@@ -200,6 +200,7 @@ mod tests {
                 latency_median_ms: 0,
                 latency_p95_ms: 0,
                 input_tokens: None,
+                cached_input_tokens: None,
                 output_tokens: None,
             }],
             pairs: vec![PairRow {

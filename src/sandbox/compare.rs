@@ -144,6 +144,9 @@ pub struct ExtractorRow {
     pub latency_p95_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
+    /// Of `input_tokens`, those the provider read from its prompt cache.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cached_input_tokens: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
 }
@@ -434,6 +437,7 @@ pub async fn compare(
             latency_median_ms: 0,
             latency_p95_ms: 0,
             input_tokens: None,
+            cached_input_tokens: None,
             output_tokens: None,
         };
         let mut latencies: Vec<u64> = Vec::new();
@@ -446,6 +450,9 @@ pub async fn compare(
             latencies.push(cost.latency_ms);
             if let Some(tokens) = cost.input_tokens {
                 *row.input_tokens.get_or_insert(0) += tokens;
+            }
+            if let Some(tokens) = cost.cached_input_tokens {
+                *row.cached_input_tokens.get_or_insert(0) += tokens;
             }
             if let Some(tokens) = cost.output_tokens {
                 *row.output_tokens.get_or_insert(0) += tokens;
@@ -538,14 +545,15 @@ pub fn markdown(report: &CompareReport) -> String {
          `extra questions`: asks where the gold facts proceed. Latency and tokens are per extractor, measured alone.\n",
         report.gold_questions
     );
-    out.push_str("| extractor or pair | failed tasks | wrong carts missed | right carts stopped | questions | extra questions | latency median / p95 (ms) | tokens in / out |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("| extractor or pair | failed tasks | wrong carts missed | right carts stopped | questions | extra questions | latency median / p95 (ms) | tokens in (cached) / out |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in &report.extractors {
         let decisions = &row.decisions;
         let tokens = match (row.input_tokens, row.output_tokens) {
             (None, None) => "–".to_owned(),
             (input, output) => format!(
-                "{} / {}",
+                "{}{} / {}",
                 input.map_or("–".to_owned(), |value| value.to_string()),
+                row.cached_input_tokens.map_or(String::new(), |value| format!(" ({value})")),
                 output.map_or("–".to_owned(), |value| value.to_string())
             ),
         };

@@ -42,7 +42,8 @@ async fn provider(facts: Value, delay: Duration) -> (String, Arc<AtomicUsize>) {
         "id": "chatcmpl-1", "object": "chat.completion", "model": "fake",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": facts.to_string(), "refusal": null},
             "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
+        "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150,
+            "prompt_tokens_details": {"cached_tokens": 80}},
     });
     let counter = Arc::clone(&calls);
     let router = axum::Router::new().fallback(move || {
@@ -144,6 +145,26 @@ async fn a_check_after_the_brief_reuses_its_facts_and_calls_no_model() {
         .await;
     assert_eq!(ask["decision"], "ask", "{ask}");
     assert_eq!(harness.calls(), (1, 1), "both checks reused the brief's facts");
+
+    // The sealed record keeps what each extraction cost, as the provider
+    // reported it (`asasked evidence show` prints it).
+    let log = harness._directory.path().join("data").join(asasked::evidence::LOG_FILE);
+    let sealed = asasked::evidence::show(&log, proceed["record_id"].as_str().unwrap()).unwrap().unwrap();
+    let sealed = serde_json::to_value(&sealed).unwrap();
+    let costs: Vec<&Value> = sealed["body"]["extractors"]
+        .as_array()
+        .expect("extractor reports")
+        .iter()
+        .map(|report| &report["cost"])
+        .collect();
+    assert_eq!(costs.len(), 2, "{sealed}");
+    for cost in costs {
+        assert_eq!(
+            (&cost["input_tokens"], &cost["cached_input_tokens"], &cost["output_tokens"]),
+            (&json!(100), &json!(80), &json!(50)),
+            "{cost}"
+        );
+    }
 
     // The cache key holds today: another date is another extraction.
     harness.call(mcp::BRIEF_TOOL_NAME, json!({"request": REQUEST, "today": "2026-11-03"})).await;

@@ -436,7 +436,8 @@ async fn valid_output_is_validated_and_read() {
                     json!({ "type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": true })
                 );
                 assert_eq!(body["tools"][0]["input_schema"], wire_schema());
-                body["system"].as_str().unwrap().to_owned()
+                assert_eq!(body["system"][0]["cache_control"], json!({ "type": "ephemeral" }), "a cache breakpoint");
+                body["system"][0]["text"].as_str().unwrap().to_owned()
             }
             Api::OpenAi => {
                 assert_eq!(request.headers["authorization"], format!("Bearer {KEY}").as_str());
@@ -449,9 +450,10 @@ async fn valid_output_is_validated_and_read() {
                 body["messages"][0]["content"].as_str().unwrap().to_owned()
             }
         };
-        assert!(system.contains("Today is Monday, 2026-11-02."), "{system}");
+        assert_eq!(system, asasked::extract::prompt::PROMPT_TEMPLATE, "the instructions never vary, so they cache");
         assert!(!system.contains("running shoes"), "the request is never in the instructions");
         let user = body["messages"].as_array().unwrap().iter().find(|message| message["role"] == "user").unwrap();
+        assert!(user["content"].as_str().unwrap().starts_with("Today is Monday, 2026-11-02.\n"), "{user}");
         assert!(user["content"].as_str().unwrap().contains("<<<REQUEST "), "{user}");
         assert!(user["content"].as_str().unwrap().contains("black running shoes, size 42, by Friday"));
     }
@@ -970,5 +972,123 @@ fn issue_17_the_binary_refuses_a_documented_invalid_config_at_startup() {
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(&format!("extractor \"hosted\": {key}: not valid for model")), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Prompt caching (issue 14): a server that reports cache use as each provider
+// does, so the layout of the prompt (fixed part first, nothing varying in it)
+// is measured, not assumed.
+
+/// Tokens of a text, as the fake counts them: one per four bytes, rounded up.
+fn tokens_of(text: &str) -> u64 {
+    text.len().div_ceil(4) as u64
+}
+
+/// The prompts seen so far, in the order the provider reads them.
+#[derive(Default)]
+struct PromptCache {
+    prefixes: Mutex<Vec<String>>,
+}
+
+/// Anthropic: the prefix up to and including the block marked
+/// `cache_control` (tools, then system) is cached when it is at least 1024
+/// tokens; a later request with the same prefix reads it
+/// (`cache_read_input_tokens`), the first writes it
+/// (`cache_creation_input_tokens`); `input_tokens` counts the rest.
+fn anthropic_usage(cache: &PromptCache, body: &Value) -> Value {
+    let system = body["system"].as_array().cloned().unwrap_or_default();
+    let marked = system.iter().position(|block| block.get("cache_control").is_some());
+    let messages = body["messages"].to_string();
+    let Some(last) = marked else {
+        let all = format!("{}{}{}", body["tools"], body["system"], messages);
+        return json!({ "input_tokens": tokens_of(&all), "output_tokens": 50 });
+    };
+    let prefix = format!("{}{}", body["tools"], Value::Array(system[..=last].to_vec()));
+    let rest = format!("{}{}", Value::Array(system[last + 1..].to_vec()), messages);
+    let mut seen = cache.prefixes.lock().unwrap();
+    let (read, written) = if tokens_of(&prefix) < 1024 {
+        (0, 0)
+    } else if seen.contains(&prefix) {
+        (tokens_of(&prefix), 0)
+    } else {
+        seen.push(prefix.clone());
+        (0, tokens_of(&prefix))
+    };
+    json!({
+        "input_tokens": tokens_of(&rest),
+        "cache_read_input_tokens": read,
+        "cache_creation_input_tokens": written,
+        "output_tokens": 50,
+    })
+}
+
+/// OpenAI: automatic caching of the longest prefix seen before, from 1024
+/// tokens in steps of 128; the structured-output schema comes first, then
+/// the messages in order. `prompt_tokens` counts everything,
+/// `prompt_tokens_details.cached_tokens` the cached part.
+fn openai_usage(cache: &PromptCache, body: &Value) -> Value {
+    let mut prompt = body["response_format"].to_string();
+    for message in body["messages"].as_array().into_iter().flatten() {
+        prompt.push_str(message["content"].as_str().unwrap_or(""));
+    }
+    let mut seen = cache.prefixes.lock().unwrap();
+    let common = seen
+        .iter()
+        .map(|earlier| earlier.bytes().zip(prompt.bytes()).take_while(|(a, b)| a == b).count())
+        .max()
+        .unwrap_or(0);
+    let common_tokens = (common / 4) as u64;
+    let cached = if common_tokens < 1024 { 0 } else { 1024 + (common_tokens - 1024) / 128 * 128 };
+    let total = tokens_of(&prompt);
+    seen.push(prompt);
+    json!({
+        "prompt_tokens": total,
+        "completion_tokens": 50,
+        "total_tokens": total + 50,
+        "prompt_tokens_details": { "cached_tokens": cached },
+    })
+}
+
+async fn serve_caching(api: Api) -> String {
+    let cache = Arc::new(PromptCache::default());
+    let router = axum::Router::new().fallback(move |body: Bytes| {
+        let cache = Arc::clone(&cache);
+        async move {
+            let body: Value = serde_json::from_slice(&body).unwrap();
+            let mut reply = api.output(&black_shoes());
+            reply["usage"] = match api {
+                Api::Anthropic => anthropic_usage(&cache, &body),
+                Api::OpenAi => openai_usage(&cache, &body),
+            };
+            axum::Json(reply)
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!("http://{address}")
+}
+
+#[tokio::test]
+async fn a_second_request_reads_the_fixed_prompt_from_the_cache() {
+    for api in BOTH {
+        let url = serve_caching(api).await;
+        let extractor = api.extractor("cached", &url, Some(KEY), quick());
+        let first = extractor.extract(&input()).await.unwrap_or_else(|error| panic!("{api:?}: {error}"));
+        // Another request on another day: neither may break the cached prefix.
+        let other = ExtractInput {
+            request: "две пары белых кроссовок до 5000 рублей, не Nike".into(),
+            today: NaiveDate::from_ymd_opt(2026, 11, 3).unwrap(),
+            answers: vec!["размер 42".into()],
+        };
+        let second = extractor.extract(&other).await.unwrap_or_else(|error| panic!("{api:?}: {error}"));
+        let share = |cost: &asasked::extract::Cost| {
+            cost.cached_input_tokens.unwrap_or(0) as f64 / cost.input_tokens.expect("input tokens reported") as f64
+        };
+        assert_eq!(share(&first.cost), 0.0, "{api:?}: nothing is cached on the first request: {:?}", first.cost);
+        let cached = share(&second.cost);
+        println!("{api:?}: second request {:?}, cached share {:.1}%", second.cost, cached * 100.0);
+        assert!(cached >= 0.8, "{api:?}: cached share {cached:.3} on the second request: {:?}", second.cost);
     }
 }

@@ -114,7 +114,7 @@ impl Extractor for RulesExtractor {
             let extracted = self.parse(&input.request, &input.answers, input.today);
             let raw = serde_json::to_value(&extracted).unwrap_or_default();
             let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-            Ok(Extraction { extracted, raw, cost: Cost { latency_ms, input_tokens: None, output_tokens: None } })
+            Ok(Extraction { extracted, raw, cost: Cost { latency_ms, ..Cost::default() } })
         })
     }
 }
