@@ -91,6 +91,8 @@ pub enum CommandError {
     Evidence(#[from] crate::evidence::StoreError),
     #[error(transparent)]
     Keys(#[from] crate::receipt::KeyError),
+    #[error("--data-dir: the request-state secret: {0}")]
+    RequestState(String),
     #[error(transparent)]
     Export(#[from] crate::service::record::ExportError),
     #[error("no record {record_id} in {}", path.display())]

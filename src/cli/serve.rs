@@ -37,7 +37,11 @@ pub fn serve(
             options.data_dir.display()
         );
     }
-    let server = CheckServer::new(service, open_world);
+    // The secret that seals 2026-07-28 elicitation rounds, beside the
+    // receipt keys (several instances behind one address share both).
+    let secret = crate::receipt::keys::state_secret(&options.data_dir.join(super::keys::KEY_FOLDER))?;
+    let rounds = mcp::rounds::Rounds::new(secret).map_err(|error| CommandError::RequestState(error.to_string()))?;
+    let server = CheckServer::new(service, open_world).with_rounds(rounds);
     // Several threads, so HTTP sessions and checks run side by side.
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CommandError::Runtime)?;
     let served = match arguments.http {

@@ -15,7 +15,8 @@
 //!
 //! This is the protocol 2025-11-25 path: the server sends
 //! `elicitation/create` itself during the call. Protocol 2026-07-28 forbids
-//! server-to-client requests; its clients get the plain `ask` for now.
+//! server-to-client requests; its clients get the same form in rounds
+//! ([`super::rounds`]).
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -93,32 +94,11 @@ impl Form {
     /// the first finding they did not accept, since words clarify what is
     /// still open. Anything else in `content` is ignored.
     pub fn answers(&self, content: Option<&Value>) -> Vec<Answer> {
-        let Some(content) = content.and_then(Value::as_object) else { return Vec::new() };
-        let mut answers = Vec::new();
-        let mut accepted = BTreeSet::new();
-        for (field, finding_id) in &self.fields {
-            let reply = match content.get(field).and_then(Value::as_str) {
-                Some(ACCEPT_REPLY) => ACCEPT_REPLY,
-                Some(DECLINE_REPLY) => DECLINE_REPLY,
-                _ => continue,
-            };
-            if reply == ACCEPT_REPLY {
-                accepted.insert(finding_id.clone());
-            }
-            answers.push(Answer { finding_id: finding_id.clone(), reply: reply.to_owned() });
-        }
-        let words = content.get(OWN_WORDS_FIELD).and_then(Value::as_str).map(str::trim).unwrap_or_default();
-        if !words.is_empty() {
-            let open = self.fields.iter().find(|(_, finding_id)| !accepted.contains(finding_id));
-            if let Some((_, finding_id)) = open.or(self.fields.first()) {
-                answers.push(Answer { finding_id: finding_id.clone(), reply: words.to_owned() });
-            }
-        }
-        answers
+        answers_of(&self.fields, content)
     }
 
     /// The schema as rmcp's type.
-    fn elicitation_schema(&self) -> Option<ElicitationSchema> {
+    pub(crate) fn elicitation_schema(&self) -> Option<ElicitationSchema> {
         match ElicitationSchema::from_json_schema(self.schema.clone()) {
             Ok(schema) => Some(schema),
             Err(error) => {
@@ -129,6 +109,34 @@ impl Form {
             }
         }
     }
+}
+
+/// The reply to a form whose `fields` are (field, finding id), as answers:
+/// see [`Form::answers`]. The rounds of protocol 2026-07-28 keep only the
+/// fields between calls, so this needs no more of the form.
+pub fn answers_of(fields: &[(String, String)], content: Option<&Value>) -> Vec<Answer> {
+    let Some(content) = content.and_then(Value::as_object) else { return Vec::new() };
+    let mut answers = Vec::new();
+    let mut accepted = BTreeSet::new();
+    for (field, finding_id) in fields {
+        let reply = match content.get(field).and_then(Value::as_str) {
+            Some(ACCEPT_REPLY) => ACCEPT_REPLY,
+            Some(DECLINE_REPLY) => DECLINE_REPLY,
+            _ => continue,
+        };
+        if reply == ACCEPT_REPLY {
+            accepted.insert(finding_id.clone());
+        }
+        answers.push(Answer { finding_id: finding_id.clone(), reply: reply.to_owned() });
+    }
+    let words = content.get(OWN_WORDS_FIELD).and_then(Value::as_str).map(str::trim).unwrap_or_default();
+    if !words.is_empty() {
+        let open = fields.iter().find(|(_, finding_id)| !accepted.contains(finding_id));
+        if let Some((_, finding_id)) = open.or(fields.first()) {
+            answers.push(Answer { finding_id: finding_id.clone(), reply: words.to_owned() });
+        }
+    }
+    answers
 }
 
 /// Whether this call may put the question to the person: the client declared

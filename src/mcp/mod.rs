@@ -17,6 +17,7 @@
 
 pub mod elicit;
 pub mod http;
+pub mod rounds;
 pub mod stdio;
 pub mod tool;
 

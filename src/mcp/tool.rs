@@ -2,9 +2,14 @@
 //! calling model, annotations) and the mapping of a check's result or error
 //! to a tool result. Transports live beside it and never look inside.
 
+use std::collections::BTreeSet;
+
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, IntoCallToolResult, RequestState, schema_for_output};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig, ToolAnnotations,
+};
 use rmcp::service::RequestContext;
 use rmcp::{Json, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
@@ -13,6 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::elicit;
+use super::rounds::{RoundError, Rounds, Step};
 use crate::decision::Decision;
 use crate::receipt::Verification;
 use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
@@ -92,6 +98,9 @@ to the person and never pay until a re-check proceeds.";
 #[derive(Clone)]
 pub struct CheckServer {
     service: Service,
+    /// The 2026-07-28 elicitation rounds; without them those clients get
+    /// the plain `ask`.
+    rounds: Option<Rounds>,
     tool_router: ToolRouter<CheckServer>,
 }
 
@@ -134,25 +143,74 @@ impl CheckServer {
                     .open_world(false),
             );
         }
-        CheckServer { service, tool_router }
+        CheckServer { service, rounds: None, tool_router }
+    }
+
+    /// Puts an `ask` to a 2026-07-28 client that declared form elicitation
+    /// as `input_required` rounds, their state sealed by `rounds`.
+    pub fn with_rounds(self, rounds: Rounds) -> CheckServer {
+        CheckServer { rounds: Some(rounds), ..self }
     }
 
     pub fn service(&self) -> &Service {
         &self.service
     }
 
-    #[tool(name = "check_order", title = "Check the cart against the person's request before paying", description = TOOL_DESCRIPTION)]
+    #[tool(
+        name = "check_order",
+        title = "Check the cart against the person's request before paying",
+        description = TOOL_DESCRIPTION,
+        output_schema = schema_for_output::<CheckResult>()
+    )]
     async fn check_order(
         &self,
         Parameters(arguments): Parameters<CheckRequest>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
         context: RequestContext<RoleServer>,
-    ) -> Result<Json<CheckResult>, CallToolResult> {
-        let result = self.service.check_order(arguments.clone()).await.map_err(tool_error)?;
-        if result.decision == Decision::Ask && elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
-            return Ok(Json(elicit::ask_the_person(&self.service, &context.peer, &arguments, result).await));
+    ) -> Result<CallToolResponse, CallToolResult> {
+        if let Some(state) = state {
+            // A retry of a 2026-07-28 round, carrying the person's reply.
+            let Some(rounds) = &self.rounds else {
+                return Err(invalid_argument("requestState: this server put no question in rounds"));
+            };
+            return match rounds.resume(&self.service, &arguments, &state, responses.as_ref()).await {
+                Ok(Step::Ask(round)) => Ok(round.into()),
+                Ok(Step::Done(result)) => complete(*result),
+                Err(RoundError::Check(error)) => Err(tool_error(error)),
+                Err(error) => Err(invalid_argument(&error.to_string())),
+            };
         }
-        Ok(Json(result))
+        let result = self.service.check_order(arguments.clone()).await.map_err(tool_error)?;
+        if result.decision == Decision::Ask {
+            if let Some(rounds) = &self.rounds
+                && Rounds::apply_to(&context)
+                && let Some(round) = rounds.ask(&arguments, &result, BTreeSet::new())
+            {
+                return Ok(round.into());
+            }
+            if elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
+                return complete(elicit::ask_the_person(&self.service, &context.peer, &arguments, result).await);
+            }
+        }
+        complete(result)
     }
+}
+
+/// A check's result as a complete tool result (structured content and its
+/// JSON text), as `Json<CheckResult>` gives it.
+fn complete(result: CheckResult) -> Result<CallToolResponse, CallToolResult> {
+    Json(result).into_call_tool_result().map_err(|error| {
+        tracing::error!(%error, "a check's result could not be serialised");
+        CallToolResult::error(vec![ContentBlock::text(
+            "the check's result could not be sent: do not pay; try again later".to_owned(),
+        )])
+    })
+}
+
+/// A refused argument as a tool error naming it.
+fn invalid_argument(message: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {message}"))])
 }
 
 /// A check's or brief's error as a tool error: an invalid argument names its

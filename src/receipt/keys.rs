@@ -28,6 +28,8 @@ pub enum KeyError {
     NoKeys { path: PathBuf },
     #[error("the system random source failed")]
     Random,
+    #[error("key file {path} holds {actual} bytes; a request-state secret has {expected}")]
+    BadSecret { path: PathBuf, actual: usize, expected: usize },
 }
 
 /// One signing key.
@@ -188,6 +190,36 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), KeyError> {
     let mut file = fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path).map_err(io)?;
     file.write_all(bytes).map_err(io)?;
     file.sync_all().map_err(io)
+}
+
+/// The file of the secret that seals MCP `requestState` values.
+pub const STATE_SECRET: &str = "request-state.secret";
+/// Its length: 256 bits, as HMAC-SHA-256 wants.
+const STATE_SECRET_LEN: usize = 32;
+
+/// The secret that seals the `requestState` of a 2026-07-28 elicitation
+/// round (see `mcp::elicit`): read from `folder`, or drawn and written (0600)
+/// on first use. Instances behind one address must share it, as they share
+/// the receipt keys, so a retry may land on any of them.
+pub fn state_secret(folder: &Path) -> Result<Vec<u8>, KeyError> {
+    let io = |source| KeyError::Io { path: folder.to_owned(), source };
+    fs::DirBuilder::new().recursive(true).mode(0o700).create(folder).map_err(io)?;
+    let path = folder.join(STATE_SECRET);
+    match fs::read(&path) {
+        Ok(bytes) if bytes.len() == STATE_SECRET_LEN => Ok(bytes),
+        Ok(bytes) => Err(KeyError::BadSecret { path, actual: bytes.len(), expected: STATE_SECRET_LEN }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            let mut bytes = vec![0u8; STATE_SECRET_LEN];
+            SystemRandom::new().fill(&mut bytes).map_err(|_| KeyError::Random)?;
+            // Written under a temporary name and renamed, so a crash never
+            // leaves a short secret that every later start would refuse.
+            let temporary = folder.join(format!("{STATE_SECRET}.tmp"));
+            write_private(&temporary, &bytes)?;
+            fs::rename(&temporary, &path).map_err(|source| KeyError::Io { path: path.clone(), source })?;
+            Ok(bytes)
+        }
+        Err(source) => Err(KeyError::Io { path, source }),
+    }
 }
 
 /// 128 random bits as hex.

@@ -132,3 +132,17 @@ fn a_broken_key_folder_is_an_error_naming_it() {
 }
 
 const CURRENT_FOR_TESTS: &str = "current";
+
+#[test]
+fn the_request_state_secret_is_made_once_private_and_a_short_one_is_refused() {
+    let directory = tempfile::tempdir().unwrap();
+    let folder = directory.path().join("keys");
+    let secret = keys::state_secret(&folder).unwrap();
+    assert_eq!(secret.len(), 32);
+    let path = folder.join(keys::STATE_SECRET);
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(keys::state_secret(&folder).unwrap(), secret, "read back, not drawn again");
+    std::fs::write(&path, b"short").unwrap();
+    let error = keys::state_secret(&folder).unwrap_err().to_string();
+    assert!(error.contains("holds 5 bytes") && error.contains(keys::STATE_SECRET), "{error}");
+}

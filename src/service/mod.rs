@@ -320,6 +320,15 @@ impl Service {
         Ok(result)
     }
 
+    /// The result sealed under `record_id`, as it was returned then; `None`
+    /// when no such record exists. For a caller that holds only a record id
+    /// (the `requestState` of an elicitation round) and must give the sealed
+    /// answer back unchanged.
+    pub async fn sealed_result(&self, record_id: &str) -> Result<Option<CheckResult>, CheckError> {
+        let Some(sealed) = self.inner.store.get(record_id).await? else { return Ok(None) };
+        Ok(Some(CheckRecord::decode(&sealed)?.result))
+    }
+
     /// The shopping brief of a request (see [`brief`]): extracts its facts
     /// through the same extractor set and cache as a check, so that a later
     /// check of the same request and today calls no model. Seals nothing.

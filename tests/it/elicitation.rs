@@ -3,7 +3,10 @@
 //! form during the `check_order` call; its reply (accept, decline, the
 //! person's words, or the form declined or cancelled) is sealed as the next
 //! record of the chain and the final result comes back in the same call.
-//! Clients without the capability get the plain `ask`.
+//! Clients without the capability get the plain `ask`. A client on
+//! protocol 2026-07-28 (no `initialize`; rmcp's `Discover` lifecycle) gets
+//! the same form in `input_required` rounds, its state sealed; rmcp's client
+//! drives the rounds in `call_tool`, as a host application would.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -15,11 +18,11 @@ use asasked::mcp::{self, CheckServer};
 use asasked::service::{Clock, Service};
 use chrono::{DateTime, Utc};
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    Implementation, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, Implementation, ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ErrorData, ServiceExt};
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceExt};
 use serde_json::{Value, json};
 
 const REQUEST: &str = "Nike Pegasus 41 in white, size 42";
@@ -100,7 +103,7 @@ async fn start_with(
     let extractors = Arc::new(asasked::extractors::build(&[extractor], &|_| None).unwrap());
     let store = EvidenceStore::open(&data).unwrap();
     let service = Service::new(extractors, Some(Arc::new(Catalog::embedded().unwrap())), store, Arc::new(FixedClock));
-    let server = CheckServer::new(service, false);
+    let server = CheckServer::new(service, false).with_rounds(mcp::rounds::Rounds::new(vec![7; 32]).unwrap());
     let (server_side, client_side) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         let (read, write) = tokio::io::split(server_side);
@@ -108,12 +111,17 @@ async fn start_with(
     });
     let shown = Arc::new(Mutex::new(Vec::new()));
     let person = Person {
-        protocol,
+        protocol: protocol.clone(),
         declares_elicitation,
         replies: Arc::new(Mutex::new(replies.into())),
         shown: Arc::clone(&shown),
     };
-    let client = person.serve(client_side).await.unwrap();
+    let client = if protocol.has_initialize() {
+        person.serve(client_side).await.unwrap()
+    } else {
+        let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![protocol.clone()] };
+        person.serve_with_lifecycle(client_side, lifecycle).await.unwrap()
+    };
     Harness { _directory: directory, data, client, shown }
 }
 
@@ -175,79 +183,96 @@ fn cancel_form(_schema: &Value) -> ElicitResult {
     ElicitResult::new(ElicitationAction::Cancel)
 }
 
+/// Both ways a form reaches the person: sent by the server during the call
+/// (2025-11-25), or returned as an `input_required` round (2026-07-28).
+const PROTOCOLS: [ProtocolVersion; 2] = [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];
+
 #[tokio::test]
 async fn accepting_in_the_form_seals_the_answer_and_proceeds_in_the_same_call() {
-    let harness = start(ProtocolVersion::V_2025_11_25, true, vec![accept_all]).await;
-    let result = harness.check("shoe-002").await;
-    assert_eq!(result["decision"], "proceed", "{result}");
-    assert_eq!(result["attempt"], 2);
-    assert!(
-        result["notes"]
+    for protocol in PROTOCOLS {
+        let harness = start(protocol.clone(), true, vec![accept_all]).await;
+        let result = harness.check("shoe-002").await;
+        assert_eq!(result["decision"], "proceed", "{result}");
+        assert_eq!(result["attempt"], 2);
+        assert!(
+            result["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|note| note.as_str().unwrap().contains("accepted by the person"))
+        );
+
+        // The form: the ask's question as its message, one accept/decline field
+        // per blocking finding titled with its reason, one free-text field,
+        // nothing else (flat, no payment data).
+        let shown = harness.shown();
+        assert_eq!(shown.len(), 1);
+        let (message, schema) = &shown[0];
+        let ask = harness.record(&result["previous_record_id"]);
+        assert_eq!(ask["result"]["decision"], "ask");
+        assert_eq!(message, ask["result"]["question"].as_str().unwrap(), "the question, verbatim");
+        let blocking: Vec<&Value> = ask["result"]["findings"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|note| note.as_str().unwrap().contains("accepted by the person"))
-    );
+            .filter(|finding| finding["severity"] == "block")
+            .collect();
+        let fields = finding_fields(schema);
+        assert_eq!(fields.len(), blocking.len());
+        for (field, finding) in fields.iter().zip(&blocking) {
+            let property = &schema["properties"][field];
+            assert_eq!(property["title"], finding["reason"], "{schema}");
+            assert_eq!(property["type"], "string");
+            let choices: Vec<&Value> =
+                property["oneOf"].as_array().unwrap().iter().map(|choice| &choice["const"]).collect();
+            assert_eq!(choices, [&json!("accept"), &json!("decline")]);
+        }
+        assert_eq!(schema["properties"]["own_words"]["type"], "string");
+        for property in schema["properties"].as_object().unwrap().values() {
+            assert!(property.get("properties").is_none() && property.get("items").is_none(), "flat: {schema}");
+        }
 
-    // The form: the ask's question as its message, one accept/decline field
-    // per blocking finding titled with its reason, one free-text field,
-    // nothing else (flat, no payment data).
-    let shown = harness.shown();
-    assert_eq!(shown.len(), 1);
-    let (message, schema) = &shown[0];
-    let ask = harness.record(&result["previous_record_id"]);
-    assert_eq!(ask["result"]["decision"], "ask");
-    assert_eq!(message, ask["result"]["question"].as_str().unwrap(), "the question, verbatim");
-    let blocking: Vec<&Value> =
-        ask["result"]["findings"].as_array().unwrap().iter().filter(|finding| finding["severity"] == "block").collect();
-    let fields = finding_fields(schema);
-    assert_eq!(fields.len(), blocking.len());
-    for (field, finding) in fields.iter().zip(&blocking) {
-        let property = &schema["properties"][field];
-        assert_eq!(property["title"], finding["reason"], "{schema}");
-        assert_eq!(property["type"], "string");
-        let choices: Vec<&Value> =
-            property["oneOf"].as_array().unwrap().iter().map(|choice| &choice["const"]).collect();
-        assert_eq!(choices, [&json!("accept"), &json!("decline")]);
+        // Sealed like the answers loop: the answers and the link to the ask.
+        let sealed = harness.record(&result["record_id"]);
+        assert_eq!(sealed["answers"].as_array().unwrap().len(), blocking.len(), "{sealed}");
+        assert_eq!(sealed["answers"][0]["reply"], "accept");
+        assert_eq!(sealed["result"]["previous_record_id"], result["previous_record_id"]);
+        assert!(evidence::verify_file(&harness.data.join(evidence::LOG_FILE)).unwrap().ok());
     }
-    assert_eq!(schema["properties"]["own_words"]["type"], "string");
-    for property in schema["properties"].as_object().unwrap().values() {
-        assert!(property.get("properties").is_none() && property.get("items").is_none(), "flat: {schema}");
-    }
-
-    // Sealed like the answers loop: the answers and the link to the ask.
-    let sealed = harness.record(&result["record_id"]);
-    assert_eq!(sealed["answers"].as_array().unwrap().len(), blocking.len(), "{sealed}");
-    assert_eq!(sealed["answers"][0]["reply"], "accept");
-    assert_eq!(sealed["result"]["previous_record_id"], result["previous_record_id"]);
-    assert!(evidence::verify_file(&harness.data.join(evidence::LOG_FILE)).unwrap().ok());
 }
 
 #[tokio::test]
 async fn the_persons_own_words_are_re_extracted_and_can_proceed() {
-    let harness = start(ProtocolVersion::V_2025_11_25, true, vec![own_words]).await;
-    let result = harness.check("shoe-002").await;
-    assert_eq!(result["decision"], "proceed", "{result}");
-    assert_eq!(result["facts"]["size_any"], json!(["41"]), "{result}");
-    let sealed = harness.record(&result["record_id"]);
-    assert_eq!(sealed["answer_state"]["clarifications"], json!(["41 is fine too"]));
+    for protocol in PROTOCOLS {
+        let harness = start(protocol, true, vec![own_words]).await;
+        let result = harness.check("shoe-002").await;
+        assert_eq!(result["decision"], "proceed", "{result}");
+        assert_eq!(result["facts"]["size_any"], json!(["41"]), "{result}");
+        let sealed = harness.record(&result["record_id"]);
+        assert_eq!(sealed["answer_state"]["clarifications"], json!(["41 is fine too"]));
+    }
 }
 
 #[tokio::test]
 async fn declining_a_finding_keeps_blocking_and_is_not_asked_again() {
-    let harness = start(ProtocolVersion::V_2025_11_25, true, vec![decline_all]).await;
-    let result = harness.check("shoe-002").await;
-    assert_eq!(result["decision"], "ask", "{result}");
-    assert_eq!(result["attempt"], 2, "the decline is sealed as the next attempt");
-    assert!(result["reasons"][0].as_str().unwrap().contains("declined"), "{result}");
-    assert!(result["question"].is_string(), "the question stays in the result");
-    assert_eq!(harness.shown().len(), 1, "a declined mismatch is not put to the person twice");
+    for protocol in PROTOCOLS {
+        let harness = start(protocol, true, vec![decline_all]).await;
+        let result = harness.check("shoe-002").await;
+        assert_eq!(result["decision"], "ask", "{result}");
+        assert_eq!(result["attempt"], 2, "the decline is sealed as the next attempt");
+        assert!(result["reasons"][0].as_str().unwrap().contains("declined"), "{result}");
+        assert!(result["question"].is_string(), "the question stays in the result");
+        assert_eq!(harness.shown().len(), 1, "a declined mismatch is not put to the person twice");
+    }
 }
 
 #[tokio::test]
 async fn a_declined_or_cancelled_form_returns_the_ask_with_its_question() {
-    for reply in [decline_form as Answering, cancel_form] {
-        let harness = start(ProtocolVersion::V_2025_11_25, true, vec![reply]).await;
+    for (protocol, reply) in PROTOCOLS
+        .into_iter()
+        .flat_map(|protocol| [(protocol.clone(), decline_form as Answering), (protocol, cancel_form as Answering)])
+    {
+        let harness = start(protocol, true, vec![reply]).await;
         let result = harness.check("shoe-002").await;
         assert_eq!(result["decision"], "ask", "{result}");
         assert_eq!(result["attempt"], 1, "nothing answered, nothing sealed beyond the ask");
@@ -257,14 +282,13 @@ async fn a_declined_or_cancelled_form_returns_the_ask_with_its_question() {
 
 #[tokio::test]
 async fn a_proceed_asks_nothing_and_clients_without_the_capability_get_the_plain_ask() {
-    let harness = start(ProtocolVersion::V_2025_11_25, true, vec![]).await;
-    assert_eq!(harness.check("shoe-003").await["decision"], "proceed");
-    assert!(harness.shown().is_empty());
-
-    // rmcp's client over a byte stream negotiates 2025-11-25 even when it
-    // names 2026-07-28 (seen: peer_info says 2025-11-25), so the 2026 case
-    // is left to the Python SDK's `auto` mode (tests/python).
-    for (protocol, declares) in [(ProtocolVersion::V_2025_11_25, false)] {
+    for protocol in PROTOCOLS {
+        let harness = start(protocol, true, vec![]).await;
+        assert_eq!(harness.check("shoe-003").await["decision"], "proceed");
+        assert!(harness.shown().is_empty());
+    }
+    for protocol in PROTOCOLS {
+        let declares = false;
         let harness = start(protocol.clone(), declares, vec![]).await;
         let result = harness.check("shoe-002").await;
         assert_eq!(result["decision"], "ask", "{protocol}: {result}");
@@ -272,6 +296,54 @@ async fn a_proceed_asks_nothing_and_clients_without_the_capability_get_the_plain
         assert!(result["question"].is_string());
         assert!(harness.shown().is_empty(), "{protocol}: no form");
     }
+}
+
+/// The state of a 2026-07-28 round is the server's: altered, or sent with
+/// other arguments, it is refused naming `requestState`, and nothing is
+/// sealed; the untouched state with the same arguments is answered.
+#[tokio::test]
+async fn a_round_s_state_is_refused_when_altered_or_moved_to_other_arguments() {
+    let harness = start(ProtocolVersion::V_2026_07_28, true, vec![]).await;
+    let arguments = |item: &str| {
+        json!({"request": REQUEST, "cart": [{"id": item, "quantity": 1}], "today": "2026-11-02"})
+            .as_object()
+            .unwrap()
+            .clone()
+    };
+    let first =
+        harness.client.call_tool_once(CallToolRequestParams::new(mcp::TOOL_NAME).with_arguments(arguments("shoe-002")));
+    let CallToolResponse::InputRequired(round) = first.await.unwrap() else { panic!("a 2026 client gets a round") };
+    let state = round.request_state.clone().expect("a sealed state");
+    let requests = round.input_requests.clone().expect("the form");
+    assert_eq!(requests.keys().collect::<Vec<_>>(), [mcp::rounds::INPUT_KEY]);
+    let form = serde_json::to_value(&requests[mcp::rounds::INPUT_KEY]).unwrap();
+    assert_eq!(form["method"], "elicitation/create", "{form}");
+    assert_eq!(form["params"]["mode"], "form", "{form}");
+    let schema = form["params"]["requestedSchema"].clone();
+    let reply = serde_json::to_value(accept_all(&schema)).unwrap();
+    let retry = |item: &str, state: String| {
+        let mut params = CallToolRequestParams::new(mcp::TOOL_NAME).with_arguments(arguments(item));
+        params.request_state = Some(state);
+        params.input_responses = Some([(mcp::rounds::INPUT_KEY.to_owned(), reply.clone())].into_iter().collect());
+        harness.client.call_tool_once(params)
+    };
+    let records = || evidence::verify_file(&harness.data.join(evidence::LOG_FILE)).unwrap().records;
+    assert_eq!(records(), 1, "the ask");
+
+    let mut altered = state.clone();
+    let last = altered.pop().unwrap();
+    altered.push(if last == 'A' { 'B' } else { 'A' });
+    for (item, state, why) in [("shoe-002", altered, "altered"), ("shoe-003", state.clone(), "other arguments")] {
+        let CallToolResponse::Complete(refused) = retry(item, state).await.unwrap() else { panic!("{why}: refused") };
+        assert_eq!(refused.is_error, Some(true), "{why}: {refused:?}");
+        let text = format!("{:?}", refused.content);
+        assert!(text.contains("invalid argument requestState"), "{why}: {text}");
+        assert_eq!(records(), 1, "{why}: nothing sealed");
+    }
+    let CallToolResponse::Complete(answered) = retry("shoe-002", state).await.unwrap() else { panic!("answered") };
+    let result = answered.structured_content.expect("structured content");
+    assert_eq!((result["decision"].as_str(), result["attempt"].as_u64()), (Some("proceed"), Some(2)), "{result}");
+    assert_eq!(records(), 2, "the person's answer, sealed");
 }
 
 /// The brief's question as a form: an extractor reads a size the words do

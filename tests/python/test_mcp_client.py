@@ -149,8 +149,8 @@ def person(kind, shown):
 async def elicitation(work, mode, transport):
     """A client that declares form elicitation: on the 2025-11-25 handshake
     (legacy) the ask comes to the person as a form during the call, and the
-    reply is checked in the same call; without the server's form (2026-07-28
-    has no server requests yet) the plain ask comes back."""
+    reply is checked in the same call; on 2026-07-28 (auto) the same form
+    comes as an input_required round the SDK answers and retries."""
     outcomes = {}
     for kind in ["accept", "decline_findings", "own_words", "decline", "cancel"]:
         shown = []
@@ -331,12 +331,10 @@ async def main():
             work = tempfile.mkdtemp(prefix="asasked-py-")
             try:
                 outcomes = await elicitation(work, mode, transport)
-                if mode == "legacy":
-                    assert all(outcome.startswith("form") for outcome in outcomes.values()), outcomes
-                else:
-                    # 2026-07-28 forbids server requests; its input_required
-                    # round trip is not built yet, so the ask comes back plain.
-                    assert all(outcome.startswith("plain") for outcome in outcomes.values()), outcomes
+                # legacy: the server sends elicitation/create during the
+                # call (2025-11-25); auto: 2026-07-28, the form comes back as
+                # an input_required round and the SDK retries the call.
+                assert all(outcome.startswith("form") for outcome in outcomes.values()), outcomes
                 evidence_verifies_each(work)
             except Exception as error:
                 failures += 1
