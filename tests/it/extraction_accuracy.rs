@@ -185,12 +185,24 @@ mod real {
     use asasked::extract::rules::RulesExtractor;
     use asasked::sandbox::devset::{self, Half, HalfReport, Row};
 
-    fn report(half: Half) -> HalfReport {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction/real.jsonl");
+    /// The rows of one batch: `real.jsonl` (the first, 364 rows) or
+    /// `real2.jsonl` (the second, 184 rows drawn and labelled on 2026-12-01
+    /// after the parser's rules were written, so its held-out half is the
+    /// one no rule was ever tuned near).
+    pub(super) fn rows(file: &str, count: usize) -> Vec<Row> {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/extraction").join(file);
         let rows: Vec<Row> = devset::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-        assert_eq!(rows.len(), 364);
+        assert_eq!(rows.len(), count, "{file}");
+        rows
+    }
+
+    fn report(half: Half) -> HalfReport {
+        score(&rows("real.jsonl", 364), half)
+    }
+
+    pub(super) fn score(rows: &[Row], half: Half) -> HalfReport {
         let extractor = RulesExtractor::for_catalog(&Catalog::embedded().unwrap());
-        devset::evaluate(&rows, half, |row| {
+        devset::evaluate(rows, half, |row| {
             let facts = extractor.parse(&row.request, &[], row.today).into_facts(row.today);
             facts.validate().unwrap_or_else(|error| panic!("{}: extracted facts invalid: {error}", row.id));
             serde_json::to_value(&facts).unwrap()
@@ -259,5 +271,39 @@ mod real {
         assert!(recall >= 0.75, "recall over the target fields {recall:.3} < 0.75");
         assert!(precision >= 0.85, "precision over the facts {precision:.3} < 0.85");
         assert!(invented <= 0.13, "requests with an invented fact {invented:.3} > 0.13");
+    }
+}
+
+/// The second batch of the dev set (tests/extraction/real2.jsonl), apart:
+/// its open half joined the rows read while fixing the parser on
+/// 2026-12-01; its held-out half is reported as aggregates only.
+mod real2 {
+    use asasked::sandbox::devset::Half;
+
+    use super::real::{rows, score};
+
+    /// Aggregate floors: the figures measured at the end of the round
+    /// (tests/extraction/README.md) with about one request's worth of slack.
+    fn check(half: Half, precision_floor: f64, recall_floor: f64, invented_ceiling: f64) {
+        let report = score(&rows("real2.jsonl", 184), half);
+        println!("{}", report.markdown(half == Half::Open));
+        let recall = report.target_recall().unwrap_or(0.0);
+        let precision = report.fact_precision().unwrap_or(0.0);
+        let invented = report.invented_share().unwrap_or(1.0);
+        assert!(recall >= recall_floor, "recall over the target fields {recall:.3} < {recall_floor}");
+        assert!(precision >= precision_floor, "precision over the facts {precision:.3} < {precision_floor}");
+        assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
+    }
+
+    /// Measured: precision 94.1%, recall 87.2%, invented 4 of 93.
+    #[test]
+    fn real2_open_half() {
+        check(Half::Open, 0.93, 0.85, 0.055);
+    }
+
+    /// Measured: precision 91.2%, recall 71.4%, invented 6 of 91.
+    #[test]
+    fn real2_heldout_half() {
+        check(Half::Heldout, 0.89, 0.69, 0.077);
     }
 }

@@ -370,6 +370,11 @@ pub fn is_cyrillic_text(request: &Request) -> bool {
         >= 2
 }
 
+/// "New Balance", "New Era": a term word that starts a brand's two-word name.
+fn starts_a_name(request: &Request, index: usize) -> bool {
+    request.word(index) == "new" && matches!(request.word(index + 1), "balance" | "era" | "look")
+}
+
 /// Whether the token at `index` looks like a name: capitalised mid-sentence
 /// in English, Latin script in Russian text.
 fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
@@ -379,7 +384,9 @@ fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
     }
     let word = token.folded.as_str();
     if cyrillic {
-        return is_latin_word(word) && !latin_term(word) && word.chars().any(|c| c.is_ascii_alphabetic());
+        return is_latin_word(word)
+            && (!latin_term(word) || starts_a_name(request, index))
+            && word.chars().any(|c| c.is_ascii_alphabetic());
     }
     let capitalised = token.text.chars().next().is_some_and(char::is_uppercase);
     let letter_size = matches!(word, "s" | "m" | "l" | "xs" | "xl" | "xxl" | "xxs");
@@ -586,8 +593,11 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                 end += 1;
             }
             // "mikasa v200w": a name and a model number.
-            let with_model = end == index + 1 && request.word(end).chars().any(|character| character.is_ascii_digit());
-            let lone = (end == index || with_model) && is_alphabetic_latin(request.word(index));
+            // "New Balance 574": a two-word name, and maybe its model.
+            let name_end = if starts_a_name(request, index) { index + 1 } else { index };
+            let with_model =
+                end == name_end + 1 && request.word(end).chars().any(|character| character.is_ascii_digit());
+            let lone = (end == name_end || with_model) && is_alphabetic_latin(request.word(index));
             let before = request.word_before(index, 1);
             let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");
             let is_named = |at: usize| named.get(at).copied().unwrap_or(false);
@@ -596,7 +606,7 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                 let offered = matches!(before, "или" | "or")
                     && found.last().is_some_and(|last| last.end + 2 == index && last.role == BrandRole::Chosen);
                 let role = if offered { BrandRole::Alternative } else { BrandRole::Chosen };
-                push(&mut found, &mut claimed, index, index, role);
+                push(&mut found, &mut claimed, index, name_end, role);
                 if with_model
                     && let Some(last) = found.last_mut()
                     && last.start == index

@@ -66,13 +66,76 @@ const RUSSIAN_EXTRA: [(&str, &str); 4] =
     [("изумрудн", "emerald"), ("бронзов", "bronze"), ("медн", "copper"), ("сиренев", "lilac")];
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
-/// "pure white", "satin nickel"): the person asked for that shade.
-const SHADES: [&str; 60] = [
-    "rose", "light", "dark", "navy", "pale", "deep", "bright", "hot", "baby", "sky", "royal", "jet", "off", "pure",
-    "milky", "real", "lake", "dusty", "neon", "pastel", "burnt", "forest", "hunter", "brushed", "satin", "oxidized",
-    "polished", "antique", "matte", "metallic", "heather", "sage", "mint", "army", "lime", "ice", "powder", "slate",
-    "sand", "honey", "ocean", "misty", "sea", "wine", "midnight", "steel", "storm", "stone", "ash", "smoke", "smoky",
-    "frost", "candy", "brick", "rust", "caramel", "mocha", "cobalt", "electric", "emerald",
+/// "pure white", "satin nickel"): the person asked for that shade. Denim
+/// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
+const SHADES: [&str; 67] = [
+    "rose",
+    "light",
+    "dark",
+    "navy",
+    "pale",
+    "deep",
+    "bright",
+    "hot",
+    "baby",
+    "sky",
+    "royal",
+    "jet",
+    "off",
+    "pure",
+    "milky",
+    "real",
+    "lake",
+    "dusty",
+    "neon",
+    "pastel",
+    "burnt",
+    "forest",
+    "hunter",
+    "brushed",
+    "satin",
+    "oxidized",
+    "polished",
+    "antique",
+    "matte",
+    "metallic",
+    "heather",
+    "sage",
+    "mint",
+    "army",
+    "lime",
+    "ice",
+    "powder",
+    "slate",
+    "sand",
+    "honey",
+    "ocean",
+    "misty",
+    "sea",
+    "wine",
+    "midnight",
+    "steel",
+    "storm",
+    "stone",
+    "ash",
+    "smoke",
+    "smoky",
+    "frost",
+    "candy",
+    "brick",
+    "rust",
+    "caramel",
+    "mocha",
+    "cobalt",
+    "electric",
+    "emerald",
+    "rigid",
+    "raw",
+    "washed",
+    "stonewashed",
+    "faded",
+    "vintage",
+    "gradient",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
@@ -240,6 +303,9 @@ pub struct ColourMention {
     /// colored", "with a bronze finish"), not as a word before a noun that
     /// may name a part ("brushed nickel … that is turquoise").
     pub cued: bool,
+    /// Said with the word "colour" ("grey in color", "color: grey",
+    /// "grey-colored"): the strongest cue, over a finish ("white finish").
+    pub named: bool,
 }
 
 /// A colour the person names by saying "colour" around it: "natural-colored",
@@ -294,6 +360,17 @@ fn is_cued(request: &Request, start: usize, at: usize) -> bool {
             request.word(at + 1),
             "color" | "colour" | "colored" | "coloured" | "finish" | "one" | "ones" | "цвета" | "цвет"
         )
+        || is_named_colour(request, start, at)
+}
+
+/// Whether a colour is said with the word "colour" around it: "grey in
+/// color", "color: grey", "colour grey", "grey-colored", "grey colour".
+fn is_named_colour(request: &Request, start: usize, at: usize) -> bool {
+    request.word(at).contains("-colo")
+        || matches!(request.word_before(start, 1), "color" | "colour" | "цвет" | "цвета")
+        || (request.word_before(start, 1) == ":" && matches!(request.word_before(start, 2), "color" | "colour"))
+        || matches!(request.word(at + 1), "color" | "colour" | "colored" | "coloured" | "цвета")
+        || (matches!(request.word(at + 1), "in" | "в") && matches!(request.word(at + 2), "color" | "colour" | "цвете"))
 }
 
 /// Whether the colour at `at` sits in a "with …" phrase about a part ("jars
@@ -409,7 +486,13 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             (colour, index)
         };
         request.consume(start, end);
-        mentions.push(ColourMention { colour, at: index, role, cued: is_cued(request, start, index) });
+        mentions.push(ColourMention {
+            colour,
+            at: index,
+            role,
+            cued: is_cued(request, start, index),
+            named: is_named_colour(request, start, index),
+        });
     }
     mentions
 }

@@ -375,11 +375,14 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         let offered: Vec<&ColourMention> = colours.iter().filter(|mention| mention.role == Role::Either).collect();
         let indifferent = offered.last().is_some_and(|last| colour::indifference_follows(&request, last.at));
         let cued: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.cued).collect();
+        let named: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.named).collect();
         let first = match chosen_colours.as_slice() {
             [only] => Some((only.colour.clone(), only.at)),
             // "a brushed nickel floor lamp that is turquoise": the one said as
             // the item's colour.
             [_, _, ..] if cued.len() == 1 => cued.first().map(|mention| (mention.colour.clone(), mention.at)),
+            // "white finish grey in color": the one said with the word "colour".
+            [_, _, ..] if named.len() == 1 => named.first().map(|mention| (mention.colour.clone(), mention.at)),
             [] if !indifferent => offered.first().map(|mention| (mention.colour.clone(), mention.at)),
             _ => None,
         };
@@ -1107,6 +1110,25 @@ mod tests {
 
     fn parse(text: &str) -> ExtractedFacts {
         extractor().parse(text, &[], date("2026-11-02"))
+    }
+
+    /// Issue 12, third round: phrasings from the open half of the dev set's
+    /// second batch (tests/extraction/real2.jsonl).
+    #[test]
+    fn issue_12_second_batch_open_half() {
+        // The colour said with the word "colour" beats a finish.
+        let facts = parse("im looking for engineered wood  it was white finish grey in color");
+        assert_eq!(facts.color.as_deref(), Some("grey"));
+        // A shoe's width is part of its size.
+        assert_eq!(parse("a pair of size 7 wide taupe loafers").size_label.as_deref(), Some("7 Wide"));
+        // A Latin brand whose first word is also a term, in Russian text.
+        assert_eq!(parse("Нужны кроссовки New Balance 574, 43 размер").brand.as_deref(), Some("New Balance"));
+        // Products after "; also," and "; plus,": several, so no lines from their sizes.
+        let facts = parse(
+            "tribu brand sandals in black, size us:6; also, tribu white slippers, size us:6; plus, navy slippers, size us:11",
+        );
+        assert!(facts.lines.is_empty(), "{facts:?}");
+        assert_eq!(facts.color, None);
     }
 
     /// Issue 12, precision: phrasings from unlabelled WebShop and

@@ -13,7 +13,7 @@
 use super::text::Request;
 
 /// Phrases that announce a list of products.
-const LIST_MARKERS: [&[&str]; 20] = [
+const LIST_MARKERS: [&[&str]; 22] = [
     &["these", "items"],
     &["these", "products"],
     &["these", "two", "items"],
@@ -32,6 +32,9 @@ const LIST_MARKERS: [&[&str]; 20] = [
     &["as", "well", "as", "a"],
     &["as", "well", "as", "an"],
     &[",", "and", "also"],
+    // "…; also, tribu slippers …; plus, navy slippers …".
+    &[";", "also"],
+    &[";", "plus"],
     &["а", "также"],
     &["и", "еще"],
 ];
@@ -157,6 +160,9 @@ mod tests {
         assert!(several("a small tip box, a wooden coin bank, and a high quality tip box"));
         assert!(several("a serum for acne, and also hair clips made of agate"));
         assert!(several("I'm looking for a multicolor cake decoration and a green casual jacket in XL size"));
+        assert!(several(
+            "tribu sandals in black, size us:6; also, tribu white slippers, size us:6; plus, navy slippers"
+        ));
     }
 
     #[test]

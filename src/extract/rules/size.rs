@@ -347,6 +347,9 @@ fn is_garment(word: &str) -> bool {
             | "shorts"
             | "bottoms"
             | "joggers"
+            | "breeches"
+            | "overalls"
+            | "cardigan"
             | "sweatpants"
             | "pajamas"
             | "pyjamas"
@@ -381,7 +384,8 @@ fn is_garment(word: &str) -> bool {
 /// Whether a garment follows within the clause, before a word that starts
 /// another phrase ("a medium floral long sleeve shirt").
 fn garment_ahead(request: &Request, index: usize) -> bool {
-    for at in index + 1..index + 7 {
+    // Up to eight words: "a large summer o neck womens short sleeve blouse".
+    for at in index + 1..index + 9 {
         if !request.same_clause(index, at) || !request.is_word(at) {
             return false;
         }
@@ -582,7 +586,16 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
             at += 1;
         }
         if let Some((label, end)) = value_at(request, at, true) {
-            return make(label, index, end);
+            // "size 7 wide": a shoe's width is part of its size.
+            let width = match request.word(end + 1) {
+                "wide" if request.same_clause(end, end + 1) => Some("Wide"),
+                "narrow" if request.same_clause(end, end + 1) => Some("Narrow"),
+                _ => None,
+            };
+            return match width {
+                Some(width) => make(format!("{label} {width}"), index, end + 1),
+                None => make(label, index, end),
+            };
         }
         if let Some(label) = sized_number(request.word(at)) {
             return make(label, index, at);
@@ -691,6 +704,11 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         && let Some(label) = sized_number(word)
     {
         return make(label, index, index + 1);
+    }
+    // "travel size toothpaste", "travel sized perfume oil": the size a
+    // toiletry comes in.
+    if matches!(word, "travel" | "trial") && matches!(after, "size" | "sized") && !request.is_consumed(index + 1) {
+        return make(format!("{word} {after}"), index, index + 1);
     }
     if matches!(after, "размера" | "размер" | "sized" | "size" | "рост") && !request.is_consumed(index + 1)
     {
@@ -865,6 +883,22 @@ mod tests {
         ] {
             assert_eq!(sizes(text), Vec::<String>::new(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_shoe_width_is_part_of_its_size() {
+        assert_eq!(sizes("a pair of size 7 wide taupe loafers"), ["7 Wide"]);
+        assert_eq!(sizes("size 9 narrow heels"), ["9 Narrow"]);
+        assert_eq!(sizes("size 9, wide enough for my feet"), ["9"]);
+    }
+
+    #[test]
+    fn travel_sizes_and_letters_far_from_the_garment() {
+        assert_eq!(sizes("a travel size whitening toothpaste"), ["travel size"]);
+        assert_eq!(sizes("perfume oil that is cedarwood scented and travel sized"), ["travel sized"]);
+        assert_eq!(sizes("i am looking for a 3x large breeches for wide legs"), ["3x-large"]);
+        assert_eq!(sizes("i want a large summer o neck womens short sleeve blouse"), ["large"]);
+        assert_eq!(sizes("a large capacity travel mug"), Vec::<String>::new());
     }
 
     #[test]
