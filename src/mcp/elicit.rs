@@ -21,7 +21,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema, ProtocolVersion};
+use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, ProtocolVersion};
 use rmcp::service::{ElicitationMode, Peer, RoleServer};
 use serde_json::{Map, Value, json};
 
@@ -235,27 +235,46 @@ pub async fn settle_the_brief(
     arguments: &BriefRequest,
     brief: BriefResult,
 ) -> BriefResult {
-    let Some(question) = brief.question.clone() else { return brief };
+    let Some(request) = brief_form(arguments, &brief) else { return brief };
+    match peer.create_elicitation_with_timeout(request, Some(ELICITATION_TIMEOUT)).await {
+        Ok(reply) => settle_with(service, arguments, brief, &reply).await,
+        Err(error) => {
+            tracing::warn!(%error, "the person could not be asked directly; the brief's question goes back to the agent");
+            brief
+        }
+    }
+}
+
+/// The form of a brief's question: one free-text field, titled in the
+/// person's language; `None` when the brief asks nothing.
+pub(crate) fn brief_form(arguments: &BriefRequest, brief: &BriefResult) -> Option<ElicitRequestParams> {
+    let question = brief.question.clone()?;
     let language = arguments.language.unwrap_or_else(|| Language::detect(&brief.request));
     let mut properties = Map::new();
     properties.insert(OWN_WORDS_FIELD.to_owned(), own_words_field(language));
-    let schema = object_schema(properties);
-    let requested_schema = match ElicitationSchema::from_json_schema(schema) {
-        Ok(schema) => schema,
+    match ElicitationSchema::from_json_schema(object_schema(properties)) {
+        Ok(requested_schema) => {
+            Some(ElicitRequestParams::FormElicitationParams { meta: None, message: question, requested_schema })
+        }
         Err(error) => {
             tracing::error!(%error, "the brief's form was refused");
-            return brief;
+            None
         }
-    };
-    let request = ElicitRequestParams::FormElicitationParams { meta: None, message: question, requested_schema };
-    let reply = match peer.create_elicitation_with_timeout(request, Some(ELICITATION_TIMEOUT)).await {
-        Ok(reply) if reply.action == ElicitationAction::Accept => reply,
-        Ok(_) => return brief,
-        Err(error) => {
-            tracing::warn!(%error, "the person could not be asked directly; the brief's question goes back to the agent");
-            return brief;
-        }
-    };
+    }
+}
+
+/// The brief after the person's reply to its form: their words (if they
+/// accepted and said something) join the request on a new line and it is
+/// read again; anything else leaves the brief unchanged.
+pub(crate) async fn settle_with(
+    service: &Service,
+    arguments: &BriefRequest,
+    brief: BriefResult,
+    reply: &ElicitResult,
+) -> BriefResult {
+    if reply.action != ElicitationAction::Accept {
+        return brief;
+    }
     let said = reply
         .content
         .as_ref()

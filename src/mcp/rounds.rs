@@ -22,6 +22,11 @@
 //!
 //! A declined or cancelled form, or a retry without a reply, gets the ask
 //! the form was built from, as it was sealed (its question included).
+//!
+//! `brief_order` puts its question the same way, in one round: its state
+//! holds only which tool it belongs to; the retry reads the brief again
+//! (cached) and adds the person's words to the request, as the 2025-11-25
+//! path does.
 
 use std::collections::BTreeSet;
 
@@ -29,7 +34,7 @@ use super::elicit::{self, ELICITATION_TIMEOUT, Form};
 use crate::acf::MAX_ATTEMPTS;
 use crate::digest;
 use crate::messages::Language;
-use crate::service::{CheckError, CheckRequest, CheckResult, Service};
+use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
 use rmcp::RoleServer;
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest, InputRequests,
@@ -43,7 +48,19 @@ pub const INPUT_KEY: &str = "ask";
 
 /// What the state of a round says, sealed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Pending {
+#[serde(tag = "tool", rename_all = "snake_case")]
+enum Pending {
+    /// A check's ask, put as a form.
+    Check(PendingAsk),
+    /// A brief's question, put as a form with one free-text field. The
+    /// brief itself is read again on the retry (its facts are cached, so no
+    /// model is called), so the state holds nothing of it.
+    Brief,
+}
+
+/// The state of a check's round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct PendingAsk {
     /// The ask the form was built from.
     record_id: String,
     /// That ask's date, so that a reply after midnight answers the same order.
@@ -63,6 +80,8 @@ pub enum RoundError {
     State(#[from] RequestStateError),
     #[error("requestState: not a state this server wrote")]
     Unreadable,
+    #[error("requestState: a state of the other tool")]
+    OtherTool,
     #[error("requestState: the ask {0} it answers is not in the evidence")]
     UnknownAsk(String),
     #[error(transparent)]
@@ -127,26 +146,46 @@ impl Rounds {
             return None;
         }
         let schema = form.elicitation_schema()?;
-        let pending = Pending {
+        let pending = Pending::Check(PendingAsk {
             record_id: result.record_id.clone(),
             today: result.today.clone(),
             fields: form.fields.clone(),
             answered,
-        };
-        let binding = arguments_digest(arguments);
+        });
+        let request =
+            ElicitRequestParams::FormElicitationParams { meta: None, message: form.message, requested_schema: schema };
+        self.round(&arguments_digest(arguments), &pending, request)
+    }
+
+    /// The round that puts a brief's question to the person, or `None` when
+    /// the brief asks nothing.
+    pub fn ask_brief(&self, arguments: &BriefRequest, brief: &BriefResult) -> Option<InputRequiredResult> {
+        let request = elicit::brief_form(arguments, brief)?;
+        self.round(&arguments_digest(arguments), &Pending::Brief, request)
+    }
+
+    /// One `input_required` result: the form under [`INPUT_KEY`] and the
+    /// state sealed, bound to `binding`.
+    fn round(&self, binding: &str, pending: &Pending, request: ElicitRequestParams) -> Option<InputRequiredResult> {
         let options = SealOptions::new().associated_data(binding.as_bytes()).ttl(ELICITATION_TIMEOUT);
-        let state = match self.codec.seal_json_with(&pending, &options) {
+        let state = match self.codec.seal_json_with(pending, &options) {
             Ok(state) => state,
             Err(error) => {
                 tracing::error!(%error, "an elicitation round's state could not be sealed");
                 return None;
             }
         };
-        let request =
-            ElicitRequestParams::FormElicitationParams { meta: None, message: form.message, requested_schema: schema };
         let mut requests = InputRequests::new();
         requests.insert(INPUT_KEY.to_owned(), InputRequest::Elicitation(ElicitRequest::new(request)));
         Some(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+
+    /// Opens a retry's state, bound to these arguments.
+    fn open(&self, binding: &str, state: &str) -> Result<Pending, RoundError> {
+        self.codec.open_json_with(state, binding.as_bytes()).map_err(|error| match error {
+            RequestStateError::Serialization(_) => RoundError::Unreadable,
+            error => RoundError::State(error),
+        })
     }
 
     /// A retry: opens `state` (refused when altered, expired or bound to
@@ -160,16 +199,10 @@ impl Rounds {
         state: &str,
         responses: Option<&InputResponses>,
     ) -> Result<Step, RoundError> {
-        let binding = arguments_digest(arguments);
-        let pending: Pending = self.codec.open_json_with(state, binding.as_bytes()).map_err(|error| match error {
-            RequestStateError::Serialization(_) => RoundError::Unreadable,
-            error => RoundError::State(error),
-        })?;
-        // A reply that is not an elicitation result reads as no reply: the
-        // person said nothing this server can seal.
-        let reply = responses
-            .and_then(|responses| responses.get(INPUT_KEY))
-            .and_then(|reply| serde_json::from_value::<ElicitResult>(reply.clone()).ok());
+        let Pending::Check(pending) = self.open(&arguments_digest(arguments), state)? else {
+            return Err(RoundError::OtherTool);
+        };
+        let reply = reply_of(responses);
         let answers = match reply {
             Some(reply) if reply.action == ElicitationAction::Accept => {
                 elicit::answers_of(&pending.fields, reply.content.as_ref())
@@ -196,13 +229,43 @@ impl Rounds {
     }
 }
 
+impl Rounds {
+    /// A retry of `brief_order`: the brief is read again (cached facts, no
+    /// model call) and settled with the person's reply, once.
+    pub async fn resume_brief(
+        &self,
+        service: &Service,
+        arguments: &BriefRequest,
+        state: &str,
+        responses: Option<&InputResponses>,
+    ) -> Result<BriefResult, RoundError> {
+        let Pending::Brief = self.open(&arguments_digest(arguments), state)? else {
+            return Err(RoundError::OtherTool);
+        };
+        let brief = service.brief_order(arguments.clone()).await?;
+        Ok(match reply_of(responses) {
+            Some(reply) => elicit::settle_with(service, arguments, brief, &reply).await,
+            None => brief,
+        })
+    }
+}
+
+/// The person's reply to the round's form. A reply that is not an
+/// elicitation result reads as no reply: nothing this server can act on.
+fn reply_of(responses: Option<&InputResponses>) -> Option<ElicitResult> {
+    responses
+        .and_then(|responses| responses.get(INPUT_KEY))
+        .and_then(|reply| serde_json::from_value::<ElicitResult>(reply.clone()).ok())
+}
+
 /// The language of the form: the argument, else the request's.
 fn language_of(arguments: &CheckRequest) -> Language {
     arguments.language.unwrap_or_else(|| Language::detect(arguments.request.trim()))
 }
 
-/// What a round's state is bound to: the call's arguments as sent.
-fn arguments_digest(arguments: &CheckRequest) -> String {
+/// What a round's state is bound to: the call's arguments as sent (and,
+/// through their shape, the tool).
+fn arguments_digest(arguments: &impl Serialize) -> String {
     match serde_json::to_value(arguments) {
         Ok(value) => digest::of_value(&value),
         // A CheckRequest is plain data; if it ever failed to serialise, no

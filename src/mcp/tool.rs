@@ -197,13 +197,13 @@ impl CheckServer {
     }
 }
 
-/// A check's result as a complete tool result (structured content and its
-/// JSON text), as `Json<CheckResult>` gives it.
-fn complete(result: CheckResult) -> Result<CallToolResponse, CallToolResult> {
+/// A result as a complete tool result (structured content and its JSON
+/// text), as `Json<T>` gives it.
+fn complete<T: serde::Serialize + JsonSchema + 'static>(result: T) -> Result<CallToolResponse, CallToolResult> {
     Json(result).into_call_tool_result().map_err(|error| {
-        tracing::error!(%error, "a check's result could not be serialised");
+        tracing::error!(%error, "a tool's result could not be serialised");
         CallToolResult::error(vec![ContentBlock::text(
-            "the check's result could not be sent: do not pay; try again later".to_owned(),
+            "the result could not be sent: do not pay; try again later".to_owned(),
         )])
     })
 }
@@ -232,17 +232,42 @@ fn tool_error(error: CheckError) -> CallToolResult {
 
 #[tool_router(router = brief_router)]
 impl CheckServer {
-    #[tool(name = "brief_order", title = "Read the person's request into a shopping brief before shopping", description = BRIEF_DESCRIPTION)]
+    #[tool(
+        name = "brief_order",
+        title = "Read the person's request into a shopping brief before shopping",
+        description = BRIEF_DESCRIPTION,
+        output_schema = schema_for_output::<BriefResult>()
+    )]
     async fn brief_order(
         &self,
         Parameters(arguments): Parameters<BriefRequest>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
         context: RequestContext<RoleServer>,
-    ) -> Result<Json<BriefResult>, CallToolResult> {
-        let brief = self.service.brief_order(arguments.clone()).await.map_err(tool_error)?;
-        if brief.question.is_some() && elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
-            return Ok(Json(elicit::settle_the_brief(&self.service, &context.peer, &arguments, brief).await));
+    ) -> Result<CallToolResponse, CallToolResult> {
+        if let Some(state) = state {
+            let Some(rounds) = &self.rounds else {
+                return Err(invalid_argument("requestState: this server put no question in rounds"));
+            };
+            return match rounds.resume_brief(&self.service, &arguments, &state, responses.as_ref()).await {
+                Ok(brief) => complete(brief),
+                Err(RoundError::Check(error)) => Err(tool_error(error)),
+                Err(error) => Err(invalid_argument(&error.to_string())),
+            };
         }
-        Ok(Json(brief))
+        let brief = self.service.brief_order(arguments.clone()).await.map_err(tool_error)?;
+        if brief.question.is_some() {
+            if let Some(rounds) = &self.rounds
+                && Rounds::apply_to(&context)
+                && let Some(round) = rounds.ask_brief(&arguments, &brief)
+            {
+                return Ok(round.into());
+            }
+            if elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
+                return complete(elicit::settle_the_brief(&self.service, &context.peer, &arguments, brief).await);
+            }
+        }
+        complete(brief)
     }
 }
 

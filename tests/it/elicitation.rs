@@ -355,24 +355,26 @@ async fn a_brief_s_question_is_put_to_the_person_and_their_words_join_the_reques
     let facts = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(facts.path(), r#"{"brand": "Nike", "model": "Pegasus 41", "size_label": "43"}"#).unwrap();
     let fixed = asasked::extract::name::ExtractorName::Fixed(facts.path().to_path_buf());
-    let says_43: Answering =
-        |_| ElicitResult::new(ElicitationAction::Accept).with_content(json!({"own_words": "size 43 please"}));
-    let harness = start_with(fixed.clone(), ProtocolVersion::V_2025_11_25, true, vec![says_43]).await;
-    let arguments = json!({"request": "Nike Pegasus 41", "today": "2026-11-02"});
-    let brief = harness.brief(&arguments).await;
-    let shown = harness.shown();
-    assert_eq!(shown.len(), 1, "one form: {shown:?}");
-    assert!(shown[0].0.contains("Should the size be “43”?"), "{}", shown[0].0);
-    assert_eq!(brief["request"], "Nike Pegasus 41\nsize 43 please");
-    assert_eq!(brief["unclear"], json!([]), "{brief}");
-    assert!(brief.get("question").is_none(), "{brief}");
-    assert_eq!(brief["facts"]["size_label"], "43");
+    for protocol in PROTOCOLS {
+        let says_43: Answering =
+            |_| ElicitResult::new(ElicitationAction::Accept).with_content(json!({"own_words": "size 43 please"}));
+        let harness = start_with(fixed.clone(), protocol.clone(), true, vec![says_43]).await;
+        let arguments = json!({"request": "Nike Pegasus 41", "today": "2026-11-02"});
+        let brief = harness.brief(&arguments).await;
+        let shown = harness.shown();
+        assert_eq!(shown.len(), 1, "{protocol}: one form: {shown:?}");
+        assert!(shown[0].0.contains("Should the size be “43”?"), "{}", shown[0].0);
+        assert_eq!(brief["request"], "Nike Pegasus 41\nsize 43 please", "{protocol}");
+        assert_eq!(brief["unclear"], json!([]), "{brief}");
+        assert!(brief.get("question").is_none(), "{brief}");
+        assert_eq!(brief["facts"]["size_label"], "43");
 
-    // Declined: the brief comes back as it was, question included.
-    let harness =
-        start_with(fixed, ProtocolVersion::V_2025_11_25, true, vec![|_| ElicitResult::new(ElicitationAction::Decline)])
-            .await;
-    let brief = harness.brief(&arguments).await;
-    assert_eq!(brief["request"], "Nike Pegasus 41");
-    assert!(brief["question"].as_str().unwrap().contains("Should the size be “43”?"), "{brief}");
+        // Declined: the brief comes back as it was, question included.
+        let declines: Answering = |_| ElicitResult::new(ElicitationAction::Decline);
+        let harness = start_with(fixed.clone(), protocol.clone(), true, vec![declines]).await;
+        let brief = harness.brief(&arguments).await;
+        assert_eq!(brief["request"], "Nike Pegasus 41", "{protocol}");
+        assert!(brief["question"].as_str().unwrap().contains("Should the size be “43”?"), "{brief}");
+        assert_eq!(harness.shown().len(), 1, "{protocol}: the form was shown");
+    }
 }
