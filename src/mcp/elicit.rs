@@ -36,7 +36,17 @@ use crate::service::{
 
 /// How long the person has to answer a form. A person may step away; an
 /// agent waiting longer than this gets the plain `ask` and can call again.
+/// Over HTTP the wait is shorter: see [`form_timeout_within`].
 pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The wait for a form inside an HTTP session that closes after `idle`
+/// without a message: nine tenths of it, at most [`ELICITATION_TIMEOUT`].
+/// While the person reads the form the session carries no message, so a
+/// longer wait would let the session close under the call, and the agent
+/// would get an error instead of the ask (270 s with the default 300 s).
+pub fn form_timeout_within(idle: Duration) -> Duration {
+    (idle - idle / 10).min(ELICITATION_TIMEOUT)
+}
 /// The form's free-text field: the person's own words.
 pub const OWN_WORDS_FIELD: &str = "own_words";
 
@@ -153,6 +163,7 @@ pub async fn ask_the_person(
     peer: &Peer<RoleServer>,
     arguments: &CheckRequest,
     mut result: CheckResult,
+    timeout: Duration,
 ) -> CheckResult {
     // Findings the person already answered in this call: asking them again
     // (a declined mismatch still blocks) would only loop.
@@ -171,7 +182,7 @@ pub async fn ask_the_person(
             message: form.message.clone(),
             requested_schema: schema,
         };
-        let reply = match peer.create_elicitation_with_timeout(request, Some(ELICITATION_TIMEOUT)).await {
+        let reply = match peer.create_elicitation_with_timeout(request, Some(timeout)).await {
             Ok(reply) => reply,
             Err(error) => {
                 tracing::warn!(%error, "the person could not be asked directly; the ask goes back to the agent");
@@ -234,9 +245,10 @@ pub async fn settle_the_brief(
     peer: &Peer<RoleServer>,
     arguments: &BriefRequest,
     brief: BriefResult,
+    timeout: Duration,
 ) -> BriefResult {
     let Some(request) = brief_form(arguments, &brief) else { return brief };
-    match peer.create_elicitation_with_timeout(request, Some(ELICITATION_TIMEOUT)).await {
+    match peer.create_elicitation_with_timeout(request, Some(timeout)).await {
         Ok(reply) => settle_with(service, arguments, brief, &reply).await,
         Err(error) => {
             tracing::warn!(%error, "the person could not be asked directly; the brief's question goes back to the agent");
@@ -302,6 +314,13 @@ pub(crate) async fn settle_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_form_waits_less_than_the_http_session_may_idle() {
+        assert_eq!(form_timeout_within(Duration::from_secs(300)), Duration::from_secs(270));
+        assert_eq!(form_timeout_within(Duration::from_secs(3)), Duration::from_millis(2700));
+        assert_eq!(form_timeout_within(Duration::from_secs(3600)), ELICITATION_TIMEOUT);
+    }
 
     fn form() -> Form {
         Form {

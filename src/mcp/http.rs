@@ -116,6 +116,8 @@ impl std::fmt::Debug for HttpOptions {
 /// cap of `options` (its header read timeout is the connection's, applied by
 /// [`serve_http`]). `cancel` ends the MCP sessions.
 pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationToken) -> axum::Router {
+    // A form sent during a call must be answered before the session idles out.
+    let server = server.with_form_timeout(super::elicit::form_timeout_within(options.session_idle_timeout));
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel)
         .with_max_request_body_bytes(MAX_BODY_BYTES);

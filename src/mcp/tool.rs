@@ -3,6 +3,7 @@
 //! to a tool result. Transports live beside it and never look inside.
 
 use std::collections::BTreeSet;
+use std::time::Duration;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, IntoCallToolResult, RequestState, schema_for_output};
@@ -101,6 +102,8 @@ pub struct CheckServer {
     /// The 2026-07-28 elicitation rounds; without them those clients get
     /// the plain `ask`.
     rounds: Option<Rounds>,
+    /// How long a 2025-11-25 form may wait for the person.
+    form_timeout: Duration,
     tool_router: ToolRouter<CheckServer>,
 }
 
@@ -143,7 +146,13 @@ impl CheckServer {
                     .open_world(false),
             );
         }
-        CheckServer { service, rounds: None, tool_router }
+        CheckServer { service, rounds: None, form_timeout: elicit::ELICITATION_TIMEOUT, tool_router }
+    }
+
+    /// Waits at most `timeout` for the person to answer a form sent during
+    /// a call (HTTP sessions set it below their idle expiry).
+    pub fn with_form_timeout(self, timeout: Duration) -> CheckServer {
+        CheckServer { form_timeout: timeout, ..self }
     }
 
     /// Puts an `ask` to a 2026-07-28 client that declared form elicitation
@@ -190,7 +199,9 @@ impl CheckServer {
                 return Ok(round.into());
             }
             if elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
-                return complete(elicit::ask_the_person(&self.service, &context.peer, &arguments, result).await);
+                return complete(
+                    elicit::ask_the_person(&self.service, &context.peer, &arguments, result, self.form_timeout).await,
+                );
             }
         }
         complete(result)
@@ -264,7 +275,9 @@ impl CheckServer {
                 return Ok(round.into());
             }
             if elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
-                return complete(elicit::settle_the_brief(&self.service, &context.peer, &arguments, brief).await);
+                return complete(
+                    elicit::settle_the_brief(&self.service, &context.peer, &arguments, brief, self.form_timeout).await,
+                );
             }
         }
         complete(brief)

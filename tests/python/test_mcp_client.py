@@ -203,6 +203,42 @@ def serve_args(data_dir, facts_path):
     return ["serve", "--data-dir", data_dir, "--extractors", f"fixed:{facts_path}"]
 
 
+async def slow_person_over_http(work):
+    """A person slower than the session may idle (legacy mode, where the
+    server sends the form during the call): the server stops waiting before
+    the session would close, so the agent gets the plain ask, not an error,
+    and the session still serves the next call."""
+    data = os.path.join(work, "data-slow")
+    process = subprocess.Popen([BIN, "serve", "--data-dir", data, "--http", "127.0.0.1:0", "--session-idle-timeout", "3"],
+                               stderr=subprocess.PIPE, text=True)
+    shown = []
+
+    async def slow(context, params):
+        shown.append(params.message)
+        await asyncio.sleep(4.5)
+        return types.ElicitResult(action="accept", content={field: "accept" for field in finding_fields(params.requested_schema)})
+
+    try:
+        url = None
+        for _ in range(50):
+            match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", process.stderr.readline())
+            if match:
+                url = match.group(1)
+                break
+        assert url, "the server did not report its address"
+        arguments = {"request": ELICIT_REQUEST, "cart": cart("shoe-002"), "today": TODAY}
+        async with Client(url, mode="legacy", read_timeout_seconds=30, elicitation_callback=slow) as client:
+            result = structured(await client.call_tool("check_order", arguments))
+            assert shown, "the form was sent"
+            assert result["decision"] == "ask" and result["attempt"] == 1 and result["question"], result
+            again = structured(await client.call_tool("check_order", {**arguments, "cart": cart("shoe-003")}))
+            assert again["decision"] == "proceed", again
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    print("ok: a person slower than the session's idle timeout gets the plain ask; the session lives on")
+
+
 async def over_stdio(work, mode):
     facts_path = os.path.join(work, "facts.json")
     with open(facts_path, "w") as handle:
@@ -324,6 +360,14 @@ async def main():
     except Exception as error:
         failures += 1
         print(f"FAIL default server: {type(error).__name__}: {error}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    work = tempfile.mkdtemp(prefix="asasked-py-")
+    try:
+        await slow_person_over_http(work)
+    except Exception as error:
+        failures += 1
+        print(f"FAIL slow person over http: {type(error).__name__}: {error}", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     for transport in ["stdio", "http"]:
