@@ -26,6 +26,9 @@
 //!   `check_order` with the same request and today; the check's wall time
 //!   (facts reused from the brief, so no model call; the record sealed and
 //!   fsynced), median and p99.
+//! - `elicit2026/stdio/tmpfs` (issue 14): the same asks for a 2026-07-28
+//!   client (no `initialize`): each comes back as an `input_required`
+//!   round, and the retry with the reply is timed.
 //! - `elicit/stdio/tmpfs` (issue 14): over stdio with `rules`, a client
 //!   that declared form elicitation; per order a plain check, then an ask
 //!   (a cart in the wrong size) whose form the client accepts: the server's
@@ -514,6 +517,63 @@ impl StdioServer {
         }
     }
 
+    /// A 2026-07-28 client, which sends no `initialize`: every request
+    /// carries the protocol version and the client's capabilities in `_meta`.
+    async fn start_stateless(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
+        let mut child = tokio::process::Command::new(BIN)
+            .args(["serve", "--catalog", "none", "--data-dir"])
+            .arg(data_dir)
+            .args(extractor_arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("spawn asasked serve");
+        let stdin = child.stdin.take().expect("stdin");
+        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
+        StdioServer { child, stdin, lines, next_id: 0 }
+    }
+
+    /// Calls `name` as a 2026-07-28 client that declared form elicitation:
+    /// while the result is `input_required`, accepts every choice of the
+    /// form and calls again with the reply and the state; returns the final
+    /// result and the time of each retry (the server's share of a round:
+    /// open the state, seal the reply, re-check).
+    async fn call_tool_in_rounds(&mut self, name: &str, arguments: Value) -> (Value, Vec<Duration>) {
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "load", "version": "0"},
+        });
+        let mut params = json!({"name": name, "arguments": arguments, "_meta": meta});
+        let mut round_times = Vec::new();
+        loop {
+            let sent = Instant::now();
+            let reply = self.request("tools/call", params.clone()).await;
+            if params.get("requestState").is_some() {
+                round_times.push(sent.elapsed());
+            }
+            let result = reply.get("result").unwrap_or_else(|| panic!("{name}: {reply}")).clone();
+            if result["resultType"] != "input_required" {
+                assert_ne!(result.get("isError").and_then(Value::as_bool), Some(true), "{name}: {result}");
+                return (result["structuredContent"].clone(), round_times);
+            }
+            let form = &result["inputRequests"]["ask"]["params"]["requestedSchema"]["properties"];
+            let content: serde_json::Map<String, Value> = form
+                .as_object()
+                .expect("a form")
+                .keys()
+                .filter(|field| field.as_str() != "own_words")
+                .map(|field| (field.clone(), json!("accept")))
+                .collect();
+            params["inputResponses"] = json!({"ask": {"action": "accept", "content": content}});
+            params["requestState"] = result["requestState"].clone();
+        }
+    }
+
     /// Closes stdin: the server ends its session and exits.
     async fn stop(mut self) {
         drop(self.stdin);
@@ -616,6 +676,36 @@ async fn elicit_round_trip(name: &str, data_dir: &Path) {
     );
 }
 
+/// The same, for a 2026-07-28 client: the ask comes back as an
+/// `input_required` round and the client retries with the reply; the time
+/// of the retry is the server's share.
+async fn elicit_rounds(name: &str, data_dir: &Path) {
+    let orders = setting("LOAD_BRIEF_ORDERS", 100);
+    let rules = ["--extractors".to_owned(), "rules".to_owned()];
+    let mut server = StdioServer::start_stateless(data_dir, &rules).await;
+    let mut retries = Vec::new();
+    for number in 0..orders {
+        let request = format!("Nike Pegasus 41, white, size 42 please (order {number})");
+        let (check, rounds) = server.call_tool_in_rounds("check_order", arguments(&request, number)).await;
+        assert!(check["decision"] == "proceed" && rounds.is_empty(), "{check}");
+        let mut wrong_size = arguments(&request, 1_000_000 + number);
+        wrong_size["cart"][0]["item"]["size"] = json!("EU 41");
+        let (result, rounds) = server.call_tool_in_rounds("check_order", wrong_size).await;
+        assert_eq!(result["decision"], "proceed", "{result}");
+        assert_eq!(rounds.len(), 1, "one round");
+        retries.extend(rounds);
+    }
+    server.stop().await;
+    retries.sort();
+    println!(
+        "{name:<16} {orders} asks answered in 2026-07-28 rounds over stdio (rules): the retry with the reply  median \
+         {:.2} ms  p99 {:.2} ms  load {}",
+        millis(percentile(&retries, 0.5)),
+        millis(percentile(&retries, 0.99)),
+        load_average(),
+    );
+}
+
 async fn memory(data_dir: &Path) {
     let total = setting("LOAD_MEMORY_CHECKS", 100_000);
     let clients = setting("LOAD_CLIENTS", 8);
@@ -710,6 +800,9 @@ fn main() {
         }
         if selected("elicit/stdio/tmpfs") {
             elicit_round_trip("elicit/stdio/tmpfs", &shm.path().join("elicit")).await;
+        }
+        if selected("elicit2026/stdio/tmpfs") {
+            elicit_rounds("elicit2026/stdio/tmpfs", &shm.path().join("elicit2026")).await;
         }
         if selected("memory") {
             memory(&shm.path().join("memory")).await;
