@@ -194,6 +194,12 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         Code::Extra => of(None, false, Some(Action::RemoveItem), "lines"),
         Code::Lines => of(None, false, None, "lines"),
         Code::EngineError => of(Some(ENGINE_ERROR), false, None, ENGINE_ERROR),
+        // A mandate's constraint: the agent can repair the cart within it,
+        // except an expired mandate, which only the person can renew.
+        Code::MandateMerchant => of(None, true, Some(Action::ReplaceItem), "mandate"),
+        Code::MandateSku => of(None, true, Some(Action::ReplaceItem), "mandate"),
+        Code::MandateAmount => of(None, true, Some(Action::ReduceTotal), "mandate"),
+        Code::MandateExpired => of(None, false, None, "mandate"),
     }
 }
 
