@@ -337,6 +337,144 @@ pub fn project(decision: Decision, messages: Vec<Message>, binding: &Binding) ->
     }
 }
 
+/// The ACP CheckoutSession status a verdict maps to (ACP 2026-04-17), as
+/// UCP's does: MATCH is payable, BLOCK is a session the agent can still
+/// repair, REVIEW needs the person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AcpStatus {
+    ReadyForPayment,
+    NotReadyForPayment,
+    RequiresEscalation,
+}
+
+impl AcfVerdict {
+    pub fn acp_status(self) -> AcpStatus {
+        match self {
+            AcfVerdict::Match => AcpStatus::ReadyForPayment,
+            AcfVerdict::Block => AcpStatus::NotReadyForPayment,
+            AcfVerdict::Review => AcpStatus::RequiresEscalation,
+        }
+    }
+}
+
+/// ACP `type`: a blocking finding is an `error`, a note `info` (ACP's
+/// warning codes are all about stock and discounts; none fits a note).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AcpMessageType {
+    Error,
+    Info,
+}
+
+/// ACP `severity`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AcpSeverity {
+    Low,
+    Medium,
+    High,
+}
+
+/// ACP `resolution`: who resolves the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AcpResolution {
+    /// The agent can repair the cart within what the person said.
+    Recoverable,
+    /// Only the person can say (the guard could not tell).
+    RequiresBuyerInput,
+    /// The person must decide or authorise.
+    RequiresBuyerReview,
+}
+
+/// One ACP message (`MessageError` or `MessageInfo` of ACP 2026-04-17),
+/// with no field those schemas do not have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AcpMessage {
+    #[serde(rename = "type")]
+    pub message_type: AcpMessageType,
+    /// ACP's error code (`invalid`, `missing`, `maximum_exceeded`,
+    /// `minimum_not_met`, `quantity_exceeded`, `expired`,
+    /// `approval_required`); absent on `info`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    pub severity: AcpSeverity,
+    pub resolution: AcpResolution,
+    /// RFC 9535 JSONPath into the cart as the caller sent it
+    /// (`$.line_items[1]` in a checkout, `$.cart[1]` in a list).
+    pub param: String,
+    /// Always `plain`.
+    pub content_type: String,
+    pub content: String,
+}
+
+/// The ACP rendering of one check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AcpProjection {
+    pub status: AcpStatus,
+    pub messages: Vec<AcpMessage>,
+}
+
+/// The ACP error code of an ACF message.
+fn acp_code(message: &Message) -> &'static str {
+    let code = message.code.as_str();
+    match message.guard_code.as_str() {
+        "explicit-max" => "maximum_exceeded",
+        "mandate-amount" if message.expected.get("amount_at_least").is_some() => "minimum_not_met",
+        "mandate-amount" => "maximum_exceeded",
+        "quantity" if code.ends_with("quantity_over_max") => "quantity_exceeded",
+        "mandate-expired" => "expired",
+        "missing" => "missing",
+        ENGINE_ERROR | RETRY_BUDGET => "approval_required",
+        _ => "invalid",
+    }
+}
+
+/// The caller's own JSONPath for an ACF message's cart path: entry `i` of
+/// `$.cart[i]` is `params[i]`; any other path is kept.
+fn param(path: &str, params: &[String]) -> String {
+    path.strip_prefix("$.cart[")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|index| index.parse::<usize>().ok())
+        .and_then(|index| params.get(index))
+        .cloned()
+        .unwrap_or_else(|| path.to_owned())
+}
+
+/// Renders the ACF projection as ACP messages and status; `params` maps
+/// cart entries to the caller's document.
+pub fn acp(projection: &AcfProjection, params: &[String]) -> AcpProjection {
+    let messages = projection
+        .messages
+        .iter()
+        .map(|message| {
+            let error = message.message_type == MessageType::Error;
+            let resolution = if message.severity == MessageSeverity::Recoverable {
+                AcpResolution::Recoverable
+            } else if message.uncertain {
+                AcpResolution::RequiresBuyerInput
+            } else {
+                AcpResolution::RequiresBuyerReview
+            };
+            AcpMessage {
+                message_type: if error { AcpMessageType::Error } else { AcpMessageType::Info },
+                code: error.then(|| acp_code(message).to_owned()),
+                severity: match (error, resolution) {
+                    (false, _) => AcpSeverity::Low,
+                    (true, AcpResolution::Recoverable) => AcpSeverity::Medium,
+                    (true, _) => AcpSeverity::High,
+                },
+                resolution,
+                param: param(&message.path, params),
+                content_type: "plain".to_owned(),
+                content: message.content.clone(),
+            }
+        })
+        .collect();
+    AcpProjection { status: projection.conformity.verdict.acp_status(), messages }
+}
+
 /// `pass`, `soft_fail` or `hard_fail` (ACF v0.1 §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -60,7 +60,13 @@ impl Form {
         if result.decision != Decision::Ask {
             return None;
         }
-        let blocking: Vec<_> = result.findings.iter().filter(|finding| finding.severity == Severity::Block).collect();
+        // A mandate's finding is not the person's to accept in a form
+        // (only a changed cart or a new mandate clears it): not asked.
+        let blocking: Vec<_> = result
+            .findings
+            .iter()
+            .filter(|finding| finding.severity == Severity::Block && !finding.code.is_mandate())
+            .collect();
         if blocking.is_empty() {
             return None;
         }
@@ -151,7 +157,8 @@ pub async fn ask_the_person(
     let mut answered: BTreeSet<String> = BTreeSet::new();
     // The question's language: the argument, else the request's, as the
     // service chose it.
-    let language = arguments.language.unwrap_or_else(|| Language::detect(arguments.request.trim()));
+    let words = crate::service::input::request_input(&arguments.request).map(|(words, _)| words).unwrap_or_default();
+    let language = arguments.language.unwrap_or_else(|| Language::detect(&words));
     while result.attempt < MAX_ATTEMPTS {
         let Some(form) = Form::of(&result, language) else { break };
         if form.fields.iter().all(|(_, finding_id)| answered.contains(finding_id)) {

@@ -81,6 +81,10 @@ pub struct VerifyRequest {
     /// The cart about to be paid; without it only the signature and expiry are checked.
     #[serde(default)]
     pub cart: Option<Value>,
+    /// The `today` the check was made with, when one was given (an ACP
+    /// checkout's delivery days count from it). Default: the server's date.
+    #[serde(default)]
+    pub today: Option<String>,
 }
 
 const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. When you start shopping for a person, call brief_order \
@@ -195,7 +199,7 @@ impl CheckServer {
         &self,
         Parameters(arguments): Parameters<VerifyRequest>,
     ) -> Result<Json<Verification>, CallToolResult> {
-        match self.service.verify_receipt(&arguments.token, arguments.cart.as_ref()) {
+        match self.service.verify_receipt(&arguments.token, arguments.cart.as_ref(), arguments.today.as_deref()) {
             Ok(verification) => Ok(Json(verification)),
             Err(error) => Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {error}"))])),
         }
