@@ -432,8 +432,12 @@ fn acp_code(message: &Message) -> &'static str {
 }
 
 /// The caller's own JSONPath for an ACF message's cart path: entry `i` of
-/// `$.cart[i]` is `params[i]`; any other path is kept.
-fn param(path: &str, params: &[String]) -> String {
+/// `$.cart[i]` is `params[i]`, the whole cart `$.cart` is `whole`; any
+/// other path (`$`, `$.request`) is kept.
+fn param(path: &str, params: &[String], whole: &str) -> String {
+    if path == "$.cart" {
+        return whole.to_owned();
+    }
     path.strip_prefix("$.cart[")
         .and_then(|rest| rest.strip_suffix(']'))
         .and_then(|index| index.parse::<usize>().ok())
@@ -443,8 +447,9 @@ fn param(path: &str, params: &[String]) -> String {
 }
 
 /// Renders the ACF projection as ACP messages and status; `params` maps
-/// cart entries to the caller's document.
-pub fn acp(projection: &AcfProjection, params: &[String]) -> AcpProjection {
+/// cart entries to the caller's document, `whole` is the path of the whole
+/// cart in it (`$` for a checkout document, `$.cart` for a list).
+pub fn acp(projection: &AcfProjection, params: &[String], whole: &str) -> AcpProjection {
     let messages = projection
         .messages
         .iter()
@@ -466,7 +471,7 @@ pub fn acp(projection: &AcfProjection, params: &[String]) -> AcpProjection {
                     (true, _) => AcpSeverity::High,
                 },
                 resolution,
-                param: param(&message.path, params),
+                param: param(&message.path, params, whole),
                 content_type: "plain".to_owned(),
                 content: message.content.clone(),
             }
@@ -660,6 +665,40 @@ mod tests {
         let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
         assert_eq!(refund.code, "asasked.refund");
         assert!(refund.requires_buyer_approval);
+    }
+
+    #[test]
+    fn acp_messages_point_into_the_callers_document_and_carry_acp_fields_only() {
+        let none = Default::default();
+        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
+        let mut note = message(&finding(Code::Unchecked, Severity::Warn, json!("x"), Value::Null), &none);
+        note.path = "$.cart".into();
+        let mut late = colour.clone();
+        late.guard_code = "mandate-expired".into();
+        late.severity = MessageSeverity::RequiresBuyerReview;
+        late.uncertain = false;
+        late.path = "$.request".into();
+        let projection = project(Decision::Ask, vec![colour, note, late], &binding());
+        let acp = acp(&projection, &["$.line_items[0]".to_owned()], "$");
+        assert_eq!(acp.status, AcpStatus::RequiresEscalation);
+        let value = serde_json::to_value(&acp.messages).unwrap();
+        assert_eq!(
+            value[0],
+            json!({"type": "error", "code": "invalid", "severity": "medium", "resolution": "recoverable",
+                "param": "$.line_items[0]", "content_type": "plain", "content": "reason"})
+        );
+        assert_eq!(
+            value[1],
+            json!({"type": "info", "severity": "low", "resolution": "requires_buyer_input", "param": "$",
+                "content_type": "plain", "content": "reason"})
+        );
+        assert_eq!(
+            (value[2]["code"].as_str(), value[2]["resolution"].as_str()),
+            (Some("expired"), Some("requires_buyer_review"))
+        );
+        assert_eq!(value[2]["param"], "$.request");
+        assert_eq!(AcfVerdict::Block.acp_status(), AcpStatus::NotReadyForPayment);
+        assert_eq!(AcfVerdict::Match.acp_status(), AcpStatus::ReadyForPayment);
     }
 
     #[test]

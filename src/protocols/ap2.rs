@@ -187,6 +187,12 @@ pub fn open_mandates(document: &Map<String, Value>, root: &str) -> Result<Docume
             constrain(&mut facts, object(constraint, &at)?, &at)?;
         }
     }
+    if facts.merchants.len() > super::MAX_LIST || facts.skus.len() > super::MAX_LIST {
+        return Err(cart::error(
+            &mandates_path,
+            format!("more than {} allowed merchants or SKUs in all", super::MAX_LIST),
+        ));
+    }
     Ok(DocumentRequest { text, mandate: facts })
 }
 

@@ -147,8 +147,18 @@ fn required<'a>(parent: &'a Map<String, Value>, key: &str, at: &str) -> Result<&
     }
 }
 
+/// The longest list a document may hold anywhere (line items, policies,
+/// options, a mandate's merchants or SKUs): the cart's own bound, so that
+/// a hostile document costs no more than a hostile cart in the checks,
+/// which compare every entry with every allowed value.
+pub const MAX_LIST: usize = MAX_CART_ENTRIES;
+
 fn list<'a>(value: &'a Value, at: &str) -> Result<&'a Vec<Value>, CartError> {
-    value.as_array().ok_or_else(|| cart::error(at, "expected a list"))
+    let values = value.as_array().ok_or_else(|| cart::error(at, "expected a list"))?;
+    if values.len() > MAX_LIST {
+        return Err(cart::error(at, format!("{} values, more than the bound of {MAX_LIST}", values.len())));
+    }
+    Ok(values)
 }
 
 /// The line items of a checkout: a non-empty list within the cart bound.
@@ -156,9 +166,6 @@ fn line_items<'a>(parent: &'a Map<String, Value>, at: &str) -> Result<&'a Vec<Va
     let items_path = path(at, "line_items");
     let items = list(required(parent, "line_items", at)?, &items_path)?;
     cart::check_entry_count(items.len(), &items_path)?;
-    if items.len() > MAX_CART_ENTRIES {
-        return Err(cart::error(&items_path, "too many line items"));
-    }
     Ok(items)
 }
 
@@ -270,6 +277,15 @@ mod tests {
         assert!(error.message.contains("UCP checkout") && error.message.contains("AP2 CartMandate"), "{error}");
         let error = parse_request(json!({"intent": "x"}).as_object().unwrap(), "$.request").unwrap_err();
         assert!(error.message.contains("IntentMandate"), "{error}");
+    }
+
+    #[test]
+    fn lists_are_bounded() {
+        let merchants: Vec<String> = (0..=MAX_LIST).map(|index| format!("m{index}")).collect();
+        let intent = json!({"natural_language_description": "shoes", "intent_expiry": "2026-11-05",
+            "merchants": merchants});
+        let error = parse_request(intent.as_object().unwrap(), "$.request").unwrap_err();
+        assert_eq!(error.path, "$.request.merchants");
     }
 
     #[test]

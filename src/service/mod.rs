@@ -33,6 +33,7 @@ use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
 use crate::messages::{self, Language};
+use crate::protocols::CartShape;
 use crate::receipt::{self, Jwks, KeyRing, Verification};
 pub use answers::{ACCEPT_REPLY, ACCEPTED, DECLINE_REPLY, DECLINED};
 pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
@@ -415,7 +416,8 @@ impl Inner {
         }
         let mandate_digest = digest::of_value(&mandate);
         let subject_digest = input::subject_digest(&input.cart, input.payment.as_ref())?;
-        let presentation = Presentation { format: input.format, params: input.params.clone() };
+        let whole = if input.shape == CartShape::Entries { "$.cart" } else { "$" };
+        let presentation = Presentation { format: input.format, params: input.params.clone(), whole };
         let record_id = record_id(&mandate_digest, &subject_digest);
 
         // Replaying the very same check returns its record; nothing new is sealed.
@@ -651,12 +653,14 @@ pub fn record_id(mandate_digest: &str, subject_digest: &str) -> String {
 struct Presentation {
     format: Option<Format>,
     params: Vec<String>,
+    /// The whole cart's path in the caller's input.
+    whole: &'static str,
 }
 
 impl Presentation {
     fn finish(&self, mut result: CheckResult) -> CheckResult {
         result.acf_v01 = (self.format == Some(Format::AcfV01)).then(|| acf::v01(&result.acf));
-        result.acp = Some(acf::acp(&result.acf, &self.params));
+        result.acp = Some(acf::acp(&result.acf, &self.params, self.whole));
         result
     }
 }

@@ -185,7 +185,8 @@ async fn open_mandates_constrain_merchant_sku_and_amount() {
     let amount = result.findings.iter().find(|finding| finding.code.as_str() == "mandate-amount").unwrap();
     assert_eq!(amount.actual["total"]["minor"], 15999);
     let acp = result.acp.as_ref().unwrap();
-    assert!(acp.messages.iter().any(|message| message.code.as_deref() == Some("maximum_exceeded")));
+    let over = acp.messages.iter().find(|message| message.code.as_deref() == Some("maximum_exceeded")).unwrap();
+    assert_eq!(over.param, "$", "a whole-checkout finding points at the session itself");
     service.shutdown().await;
 }
 
