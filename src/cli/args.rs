@@ -152,8 +152,8 @@ pub struct VerifyArguments {
     /// Catalog folder that `{id, quantity}` cart entries refer to, `embedded` or `none`.
     #[arg(long, default_value = "embedded")]
     pub catalog: String,
-    /// The `today` the check was made with (ISO), when it was given: an ACP
-    /// checkout's delivery days are counted from it. Default: today's date.
+    /// The `today` the check was made with (ISO), when it was given: a UCP or
+    /// ACP checkout's delivery days are counted from it. Default: today's date.
     #[arg(long)]
     pub today: Option<String>,
 }

@@ -85,8 +85,8 @@ pub struct VerifyRequest {
     /// The cart about to be paid; without it only the signature and expiry are checked.
     #[serde(default)]
     pub cart: Option<Value>,
-    /// The `today` the check was made with, when one was given (an ACP
-    /// checkout's delivery days count from it). Default: the server's date.
+    /// The `today` the check was made with, when one was given (a UCP or
+    /// ACP checkout's delivery days count from it). Default: the server's date.
     #[serde(default)]
     pub today: Option<String>,
 }

@@ -200,7 +200,7 @@ impl Delivery {
 }
 
 /// Days from today to an RFC 3339 time's UTC date; a time already past is 0.
-fn days_until(text: &str, today: NaiveDate, at: &str) -> Result<u64, CartError> {
+pub(super) fn days_until(text: &str, today: NaiveDate, at: &str) -> Result<u64, CartError> {
     let time = DateTime::parse_from_rfc3339(text)
         .map_err(|error| cart::error(at, format!("{text:?} is not an RFC 3339 time: {error}")))?;
     let days = (time.to_utc().date_naive() - today).num_days().max(0);

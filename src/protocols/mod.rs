@@ -89,7 +89,7 @@ pub fn parse_cart(object: &Map<String, Value>, root: &str, today: NaiveDate) -> 
     }
     if object.contains_key("line_items") {
         if object.contains_key("ucp") || object.contains_key("policies") {
-            return ucp::checkout(object, root);
+            return ucp::checkout(object, root, today);
         }
         if ["fulfillment_options", "capabilities", "protocol", "selected_fulfillment_options"]
             .iter()
@@ -102,7 +102,7 @@ pub fn parse_cart(object: &Map<String, Value>, root: &str, today: NaiveDate) -> 
         let first = object.get("line_items").and_then(Value::as_array).and_then(|items| items.first());
         let item = first.and_then(|line| line.get("item"));
         if item.is_some_and(|item| item.get("title").is_some() || item.get("price").is_some()) {
-            return ucp::checkout(object, root);
+            return ucp::checkout(object, root, today);
         }
         if first.is_some_and(|line| line.get("unit_amount").is_some() || line.get("name").is_some())
             || item.is_some_and(|item| item.get("unit_amount").is_some() || item.get("name").is_some())

@@ -7,12 +7,19 @@
 //! it applies to returnable, unless its description says they are final
 //! sale; the narrowest target wins (a `$.line_items[N]` target over a
 //! response-wide policy), and a target this reader cannot resolve (a filter,
-//! a wildcard) leaves returnability unknown rather than guessed. UCP carries
-//! no brand, colour, size or merchant: those checks report them unchecked.
+//! a wildcard) leaves returnability unknown rather than guessed. Delivery
+//! comes from the fulfillment extension (`fulfillment.methods[].groups[]`):
+//! the days from today to the `latest_fulfillment_time` of the group's
+//! selected option (or of its only option) for the line items the group
+//! names. UCP carries no brand, colour, size or merchant: those checks
+//! report them unchecked.
 
+use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
-use super::{CartShape, DocumentCart, currency, line_items, messages, minor, object, path, required, status, string};
+use super::{
+    CartShape, DocumentCart, currency, line_items, list, messages, minor, object, path, required, status, string,
+};
 use crate::cart::{self, Cart, CartEntry, CartError, Item};
 
 /// UCP's checkout statuses.
@@ -22,8 +29,9 @@ pub const STATUSES: [&str; 6] =
 /// The return policy type.
 pub const RETURN_POLICY: &str = "dev.ucp.shopping.policy.return";
 
-pub fn checkout(document: &Map<String, Value>, root: &str) -> Result<DocumentCart, CartError> {
+pub fn checkout(document: &Map<String, Value>, root: &str, today: NaiveDate) -> Result<DocumentCart, CartError> {
     let currency = currency(document, "currency", root)?;
+    let delivery = delivery(document, root, today)?;
     status(document, root, &STATUSES)?;
     messages(document, root)?;
     let items = line_items(document, root)?;
@@ -39,9 +47,15 @@ pub fn checkout(document: &Map<String, Value>, root: &str) -> Result<DocumentCar
             Some(value) => Some(minor(value, &path(&item_path, "price"))?),
         };
         let quantity = cart::parse_quantity(line.get("quantity"), &path(&line_path, "quantity"))?;
+        let line_id = string(line, "id", &line_path)?;
+        let delivery_days = line_id
+            .as_deref()
+            .and_then(|line_id| delivery.iter().find(|(id, _)| id == line_id))
+            .and_then(|(_, days)| *days);
         entries.push(CartEntry {
             item: Item {
                 id: string(item, "id", &item_path)?,
+                delivery_days,
                 name: string(item, "title", &item_path)?,
                 price_cents: price,
                 currency: Some(currency.clone()),
@@ -58,6 +72,77 @@ pub fn checkout(document: &Map<String, Value>, root: &str) -> Result<DocumentCar
     }
     let payment = super::stated_total(document, root, &currency)?;
     Ok(DocumentCart { shape: CartShape::UcpCheckout, cart: Cart { entries }, params, payment })
+}
+
+/// The delivery days of each line item id the fulfillment extension names:
+/// a group's selected option, else its only option; unknown otherwise.
+fn delivery(
+    document: &Map<String, Value>,
+    root: &str,
+    today: NaiveDate,
+) -> Result<Vec<(String, Option<u64>)>, CartError> {
+    let mut days_by_line = Vec::new();
+    let fulfillment_path = path(root, "fulfillment");
+    let Some(fulfillment) = document.get("fulfillment").filter(|value| !value.is_null()) else {
+        return Ok(days_by_line);
+    };
+    let fulfillment = object(fulfillment, &fulfillment_path)?;
+    let methods_path = path(&fulfillment_path, "methods");
+    let Some(methods) = fulfillment.get("methods").filter(|value| !value.is_null()) else {
+        return Ok(days_by_line);
+    };
+    for (method_index, method) in list(methods, &methods_path)?.iter().enumerate() {
+        let method_path = format!("{methods_path}[{method_index}]");
+        let method = object(method, &method_path)?;
+        let groups_path = path(&method_path, "groups");
+        let Some(groups) = method.get("groups").filter(|value| !value.is_null()) else { continue };
+        for (group_index, group) in list(groups, &groups_path)?.iter().enumerate() {
+            let group_path = format!("{groups_path}[{group_index}]");
+            let group = object(group, &group_path)?;
+            let options_path = path(&group_path, "options");
+            let options = match group.get("options").filter(|value| !value.is_null()) {
+                Some(options) => list(options, &options_path)?.as_slice(),
+                None => &[],
+            };
+            let selected = string(group, "selected_option_id", &group_path)?;
+            let chosen = match &selected {
+                Some(selected) => {
+                    let found = options
+                        .iter()
+                        .position(|option| option.get("id").and_then(Value::as_str) == Some(selected.as_str()));
+                    let Some(found) = found else {
+                        return Err(cart::error(
+                            &path(&group_path, "selected_option_id"),
+                            format!("{selected:?} is none of the group's options"),
+                        ));
+                    };
+                    Some(found)
+                }
+                None if options.len() == 1 => Some(0),
+                None => None,
+            };
+            let days = match chosen {
+                Some(index) => {
+                    let option_path = format!("{options_path}[{index}]");
+                    let option = object(&options[index], &option_path)?;
+                    match string(option, "latest_fulfillment_time", &option_path)? {
+                        Some(time) => {
+                            Some(super::acp::days_until(&time, today, &path(&option_path, "latest_fulfillment_time"))?)
+                        }
+                        None => None,
+                    }
+                }
+                None => None,
+            };
+            let ids_path = path(&group_path, "line_item_ids");
+            for (id_index, id) in list(required(group, "line_item_ids", &group_path)?, &ids_path)?.iter().enumerate() {
+                let id =
+                    id.as_str().ok_or_else(|| cart::error(&format!("{ids_path}[{id_index}]"), "expected a string"))?;
+                days_by_line.push((id.to_owned(), days));
+            }
+        }
+    }
+    Ok(days_by_line)
 }
 
 /// Whether each line item can be returned, from the return policies.
@@ -153,7 +238,7 @@ mod tests {
     use serde_json::json;
 
     fn read(document: Value) -> Result<DocumentCart, CartError> {
-        checkout(document.as_object().unwrap(), "$.cart")
+        checkout(document.as_object().unwrap(), "$.cart", NaiveDate::from_ymd_opt(2026, 11, 2).unwrap())
     }
 
     fn document(policies: Value) -> Value {
@@ -189,6 +274,24 @@ mod tests {
             {"type": RETURN_POLICY, "description": "Free returns.", "applies_to": ["$.line_items[?@.id=='B']"]}])))
         .unwrap();
         assert_eq!(unresolved.cart.entries[0].item.final_sale, None);
+    }
+
+    #[test]
+    fn delivery_comes_from_the_selected_fulfillment_option() {
+        let mut checkout = document(json!([]));
+        checkout["fulfillment"] = json!({"methods": [{"id": "m1", "type": "shipping", "line_item_ids": ["li_1", "li_2"],
+            "groups": [
+                {"id": "g1", "line_item_ids": ["li_1"], "selected_option_id": "express", "options": [
+                    {"id": "standard", "title": "Standard", "latest_fulfillment_time": "2026-11-09T20:00:00Z", "totals": []},
+                    {"id": "express", "title": "Express", "latest_fulfillment_time": "2026-11-04T20:00:00Z", "totals": []}]},
+                {"id": "g2", "line_item_ids": ["li_2"], "options": [
+                    {"id": "a", "title": "A", "latest_fulfillment_time": "2026-11-05T20:00:00Z", "totals": []},
+                    {"id": "b", "title": "B", "latest_fulfillment_time": "2026-11-06T20:00:00Z", "totals": []}]}]}]});
+        let cart = read(checkout.clone()).unwrap();
+        assert_eq!(cart.cart.entries[0].item.delivery_days, Some(2));
+        assert_eq!(cart.cart.entries[1].item.delivery_days, None, "two options and no choice: unknown");
+        checkout["fulfillment"]["methods"][0]["groups"][0]["selected_option_id"] = json!("overnight");
+        assert_eq!(read(checkout).unwrap_err().path, "$.cart.fulfillment.methods[0].groups[0].selected_option_id");
     }
 
     #[test]

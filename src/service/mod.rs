@@ -328,8 +328,8 @@ impl Service {
 
     /// Verifies a receipt with this server's keys, now, for `cart` (in any
     /// shape `check_order` accepts, resolved the same way) if given.
-    /// `today` is the date the check was made with, when it was given (an
-    /// ACP checkout's delivery days count from it); default the clock's.
+    /// `today` is the date the check was made with, when it was given (a
+    /// checkout document's delivery days count from it); default the clock's.
     pub fn verify_receipt(
         &self,
         token: &str,

@@ -82,6 +82,15 @@ async fn a_ucp_checkout_is_checked_as_it_is_and_its_return_policy_sets_returnabi
     assert_eq!(serde_json::to_value(acp.status).unwrap(), "ready_for_payment");
     assert!(acp.messages.iter().all(|message| message.param == "$.line_items[0]"));
 
+    // Its selected fulfillment option arrives on the 24th: five days.
+    let hurried = format!("{MOLESKINE}, delivered within 3 days");
+    let result = check(&service, json!(hurried), checkout.clone(), "2026-11-19").await;
+    assert_eq!(codes(&result, "block"), ["deadline"]);
+    assert_eq!(
+        result.findings.iter().find(|finding| finding.code.as_str() == "deadline").unwrap().actual["delivery_days"],
+        5
+    );
+
     // The same checkout with the line declared final sale.
     let mut final_sale = checkout.clone();
     final_sale["policies"] = json!([{"type": "dev.ucp.shopping.policy.return",
