@@ -236,6 +236,21 @@ async fn bad_documents_are_errors_naming_their_path() {
     assert!(message.contains("checkout.allowed_merchants"), "{message}");
     let (field, _) = refused(&service, json!(42), fixture("ucp-checkout.json")).await;
     assert_eq!(field, "$.request");
+
+    // Nesting past the bound is refused before anything recurses over it.
+    let mut deep = json!("bottom");
+    for _ in 0..40 {
+        deep = json!({ "nested": deep });
+    }
+    let mut checkout = fixture("ucp-checkout.json");
+    checkout["extension"] = deep.clone();
+    let (field, message) = refused(&service, json!(PEGASUS), checkout).await;
+    assert_eq!(field, "$.cart");
+    assert!(message.contains("nested deeper"), "{message}");
+    let mut intent = fixture("ap2-intent-mandate.json");
+    intent["extension"] = deep;
+    let (field, _) = refused(&service, intent, fixture("ap2-cart-mandate.json")).await;
+    assert_eq!(field, "$.request");
     service.shutdown().await;
 }
 
