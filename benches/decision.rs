@@ -21,6 +21,8 @@ fn shoe(index: usize, size: u32) -> Item {
         units: Some(1),
         price_cents: Some(12999),
         currency: Some("USD".into()),
+        sku: None,
+        merchant: None,
     }
 }
 

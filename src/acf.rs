@@ -194,6 +194,12 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         Code::Extra => of(None, false, Some(Action::RemoveItem), "lines"),
         Code::Lines => of(None, false, None, "lines"),
         Code::EngineError => of(Some(ENGINE_ERROR), false, None, ENGINE_ERROR),
+        // A mandate's constraint: the agent can repair the cart within it,
+        // except an expired mandate, which only the person can renew.
+        Code::MandateMerchant => of(None, true, Some(Action::ReplaceItem), "mandate"),
+        Code::MandateSku => of(None, true, Some(Action::ReplaceItem), "mandate"),
+        Code::MandateAmount => of(None, true, Some(Action::ReduceTotal), "mandate"),
+        Code::MandateExpired => of(None, false, None, "mandate"),
     }
 }
 
@@ -329,6 +335,149 @@ pub fn project(decision: Decision, messages: Vec<Message>, binding: &Binding) ->
         ucp_status: verdict.ucp_status(),
         messages,
     }
+}
+
+/// The ACP CheckoutSession status a verdict maps to (ACP 2026-04-17), as
+/// UCP's does: MATCH is payable, BLOCK is a session the agent can still
+/// repair, REVIEW needs the person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AcpStatus {
+    ReadyForPayment,
+    NotReadyForPayment,
+    RequiresEscalation,
+}
+
+impl AcfVerdict {
+    pub fn acp_status(self) -> AcpStatus {
+        match self {
+            AcfVerdict::Match => AcpStatus::ReadyForPayment,
+            AcfVerdict::Block => AcpStatus::NotReadyForPayment,
+            AcfVerdict::Review => AcpStatus::RequiresEscalation,
+        }
+    }
+}
+
+/// ACP `type`: a blocking finding is an `error`, a note `info` (ACP's
+/// warning codes are all about stock and discounts; none fits a note).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AcpMessageType {
+    Error,
+    Info,
+}
+
+/// ACP `severity`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AcpSeverity {
+    Low,
+    Medium,
+    High,
+}
+
+/// ACP `resolution`: who resolves the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AcpResolution {
+    /// The agent can repair the cart within what the person said.
+    Recoverable,
+    /// Only the person can say (the guard could not tell).
+    RequiresBuyerInput,
+    /// The person must decide or authorise.
+    RequiresBuyerReview,
+}
+
+/// One ACP message (`MessageError` or `MessageInfo` of ACP 2026-04-17),
+/// with no field those schemas do not have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AcpMessage {
+    #[serde(rename = "type")]
+    pub message_type: AcpMessageType,
+    /// ACP's error code (`invalid`, `missing`, `maximum_exceeded`,
+    /// `minimum_not_met`, `quantity_exceeded`, `expired`,
+    /// `approval_required`); absent on `info`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    pub severity: AcpSeverity,
+    pub resolution: AcpResolution,
+    /// RFC 9535 JSONPath into the cart as the caller sent it
+    /// (`$.line_items[1]` in a checkout, `$.cart[1]` in a list).
+    pub param: String,
+    /// Always `plain`.
+    pub content_type: String,
+    pub content: String,
+}
+
+/// The ACP rendering of one check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AcpProjection {
+    pub status: AcpStatus,
+    pub messages: Vec<AcpMessage>,
+}
+
+/// The ACP error code of an ACF message.
+fn acp_code(message: &Message) -> &'static str {
+    let code = message.code.as_str();
+    match message.guard_code.as_str() {
+        "explicit-max" => "maximum_exceeded",
+        "mandate-amount" if message.expected.get("amount_at_least").is_some() => "minimum_not_met",
+        "mandate-amount" => "maximum_exceeded",
+        "quantity" if code.ends_with("quantity_over_max") => "quantity_exceeded",
+        "mandate-expired" => "expired",
+        "missing" => "missing",
+        ENGINE_ERROR | RETRY_BUDGET => "approval_required",
+        _ => "invalid",
+    }
+}
+
+/// The caller's own JSONPath for an ACF message's cart path: entry `i` of
+/// `$.cart[i]` is `params[i]`, the whole cart `$.cart` is `whole`; any
+/// other path (`$`, `$.request`) is kept.
+fn param(path: &str, params: &[String], whole: &str) -> String {
+    if path == "$.cart" {
+        return whole.to_owned();
+    }
+    path.strip_prefix("$.cart[")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|index| index.parse::<usize>().ok())
+        .and_then(|index| params.get(index))
+        .cloned()
+        .unwrap_or_else(|| path.to_owned())
+}
+
+/// Renders the ACF projection as ACP messages and status; `params` maps
+/// cart entries to the caller's document, `whole` is the path of the whole
+/// cart in it (`$` for a checkout document, `$.cart` for a list).
+pub fn acp(projection: &AcfProjection, params: &[String], whole: &str) -> AcpProjection {
+    let messages = projection
+        .messages
+        .iter()
+        .map(|message| {
+            let error = message.message_type == MessageType::Error;
+            let resolution = if message.severity == MessageSeverity::Recoverable {
+                AcpResolution::Recoverable
+            } else if message.uncertain {
+                AcpResolution::RequiresBuyerInput
+            } else {
+                AcpResolution::RequiresBuyerReview
+            };
+            AcpMessage {
+                message_type: if error { AcpMessageType::Error } else { AcpMessageType::Info },
+                code: error.then(|| acp_code(message).to_owned()),
+                severity: match (error, resolution) {
+                    (false, _) => AcpSeverity::Low,
+                    (true, AcpResolution::Recoverable) => AcpSeverity::Medium,
+                    (true, _) => AcpSeverity::High,
+                },
+                resolution,
+                param: param(&message.path, params, whole),
+                content_type: "plain".to_owned(),
+                content: message.content.clone(),
+            }
+        })
+        .collect();
+    AcpProjection { status: projection.conformity.verdict.acp_status(), messages }
 }
 
 /// `pass`, `soft_fail` or `hard_fail` (ACF v0.1 §3).
@@ -516,6 +665,40 @@ mod tests {
         let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
         assert_eq!(refund.code, "asasked.refund");
         assert!(refund.requires_buyer_approval);
+    }
+
+    #[test]
+    fn acp_messages_point_into_the_callers_document_and_carry_acp_fields_only() {
+        let none = Default::default();
+        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
+        let mut note = message(&finding(Code::Unchecked, Severity::Warn, json!("x"), Value::Null), &none);
+        note.path = "$.cart".into();
+        let mut late = colour.clone();
+        late.guard_code = "mandate-expired".into();
+        late.severity = MessageSeverity::RequiresBuyerReview;
+        late.uncertain = false;
+        late.path = "$.request".into();
+        let projection = project(Decision::Ask, vec![colour, note, late], &binding());
+        let acp = acp(&projection, &["$.line_items[0]".to_owned()], "$");
+        assert_eq!(acp.status, AcpStatus::RequiresEscalation);
+        let value = serde_json::to_value(&acp.messages).unwrap();
+        assert_eq!(
+            value[0],
+            json!({"type": "error", "code": "invalid", "severity": "medium", "resolution": "recoverable",
+                "param": "$.line_items[0]", "content_type": "plain", "content": "reason"})
+        );
+        assert_eq!(
+            value[1],
+            json!({"type": "info", "severity": "low", "resolution": "requires_buyer_input", "param": "$",
+                "content_type": "plain", "content": "reason"})
+        );
+        assert_eq!(
+            (value[2]["code"].as_str(), value[2]["resolution"].as_str()),
+            (Some("expired"), Some("requires_buyer_review"))
+        );
+        assert_eq!(value[2]["param"], "$.request");
+        assert_eq!(AcfVerdict::Block.acp_status(), AcpStatus::NotReadyForPayment);
+        assert_eq!(AcfVerdict::Match.acp_status(), AcpStatus::ReadyForPayment);
     }
 
     #[test]

@@ -79,6 +79,16 @@ pub struct Item {
     /// ISO 4217 code.
     #[serde(default)]
     pub currency: Option<String>,
+    /// The stock keeping unit, where the store gives one apart from `id`
+    /// (a mandate's allowed SKUs are compared with it, else with `id`).
+    /// Left out of the serialised item when unknown, so that the digest of
+    /// a cart that never named one is what it always was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<String>,
+    /// The merchant that sells it (a mandate's allowed merchants are
+    /// compared with it). Left out when unknown, like `sku`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant: Option<String>,
 }
 
 impl Item {
@@ -130,11 +140,12 @@ pub const MAX_UNITS: u64 = 1_000_000;
 /// The longest delivery time worth representing (ten years).
 pub const MAX_DELIVERY_DAYS: u64 = 3650;
 
-fn error(path: &str, message: impl Into<String>) -> CartError {
+/// A cart error at `path` (for the parsers of the commerce protocols' shapes).
+pub fn error(path: &str, message: impl Into<String>) -> CartError {
     CartError { path: path.to_owned(), message: message.into() }
 }
 
-const CANONICAL_ITEM_KEYS: [&str; 11] = [
+const CANONICAL_ITEM_KEYS: [&str; 13] = [
     "id",
     "brand",
     "name",
@@ -146,6 +157,8 @@ const CANONICAL_ITEM_KEYS: [&str; 11] = [
     "units",
     "price_cents",
     "currency",
+    "sku",
+    "merchant",
 ];
 
 /// Keys of the flat shape besides the canonical item keys.
@@ -322,10 +335,13 @@ fn item_from_object(object: &Map<String, Value>, path: &str) -> Result<Item, Car
         units,
         price_cents: bounded("price_cents", MAX_PRICE_MINOR)?,
         currency,
+        sku: string("sku")?,
+        merchant: string("merchant")?,
     })
 }
 
-fn optional_string(value: Option<&Value>, path: &str) -> Result<Option<String>, CartError> {
+/// An optional string attribute, bounded like every item string.
+pub fn optional_string(value: Option<&Value>, path: &str) -> Result<Option<String>, CartError> {
     match value {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) if text.len() > MAX_ITEM_STRING_BYTES => {
@@ -336,7 +352,8 @@ fn optional_string(value: Option<&Value>, path: &str) -> Result<Option<String>, 
     }
 }
 
-fn integer(value: &Value, path: &str) -> Result<u64, CartError> {
+/// A whole, non-negative JSON number.
+pub fn integer(value: &Value, path: &str) -> Result<u64, CartError> {
     match value {
         Value::Number(number) => {
             if let Some(unsigned) = number.as_u64() {

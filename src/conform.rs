@@ -13,12 +13,14 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::cart::{Cart, Item, parse_item};
-use crate::decision::check;
+use crate::decision::{Verdict, run_with_mandate};
 use crate::extract::ground::ground;
 use crate::extract::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
-use crate::facts::Facts;
+use crate::facts::{Facts, MandateFacts};
 use crate::finding::Severity;
+use crate::messages::Language;
 use crate::normalize;
+use crate::protocols::parse_cart;
 
 /// Errors reading case files (as opposed to cases that fail).
 #[derive(Debug, thiserror::Error)]
@@ -157,7 +159,32 @@ type DecisionOutcome = (String, Vec<String>, Vec<String>, bool);
 
 fn run_decision(case: &Map<String, Value>) -> Result<DecisionOutcome, String> {
     let facts = parse_facts(case.get("facts"), "$.facts")?;
-    let cart = Cart::from_value(case.get("cart").ok_or("$.cart: missing")?).map_err(|error| error.to_string())?;
+    // Extensions (FORMAT.md): `today`, `mandate`, and a cart in a commerce
+    // protocol's shape; a case without them reads as it always did.
+    let today = match case.get("today") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => {
+            Some(chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|error| format!("$.today: {error}"))?)
+        }
+        Some(_) => return Err("$.today: expected an ISO date".into()),
+    };
+    let mandate: MandateFacts = match case.get("mandate") {
+        None | Some(Value::Null) => MandateFacts::default(),
+        Some(value) => serde_json::from_value(value.clone()).map_err(|error| format!("$.mandate: {error}"))?,
+    };
+    let needs_today = mandate.expires_on.is_some() || case.get("cart").is_some_and(Value::is_object);
+    let today = match today {
+        Some(today) => today,
+        None if needs_today => return Err("$.today: missing (the mandate's expiry or the checkout needs it)".into()),
+        None => GROUNDED_CASE_TODAY,
+    };
+    let (cart, payment) = match case.get("cart").ok_or("$.cart: missing")? {
+        Value::Object(document) => {
+            let document = parse_cart(document, "$.cart", today).map_err(|error| error.to_string())?;
+            (document.cart, document.payment)
+        }
+        list => (Cart::from_value(list).map_err(|error| error.to_string())?, None),
+    };
     let allowed: Vec<Item> = match case.get("allowed_items") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(items)) => items
@@ -190,7 +217,8 @@ fn run_decision(case: &Map<String, Value>) -> Result<DecisionOutcome, String> {
     let expected_block = code_set("block")?;
     let expected_warn = code_set("warn")?;
 
-    let verdict = check(&facts, &cart, &allowed);
+    let (facts, findings) = run_with_mandate(&facts, &mandate, &cart, payment.as_ref(), &allowed, today);
+    let verdict = Verdict::checked(findings, &facts.disputed, Language::En);
     let block: Vec<String> = verdict.codes(Severity::Block).into_iter().map(str::to_owned).collect();
     let warn: Vec<String> = verdict.codes(Severity::Warn).into_iter().map(str::to_owned).collect();
     let pass = verdict.decision.as_str() == expected_decision

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::cart::{Cart, Item};
 use crate::checks::{self, ItemRule, PreparedItem, SeverityRules, Target, item_finding};
 use crate::facts::FieldName;
-use crate::facts::{Facts, FieldRef};
+use crate::facts::{Facts, FieldRef, MandateAmount, MandateFacts};
 use crate::finding::Code;
 use crate::finding::{Finding, Severity};
 use crate::lines;
@@ -223,6 +223,24 @@ impl Verdict {
 /// the price check. Never calls a model, never reads the clock.
 pub fn check(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Verdict {
     Verdict::checked(run(facts, cart, allowed), &facts.disputed, Language::En)
+}
+
+/// Every check of a cart under a payment mandate: the checks of guard.md §5
+/// on the facts with the mandate's over them ([`MandateFacts::apply`]), then
+/// the mandate's own rules (`checks::mandate`, counted from `today`, with
+/// `payment` the total the checkout states). Returns the facts as checked.
+pub fn run_with_mandate(
+    facts: &Facts,
+    mandate: &MandateFacts,
+    cart: &Cart,
+    payment: Option<&MandateAmount>,
+    allowed: &[Item],
+    today: chrono::NaiveDate,
+) -> (Facts, Vec<Finding>) {
+    let facts = mandate.apply(facts.clone());
+    let mut findings = run(&facts, cart, allowed);
+    findings.extend(checks::mandate::findings(mandate, cart, payment, today));
+    (facts, findings)
 }
 
 /// Runs every check of guard.md §5 on a cart. `allowed` feeds the price check

@@ -481,3 +481,63 @@ mod tests {
         assert_eq!(facts.validate().unwrap_err().path, "$.lines[0].quantity");
     }
 }
+
+/// An amount a mandate states, in minor units of its currency.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MandateAmount {
+    pub minor: u64,
+    /// ISO 4217.
+    pub currency: String,
+}
+
+/// The constraints of a payment mandate (AP2 v0.1 `IntentMandate`, AP2 v0.2
+/// open checkout and payment mandates), read from the mandate itself: they
+/// are authoritative, so they are never extracted from words, never soft and
+/// never disputed, and the findings they raise cannot be accepted away. Kept
+/// apart from [`Facts`] so that no extractor can produce them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MandateFacts {
+    /// The merchants allowed to fulfil the order (ids or names); empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merchants: Vec<String>,
+    /// The product SKUs allowed; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skus: Vec<String>,
+    /// Every item must be refundable (it sets `needs_refundable`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub requires_refundability: bool,
+    /// The last day the mandate may be acted on (the UTC date of
+    /// `intent_expiry`, or of `exp`): after it, the intent has expired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    pub expires_on: Option<chrono::NaiveDate>,
+    /// The payment must not be above any of these (`payment.amount_range.max`,
+    /// `payment.budget.max`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amount_at_most: Vec<MandateAmount>,
+    /// The payment must not be below this (`payment.amount_range.min`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount_at_least: Option<MandateAmount>,
+}
+
+impl MandateFacts {
+    /// True when the mandate constrains nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == MandateFacts::default()
+    }
+
+    /// The facts with the mandate's own over them: a mandate that requires
+    /// refundability makes `needs_refundable` true and takes it out of
+    /// `soft` and `disputed` (authoritative, never relaxed).
+    pub fn apply(&self, mut facts: Facts) -> Facts {
+        if self.requires_refundability {
+            facts.needs_refundable = true;
+            let field = FieldRef::Shared(FieldName::NeedsRefundable);
+            facts.soft.remove(&field);
+            facts.disputed.remove(&field);
+        }
+        facts
+    }
+}

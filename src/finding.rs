@@ -58,10 +58,25 @@ pub enum Code {
     /// one finding of such a verdict, so the person's answer has an id.
     #[serde(rename = "engine_error")]
     EngineError,
+    /// The item's merchant is not one the payment mandate allows (AP2
+    /// `merchants`, `checkout.allowed_merchants`). Extension.
+    #[serde(rename = "mandate-merchant")]
+    MandateMerchant,
+    /// The item is not one of the mandate's SKUs (AP2 `skus`,
+    /// `checkout.line_items`). Extension.
+    #[serde(rename = "mandate-sku")]
+    MandateSku,
+    /// The payment is outside the mandate's amount (AP2
+    /// `payment.amount_range`, `payment.budget`). Extension.
+    #[serde(rename = "mandate-amount")]
+    MandateAmount,
+    /// The mandate expired before today (AP2 `intent_expiry`). Extension.
+    #[serde(rename = "mandate-expired")]
+    MandateExpired,
 }
 
 impl Code {
-    pub const ALL: [Code; 18] = [
+    pub const ALL: [Code; 22] = [
         Code::Brand,
         Code::BrandExcluded,
         Code::Model,
@@ -80,6 +95,10 @@ impl Code {
         Code::Extra,
         Code::Lines,
         Code::EngineError,
+        Code::MandateMerchant,
+        Code::MandateSku,
+        Code::MandateAmount,
+        Code::MandateExpired,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -102,7 +121,18 @@ impl Code {
             Code::Extra => "extra",
             Code::Lines => "lines",
             Code::EngineError => "engine_error",
+            Code::MandateMerchant => "mandate-merchant",
+            Code::MandateSku => "mandate-sku",
+            Code::MandateAmount => "mandate-amount",
+            Code::MandateExpired => "mandate-expired",
         }
+    }
+
+    /// Whether the finding comes from a mandate's constraints: always a
+    /// block, and no answer of the agent's can accept it (only a changed
+    /// cart, or a new mandate, clears it).
+    pub fn is_mandate(self) -> bool {
+        matches!(self, Code::MandateMerchant | Code::MandateSku | Code::MandateAmount | Code::MandateExpired)
     }
 
     pub fn parse(text: &str) -> Option<Code> {

@@ -7,6 +7,7 @@
 //! - [`facts`]: the intent facts of guard.md §3.
 //! - [`cart`]: items and carts, and the parsing of both item shapes.
 //! - [`normalize`]: Unicode folding, words, colours and sizes.
+//! - [`protocols`]: UCP checkouts, ACP CheckoutSessions and AP2 mandates read into carts, requests and mandate facts.
 //! - [`checks`]: one file per rule of guard.md §5, and their runner.
 //! - [`lines`]: the exact assignment of cart entries to requested lines.
 //! - [`decision`]: findings to `proceed`/`ask`, reasons, notes and question.
@@ -48,6 +49,7 @@ pub mod lines;
 pub mod mcp;
 pub mod messages;
 pub mod normalize;
+pub mod protocols;
 #[cfg(feature = "server")]
 pub mod providers;
 #[cfg(feature = "server")]

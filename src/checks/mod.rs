@@ -17,6 +17,7 @@ pub mod color_excluded;
 pub mod deadline;
 pub mod explicit_max;
 pub mod level;
+pub mod mandate;
 pub mod model;
 pub mod other;
 pub mod price;

@@ -67,9 +67,14 @@ pub struct CheckArguments {
     #[arg(long, conflicts_with = "request", required_unless_present = "request")]
     pub facts: Option<PathBuf>,
     /// The person's request, verbatim: extract facts and seal the check.
+    /// `@FILE` reads it from a JSON file: a string, or an AP2 IntentMandate
+    /// or `{text, mandates}` with AP2 v0.2 open mandates (`@@…` is a request
+    /// that begins with `@`).
     #[arg(long)]
     pub request: Option<String>,
-    /// The cart (JSON list of {item, quantity}, flat items or {id, quantity}).
+    /// The cart: a JSON list of {item, quantity}, flat items or {id,
+    /// quantity}, or a UCP checkout, an ACP CheckoutSession or an AP2
+    /// CartMandate object.
     #[arg(long)]
     pub cart: PathBuf,
     #[command(flatten)]
@@ -147,6 +152,10 @@ pub struct VerifyArguments {
     /// Catalog folder that `{id, quantity}` cart entries refer to, `embedded` or `none`.
     #[arg(long, default_value = "embedded")]
     pub catalog: String,
+    /// The `today` the check was made with (ISO), when it was given: a UCP or
+    /// ACP checkout's delivery days are counted from it. Default: today's date.
+    #[arg(long)]
+    pub today: Option<String>,
 }
 
 #[derive(clap::Args)]

@@ -62,8 +62,15 @@ fn check_request(
         Some(path) => read_flag_json("--answers", path)?,
         None => Vec::new(),
     };
+    // `@FILE` reads the request from a JSON file: the words as a string, or
+    // an AP2 mandate holding them; `@@…` is a request that begins with `@`.
+    let request = match request.strip_prefix('@') {
+        Some(literal) if literal.starts_with('@') => serde_json::Value::String(literal.to_owned()),
+        Some(path) => read_flag_json("--request", std::path::Path::new(path))?,
+        None => serde_json::Value::String(request.to_owned()),
+    };
     let check_request = CheckRequest {
-        request: request.to_owned(),
+        request,
         cart,
         answers,
         today: checked.today.clone(),

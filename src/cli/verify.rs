@@ -31,8 +31,10 @@ pub fn verify(arguments: &VerifyArguments, out: &mut impl Write) -> Result<Outco
                 }
                 CatalogChoice::None => None,
             };
-            let digest =
-                crate::service::input::cart_digest(&cart, catalog.as_ref()).map_err(CommandError::InvalidArgument)?;
+            let today = crate::service::input::today_of(arguments.today.as_deref(), || chrono::Utc::now().date_naive())
+                .map_err(CommandError::InvalidArgument)?;
+            let digest = crate::service::input::cart_digest(&cart, catalog.as_ref(), today)
+                .map_err(CommandError::InvalidArgument)?;
             Some(digest)
         }
         None => None,

@@ -71,7 +71,13 @@ impl Form {
         if result.decision != Decision::Ask {
             return None;
         }
-        let blocking: Vec<_> = result.findings.iter().filter(|finding| finding.severity == Severity::Block).collect();
+        // A mandate's finding is not the person's to accept in a form
+        // (only a changed cart or a new mandate clears it): not asked.
+        let blocking: Vec<_> = result
+            .findings
+            .iter()
+            .filter(|finding| finding.severity == Severity::Block && !finding.code.is_mandate())
+            .collect();
         if blocking.is_empty() {
             return None;
         }
@@ -168,9 +174,7 @@ pub async fn ask_the_person(
     // Findings the person already answered in this call: asking them again
     // (a declined mismatch still blocks) would only loop.
     let mut answered: BTreeSet<String> = BTreeSet::new();
-    // The question's language: the argument, else the request's, as the
-    // service chose it.
-    let language = arguments.language.unwrap_or_else(|| Language::detect(arguments.request.trim()));
+    let language = language_of(arguments);
     while result.attempt < MAX_ATTEMPTS {
         let Some(form) = Form::of(&result, language) else { break };
         if form.fields.iter().all(|(_, finding_id)| answered.contains(finding_id)) {
@@ -214,6 +218,14 @@ pub async fn ask_the_person(
         }
     }
     result
+}
+
+/// The language of a check's form: the argument, else the request's words,
+/// as the service chose it (a request it could not read never reaches a
+/// form: the check refused it first).
+pub(crate) fn language_of(arguments: &CheckRequest) -> Language {
+    let words = crate::service::input::request_input(&arguments.request).map(|(words, _)| words).unwrap_or_default();
+    arguments.language.unwrap_or_else(|| Language::detect(&words))
 }
 
 /// The free-text field of every form: the person's own words, at most an

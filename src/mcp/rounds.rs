@@ -33,7 +33,6 @@ use std::collections::BTreeSet;
 use super::elicit::{self, ELICITATION_TIMEOUT, Form};
 use crate::acf::MAX_ATTEMPTS;
 use crate::digest;
-use crate::messages::Language;
 use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -141,7 +140,7 @@ impl Rounds {
         if result.attempt >= MAX_ATTEMPTS {
             return None;
         }
-        let form = Form::of(result, language_of(arguments))?;
+        let form = Form::of(result, elicit::language_of(arguments))?;
         if form.fields.iter().all(|(_, finding_id)| answered.contains(finding_id)) {
             return None;
         }
@@ -256,11 +255,6 @@ fn reply_of(responses: Option<&InputResponses>) -> Option<ElicitResult> {
     responses
         .and_then(|responses| responses.get(INPUT_KEY))
         .and_then(|reply| serde_json::from_value::<ElicitResult>(reply.clone()).ok())
-}
-
-/// The language of the form: the argument, else the request's.
-fn language_of(arguments: &CheckRequest) -> Language {
-    arguments.language.unwrap_or_else(|| Language::detect(arguments.request.trim()))
 }
 
 /// What a round's state is bound to: the call's arguments as sent (and,

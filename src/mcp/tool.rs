@@ -40,6 +40,10 @@ attributes. Send every attribute you know, as each one lets a check run instead 
 not: `brand`, `name` (with the model), `color`, `size`, `level`, `price` (or `price_cents`) with `currency` (ISO \
 4217, for a budget in a currency), `returnable` (false = final sale), `delivery_days` (for a deadline), `units` \
 (how many of what the person counts one entry unit holds: a 3-can pack is 3; absent in a flat item = 1).\n\
+If you hold the checkout in a commerce protocol's shape, send it as it is instead: `cart` = a UCP checkout, an ACP \
+CheckoutSession or an AP2 CartMandate object; `request` = the person's words, or the AP2 IntentMandate holding \
+them (or `{text, mandates}` with AP2 v0.2 open mandates), whose merchants, SKUs, amount and expiry are then checked \
+too. The findings also come as ACP `messages` with `param` pointing into what you sent, under `acp`.\n\
 Result `decision`:\n\
 - `proceed`: you may pay. Show any `notes` to the person.\n\
 - `ask`: do NOT pay. Show `question` to the person exactly as given and wait for their reply. Then either fix the \
@@ -88,6 +92,10 @@ pub struct VerifyRequest {
     /// The cart about to be paid; without it only the signature and expiry are checked.
     #[serde(default)]
     pub cart: Option<Value>,
+    /// The `today` the check was made with, when one was given (a UCP or
+    /// ACP checkout's delivery days count from it). Default: the server's date.
+    #[serde(default)]
+    pub today: Option<String>,
 }
 
 const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. When you start shopping for a person, call brief_order \
@@ -291,7 +299,7 @@ impl CheckServer {
         &self,
         Parameters(arguments): Parameters<VerifyRequest>,
     ) -> Result<Json<Verification>, CallToolResult> {
-        match self.service.verify_receipt(&arguments.token, arguments.cart.as_ref()) {
+        match self.service.verify_receipt(&arguments.token, arguments.cart.as_ref(), arguments.today.as_deref()) {
             Ok(verification) => Ok(Json(verification)),
             Err(error) => Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {error}"))])),
         }

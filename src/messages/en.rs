@@ -125,6 +125,42 @@ pub fn render(message: &Message) -> String {
             item = name(item),
             cheaper = name(cheaper)
         ),
+        Message::MandateMerchant { allowed, actual: Some(actual), item } => format!(
+            "The payment mandate allows only {}, the cart is from {actual}: {item}.",
+            allowed.join(" or "),
+            item = name(item)
+        ),
+        Message::MandateMerchant { allowed, actual: None, item } => format!(
+            "The payment mandate allows only {}, and the cart does not say who sells it: {item}.",
+            allowed.join(" or "),
+            item = name(item)
+        ),
+        Message::MandateSku { allowed, actual: Some(actual), item } => format!(
+            "The payment mandate allows only the products {}, the cart has {actual}: {item}.",
+            allowed.join(", "),
+            item = name(item)
+        ),
+        Message::MandateSku { allowed, actual: None, item } => format!(
+            "The payment mandate allows only the products {}, and the cart does not say which product this is: {item}.",
+            allowed.join(", "),
+            item = name(item)
+        ),
+        Message::MandateAmount { limit, at_least: false, total: Some(total) } => {
+            format!("The payment mandate allows at most {}, the cart totals {}.", limit.show('.'), total.show('.'))
+        }
+        Message::MandateAmount { limit, at_least: true, total: Some(total) } => {
+            format!("The payment mandate requires at least {}, the cart totals {}.", limit.show('.'), total.show('.'))
+        }
+        Message::MandateAmount { limit, at_least, total: None } => format!(
+            "The payment mandate allows {} {}, and the cart's total in that currency is unknown.",
+            if *at_least { "at least" } else { "at most" },
+            limit.show('.')
+        ),
+        Message::MandateExpired { expired_on, today } => format!(
+            "The payment mandate expired on {}; today is {}: the person must renew it before anything is bought.",
+            date(*expired_on),
+            date(*today)
+        ),
         Message::ExplicitMax { max, total, beyond } => {
             let shown = if *beyond { format!("more than {}", total.show('.')) } else { total.show('.') };
             format!("Asked to spend at most {}, the cart totals {shown}.", max.show('.'))

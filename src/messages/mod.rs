@@ -392,6 +392,33 @@ pub enum Message {
         size: String,
         item: ItemName,
     },
+    /// The item's merchant is not one the mandate allows (`actual` `None`:
+    /// the cart does not say who sells it).
+    MandateMerchant {
+        allowed: Vec<String>,
+        actual: Option<String>,
+        item: ItemName,
+    },
+    /// The item is not one of the mandate's SKUs (`actual` `None`: the
+    /// cart gives neither a SKU nor an id).
+    MandateSku {
+        allowed: Vec<String>,
+        actual: Option<String>,
+        item: ItemName,
+    },
+    /// The payment is above the mandate's limit (`at_least`: below its
+    /// minimum); `total` `None`: the cart's total in the limit's currency
+    /// could not be had (a price missing, another currency).
+    MandateAmount {
+        limit: Money,
+        at_least: bool,
+        total: Option<Money>,
+    },
+    /// The mandate's last day was before today.
+    MandateExpired {
+        expired_on: NaiveDate,
+        today: NaiveDate,
+    },
     Level {
         wanted: Level,
         actual: Option<ItemLevel>,

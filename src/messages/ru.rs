@@ -151,6 +151,45 @@ pub fn render(message: &Message) -> String {
             item = name(item),
             cheaper = name(cheaper)
         ),
+        Message::MandateMerchant { allowed, actual: Some(actual), item } => format!(
+            "Платёжный мандат разрешает только {}, а товар в корзине от {actual}: {item}.",
+            allowed.join(" или "),
+            item = name(item)
+        ),
+        Message::MandateMerchant { allowed, actual: None, item } => format!(
+            "Платёжный мандат разрешает только {}, а в корзине не сказано, кто продаёт товар: {item}.",
+            allowed.join(" или "),
+            item = name(item)
+        ),
+        Message::MandateSku { allowed, actual: Some(actual), item } => format!(
+            "Платёжный мандат разрешает только товары {}, а в корзине {actual}: {item}.",
+            allowed.join(", "),
+            item = name(item)
+        ),
+        Message::MandateSku { allowed, actual: None, item } => format!(
+            "Платёжный мандат разрешает только товары {}, а в корзине не сказано, что это за товар: {item}.",
+            allowed.join(", "),
+            item = name(item)
+        ),
+        Message::MandateAmount { limit, at_least: false, total: Some(total) } => {
+            format!("Платёжный мандат разрешает не больше {}, а корзина на {}.", limit.show(','), total.show(','))
+        }
+        Message::MandateAmount { limit, at_least: true, total: Some(total) } => {
+            format!("Платёжный мандат требует не меньше {}, а корзина на {}.", limit.show(','), total.show(','))
+        }
+        Message::MandateAmount { limit, at_least, total: None } => format!(
+            "Платёжный мандат разрешает {} {}, а сумма корзины в этой валюте неизвестна.",
+            if *at_least { "не меньше" } else { "не больше" },
+            limit.show(',')
+        ),
+        Message::MandateExpired { expired_on, today } => format!(
+            "Срок платёжного мандата истёк {} {} {} года, сегодня {} {}: прежде чем покупать, его нужно продлить.",
+            expired_on.day(),
+            MONTHS[expired_on.month0() as usize],
+            expired_on.year(),
+            today.day(),
+            MONTHS[today.month0() as usize]
+        ),
         Message::ExplicitMax { max, total, beyond } => {
             let shown = if *beyond {
                 format!("больше чем на {}", total.show(','))

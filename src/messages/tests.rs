@@ -21,6 +21,10 @@ fn kind(message: &Message) -> &'static str {
         Message::Size { .. } => "Size",
         Message::SizeQuoted { .. } => "SizeQuoted",
         Message::Level { .. } => "Level",
+        Message::MandateMerchant { .. } => "MandateMerchant",
+        Message::MandateSku { .. } => "MandateSku",
+        Message::MandateAmount { .. } => "MandateAmount",
+        Message::MandateExpired { .. } => "MandateExpired",
         Message::Refund { .. } => "Refund",
         Message::Deadline { .. } => "Deadline",
         Message::DeadlineDated { .. } => "DeadlineDated",
@@ -54,7 +58,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 39;
+const KINDS: usize = 43;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -129,6 +133,18 @@ fn samples() -> Vec<Message> {
         Message::Level { wanted: Level::Intermediate, actual: None, item: "Babolat Pure Aero".into() },
         Message::Refund { item: item() },
         Message::Refund { item: ItemName(None) },
+        Message::MandateMerchant { allowed: strings(&["Run Shop"]), actual: Some("Other Shop".into()), item: item() },
+        Message::MandateMerchant { allowed: strings(&["Run Shop", "Sprint"]), actual: None, item: item() },
+        Message::MandateSku {
+            allowed: strings(&["NK-PEG41-BLK-42"]),
+            actual: Some("NK-PEG41-WHT-42".into()),
+            item: item(),
+        },
+        Message::MandateSku { allowed: strings(&["NK-PEG41-BLK-42", "NK-PEG41-BLK-43"]), actual: None, item: item() },
+        Message::MandateAmount { limit: usd(15000), at_least: false, total: Some(usd(15999)) },
+        Message::MandateAmount { limit: usd(1000), at_least: true, total: Some(usd(500)) },
+        Message::MandateAmount { limit: usd(15000), at_least: false, total: None },
+        Message::MandateExpired { expired_on: day(11, 1), today: day(11, 2) },
         Message::Deadline { days: 1, arrives: Some(2), item: item() },
         Message::Deadline { days: 21, arrives: None, item: item() },
         Message::DeadlineDated {

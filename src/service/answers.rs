@@ -167,7 +167,9 @@ pub fn apply(findings: Vec<Finding>, state: &AnswerState, cart: &Cart) -> Vec<Fi
     findings
         .into_iter()
         .map(|mut finding| {
-            if finding.severity != Severity::Block {
+            // A mandate's finding is the mandate's, not the person's to
+            // waive in a reply: only a changed cart or a new mandate clears it.
+            if finding.severity != Severity::Block || finding.code.is_mandate() {
                 return finding;
             }
             let accepted = state.accepted.iter().any(|decided| matches(decided, &finding));

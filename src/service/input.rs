@@ -18,11 +18,15 @@ use crate::cart::{self, Cart, CartEntry, CartError, Item};
 use crate::catalog::Catalog;
 use crate::digest;
 use crate::evidence::StoreError;
+use crate::facts::{MandateAmount, MandateFacts};
 use crate::messages::Language;
+use crate::protocols::{self, CART_SHAPES, CartShape, REQUEST_SHAPES};
 use crate::today;
 
 /// The root of cart paths in errors and findings.
 const CART: &str = "$.cart";
+/// The root of request paths in errors.
+const REQUEST: &str = "$.request";
 
 /// A check's arguments, validated.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +46,15 @@ pub struct Input {
     /// Whether the caller chose the language (it then counts in the
     /// mandate digest: the same words in another language are another answer).
     pub language_chosen: bool,
+    /// The constraints of a mandate the request came in (empty for words).
+    pub mandate: MandateFacts,
+    /// The shape the cart came in.
+    pub shape: CartShape,
+    /// The JSONPath of each cart entry in the caller's own document
+    /// (`$.cart[i]` for the guard's own list).
+    pub params: Vec<String>,
+    /// The total a checkout document states, when it states one.
+    pub payment: Option<MandateAmount>,
 }
 
 /// Validates `arguments`; `catalog` resolves `{id, quantity}` entries and
@@ -55,11 +68,10 @@ pub fn validate(
         dismantle(arguments);
         return Err(invalid(field, format!("nested deeper than the bound of {MAX_JSON_DEPTH}")));
     }
-    let request = request_text(&arguments.request)?;
+    let (request, mandate) = request_input(&arguments.request)?;
     let today = today_of(arguments.today.as_deref(), current_date)?;
-    let entries = cart_entries(&arguments.cart)?;
-    let (cart, categories) = resolve_cart(&entries, catalog)?;
-    let allowed = allowed(arguments.allowed_items.as_deref(), &categories, catalog)?;
+    let resolved = resolve_input(&arguments.cart, catalog, today)?;
+    let allowed = allowed(arguments.allowed_items.as_deref(), &resolved.categories, catalog)?;
     if arguments.answers.len() > MAX_ANSWERS {
         return Err(invalid("$.answers", format!("more than {MAX_ANSWERS} answers")));
     }
@@ -67,7 +79,11 @@ pub fn validate(
     Ok(Input {
         request,
         today,
-        cart,
+        cart: resolved.cart,
+        mandate,
+        shape: resolved.shape,
+        params: resolved.params,
+        payment: resolved.payment,
         allowed,
         answers: arguments.answers,
         previous_record_id: arguments.previous_record_id,
@@ -75,6 +91,19 @@ pub fn validate(
         language,
         language_chosen: arguments.language.is_some(),
     })
+}
+
+/// The request argument: the person's words, or a mandate document holding
+/// them (AP2), with the mandate's constraints.
+pub fn request_input(request: &Value) -> Result<(String, MandateFacts), CheckError> {
+    match request {
+        Value::String(text) => Ok((request_text(text)?, MandateFacts::default())),
+        Value::Object(object) => {
+            let document = protocols::parse_request(object, REQUEST).map_err(cart_error)?;
+            Ok((request_text(&document.text)?, document.mandate))
+        }
+        other => Err(invalid(REQUEST, format!("{}: send {REQUEST_SHAPES}", json_kind(other)))),
+    }
 }
 
 /// The person's words, trimmed and bounded: the text a check and a brief
@@ -99,6 +128,33 @@ pub fn today_of(today: Option<&str>, current_date: impl FnOnce() -> NaiveDate) -
     }
 }
 
+/// A cart argument resolved, in whichever shape it came.
+struct Resolved {
+    cart: Cart,
+    categories: BTreeSet<String>,
+    shape: CartShape,
+    params: Vec<String>,
+    payment: Option<MandateAmount>,
+}
+
+/// Resolves the cart argument: the guard's own list (catalog ids resolved),
+/// or a commerce protocol's document (UCP, ACP, AP2), told by its shape.
+fn resolve_input(cart: &Value, catalog: Option<&Catalog>, today: NaiveDate) -> Result<Resolved, CheckError> {
+    if let Value::Object(object) = cart {
+        let document = protocols::parse_cart(object, CART, today).map_err(cart_error)?;
+        return Ok(Resolved {
+            cart: document.cart,
+            categories: BTreeSet::new(),
+            shape: document.shape,
+            params: document.params,
+            payment: document.payment,
+        });
+    }
+    let (resolved, categories) = resolve_cart(&cart_entries(cart)?, catalog)?;
+    let params = (0..resolved.len()).map(|index| format!("{CART}[{index}]")).collect();
+    Ok(Resolved { cart: resolved, categories, shape: CartShape::Entries, params, payment: None })
+}
+
 /// The cart's entries: a list of objects. A cart sent as a string (the list
 /// serialised twice, a common slip of agents) is refused naming `$.cart`,
 /// never parsed: what was meant cannot be known for sure.
@@ -113,7 +169,7 @@ fn cart_entries(cart: &Value) -> Result<Vec<&Map<String, Value>>, CheckError> {
             };
             return Err(invalid(CART, hint));
         }
-        other => return Err(invalid(CART, format!("{}: send a list of cart entries", json_kind(other)))),
+        other => return Err(invalid(CART, format!("{}: send {CART_SHAPES}", json_kind(other)))),
     };
     entries
         .iter()
@@ -139,17 +195,24 @@ fn json_kind(value: &Value) -> &'static str {
 }
 
 /// The digest a check's record, verdict and receipt name its cart by: the
-/// canonical JSON of the cart as resolved (catalog ids replaced by items).
-pub fn subject_digest(cart: &Cart) -> Result<String, CheckError> {
-    let value = serde_json::to_value(cart).map_err(|error| CheckError::Store(StoreError::from(error)))?;
+/// canonical JSON of the cart as resolved (catalog ids replaced by items),
+/// with the total a checkout document states beside it when it states one
+/// (a changed total is a changed cart).
+pub fn subject_digest(cart: &Cart, payment: Option<&MandateAmount>) -> Result<String, CheckError> {
+    let cart = serde_json::to_value(cart).map_err(|error| CheckError::Store(StoreError::from(error)))?;
+    let value = match payment {
+        None => cart,
+        Some(payment) => serde_json::json!({ "cart": cart, "payment": payment }),
+    };
     Ok(digest::of_value(&value))
 }
 
-/// The subject digest of a cart as a caller sends it (`$.cart`), resolved
-/// the way a check resolves it: what a verifier compares a receipt with.
-pub fn cart_digest(cart: &Value, catalog: Option<&Catalog>) -> Result<String, CheckError> {
-    let (cart, _) = resolve_cart(&cart_entries(cart)?, catalog)?;
-    subject_digest(&cart)
+/// The subject digest of a cart as a caller sends it (`$.cart`, in any shape
+/// a check accepts), resolved the way a check resolves it on `today`: what
+/// a verifier compares a receipt with.
+pub fn cart_digest(cart: &Value, catalog: Option<&Catalog>, today: NaiveDate) -> Result<String, CheckError> {
+    let resolved = resolve_input(cart, catalog, today)?;
+    subject_digest(&resolved.cart, resolved.payment.as_ref())
 }
 
 fn cart_error(error: CartError) -> CheckError {
@@ -277,6 +340,16 @@ fn too_deep(arguments: &CheckRequest) -> Option<String> {
         }
         false
     };
+    if let Value::Object(document) = &arguments.cart
+        && exceeds(document)
+    {
+        return Some(CART.to_owned());
+    }
+    if let Value::Object(document) = &arguments.request
+        && exceeds(document)
+    {
+        return Some(REQUEST.to_owned());
+    }
     let entries = arguments.cart.as_array().map(Vec::as_slice).unwrap_or_default();
     if let Some(index) = entries.iter().position(|entry| entry.as_object().is_some_and(exceeds)) {
         return Some(format!("{CART}[{index}]"));
@@ -291,7 +364,7 @@ fn too_deep(arguments: &CheckRequest) -> Option<String> {
 /// Drops a refused request without recursion: its values may be nested
 /// deeper than a worker thread's stack could drop recursively.
 fn dismantle(arguments: CheckRequest) {
-    let mut stack: Vec<Value> = vec![arguments.cart];
+    let mut stack: Vec<Value> = vec![arguments.cart, arguments.request];
     for allowed in arguments.allowed_items.unwrap_or_default() {
         if let AllowedItem::Item(object) = allowed {
             stack.push(Value::Object(object));

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio_util::task::TaskTracker;
 
-use crate::acf::{self, AcfProjection, AcfV01, Binding, MAX_ATTEMPTS};
+use crate::acf::{self, AcfProjection, AcfV01, AcpProjection, Binding, MAX_ATTEMPTS};
 use crate::catalog::Catalog;
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
@@ -33,6 +33,7 @@ use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
 use crate::messages::{self, Language};
+use crate::protocols::CartShape;
 use crate::receipt::{self, Jwks, KeyRing, Verification};
 pub use answers::{ACCEPT_REPLY, ACCEPTED, DECLINE_REPLY, DECLINED};
 pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
@@ -103,10 +104,19 @@ pub enum Format {
 #[serde(deny_unknown_fields)]
 pub struct CheckRequest {
     /// The person's own words to you, verbatim: what they asked you to buy,
-    /// with every condition they stated. Do not summarise or rephrase.
-    pub request: String,
-    /// The cart you intend to pay for, a JSON list (not a string holding
-    /// one). Each entry is `{"id": "<catalog id>", "quantity": n}` (nothing
+    /// with every condition they stated. Do not summarise or rephrase. Or
+    /// the AP2 mandate holding them: a v0.1 IntentMandate (its
+    /// `natural_language_description` is read as the words; `merchants`,
+    /// `skus`, `requires_refundability` and `intent_expiry` are checked as
+    /// the mandate's own constraints), or `{"text": words, "mandates": [AP2
+    /// v0.2 mandate.checkout.open.1 / mandate.payment.open.1 payloads]}`.
+    /// Signatures are not verified: send only mandates you hold.
+    #[schemars(with = "RequestArgument")]
+    pub request: Value,
+    /// The cart you intend to pay for: a JSON list (not a string holding
+    /// one), or the checkout as your protocol holds it: a UCP checkout, an
+    /// ACP CheckoutSession or an AP2 CartMandate object, sent as it is. Each
+    /// entry of a list is `{"id": "<catalog id>", "quantity": n}` (nothing
     /// else beside a catalog id), or `{"item": {id, brand, name, color, size,
     /// level, final_sale, delivery_days, units, price_cents, currency},
     /// "quantity": n}`, or a flat item `{name, brand, color, size, level,
@@ -117,7 +127,7 @@ pub struct CheckRequest {
     /// `currency` (ISO 4217) for a budget, `units` (what the person counts in
     /// one entry unit: a 3-can pack is 3; a flat item without it is 1) for a
     /// quantity.
-    #[schemars(with = "Vec<Map<String, Value>>")]
+    #[schemars(with = "CartArgument")]
     pub cart: Value,
     /// After an `ask`: the person's answers to the findings of the previous
     /// result. Requires `previous_record_id`.
@@ -143,6 +153,24 @@ pub struct CheckRequest {
     /// letters are Cyrillic, else English).
     #[serde(default)]
     pub language: Option<Language>,
+}
+
+/// The schema of `request`: the person's words, or a mandate object.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum RequestArgument {
+    Words(String),
+    Mandate(Map<String, Value>),
+}
+
+/// The schema of `cart`: a list of entries, or a protocol's checkout object.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum CartArgument {
+    Entries(Vec<Map<String, Value>>),
+    Checkout(Map<String, Value>),
 }
 
 /// The result of one check (the `check_order` tool's output).
@@ -181,6 +209,12 @@ pub struct CheckResult {
     /// The ACF v0.1 verdict object, when `format` is `acf-v0.1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acf_v01: Option<AcfV01>,
+    /// The findings as ACP messages (`type`, `code`, `severity`,
+    /// `resolution`, `param` = JSONPath into the cart as you sent it,
+    /// `content_type`, `content`) and the ACP CheckoutSession status this
+    /// verdict maps to. Not sealed: rendered for each answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acp: Option<AcpProjection>,
     /// On `proceed`, when this server signs receipts: a compact JWS (Ed25519)
     /// binding `record_id`, this exact cart and `expires_at`, which a
     /// merchant or payment gateway verifies with the public keys
@@ -294,12 +328,22 @@ impl Service {
 
     /// Verifies a receipt with this server's keys, now, for `cart` (in any
     /// shape `check_order` accepts, resolved the same way) if given.
-    pub fn verify_receipt(&self, token: &str, cart: Option<&Value>) -> Result<Verification, CheckError> {
+    /// `today` is the date the check was made with, when it was given (a
+    /// checkout document's delivery days count from it); default the clock's.
+    pub fn verify_receipt(
+        &self,
+        token: &str,
+        cart: Option<&Value>,
+        today: Option<&str>,
+    ) -> Result<Verification, CheckError> {
         let Some(keys) = &self.inner.receipts else {
             return Err(invalid("$.token", "this server signs no receipts"));
         };
         let cart_digest = match cart {
-            Some(entries) => Some(input::cart_digest(entries, self.inner.catalog.as_deref())?),
+            Some(entries) => {
+                let today = input::today_of(today, || self.inner.clock.now().date_naive())?;
+                Some(input::cart_digest(entries, self.inner.catalog.as_deref(), today)?)
+            }
             None => None,
         };
         Ok(receipt::verify(token, &keys.jwks(), self.inner.clock.now(), cart_digest.as_deref()))
@@ -374,22 +418,29 @@ impl Inner {
         if input.language_chosen {
             mandate["language"] = json!(input.language);
         }
+        // A mandate's constraints are part of what was asked (and so of the
+        // receipt's mandate digest); words alone digest as they always did.
+        if !input.mandate.is_empty() {
+            mandate["mandate"] = json!(input.mandate);
+        }
         let mandate_digest = digest::of_value(&mandate);
-        let subject_digest = input::subject_digest(&input.cart)?;
+        let subject_digest = input::subject_digest(&input.cart, input.payment.as_ref())?;
+        let whole = if input.shape == CartShape::Entries { "$.cart" } else { "$" };
+        let presentation = Presentation { format: input.format, params: input.params.clone(), whole };
         let record_id = record_id(&mandate_digest, &subject_digest);
 
         // Replaying the very same check returns its record; nothing new is sealed.
         if let Some(existing) = self.store.get(&record_id).await? {
             let mut result = CheckRecord::decode(&existing)?.result;
             self.renew_if_expired(&mut result);
-            return Ok(with_format(result, input.format));
+            return Ok(presentation.finish(result));
         }
         let previous_id = previous.map(|record| record.result.record_id.clone());
         if let Some(link) = &link {
             if link.record.result.attempt >= MAX_ATTEMPTS {
                 let result =
                     self.budget_exhausted(&link.record, input.today, &mandate_digest, &subject_digest, input.language);
-                return Ok(with_format(result, input.format));
+                return Ok(presentation.finish(result));
             }
             if let Some(successor) = &link.superseded_by {
                 let error = LinkError::NotHead(link.record.result.record_id.clone(), successor.clone());
@@ -400,27 +451,43 @@ impl Inner {
         let extract_input =
             ExtractInput { request: input.request.clone(), today: input.today, answers: state.clarifications.clone() };
         let outcome = self.extractors.extract(&extract_input).await;
-        let verdict = match &outcome.merged {
-            Ok(facts) => {
-                let findings = decision::run(facts, &input.cart, &input.allowed);
+        let checked = outcome.merged.as_ref().map(|merged| {
+            decision::run_with_mandate(
+                merged,
+                &input.mandate,
+                &input.cart,
+                input.payment.as_ref(),
+                &input.allowed,
+                input.today,
+            )
+        });
+        let (facts, verdict) = match checked {
+            Ok((facts, findings)) => {
                 let findings = quote::quote_reasons(findings, &input.cart, &outcome.reports, input.today);
                 let findings = answers::apply(findings, &state, &input.cart);
                 let mut verdict = Verdict::checked(findings, &facts.disputed, input.language);
                 verdict.notes.extend(outcome.drop_notes().iter().map(|note| messages::render(input.language, note)));
-                verdict
+                (Some(facts), verdict)
             }
             Err(failure) => {
                 // The person may accept buying unchecked: `engine_error@$`,
                 // pinned to this very cart like any accepted finding.
                 let blocking = decision::engine_error_finding(failure.found());
                 let finding = answers::apply(vec![blocking.clone()], &state, &input.cart).pop().unwrap_or(blocking);
-                Verdict::could_not_check(finding, &failure.cause(), &input.cart, failure.to_string(), input.language)
+                let verdict = Verdict::could_not_check(
+                    finding,
+                    &failure.cause(),
+                    &input.cart,
+                    failure.to_string(),
+                    input.language,
+                );
+                (None, verdict)
             }
         };
         let binding = self.binding(&record_id, &mandate_digest, &subject_digest, previous_id.clone());
         let result = CheckResult::new(
             verdict,
-            outcome.merged.as_ref().ok().cloned(),
+            facts,
             &binding,
             previous.map_or(1, |record| record.result.attempt + 1),
             input.today,
@@ -433,12 +500,14 @@ impl Inner {
             answers: input.answers,
             answer_state: state,
             cart: input.cart,
+            mandate: (!input.mandate.is_empty()).then_some(input.mandate),
+            payment: input.payment,
             allowed_items: input.allowed.len(),
             extractors: outcome.reports.clone(),
             fail_closed: outcome.merged.as_ref().err().map(|failure| failure.detail.clone()),
             result,
         };
-        self.seal(record, input.request, previous_id, input.format).await
+        self.seal(record, input.request, previous_id, presentation).await
     }
 
     /// The link rules of ACF v0.2 §7, checked once before any model is
@@ -467,7 +536,7 @@ impl Inner {
         record: CheckRecord,
         request: String,
         previous_record_id: Option<String>,
-        format: Option<Format>,
+        presentation: Presentation,
     ) -> Result<CheckResult, CheckError> {
         let draft = Draft {
             record_id: record.result.record_id.clone(),
@@ -477,9 +546,9 @@ impl Inner {
             body: record.to_body()?,
         };
         match self.store.append(draft).await? {
-            Ok(Appended::New(_)) => Ok(with_format(record.result, format)),
+            Ok(Appended::New(_)) => Ok(presentation.finish(record.result)),
             // The same check raced this one to the log: return what was sealed.
-            Ok(Appended::Existing(existing)) => Ok(with_format(CheckRecord::decode(&existing)?.result, format)),
+            Ok(Appended::Existing(existing)) => Ok(presentation.finish(CheckRecord::decode(&existing)?.result)),
             Err(error) => Err(invalid("$.previous_record_id", error.to_string())),
         }
     }
@@ -574,6 +643,7 @@ impl CheckResult {
             today: today.to_string(),
             acf,
             acf_v01: None,
+            acp: None,
             receipt: None,
         }
     }
@@ -586,7 +656,20 @@ pub fn record_id(mandate_digest: &str, subject_digest: &str) -> String {
     format!("rec_{}", &combined["sha256:".len().."sha256:".len() + 32])
 }
 
-fn with_format(mut result: CheckResult, format: Option<Format>) -> CheckResult {
-    result.acf_v01 = (format == Some(Format::AcfV01)).then(|| acf::v01(&result.acf));
-    result
+/// What is rendered for the caller beside the sealed result, from how it
+/// called: the ACF v0.1 object on request, and the ACP messages with
+/// `param` pointing into the cart as the caller sent it.
+struct Presentation {
+    format: Option<Format>,
+    params: Vec<String>,
+    /// The whole cart's path in the caller's input.
+    whole: &'static str,
+}
+
+impl Presentation {
+    fn finish(&self, mut result: CheckResult) -> CheckResult {
+        result.acf_v01 = (self.format == Some(Format::AcfV01)).then(|| acf::v01(&result.acf));
+        result.acp = Some(acf::acp(&result.acf, &self.params, self.whole));
+        result
+    }
 }

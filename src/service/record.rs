@@ -20,6 +20,7 @@ use crate::decision::Decision;
 use crate::digest;
 use crate::evidence::{self, SealedRecord, StoreError};
 use crate::extract::set::ExtractorReport;
+use crate::facts::{MandateAmount, MandateFacts};
 use crate::finding::{Code, Severity};
 
 /// The version of the body's shape; a reader refuses any other.
@@ -63,6 +64,12 @@ pub struct CheckRecord {
     pub answer_state: AnswerState,
     /// The cart as checked (catalog ids resolved).
     pub cart: Cart,
+    /// The constraints of the mandate the request came in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mandate: Option<MandateFacts>,
+    /// The total the checkout document stated, if it stated one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment: Option<MandateAmount>,
     /// How many allowed items fed the price check.
     pub allowed_items: usize,
     /// What each extractor returned, raw and as facts, and what it cost.
@@ -203,6 +210,8 @@ impl CheckRecord {
             answers: Vec::new(),
             answer_state,
             cart,
+            mandate: None,
+            payment: None,
             allowed_items: 0,
             extractors: Vec::new(),
             fail_closed: None,

@@ -12,6 +12,7 @@ mod local_model;
 mod mcp_server;
 mod person;
 mod properties;
+mod protocols;
 mod providers;
 mod python_client;
 mod receipt;

@@ -55,6 +55,8 @@ fn item() -> impl Strategy<Value = Item> {
                 units,
                 price_cents,
                 currency,
+                sku: None,
+                merchant: None,
             },
         )
 }

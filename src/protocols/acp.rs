@@ -1,0 +1,270 @@
+//! An ACP CheckoutSession (2026-04-17) as a cart.
+//!
+//! Read: `line_items[{id, item{id, name, unit_amount}, quantity, name,
+//! unit_amount, sku, variant_options[{name, value}], custom_attributes,
+//! marketplace_seller_details{name}}]` (amounts in minor units; the line's
+//! own `name` and `unit_amount` over its item's), `currency` (ACP writes it
+//! in lower case), `totals[type=total]`, `status` (one of ACP's), `messages[]`
+//! (a list; not acted on), and for delivery time `fulfillment_options` with
+//! `selected_fulfillment_options` (or the one option there is): the days
+//! from today to the option's `latest_delivery_time`. A variant option (or
+//! custom attribute) named Color/Colour or Size gives the colour or size.
+
+use chrono::{DateTime, NaiveDate};
+use serde_json::{Map, Value};
+
+use super::{
+    CartShape, DocumentCart, Variant, currency, line_items, list, messages, minor, object, path, required, status,
+    string, variant_kind,
+};
+use crate::cart::{self, Cart, CartEntry, CartError, Item, MAX_DELIVERY_DAYS};
+
+/// ACP's CheckoutSession statuses.
+pub const STATUSES: [&str; 11] = [
+    "incomplete",
+    "not_ready_for_payment",
+    "requires_escalation",
+    "authentication_required",
+    "ready_for_payment",
+    "pending_approval",
+    "complete_in_progress",
+    "completed",
+    "canceled",
+    "in_progress",
+    "expired",
+];
+
+pub fn checkout_session(
+    document: &Map<String, Value>,
+    root: &str,
+    today: NaiveDate,
+) -> Result<DocumentCart, CartError> {
+    let currency = currency(document, "currency", root)?;
+    status(document, root, &STATUSES)?;
+    messages(document, root)?;
+    let delivery = Delivery::read(document, root, today)?;
+    let items = line_items(document, root)?;
+    let mut entries = Vec::with_capacity(items.len());
+    let mut params = Vec::with_capacity(items.len());
+    for (index, line) in items.iter().enumerate() {
+        let line_path = format!("{root}.line_items[{index}]");
+        let line = object(line, &line_path)?;
+        let item_path = path(&line_path, "item");
+        let item = object(required(line, "item", &line_path)?, &item_path)?;
+        let amount = |parent: &Map<String, Value>, at: &str| -> Result<Option<u64>, CartError> {
+            match parent.get("unit_amount") {
+                None | Some(Value::Null) => Ok(None),
+                Some(value) => minor(value, &path(at, "unit_amount")).map(Some),
+            }
+        };
+        let price = match amount(line, &line_path)? {
+            Some(price) => Some(price),
+            None => amount(item, &item_path)?,
+        };
+        let name = match string(line, "name", &line_path)? {
+            Some(name) => Some(name),
+            None => string(item, "name", &item_path)?,
+        };
+        let (color, size) = variants(line, &line_path)?;
+        let merchant = match line.get("marketplace_seller_details") {
+            None | Some(Value::Null) => None,
+            Some(seller) => {
+                let seller_path = path(&line_path, "marketplace_seller_details");
+                string(object(seller, &seller_path)?, "name", &seller_path)?
+            }
+        };
+        let item_id = string(item, "id", &item_path)?;
+        let line_id = string(line, "id", &line_path)?;
+        let quantity = cart::parse_quantity(line.get("quantity"), &path(&line_path, "quantity"))?;
+        entries.push(CartEntry {
+            item: Item {
+                delivery_days: delivery.days_for(line_id.as_deref(), item_id.as_deref()),
+                id: item_id,
+                name,
+                color,
+                size,
+                units: Some(1),
+                price_cents: price,
+                currency: Some(currency.clone()),
+                sku: string(line, "sku", &line_path)?,
+                merchant,
+                ..Item::default()
+            },
+            quantity,
+        });
+        params.push(format!("$.line_items[{index}]"));
+    }
+    let payment = super::stated_total(document, root, &currency)?;
+    Ok(DocumentCart { shape: CartShape::AcpCheckoutSession, cart: Cart { entries }, params, payment })
+}
+
+/// The colour and size of a line: `variant_options`, else `custom_attributes`.
+fn variants(line: &Map<String, Value>, at: &str) -> Result<(Option<String>, Option<String>), CartError> {
+    let mut colour = None;
+    let mut size = None;
+    for (key, name_key) in [("variant_options", "name"), ("custom_attributes", "display_name")] {
+        let options_path = path(at, key);
+        let Some(options) = line.get(key).filter(|value| !value.is_null()) else { continue };
+        for (index, option) in list(options, &options_path)?.iter().enumerate() {
+            let option_path = format!("{options_path}[{index}]");
+            let option = object(option, &option_path)?;
+            let name = string(option, name_key, &option_path)?.unwrap_or_default();
+            let value = string(option, "value", &option_path)?;
+            match variant_kind(&name) {
+                Some(Variant::Colour) if colour.is_none() => colour = value,
+                Some(Variant::Size) if size.is_none() => size = value,
+                _ => {}
+            }
+        }
+    }
+    Ok((colour, size))
+}
+
+/// Delivery days per line, from the fulfillment options.
+struct Delivery {
+    /// Each option's id and days to its latest delivery time.
+    options: Vec<(String, Option<u64>)>,
+    /// The selected options: option id and the line or item ids it serves.
+    selected: Vec<(String, Vec<String>)>,
+}
+
+impl Delivery {
+    fn read(document: &Map<String, Value>, root: &str, today: NaiveDate) -> Result<Delivery, CartError> {
+        let mut options = Vec::new();
+        let options_path = path(root, "fulfillment_options");
+        if let Some(values) = document.get("fulfillment_options").filter(|value| !value.is_null()) {
+            for (index, option) in list(values, &options_path)?.iter().enumerate() {
+                let option_path = format!("{options_path}[{index}]");
+                let option = object(option, &option_path)?;
+                let id = string(option, "id", &option_path)?.unwrap_or_default();
+                let days = match string(option, "latest_delivery_time", &option_path)? {
+                    None => None,
+                    Some(text) => Some(days_until(&text, today, &path(&option_path, "latest_delivery_time"))?),
+                };
+                options.push((id, days));
+            }
+        }
+        let mut selected = Vec::new();
+        let selected_path = path(root, "selected_fulfillment_options");
+        if let Some(values) = document.get("selected_fulfillment_options").filter(|value| !value.is_null()) {
+            for (index, choice) in list(values, &selected_path)?.iter().enumerate() {
+                let choice_path = format!("{selected_path}[{index}]");
+                let choice = object(choice, &choice_path)?;
+                let option_id = string(choice, "option_id", &choice_path)?
+                    .ok_or_else(|| cart::error(&path(&choice_path, "option_id"), "missing"))?;
+                if !options.iter().any(|(id, _)| *id == option_id) {
+                    return Err(cart::error(
+                        &path(&choice_path, "option_id"),
+                        format!("{option_id:?} is none of the fulfillment_options"),
+                    ));
+                }
+                let ids_path = path(&choice_path, "item_ids");
+                let ids = match choice.get("item_ids") {
+                    None | Some(Value::Null) => Vec::new(),
+                    Some(ids) => list(ids, &ids_path)?
+                        .iter()
+                        .enumerate()
+                        .map(|(id_index, id)| {
+                            id.as_str()
+                                .map(str::to_owned)
+                                .ok_or_else(|| cart::error(&format!("{ids_path}[{id_index}]"), "expected a string"))
+                        })
+                        .collect::<Result<_, _>>()?,
+                };
+                selected.push((option_id, ids));
+            }
+        }
+        // An older session names one option for the whole order.
+        if selected.is_empty()
+            && let Some(option_id) = string(document, "fulfillment_option_id", root)?
+        {
+            selected.push((option_id, Vec::new()));
+        }
+        Ok(Delivery { options, selected })
+    }
+
+    /// The selected option serving the line (by line or item id; a choice
+    /// without ids serves every line), else the only option there is; its
+    /// days, or unknown.
+    fn days_for(&self, line_id: Option<&str>, item_id: Option<&str>) -> Option<u64> {
+        let serves = |ids: &Vec<String>| {
+            ids.is_empty() || ids.iter().any(|id| Some(id.as_str()) == line_id || Some(id.as_str()) == item_id)
+        };
+        let chosen = self.selected.iter().find(|(_, ids)| serves(ids)).map(|(option, _)| option);
+        match chosen {
+            Some(option) => self.options.iter().find(|(id, _)| id == option).and_then(|(_, days)| *days),
+            None if self.selected.is_empty() && self.options.len() == 1 => self.options[0].1,
+            None => None,
+        }
+    }
+}
+
+/// Days from today to an RFC 3339 time's UTC date; a time already past is 0.
+pub(super) fn days_until(text: &str, today: NaiveDate, at: &str) -> Result<u64, CartError> {
+    let time = DateTime::parse_from_rfc3339(text)
+        .map_err(|error| cart::error(at, format!("{text:?} is not an RFC 3339 time: {error}")))?;
+    let days = (time.to_utc().date_naive() - today).num_days().max(0);
+    let days = u64::try_from(days).unwrap_or(0);
+    if days > MAX_DELIVERY_DAYS {
+        return Err(cart::error(at, format!("{days} days away, above the bound of {MAX_DELIVERY_DAYS}")));
+    }
+    Ok(days)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn today() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, 2).unwrap()
+    }
+
+    fn session() -> Value {
+        json!({"id": "cs_1", "status": "ready_for_payment", "currency": "usd",
+            "line_items": [{"id": "li_1", "item": {"id": "item_123"}, "quantity": 1, "name": "Nike Pegasus 41",
+                "unit_amount": 12999, "sku": "NK-PEG41-BLK-42",
+                "variant_options": [{"name": "Color", "value": "Black"}, {"name": "Size", "value": "EU 42"}]}],
+            "fulfillment_options": [
+                {"type": "shipping", "id": "std", "title": "Standard", "latest_delivery_time": "2026-11-07T18:00:00Z", "totals": []},
+                {"type": "shipping", "id": "exp", "title": "Express", "latest_delivery_time": "2026-11-04T18:00:00Z", "totals": []}],
+            "selected_fulfillment_options": [{"type": "shipping", "option_id": "exp", "item_ids": ["item_123"]}],
+            "totals": [{"type": "total", "display_text": "Total", "amount": 13999}],
+            "messages": [], "links": [], "capabilities": {}})
+    }
+
+    #[test]
+    fn variants_delivery_and_total_are_read() {
+        let cart = checkout_session(session().as_object().unwrap(), "$.cart", today()).unwrap();
+        let item = &cart.cart.entries[0].item;
+        assert_eq!((item.color.as_deref(), item.size.as_deref()), (Some("Black"), Some("EU 42")));
+        assert_eq!(item.delivery_days, Some(2));
+        assert_eq!(item.currency.as_deref(), Some("USD"));
+        assert_eq!(item.sku.as_deref(), Some("NK-PEG41-BLK-42"));
+        assert_eq!(cart.payment.unwrap().minor, 13999);
+    }
+
+    #[test]
+    fn without_a_choice_among_several_options_delivery_is_unknown() {
+        let mut document = session();
+        document.as_object_mut().unwrap().remove("selected_fulfillment_options");
+        let cart = checkout_session(document.as_object().unwrap(), "$.cart", today()).unwrap();
+        assert_eq!(cart.cart.entries[0].item.delivery_days, None);
+    }
+
+    #[test]
+    fn bad_values_name_their_path() {
+        let mut bad = session();
+        bad["line_items"][0]["variant_options"][1]["value"] = json!(42);
+        let error = checkout_session(bad.as_object().unwrap(), "$.cart", today()).unwrap_err();
+        assert_eq!(error.path, "$.cart.line_items[0].variant_options[1].value");
+        let mut bad = session();
+        bad["fulfillment_options"][1]["latest_delivery_time"] = json!("soon");
+        let error = checkout_session(bad.as_object().unwrap(), "$.cart", today()).unwrap_err();
+        assert_eq!(error.path, "$.cart.fulfillment_options[1].latest_delivery_time");
+        let mut bad = session();
+        bad["selected_fulfillment_options"][0]["option_id"] = json!("none");
+        let error = checkout_session(bad.as_object().unwrap(), "$.cart", today()).unwrap_err();
+        assert_eq!(error.path, "$.cart.selected_fulfillment_options[0].option_id");
+    }
+}
