@@ -27,7 +27,7 @@ use crate::acf::{self, AcfProjection, AcfV01, Binding, MAX_ATTEMPTS};
 use crate::catalog::Catalog;
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
-use crate::evidence::{Appended, Draft, EvidenceStore, LinkError, StoreError};
+use crate::evidence::{Appended, Draft, LinkError, RecordStore, StoreError};
 use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
@@ -225,7 +225,7 @@ pub struct Service {
 struct Inner {
     extractors: Arc<ExtractorSet>,
     catalog: Option<Arc<Catalog>>,
-    store: EvidenceStore,
+    store: Arc<dyn RecordStore>,
     clock: Arc<dyn Clock>,
     validity: chrono::Duration,
     receipts: Option<Arc<KeyRing>>,
@@ -238,7 +238,7 @@ impl std::fmt::Debug for Service {
             .debug_struct("Service")
             .field("extractors", &self.inner.extractors.names())
             .field("catalog", &self.inner.catalog.as_ref().map(|catalog| catalog.len()))
-            .field("evidence", &self.inner.store.path())
+            .field("evidence", &self.inner.store.location())
             .finish()
     }
 }
@@ -247,9 +247,10 @@ impl Service {
     pub fn new(
         extractors: Arc<ExtractorSet>,
         catalog: Option<Arc<Catalog>>,
-        store: EvidenceStore,
+        store: impl Into<Arc<dyn RecordStore>>,
         clock: Arc<dyn Clock>,
     ) -> Service {
+        let store = store.into();
         Service {
             inner: Arc::new(Inner {
                 extractors,
@@ -279,7 +280,7 @@ impl Service {
         Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
             extractors: Arc::clone(&shared.extractors),
             catalog: shared.catalog.clone(),
-            store: shared.store.clone(),
+            store: Arc::clone(&shared.store),
             clock: Arc::clone(&shared.clock),
             validity: shared.validity,
             receipts: shared.receipts.clone(),
@@ -303,6 +304,11 @@ impl Service {
             None => None,
         };
         Ok(receipt::verify(token, &keys.jwks(), self.inner.clock.now(), cart_digest.as_deref()))
+    }
+
+    /// Where this service seals evidence (a log's path, or a database).
+    pub fn evidence_location(&self) -> String {
+        self.inner.store.location()
     }
 
     pub fn extractor_names(&self) -> Vec<String> {
