@@ -6,7 +6,10 @@
 //! One chain for every writer: an append locks the head row (`SELECT … FOR
 //! UPDATE`) in its transaction, checks the link rules, inserts the record
 //! and moves the head, and commits with `synchronous_commit = on` (set on
-//! every connection) before the caller hears back. A record is stored as the
+//! every connection) before the caller hears back. Within an instance,
+//! appends are group-committed: those queued while a transaction commits go
+//! together in the next one (one lock, one commit, one WAL flush). A record
+//! is stored as the
 //! very line the embedded log would write, so `evidence verify` runs the same
 //! check on the same bytes, and `store import` moves a log in unchanged.
 //!
@@ -20,13 +23,14 @@
 //! This module knows records, lines and hashes like `evidence`, and the facts
 //! cache only as text under a key; it does not know what a check is.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use futures_util::future::BoxFuture;
 use sha2::{Digest, Sha256};
+use tokio::sync::oneshot;
 use tokio_postgres::NoTls;
 
 use crate::evidence::{
@@ -53,9 +57,32 @@ const FACTS_CACHE_ENTRIES: i64 = 100_000;
 /// The cache is pruned on every this many insertions.
 const PRUNE_EVERY: u64 = 256;
 
+/// The most appends one transaction seals.
+const MAX_BATCH: usize = 64;
+
+type Reply = oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>>;
+
+/// An append waiting for the next batch.
+struct Queued {
+    draft: Draft,
+    reply: Reply,
+}
+
+/// This instance's appends waiting to be sealed, and the lock whose holder
+/// seals them (see [`PgStore::append_batched`]).
+#[derive(Default)]
+struct Batch {
+    queue: Mutex<Vec<Queued>>,
+    leader: tokio::sync::Mutex<()>,
+}
+
 /// The connections one instance opens. An append holds one for its whole
 /// transaction, waiting for the head lock behind other instances.
 const POOL_SIZE: usize = 16;
+
+/// The longest a check's statement may run, in milliseconds (an append's
+/// wait for the head row's lock included).
+const STATEMENT_TIMEOUT_MS: u64 = 15_000;
 
 struct Migration {
     version: i32,
@@ -75,6 +102,7 @@ pub struct PgStore {
     config: tokio_postgres::Config,
     location: Arc<str>,
     inserted: Arc<AtomicU64>,
+    batch: Arc<Batch>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -109,8 +137,13 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("asasked");
         }
-        let manager =
-            Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        // The pool serves checks: a statement stuck behind a lock or a hung
+        // database ends in an error (the check fails closed) rather than
+        // holding its client forever. One-shot commands (verify, import) read
+        // or write whole chains and have no such bound.
+        let mut pooled = config.clone();
+        pooled.options(format!("{options} -c statement_timeout={STATEMENT_TIMEOUT_MS}"));
+        let manager = Manager::from_config(pooled, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         // Bounded waits: with the database down, a check fails closed in
         // seconds instead of hanging its client.
         let pool = Pool::builder(manager)
@@ -121,7 +154,7 @@ impl PgStore {
             .recycle_timeout(Some(Duration::from_secs(5)))
             .build()
             .map_err(|source| StoreError::Database { location: location.to_string(), source: Box::new(source) })?;
-        Ok(PgStore { pool, config, location, inserted: Arc::new(AtomicU64::new(0)) })
+        Ok(PgStore { pool, config, location, inserted: Arc::new(AtomicU64::new(0)), batch: Arc::new(Batch::default()) })
     }
 
     fn error(&self, source: impl std::error::Error + Send + Sync + 'static) -> StoreError {
@@ -206,17 +239,73 @@ impl PgStore {
         Ok(())
     }
 
-    /// Seals `draft` in one transaction that holds the head row's lock: the
-    /// link rules are checked against every committed record, whichever
-    /// instance sealed it, and the record is committed before this returns.
-    async fn append_one(&self, draft: Draft) -> Result<Result<Appended, LinkError>, StoreError> {
+    /// Seals `draft` with group commit: the appends queued in this instance
+    /// while another batch commits go together in the next transaction
+    /// (one head-row lock, one commit, one WAL flush), as the embedded
+    /// writer batches its fsyncs. No task is spawned: the first caller to
+    /// take the leader lock commits every queued draft, its own included,
+    /// and replies to each after the commit.
+    async fn append_batched(&self, draft: Draft) -> Result<Result<Appended, LinkError>, StoreError> {
+        let (reply, mut answer) = oneshot::channel();
+        self.batch.queue.lock().unwrap_or_else(PoisonError::into_inner).push(Queued { draft, reply });
+        loop {
+            tokio::select! {
+                biased;
+                answer = &mut answer => {
+                    // A leader dropped mid-commit: nothing may be assumed sealed.
+                    return answer.unwrap_or(Err(StoreError::WriterStopped));
+                }
+                _leader = self.batch.leader.lock() => {
+                    let queued: Vec<Queued> = {
+                        let mut queue = self.batch.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                        let take = queue.len().min(MAX_BATCH);
+                        queue.drain(..take).collect()
+                    };
+                    if !queued.is_empty() {
+                        self.commit_batch(queued).await;
+                    }
+                }
+            }
+        }
+    }
+
+    /// One transaction for `queued`, then every reply (the same error to
+    /// each if it failed: none of them was sealed).
+    async fn commit_batch(&self, queued: Vec<Queued>) {
+        let (drafts, replies): (Vec<Draft>, Vec<Reply>) =
+            queued.into_iter().map(|queued| (queued.draft, queued.reply)).unzip();
+        match self.seal_batch(drafts).await {
+            Ok(results) => {
+                for (reply, result) in replies.into_iter().zip(results) {
+                    let _ = reply.send(Ok(result));
+                }
+            }
+            Err(error) => {
+                let reason = error.to_string();
+                let mut first = Some(error);
+                for reply in replies {
+                    let error = first.take().unwrap_or_else(|| StoreError::Database {
+                        location: self.location.to_string(),
+                        source: reason.clone().into(),
+                    });
+                    let _ = reply.send(Err(error));
+                }
+            }
+        }
+    }
+
+    /// Seals `drafts` in order in one transaction that holds the head row's
+    /// lock: the link rules are checked against every committed record,
+    /// whichever instance sealed it (and against the batch's earlier
+    /// records), and the whole batch is committed before this returns.
+    async fn seal_batch(&self, drafts: Vec<Draft>) -> Result<Vec<Result<Appended, LinkError>>, StoreError> {
         let mut client = self.client().await?;
         let transaction = client.transaction().await.map_err(|error| self.error(error))?;
         let head = transaction
             .query_one("SELECT seq, hash FROM asasked_evidence_head FOR UPDATE", &[])
             .await
             .map_err(|error| self.error(error))?;
-        let (head_seq, head_hash): (i64, String) = (head.get(0), head.get(1));
+        let (mut head_seq, mut head_hash): (i64, String) = (head.get(0), head.get(1));
         let lookup = transaction
             .prepare_cached(
                 "SELECT (SELECT line FROM asasked_evidence WHERE record_id = $1), \
@@ -226,33 +315,6 @@ impl PgStore {
             )
             .await
             .map_err(|error| self.error(error))?;
-        let row = transaction
-            .query_one(&lookup, &[&draft.record_id, &draft.previous_record_id])
-            .await
-            .map_err(|error| self.error(error))?;
-        if let Some(line) = row.get::<_, Option<String>>(0) {
-            return Ok(Ok(Appended::Existing(Arc::new(self.parse(&line)?))));
-        }
-        let request_sha256 = Sha256::digest(draft.request.as_bytes()).to_vec();
-        let attempt = match &draft.previous_record_id {
-            None => 1,
-            Some(previous) => {
-                let (Some(attempt), Some(request)) = (row.get::<_, Option<i32>>(1), row.get::<_, Option<Vec<u8>>>(2))
-                else {
-                    return Ok(Err(LinkError::NotFound(previous.clone())));
-                };
-                if request != request_sha256 {
-                    return Ok(Err(LinkError::OtherRequest(previous.clone())));
-                }
-                if let Some(successor) = row.get::<_, Option<String>>(3) {
-                    return Ok(Err(LinkError::NotHead(previous.clone(), successor)));
-                }
-                u32::try_from(attempt).unwrap_or(0) + 1
-            }
-        };
-        let seq = u64::try_from(head_seq).unwrap_or(0) + 1;
-        let (record, line) = seal(draft, seq, attempt, head_hash);
-        let line = String::from_utf8_lossy(line.trim_ascii_end()).into_owned();
         let insert = transaction
             .prepare_cached(
                 "INSERT INTO asasked_evidence (seq, record_id, previous_record_id, attempt, request_sha256, line) \
@@ -260,22 +322,65 @@ impl PgStore {
             )
             .await
             .map_err(|error| self.error(error))?;
-        let (seq_column, attempt_column) = (head_seq + 1, i32::try_from(attempt).unwrap_or(i32::MAX));
+        let mut results = Vec::with_capacity(drafts.len());
+        let sealed_before = head_seq;
+        for draft in drafts {
+            let row = transaction
+                .query_one(&lookup, &[&draft.record_id, &draft.previous_record_id])
+                .await
+                .map_err(|error| self.error(error))?;
+            if let Some(line) = row.get::<_, Option<String>>(0) {
+                results.push(Ok(Appended::Existing(Arc::new(self.parse(&line)?))));
+                continue;
+            }
+            let request_sha256 = Sha256::digest(draft.request.as_bytes()).to_vec();
+            let attempt = match &draft.previous_record_id {
+                None => 1,
+                Some(previous) => {
+                    let (Some(attempt), Some(request)) =
+                        (row.get::<_, Option<i32>>(1), row.get::<_, Option<Vec<u8>>>(2))
+                    else {
+                        results.push(Err(LinkError::NotFound(previous.clone())));
+                        continue;
+                    };
+                    if request != request_sha256 {
+                        results.push(Err(LinkError::OtherRequest(previous.clone())));
+                        continue;
+                    }
+                    if let Some(successor) = row.get::<_, Option<String>>(3) {
+                        results.push(Err(LinkError::NotHead(previous.clone(), successor)));
+                        continue;
+                    }
+                    u32::try_from(attempt).unwrap_or(0) + 1
+                }
+            };
+            head_seq += 1;
+            let seq = u64::try_from(head_seq).unwrap_or(0);
+            let (record, line) = seal(draft, seq, attempt, std::mem::take(&mut head_hash));
+            let line = String::from_utf8_lossy(line.trim_ascii_end()).into_owned();
+            let attempt = i32::try_from(attempt).unwrap_or(i32::MAX);
+            transaction
+                .execute(
+                    &insert,
+                    &[&head_seq, &record.record_id, &record.previous_record_id, &attempt, &request_sha256, &line],
+                )
+                .await
+                .map_err(|error| self.error(error))?;
+            head_hash = record.hash.clone();
+            results.push(Ok(Appended::New(Arc::new(record))));
+        }
+        if head_seq == sealed_before {
+            // Only replays and refused links: nothing to commit.
+            return Ok(results);
+        }
         transaction
-            .execute(
-                &insert,
-                &[&seq_column, &record.record_id, &record.previous_record_id, &attempt_column, &request_sha256, &line],
-            )
+            .execute("UPDATE asasked_evidence_head SET seq = $1, hash = $2", &[&head_seq, &head_hash])
             .await
             .map_err(|error| self.error(error))?;
-        transaction
-            .execute("UPDATE asasked_evidence_head SET seq = $1, hash = $2", &[&seq_column, &record.hash])
-            .await
-            .map_err(|error| self.error(error))?;
-        // The reply is the caller's licence to act: the commit (flushed to
-        // the database's WAL, synchronous_commit = on) comes first.
+        // The replies are the callers' licence to act: the commit (flushed
+        // to the database's WAL, synchronous_commit = on) comes first.
         transaction.commit().await.map_err(|error| self.error(error))?;
-        Ok(Ok(Appended::New(Arc::new(record))))
+        Ok(results)
     }
 
     fn parse(&self, line: &str) -> Result<SealedRecord, StoreError> {
@@ -505,7 +610,7 @@ fn location_of(config: &tokio_postgres::Config) -> String {
 
 impl RecordStore for PgStore {
     fn append(&self, draft: Draft) -> StoreFuture<'_, Result<Appended, LinkError>> {
-        Box::pin(self.append_one(draft))
+        Box::pin(self.append_batched(draft))
     }
 
     fn get<'a>(&'a self, record_id: &'a str) -> StoreFuture<'a, Option<Arc<SealedRecord>>> {
