@@ -736,3 +736,51 @@ fn the_embedded_default_needs_no_database() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("postgres://"));
 }
+
+/// Two instances (two pools) race twenty resubmissions against one record:
+/// the link rules hold across instances and batches, so exactly one extends
+/// the chain and every other is told which record superseded it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_resubmissions_on_two_instances_extend_a_record_once() {
+    use asasked::evidence::{Appended, Draft, LinkError, RecordStore};
+    let Some(admin) = admin_url() else { return };
+    let url = fresh_database(&admin, "race").await;
+    let instances = [asasked::pg::PgStore::new(&url).unwrap(), asasked::pg::PgStore::new(&url).unwrap()];
+    let draft = |record_id: String, previous: Option<&str>| Draft {
+        record_id,
+        previous_record_id: previous.map(str::to_owned),
+        request: REQUEST.to_owned(),
+        sealed_at: "2026-11-02T10:00:00Z".to_owned(),
+        body: json!({"n": 1}),
+    };
+    let first = instances[0].append(draft("rec_first".into(), None)).await.unwrap().unwrap();
+    assert!(matches!(first, Appended::New(_)));
+    let tasks: Vec<_> = (0..20)
+        .map(|number| {
+            let store = instances[number % 2].clone();
+            let draft = draft(format!("rec_{number}"), Some("rec_first"));
+            tokio::spawn(async move { store.append(draft).await.unwrap() })
+        })
+        .collect();
+    let mut sealed = Vec::new();
+    let mut refused = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(Appended::New(record)) => sealed.push(record.record_id.clone()),
+            Err(LinkError::NotHead(previous, successor)) => {
+                assert_eq!(previous, "rec_first");
+                assert!(successor.starts_with("rec_"), "{successor}");
+                refused += 1;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!((sealed.len(), refused), (1, 19), "{sealed:?}");
+    // Both instances read the winner, and the chain verifies.
+    for store in &instances {
+        assert_eq!(store.successor("rec_first").await.unwrap().as_deref(), Some(sealed[0].as_str()));
+        assert_eq!(store.get(&sealed[0]).await.unwrap().unwrap().attempt, 2);
+    }
+    let (ok, report) = evidence(&url, &["verify"]);
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
+}
