@@ -37,7 +37,9 @@
 //!   own data dir on disk (two chains, nothing shared); postgres: one fresh
 //!   database that both share (`--store`), through `LOAD_DATABASE_URL` (a
 //!   superuser URL, e.g. the one `scripts/postgres.sh start` prints; the
-//!   scenario is skipped without it).
+//!   scenario is skipped without it). `store/postgres-apart/2`: two
+//!   instances, each on a database of its own (one chain per instance, the
+//!   commit path of issue 16's option (b), for comparison).
 //! - `memory`: RSS of the idle server, then after each stage of 100,000
 //!   checks with distinct requests (the facts cache holds 256).
 //!
@@ -336,24 +338,32 @@ async fn load_on(name: &str, servers: Vec<Server>, mode: Mode) {
 /// log (each instance its own data dir and chain: nothing shared), or on one
 /// PostgreSQL database all of them share (`--store`), a fresh database
 /// created through `LOAD_DATABASE_URL` and migrated by the binary.
-async fn store_load(name: &str, work: &Path, instances: usize, database: Option<&str>) {
-    let mut store = Vec::new();
+/// With `per_instance`, each instance gets a database of its own: one head
+/// row per instance, the commit path a chain per instance would have (issue
+/// 16's option (b)), without its shared lookups.
+async fn store_load(name: &str, work: &Path, instances: usize, database: Option<&str>, per_instance: bool) {
+    let databases = if per_instance { instances } else { 1 };
+    let mut stores = Vec::new();
     if let Some(admin) = database {
-        let database = format!("asasked_load_{}_{instances}", std::process::id());
         let (client, connection) =
             tokio_postgres::connect(admin, tokio_postgres::NoTls).await.expect("LOAD_DATABASE_URL");
         tokio::spawn(connection);
-        client.batch_execute(&format!("DROP DATABASE IF EXISTS {database}")).await.expect("drop database");
-        client.batch_execute(&format!("CREATE DATABASE {database}")).await.expect("create database");
-        let url = format!("{}/{database}", admin.rsplit_once('/').expect("a URL with a database").0);
-        let migrate = Command::new(BIN).args(["store", "migrate", "--store", &url]).output().expect("migrate");
-        assert!(migrate.status.success(), "{}", String::from_utf8_lossy(&migrate.stderr));
-        store = vec!["--store".to_owned(), url];
+        for number in 0..databases {
+            let database = format!("asasked_load_{}_{}_{number}", std::process::id(), name.replace(['/', '-'], "_"));
+            client.batch_execute(&format!("DROP DATABASE IF EXISTS {database}")).await.expect("drop database");
+            client.batch_execute(&format!("CREATE DATABASE {database}")).await.expect("create database");
+            let url = format!("{}/{database}", admin.rsplit_once('/').expect("a URL with a database").0);
+            let migrate = Command::new(BIN).args(["store", "migrate", "--store", &url]).output().expect("migrate");
+            assert!(migrate.status.success(), "{}", String::from_utf8_lossy(&migrate.stderr));
+            stores.push(vec!["--store".to_owned(), url]);
+        }
     }
     let mut servers = Vec::new();
     for instance in 0..instances {
         let mut extra = vec!["--extractors".to_owned(), "rules".to_owned()];
-        extra.extend(store.iter().cloned());
+        if let Some(store) = stores.get(instance % databases) {
+            extra.extend(store.iter().cloned());
+        }
         servers.push(Server::start(&work.join(format!("{name}-{instance}").replace('/', "-")), &extra).await);
     }
     load_on(name, servers, Mode::NewRecord).await;
@@ -760,13 +770,18 @@ fn main() {
         for instances in [1, 2] {
             let name = format!("store/embedded/{instances}");
             if selected(&name) {
-                store_load(&name, disk.path(), instances, None).await;
+                store_load(&name, disk.path(), instances, None, false).await;
             }
-            let name = format!("store/postgres/{instances}");
-            if selected(&name) {
-                match &database {
-                    Some(admin) => store_load(&name, disk.path(), instances, Some(admin)).await,
-                    None => println!("{name:<16} skipped: LOAD_DATABASE_URL is not set (scripts/postgres.sh start)"),
+            let postgres =
+                [(format!("store/postgres/{instances}"), false), ("store/postgres-apart/2".to_owned(), true)];
+            for (name, per_instance) in postgres.into_iter().take(instances) {
+                if selected(&name) {
+                    match &database {
+                        Some(admin) => store_load(&name, disk.path(), instances, Some(admin), per_instance).await,
+                        None => {
+                            println!("{name:<16} skipped: LOAD_DATABASE_URL is not set (scripts/postgres.sh start)")
+                        }
+                    }
                 }
             }
         }
