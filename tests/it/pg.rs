@@ -620,6 +620,20 @@ async fn a_log_is_imported_once_and_verifies_with_the_same_head() {
         assert!(message.contains("append-only"), "{statement}: {error:?}");
     }
 
+    // Only an owner who drops the guard can alter a record, and verify sees it.
+    client
+        .batch_execute(
+            "ALTER TABLE asasked_evidence DISABLE TRIGGER asasked_evidence_append_only; \
+             UPDATE asasked_evidence SET line = replace(line, 'EU 41', 'EU 42') WHERE seq = 2",
+        )
+        .await
+        .unwrap();
+    let (ok, report) = evidence(&url, &["verify"]);
+    assert!(!ok && report.contains("BROKEN at line 2") && report.contains("altered"), "{report}");
+    let second: Value = serde_json::from_str(lines.lines().nth(1).unwrap()).unwrap();
+    let (ok, _) = evidence(&url, &["show", second["record_id"].as_str().unwrap()]);
+    assert!(!ok, "show refuses a record whose hash no longer matches");
+
     // A database nobody migrated is refused before any check, naming the command.
     let admin_client = connect(&admin).await;
     let name = format!("asasked_unmigrated_{}", std::process::id());
