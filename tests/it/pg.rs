@@ -1,16 +1,17 @@
 //! Several instances on one PostgreSQL database (`--store postgres://…`),
 //! against a real server: two `serve --http` processes behind a loopback
 //! round-robin balancer with an answers loop whose calls land on both, one
-//! of them SIGKILLed under load, the database restarted under a running
-//! server, a log imported, a shared facts cache, and the embedded default
-//! still needing no database.
+//! of them SIGKILLed under load, the database crashed and restarted under
+//! a loaded server, concurrent resubmissions on two instances, a log
+//! imported (and a record tampered with), a shared facts cache, and the
+//! embedded default still needing no database.
 //!
 //! The database: `ASASKED_TEST_DATABASE_URL` (a superuser URL, e.g.
 //! `postgres://postgres@127.0.0.1:54329/postgres`; `.ci/run` starts a
 //! throwaway cluster with `scripts/postgres.sh`). Each test creates its own
 //! database in it, so the tests run in parallel. Without the variable they
 //! are skipped with a note, except under CI (`CI` set), where they fail. The
-//! restart test starts its own private cluster (the `postgres` binaries of
+//! crash test starts its own private cluster (the `postgres` binaries of
 //! Debian's package), since it stops it.
 
 use std::collections::BTreeSet;
@@ -501,8 +502,10 @@ impl Cluster {
         self.pg_ctl(&["-w", "start"]);
     }
 
-    fn stop(&self) {
-        self.pg_ctl(&["-m", "fast", "-w", "stop"]);
+    /// `pg_ctl stop -m immediate`: the server processes exit without a
+    /// checkpoint, as in a crash; the restart replays the WAL.
+    fn crash(&self) {
+        self.pg_ctl(&["-m", "immediate", "-w", "stop"]);
     }
 
     fn url(&self) -> String {
@@ -524,7 +527,7 @@ impl Drop for Cluster {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_database_restart_fails_checks_closed_then_they_recover() {
+async fn a_database_crash_under_load_fails_checks_closed_then_they_recover() {
     if admin_url().is_none() {
         return;
     }
@@ -540,7 +543,50 @@ async fn a_database_restart_fails_checks_closed_then_they_recover() {
     let before = session.check(order("shoe-003")).await.unwrap();
     assert_eq!(before["structuredContent"]["decision"], "proceed", "{before}");
 
-    cluster.stop();
+    // Load through the crash and the restart: every call answers, either a
+    // sealed proceed or the clear error, never a result without its record.
+    let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
+    let refusals = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let counter = Arc::new(AtomicU64::new(0));
+    let clients: Vec<_> = (0..3)
+        .map(|_| {
+            let (acknowledged, refusals, stop, counter) =
+                (Arc::clone(&acknowledged), Arc::clone(&refusals), Arc::clone(&stop), Arc::clone(&counter));
+            let server_url = server_url.clone();
+            tokio::spawn(async move {
+                let mut session = Session::open(&server_url).await.unwrap();
+                while !stop.load(Ordering::SeqCst) {
+                    let mut arguments = order("shoe-003");
+                    arguments["request"] =
+                        json!(format!("{REQUEST} (order {})", counter.fetch_add(1, Ordering::SeqCst)));
+                    let result = session.check(arguments).await.unwrap();
+                    if result["isError"] == true {
+                        assert!(result.to_string().contains("could not be sealed as evidence: do not pay"), "{result}");
+                        refusals.fetch_add(1, Ordering::SeqCst);
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    } else {
+                        assert_eq!(result["structuredContent"]["decision"], "proceed", "{result}");
+                        let id = result["structuredContent"]["record_id"].as_str().unwrap().to_owned();
+                        acknowledged.lock().unwrap().insert(id);
+                    }
+                }
+            })
+        })
+        .collect();
+    let acknowledged_at_least = |count: usize| {
+        let acknowledged = Arc::clone(&acknowledged);
+        async move {
+            let since = Instant::now();
+            while acknowledged.lock().unwrap().len() < count && since.elapsed() < Duration::from_secs(30) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    };
+    acknowledged_at_least(10).await;
+
+    // A crash, not a clean shutdown: committed records must survive it.
+    cluster.crash();
     let mut down = order("shoe-003");
     down["request"] = json!(format!("{REQUEST}, while the database is down"));
     let failed = session.check(down.clone()).await.unwrap();
@@ -569,9 +615,32 @@ async fn a_database_restart_fails_checks_closed_then_they_recover() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     assert_eq!(recovered["structuredContent"]["decision"], "proceed", "{recovered}");
+    let recovered_after = since.elapsed();
+    let at_recovery = acknowledged.lock().unwrap().len();
+    acknowledged_at_least(at_recovery + 10).await;
+    stop.store(true, Ordering::SeqCst);
+    for client in clients {
+        tokio::time::timeout(Duration::from_secs(30), client).await.expect("clients end").unwrap();
+    }
+
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    let sealed = sealed_ids(&url).await;
+    let missing: Vec<_> = acknowledged.difference(&sealed).collect();
+    assert!(missing.is_empty(), "acknowledged but lost in the crash: {missing:?}");
+    assert!(acknowledged.len() >= at_recovery + 10, "the load recovered too");
+    assert!(refusals.load(Ordering::SeqCst) > 0, "the load met the outage");
+    for id in [&before, &recovered].map(|result| result["structuredContent"]["record_id"].as_str().unwrap()) {
+        assert!(sealed.contains(id), "{id}");
+    }
     let (ok, report) = evidence(&url, &["verify"]);
-    assert!(ok && report.starts_with("ok: 2 records"), "the failed check sealed nothing: {report}");
-    eprintln!("database restart: failed closed while down, recovered after {:?}", since.elapsed());
+    assert!(ok, "{report}");
+    eprintln!(
+        "database crash under load: {} refused with the clear error, recovered after {recovered_after:?}, \
+         {} acknowledged all among {} sealed, {report}",
+        refusals.load(Ordering::SeqCst),
+        acknowledged.len(),
+        sealed.len()
+    );
 }
 
 #[tokio::test]
