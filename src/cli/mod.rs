@@ -214,13 +214,23 @@ impl CatalogChoice {
 /// The variable that selects a PostgreSQL store when `--store` is absent.
 pub const DATABASE_URL_VARIABLE: &str = "ASASKED_DATABASE_URL";
 
-/// Where evidence, record lookups and the facts cache live.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where evidence, record lookups and the facts cache live. Its `Debug`
+/// shows a database without the URL's user and password.
+#[derive(Clone, PartialEq, Eq)]
 pub enum StoreChoice {
     /// The JSON Lines log in the data folder and the in-memory facts cache.
     Embedded,
     /// A PostgreSQL database (its URL) shared by several instances.
     Postgres(String),
+}
+
+impl std::fmt::Debug for StoreChoice {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreChoice::Embedded => formatter.write_str("Embedded"),
+            StoreChoice::Postgres(url) => write!(formatter, "Postgres({})", crate::pg::redacted(url)),
+        }
+    }
 }
 
 impl StoreChoice {

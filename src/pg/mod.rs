@@ -595,6 +595,14 @@ impl std::fmt::Display for ImportRefused {
 
 impl std::error::Error for ImportRefused {}
 
+/// `url` for logs and `Debug`: its host, port and database, without user
+/// or password.
+pub fn redacted(url: &str) -> String {
+    url.parse::<tokio_postgres::Config>()
+        .map(|config| location_of(&config))
+        .unwrap_or_else(|_| "(an unreadable database URL)".to_owned())
+}
+
 /// `host:port/database` of `config`, without user or password.
 fn location_of(config: &tokio_postgres::Config) -> String {
     let host = match config.get_hosts().first() {
@@ -669,5 +677,7 @@ mod tests {
         let config: tokio_postgres::Config = "postgres://user:secret@db.example:6543/asasked".parse().unwrap();
         assert_eq!(location_of(&config), "postgres://db.example:6543/asasked");
         assert!(is_url("postgresql://x/y") && is_url("postgres://x") && !is_url("embedded"));
+        assert_eq!(redacted("postgres://user:secret@db:1/x"), "postgres://db:1/x");
+        assert!(!redacted("postgres://user:secret@db:notaport/x").contains("secret"));
     }
 }
