@@ -9,9 +9,9 @@
 //! every connection) before the caller hears back. Within an instance,
 //! appends are group-committed: those queued while a transaction commits go
 //! together in the next one (one lock, one commit, one WAL flush). A record
-//! is stored as the
-//! very line the embedded log would write, so `evidence verify` runs the same
-//! check on the same bytes, and `store import` moves a log in unchanged.
+//! is stored as the very line the embedded log would write, so `evidence
+//! verify` runs the same check on the same bytes, and `store import` moves a
+//! log in unchanged.
 //!
 //! Driver: tokio-postgres (the rust-postgres project's async client, also
 //! under sqlx's PostgreSQL driver) with deadpool-postgres as the pool: plain
@@ -54,7 +54,8 @@ const MIGRATION_LOCK: i64 = 0x6173_6173_6b65_6401;
 /// Facts cache entries kept: each is a few kilobytes, and nothing a client
 /// sends may grow without bound.
 const FACTS_CACHE_ENTRIES: i64 = 100_000;
-/// The cache is pruned on every this many insertions.
+/// The cache is pruned to [`FACTS_CACHE_ENTRIES`] once every this many
+/// insertions by an instance.
 const PRUNE_EVERY: u64 = 256;
 
 /// The most appends one transaction seals.
@@ -76,8 +77,9 @@ struct Batch {
     leader: tokio::sync::Mutex<()>,
 }
 
-/// The connections one instance opens. An append holds one for its whole
-/// transaction, waiting for the head lock behind other instances.
+/// The connections one instance opens. A batch of appends holds one for its
+/// whole transaction, waiting for the head lock behind other instances;
+/// lookups and the facts cache use the others.
 const POOL_SIZE: usize = 16;
 
 /// The longest a check's statement may run, in milliseconds (an append's
