@@ -34,14 +34,23 @@
 //!   (a cart in the wrong size) whose form the client accepts: the server's
 //!   time from the reply to the final result (the answer sealed as the next
 //!   record and re-checked), beside the plain check's.
+//! - `store/embedded/1|2` and `store/postgres/1|2` (issue 16): the
+//!   `load/new` load (every check a new sealed record) on one or two
+//!   instances, the clients spread over them; embedded: each instance its
+//!   own data dir on disk (two chains, nothing shared); postgres: one fresh
+//!   database that both share (`--store`), through `LOAD_DATABASE_URL` (a
+//!   superuser URL, e.g. the one `scripts/postgres.sh start` prints; the
+//!   scenario is skipped without it). `store/postgres-apart/2`: two
+//!   instances, each on a database of its own (one chain per instance, the
+//!   commit path of issue 16's option (b), for comparison).
 //! - `memory`: RSS of the idle server, then after each stage of 100,000
 //!   checks with distinct requests (the facts cache holds 256).
 //!
 //! Run: `cargo bench --bench load` (or `scripts/bench.sh`). Environment:
 //! `LOAD_CLIENTS` (8), `LOAD_CHECKS` (30000 per load run), `LOAD_SECONDS`
 //! (15 per load run), `LOAD_MEMORY_CHECKS` (100000), `LOAD_BRIEF_ORDERS`
-//! (100), `LOAD_ONLY` (a
-//! scenario prefix, e.g. `load/new`).
+//! (100), `LOAD_DATABASE_URL` (for `store/postgres/…`), `LOAD_ONLY` (a
+//! scenario prefix, e.g. `load/new` or `store/`).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -250,15 +259,22 @@ enum Mode {
 /// N clients, each checking in a loop until the shared count or the time
 /// runs out.
 async fn load(name: &str, data_dir: &Path, mode: Mode) {
+    let server = Server::start(data_dir, &["--extractors".into(), "rules".into()]).await;
+    load_on(name, vec![server], mode).await;
+}
+
+/// The load of [`load`] spread over `servers` (client i talks to server
+/// i mod n, as a round-robin balancer would place its session); CPU per
+/// check and peak RSS are the servers' together.
+async fn load_on(name: &str, servers: Vec<Server>, mode: Mode) {
     let clients = setting("LOAD_CLIENTS", 8);
     let limit = setting("LOAD_CHECKS", 30_000);
     let seconds = setting("LOAD_SECONDS", 15);
-    let server = Server::start(data_dir, &["--extractors".into(), "rules".into()]).await;
-    let url = server.url.clone();
+    let urls: Vec<String> = servers.iter().map(|server| server.url.clone()).collect();
     // Warm-up: the first check extracts and caches the facts; the rest warm
     // the connections and the allocator.
-    {
-        let mut client = Client::connect(&url).await;
+    for url in &urls {
+        let mut client = Client::connect(url).await;
         for variant in 0..WARM_UP {
             let variant = if mode == Mode::Replay { 0 } else { 1_000_000_000 + variant };
             client.check(arguments(REQUEST, variant)).await.expect("warm-up check");
@@ -267,12 +283,14 @@ async fn load(name: &str, data_dir: &Path, mode: Mode) {
     let counter = Arc::new(AtomicU64::new(0));
     let failures = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + Duration::from_secs(seconds);
-    let server_cpu = cpu_time(&server.pid.to_string());
+    let servers_cpu = |servers: &[Server]| servers.iter().map(|server| cpu_time(&server.pid.to_string())).sum();
+    let server_cpu: Duration = servers_cpu(&servers);
     let client_cpu = cpu_time("self");
     let started = Instant::now();
     let mut tasks = Vec::new();
-    for _ in 0..clients {
-        let (counter, failures, url) = (Arc::clone(&counter), Arc::clone(&failures), url.clone());
+    for index in 0..clients {
+        let (counter, failures) = (Arc::clone(&counter), Arc::clone(&failures));
+        let url = urls[index as usize % urls.len()].clone();
         tasks.push(tokio::spawn(async move {
             let mut client = Client::connect(&url).await;
             let mut latencies = Vec::new();
@@ -296,11 +314,13 @@ async fn load(name: &str, data_dir: &Path, mode: Mode) {
         latencies.extend(task.await.expect("client task"));
     }
     let elapsed = started.elapsed();
-    let server_cpu = cpu_time(&server.pid.to_string()).saturating_sub(server_cpu);
+    let server_cpu = servers_cpu(&servers).saturating_sub(server_cpu);
     let client_cpu = cpu_time("self").saturating_sub(client_cpu);
     latencies.sort();
-    let (_, peak) = server.memory();
-    server.stop().await;
+    let peak: u64 = servers.iter().map(|server| server.memory().1).sum();
+    for server in servers {
+        server.stop().await;
+    }
     println!(
         "{name:<16} {clients} clients  {count} checks in {secs:.2} s  {rate:.0} checks/s  p50 {p50:.2} ms  p99 {p99:.2} ms  max {max:.2} ms  failed {failed}  peak RSS {peak_mib:.1} MiB  CPU/check server {server_us:.0} µs, clients {client_us:.0} µs  load {load}",
         count = latencies.len(),
@@ -315,6 +335,41 @@ async fn load(name: &str, data_dir: &Path, mode: Mode) {
         client_us = client_cpu.as_secs_f64() * 1e6 / latencies.len().max(1) as f64,
         load = load_average(),
     );
+}
+
+/// Sealed checks/s with `instances` servers (issue 16): on the embedded
+/// log (each instance its own data dir and chain: nothing shared), or on one
+/// PostgreSQL database all of them share (`--store`), a fresh database
+/// created through `LOAD_DATABASE_URL` and migrated by the binary.
+/// With `per_instance`, each instance gets a database of its own: one head
+/// row per instance, the commit path a chain per instance would have (issue
+/// 16's option (b)), without its shared lookups.
+async fn store_load(name: &str, work: &Path, instances: usize, database: Option<&str>, per_instance: bool) {
+    let databases = if per_instance { instances } else { 1 };
+    let mut stores = Vec::new();
+    if let Some(admin) = database {
+        let (client, connection) =
+            tokio_postgres::connect(admin, tokio_postgres::NoTls).await.expect("LOAD_DATABASE_URL");
+        tokio::spawn(connection);
+        for number in 0..databases {
+            let database = format!("asasked_load_{}_{}_{number}", std::process::id(), name.replace(['/', '-'], "_"));
+            client.batch_execute(&format!("DROP DATABASE IF EXISTS {database}")).await.expect("drop database");
+            client.batch_execute(&format!("CREATE DATABASE {database}")).await.expect("create database");
+            let url = format!("{}/{database}", admin.rsplit_once('/').expect("a URL with a database").0);
+            let migrate = Command::new(BIN).args(["store", "migrate", "--store", &url]).output().expect("migrate");
+            assert!(migrate.status.success(), "{}", String::from_utf8_lossy(&migrate.stderr));
+            stores.push(vec!["--store".to_owned(), url]);
+        }
+    }
+    let mut servers = Vec::new();
+    for instance in 0..instances {
+        let mut extra = vec!["--extractors".to_owned(), "rules".to_owned()];
+        if let Some(store) = stores.get(instance % databases) {
+            extra.extend(store.iter().cloned());
+        }
+        servers.push(Server::start(&work.join(format!("{name}-{instance}").replace('/', "-")), &extra).await);
+    }
+    load_on(name, servers, Mode::NewRecord).await;
 }
 
 /// An OpenAI-compatible server that answers every chat completion with the
@@ -803,6 +858,25 @@ fn main() {
         }
         if selected("elicit2026/stdio/tmpfs") {
             elicit_rounds("elicit2026/stdio/tmpfs", &shm.path().join("elicit2026")).await;
+        }
+        let database = std::env::var("LOAD_DATABASE_URL").ok().filter(|url| !url.is_empty());
+        for instances in [1, 2] {
+            let name = format!("store/embedded/{instances}");
+            if selected(&name) {
+                store_load(&name, disk.path(), instances, None, false).await;
+            }
+            let postgres =
+                [(format!("store/postgres/{instances}"), false), ("store/postgres-apart/2".to_owned(), true)];
+            for (name, per_instance) in postgres.into_iter().take(instances) {
+                if selected(&name) {
+                    match &database {
+                        Some(admin) => store_load(&name, disk.path(), instances, Some(admin), per_instance).await,
+                        None => {
+                            println!("{name:<16} skipped: LOAD_DATABASE_URL is not set (scripts/postgres.sh start)")
+                        }
+                    }
+                }
+            }
         }
         if selected("memory") {
             memory(&shm.path().join("memory")).await;

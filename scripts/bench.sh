@@ -8,6 +8,7 @@
 # Bounded: about 3 minutes on 2 cores once built. Benchmarks, never tests:
 # nothing here runs under `cargo test`.
 # Environment: LOAD_CLIENTS, LOAD_CHECKS, LOAD_SECONDS, LOAD_MEMORY_CHECKS,
+# LOAD_DATABASE_URL (the store/postgres scenarios; skipped without it),
 # LOAD_ONLY (see benches/load.rs); CRITERION_TIME (seconds per decision
 # benchmark, default 3).
 set -euo pipefail

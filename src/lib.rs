@@ -18,7 +18,8 @@
 //! - [`today`]: reading the date deadlines are counted from.
 //! - [`digest`]: canonical JSON and SHA-256 digests.
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
-//! - [`evidence`]: the hash-chained, fsynced evidence log.
+//! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
+//! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
 //! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
 //! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
 //! - [`extractors`]: building extractors, and a check's extractor set, from names.
@@ -49,6 +50,8 @@ pub mod lines;
 pub mod mcp;
 pub mod messages;
 pub mod normalize;
+#[cfg(feature = "postgres")]
+pub mod pg;
 pub mod protocols;
 #[cfg(feature = "server")]
 pub mod providers;

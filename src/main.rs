@@ -41,7 +41,8 @@ fn run(command: Command) -> Result<Outcome, CommandError> {
     match command {
         Command::Check(arguments) => cli::check(&arguments, &process_env, &mut stdout().lock()),
         Command::Serve(arguments) => cli::serve(&arguments, &process_env, cli::shutdown_signal()),
-        Command::Evidence(arguments) => cli::evidence(&arguments, &mut stdout().lock()),
+        Command::Evidence(arguments) => cli::evidence(&arguments, &process_env, &mut stdout().lock()),
+        Command::Store(arguments) => cli::store(&arguments, &process_env, &mut stdout().lock()),
         Command::Extract(arguments) => cli::extract(&arguments, &process_env, &mut stdout().lock()),
         Command::Schema => cli::schema(&mut stdout().lock()),
         Command::Conform(arguments) => cli::conform(&arguments, &mut stdout().lock()),

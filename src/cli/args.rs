@@ -18,7 +18,7 @@ use crate::sandbox::compare::Pair;
 use crate::sandbox::dataset::SplitFilter;
 use crate::sandbox::replay::Agent;
 
-use super::{CatalogChoice, ServiceOptions, default_data_dir};
+use super::{CatalogChoice, ServiceOptions, StoreChoice, default_data_dir};
 
 #[derive(Parser)]
 #[command(name = "asasked", version, about = "A pre-checkout guard for AI shopping agents")]
@@ -35,8 +35,11 @@ pub enum Command {
     Check(CheckArguments),
     /// Serve the check_order MCP tool over stdio (default) or Streamable HTTP.
     Serve(ServeArguments),
-    /// Inspect the sealed evidence log.
+    /// Inspect the sealed evidence log (or the evidence database, --store).
     Evidence(EvidenceArguments),
+    /// Set up the PostgreSQL store several instances share: apply its schema
+    /// migrations, or import an existing evidence log into it.
+    Store(StoreArguments),
     /// Extract facts from a request: prints each extractor's facts and the
     /// merged facts with `disputed`. Exit status: 0, or 1 if the check would
     /// fail closed.
@@ -175,6 +178,32 @@ pub struct EvidenceArguments {
     /// Where evidence is sealed (default: the platform data directory).
     #[arg(long, global = true)]
     pub data_dir: Option<PathBuf>,
+    /// Read the evidence of a PostgreSQL database (`postgres://…`; default:
+    /// $ASASKED_DATABASE_URL, else the log in --data-dir).
+    #[arg(long, global = true, value_name = "URL", value_parser = store_choice)]
+    pub store: Option<StoreChoice>,
+}
+
+#[derive(clap::Args)]
+pub struct StoreArguments {
+    #[command(subcommand)]
+    pub command: StoreCommand,
+    /// The database (`postgres://user@host:port/database`; default: $ASASKED_DATABASE_URL).
+    #[arg(long, global = true, value_name = "URL", value_parser = store_choice)]
+    pub store: Option<StoreChoice>,
+}
+
+#[derive(Subcommand)]
+pub enum StoreCommand {
+    /// Create or upgrade the database's schema (versioned migrations embedded
+    /// in this binary); safe to run again and from several machines.
+    Migrate,
+    /// Copy the evidence log of DATA_DIR into an empty, migrated database,
+    /// line for line, then verify the database's chain against the log's head.
+    Import {
+        /// The data folder whose evidence.jsonl is imported.
+        data_dir: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -269,9 +298,17 @@ pub struct CompareArguments {
 
 #[derive(clap::Args)]
 pub struct ServiceArguments {
-    /// Where evidence is sealed (default: the platform data directory).
+    /// Where evidence is sealed (default: the platform data directory); with
+    /// a PostgreSQL --store, where this instance keeps its receipt keys.
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// Where evidence, record lookups and the facts cache live: `embedded`
+    /// (the log in --data-dir and an in-memory cache, the default) or a
+    /// PostgreSQL database shared by several instances (`postgres://…`,
+    /// migrated with `asasked store migrate`). Default: $ASASKED_DATABASE_URL
+    /// if set, else `embedded`.
+    #[arg(long, value_name = "URL", value_parser = store_choice)]
+    pub store: Option<StoreChoice>,
     /// Catalog for {id, quantity} cart entries: a folder, `embedded` (the sandbox) or `none`.
     #[arg(long, default_value = "embedded")]
     pub catalog: String,
@@ -286,6 +323,7 @@ impl ServiceArguments {
     pub fn options(&self) -> ServiceOptions {
         ServiceOptions {
             data_dir: self.data_dir.clone().unwrap_or_else(default_data_dir),
+            store: self.store.clone(),
             catalog: CatalogChoice::parse(&self.catalog),
             extractors: self.extractors.choice(),
             validity: chrono::Duration::minutes(self.validity_minutes),
@@ -343,6 +381,10 @@ fn extractor_list(text: &str) -> Result<ExtractorList, NameError> {
 /// An address to listen on: `IP:PORT`, or `localhost:PORT` as 127.0.0.1.
 /// No name is resolved: `localhost` is the only name people type here, and
 /// a lookup could bind an address the person did not mean.
+fn store_choice(text: &str) -> Result<StoreChoice, String> {
+    StoreChoice::parse(text)
+}
+
 fn listen_address(text: &str) -> Result<SocketAddr, String> {
     if let Ok(address) = text.parse::<SocketAddr>() {
         return Ok(address);

@@ -1,15 +1,23 @@
-//! `asasked evidence verify | show | export`: reading the sealed log. Readers
-//! take no lock, so they work beside a running server.
+//! `asasked evidence verify | show | export`: reading the sealed log, or the
+//! evidence database with `--store postgres://…`. Readers take no lock, so
+//! they work beside running servers.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::args::{EvidenceArguments, EvidenceCommand};
-use super::{CommandError, Outcome, default_data_dir};
+use super::{CommandError, Outcome, StoreChoice, default_data_dir, runtime};
 use crate::evidence::{self, VerifyReport};
 
 /// Runs one evidence subcommand; `verify` is flagged when the chain breaks.
-pub fn evidence(arguments: &EvidenceArguments, out: &mut impl Write) -> Result<Outcome, CommandError> {
+pub fn evidence(
+    arguments: &EvidenceArguments,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut impl Write,
+) -> Result<Outcome, CommandError> {
+    if let StoreChoice::Postgres(url) = StoreChoice::resolve(arguments.store.as_ref(), env)? {
+        return database_evidence(arguments, &url, out);
+    }
     let directory = arguments.data_dir.clone().unwrap_or_else(default_data_dir);
     if !directory.is_dir() {
         return Err(CommandError::NoDataDir(directory));
@@ -40,8 +48,38 @@ pub fn evidence(arguments: &EvidenceArguments, out: &mut impl Write) -> Result<O
     }
 }
 
+/// The same subcommands against a PostgreSQL store (`crate::pg`).
+fn database_evidence(arguments: &EvidenceArguments, url: &str, out: &mut impl Write) -> Result<Outcome, CommandError> {
+    let store = crate::pg::PgStore::new(url)?;
+    let location = crate::evidence::RecordStore::location(&store);
+    let no_record =
+        |record_id: &str| CommandError::NoRecord { record_id: record_id.to_owned(), path: location.clone().into() };
+    let runtime = runtime()?;
+    match &arguments.command {
+        EvidenceCommand::Verify => {
+            let report = runtime.block_on(store.verify())?;
+            Ok(if print_verify(out, &report)? { Outcome::Clear } else { Outcome::Flagged })
+        }
+        EvidenceCommand::Show { record_id } => {
+            let record = runtime.block_on(store.show(record_id))?.ok_or_else(|| no_record(record_id))?;
+            serde_json::to_writer_pretty(&mut *out, &record)?;
+            writeln!(out)?;
+            Ok(Outcome::Clear)
+        }
+        EvidenceCommand::Export { record_id, redact } => {
+            let records = runtime.block_on(store.read_all())?;
+            let head = records.last().map_or(evidence::GENESIS, |record| record.hash.as_str());
+            let bundle = crate::service::record::bundle_of(&records, head, record_id, *redact)?
+                .ok_or_else(|| no_record(record_id))?;
+            serde_json::to_writer_pretty(&mut *out, &bundle)?;
+            writeln!(out)?;
+            Ok(Outcome::Clear)
+        }
+    }
+}
+
 /// Prints the outcome of `evidence verify`; returns whether the log verified.
-fn print_verify(out: &mut impl Write, report: &VerifyReport) -> std::io::Result<bool> {
+pub(super) fn print_verify(out: &mut impl Write, report: &VerifyReport) -> std::io::Result<bool> {
     match &report.first_broken {
         None => {
             writeln!(out, "ok: {} records, head {}", report.records, report.head)?;

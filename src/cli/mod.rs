@@ -1,6 +1,6 @@
 //! The commands of the `asasked` binary, one function and one file each:
 //! [`check()`], [`serve()`], [`evidence()`], [`extract()`], [`schema()`],
-//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`]. Each takes its parsed
+//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`], [`store()`]. Each takes its parsed
 //! [`args`], reads the files they name, runs the library, prints results for
 //! people or machines and returns an [`Outcome`] or a [`CommandError`].
 //!
@@ -19,6 +19,7 @@ mod replay;
 mod sandbox;
 mod schema;
 mod serve;
+mod store;
 mod verify;
 
 use std::fs;
@@ -42,6 +43,7 @@ pub use replay::replay;
 pub use sandbox::SandboxError;
 pub use schema::schema;
 pub use serve::{HTTP_TOKEN_VARIABLE, serve, shutdown_signal};
+pub use store::store;
 pub use verify::verify;
 
 /// How a command that ran to its end came out.
@@ -101,6 +103,11 @@ pub enum CommandError {
     /// likely a mistyped `--data-dir`, which "0 records" would hide.
     #[error("no data folder {}: nothing was ever sealed there (check --data-dir)", .0.display())]
     NoDataDir(PathBuf),
+    /// `store` needs a database: neither --store nor the variable named one.
+    #[error("no database: pass --store postgres://user@host:port/database or set {0}")]
+    NoDatabase(&'static str),
+    #[error("store import")]
+    Import(#[source] Box<crate::pg::ImportRefused>),
     #[error("conform")]
     Conform(#[source] ConformRunError),
     #[error("replay")]
@@ -175,8 +182,10 @@ pub fn read_items(path: &Path) -> Result<Vec<Item>, InputError> {
 /// What `check --request` and `serve` need to build a [`crate::service::Service`].
 #[derive(Debug, Clone)]
 pub struct ServiceOptions {
-    /// Where evidence is sealed.
+    /// Where evidence is sealed (and, whatever the store, the receipt keys).
     pub data_dir: PathBuf,
+    /// `--store`, if given (else [`DATABASE_URL_VARIABLE`], else embedded).
+    pub store: Option<StoreChoice>,
     /// A catalog folder, the embedded sandbox catalog, or none.
     pub catalog: CatalogChoice,
     /// Which extractors (`--extractors`, `--extractors-config`, `--record`).
@@ -204,6 +213,57 @@ impl CatalogChoice {
     }
 }
 
+/// The variable that selects a PostgreSQL store when `--store` is absent.
+pub const DATABASE_URL_VARIABLE: &str = "ASASKED_DATABASE_URL";
+
+/// Where evidence, record lookups and the facts cache live. Its `Debug`
+/// shows a database without the URL's user and password.
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoreChoice {
+    /// The JSON Lines log in the data folder and the in-memory facts cache.
+    Embedded,
+    /// A PostgreSQL database (its URL) shared by several instances.
+    Postgres(String),
+}
+
+impl std::fmt::Debug for StoreChoice {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreChoice::Embedded => formatter.write_str("Embedded"),
+            StoreChoice::Postgres(url) => write!(formatter, "Postgres({})", crate::pg::redacted(url)),
+        }
+    }
+}
+
+impl StoreChoice {
+    /// `embedded` or a `postgres://` / `postgresql://` URL.
+    pub fn parse(text: &str) -> Result<StoreChoice, String> {
+        if text == "embedded" {
+            Ok(StoreChoice::Embedded)
+        } else if crate::pg::is_url(text) {
+            Ok(StoreChoice::Postgres(text.to_owned()))
+        } else {
+            Err("expected `embedded` or a postgres://user@host:port/database URL".into())
+        }
+    }
+
+    /// The flag if given, else [`DATABASE_URL_VARIABLE`] if set and not
+    /// empty, else embedded.
+    pub fn resolve(
+        flag: Option<&StoreChoice>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<StoreChoice, SetupError> {
+        if let Some(choice) = flag {
+            return Ok(choice.clone());
+        }
+        match env(DATABASE_URL_VARIABLE).filter(|url| !url.is_empty()) {
+            None => Ok(StoreChoice::Embedded),
+            Some(url) => StoreChoice::parse(&url)
+                .map_err(|message| SetupError::StoreVariable { variable: DATABASE_URL_VARIABLE, message }),
+        }
+    }
+}
+
 /// Errors of setting a service up, naming the option at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -215,6 +275,10 @@ pub enum SetupError {
     Evidence(#[from] crate::evidence::StoreError),
     #[error("--data-dir: the receipt keys")]
     Keys(#[from] crate::receipt::KeyError),
+    #[error("--store")]
+    Store(#[source] crate::evidence::StoreError),
+    #[error("{variable}: {message}")]
+    StoreVariable { variable: &'static str, message: String },
 }
 
 /// Builds the service: catalog, extractors (with `env` for their keys),
@@ -230,12 +294,39 @@ pub fn build_service(
         CatalogChoice::Directory(path) => Some(Arc::new(crate::catalog::Catalog::load_dir(path)?)),
         CatalogChoice::None => None,
     };
-    let extractors = Arc::new(crate::extractors::build_choice(&options.extractors, env, catalog.as_deref())?);
-    let store = crate::evidence::EvidenceStore::open(&options.data_dir)?;
+    let extractors = crate::extractors::build_choice(&options.extractors, env, catalog.as_deref())?;
+    let (extractors, store): (_, Arc<dyn crate::evidence::RecordStore>) =
+        match StoreChoice::resolve(options.store.as_ref(), env)? {
+            StoreChoice::Embedded => (extractors, crate::evidence::EvidenceStore::open(&options.data_dir)?.into()),
+            StoreChoice::Postgres(url) => {
+                let store = open_postgres(&url)?;
+                (extractors.with_shared_cache(Arc::new(store.clone())), store.into())
+            }
+        };
+    let extractors = Arc::new(extractors);
     let keys = crate::receipt::KeyRing::open_or_create(&options.data_dir.join(keys::KEY_FOLDER))?;
     Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
         .with_validity(options.validity)
         .with_receipts(Arc::new(keys)))
+}
+
+/// The PostgreSQL store at `url`, after checking that it answers and has
+/// this binary's schema: a server refuses to start rather than fail every
+/// check.
+fn open_postgres(url: &str) -> Result<crate::pg::PgStore, SetupError> {
+    let store = crate::pg::PgStore::new(url).map_err(SetupError::Store)?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|source| {
+        SetupError::Store(crate::evidence::StoreError::Database {
+            location: store_location(&store),
+            source: Box::new(source),
+        })
+    })?;
+    runtime.block_on(store.check_schema()).map_err(SetupError::Store)?;
+    Ok(store)
+}
+
+fn store_location(store: &crate::pg::PgStore) -> String {
+    crate::evidence::RecordStore::location(store)
 }
 
 /// The platform data directory (`~/.local/share/asasked` on Linux), or

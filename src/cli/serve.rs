@@ -28,13 +28,13 @@ pub fn serve(
     let service = build_service(&options, env)?;
     let names = service.extractor_names();
     let open_world = extractors::any_hosted(&names);
+    let location = service.evidence_location();
     if open_world {
-        eprintln!("asasked: checking with {} (evidence in {})", names.join(", "), options.data_dir.display());
+        eprintln!("asasked: checking with {} (evidence in {location})", names.join(", "));
     } else {
         eprintln!(
-            "asasked: no hosted extractor configured; checking with {} (evidence in {})",
-            names.join(", "),
-            options.data_dir.display()
+            "asasked: no hosted extractor configured; checking with {} (evidence in {location})",
+            names.join(", ")
         );
     }
     // The secret that seals 2026-07-28 elicitation rounds, beside the

@@ -24,6 +24,11 @@
 //! The index is shared with `get`, which answers from it, without waking the
 //! writer, for a record that is absent or already fsynced.
 //!
+//! [`RecordStore`] is the seam the service seals through: this embedded log
+//! ([`EvidenceStore`]) is the default, and `crate::pg` (feature `postgres`)
+//! implements the same trait on a PostgreSQL database shared by several
+//! instances, with the same records, lines and hashes.
+//!
 //! This module does not know what a check is: a record's `body` is the
 //! service's JSON. It knows record ids, request text, attempt links and hashes.
 
@@ -35,7 +40,10 @@ mod torn;
 mod verify;
 mod writer;
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
 
 /// The log file inside the data directory.
 pub const LOG_FILE: &str = "evidence.jsonl";
@@ -58,6 +66,43 @@ pub enum StoreError {
          writing to it); stop that process or pass another --data-dir"
     )]
     Locked { data_dir: PathBuf, log: PathBuf },
+    /// The evidence database failed (unreachable, restarted, refused a
+    /// statement): nothing was sealed by the call that got this error.
+    #[error("evidence database {location}: {source}")]
+    Database { location: String, source: Box<dyn std::error::Error + Send + Sync> },
+    /// The evidence database's schema is not the one this binary writes.
+    #[error(
+        "evidence database {location} is at schema version {found}, this binary needs {expected}; \
+         run `asasked store migrate --store URL`"
+    )]
+    Schema { location: String, found: i32, expected: i32 },
+}
+
+/// What a [`RecordStore`] call returns: a boxed future, so that the service
+/// holds any store behind one `Arc<dyn RecordStore>`.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// Where sealed records go and how they are found again: the embedded log
+/// ([`EvidenceStore`]) or a database shared by several instances. Every
+/// implementation keeps the contract of this module: an append is durable
+/// before it returns `Ok`, the link rules are checked atomically with the
+/// append, and a record, once acknowledged, is never changed.
+pub trait RecordStore: Send + Sync + std::fmt::Debug {
+    /// Seals `draft` unless a record with its id exists (then returns it).
+    fn append(&self, draft: Draft) -> StoreFuture<'_, Result<Appended, LinkError>>;
+    /// The record `record_id`, if sealed.
+    fn get<'a>(&'a self, record_id: &'a str) -> StoreFuture<'a, Option<Arc<SealedRecord>>>;
+    /// The record that superseded `record_id`, if any.
+    fn successor<'a>(&'a self, record_id: &'a str) -> StoreFuture<'a, Option<String>>;
+    /// Where the records are, for people (a path, or a database address
+    /// without its password).
+    fn location(&self) -> String;
+}
+
+impl From<EvidenceStore> for Arc<dyn RecordStore> {
+    fn from(store: EvidenceStore) -> Arc<dyn RecordStore> {
+        Arc::new(store)
+    }
 }
 
 /// Why a `previous_record_id` is refused (ACF v0.2 §7).
@@ -71,7 +116,7 @@ pub enum LinkError {
     NotHead(String, String),
 }
 
-pub use record::{Draft, SealedRecord};
+pub use record::{Draft, SealedRecord, seal};
 pub use store::{Appended, EvidenceStore};
 pub use torn::{SetAside, TORN_PREFIX, set_aside_files, set_aside_torn_tail};
 pub use verify::{Broken, VerifyReport, chain, read_all, show, verify_bytes, verify_file};

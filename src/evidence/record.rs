@@ -27,7 +27,9 @@ pub struct SealedRecord {
 }
 
 impl SealedRecord {
-    pub(super) fn compute_hash(&self) -> Result<String, serde_json::Error> {
+    /// The hash the record's content gives; a record whose `hash` differs
+    /// was altered after it was sealed.
+    pub fn compute_hash(&self) -> Result<String, serde_json::Error> {
         let mut body = Vec::new();
         digest::write_canonical(&self.body, &mut body);
         Ok(self.fields(&body).hash())
@@ -122,4 +124,30 @@ pub struct Draft {
     pub request: String,
     pub sealed_at: String,
     pub body: Value,
+}
+
+/// Seals `draft` as record `seq`, attempt `attempt`, after the record whose
+/// hash is `prev_hash`: the record with its hash, and its line exactly as the
+/// embedded log writes it (newline included). A store other than the
+/// embedded log keeps this line, so its records verify as a log does.
+pub fn seal(draft: Draft, seq: u64, attempt: u32, prev_hash: String) -> (SealedRecord, Vec<u8>) {
+    let mut body = Vec::with_capacity(4096);
+    digest::write_canonical(&draft.body, &mut body);
+    let mut record = SealedRecord {
+        seq,
+        record_id: draft.record_id,
+        previous_record_id: draft.previous_record_id,
+        attempt,
+        sealed_at: draft.sealed_at,
+        request: draft.request,
+        body: draft.body,
+        prev_hash,
+        hash: String::new(),
+    };
+    let fields = record.fields(&body);
+    let hash = fields.hash();
+    let mut line = Vec::with_capacity(body.len() + record.request.len() + 512);
+    fields.write_line(&hash, &mut line);
+    record.hash = hash;
+    (record, line)
 }

@@ -359,3 +359,21 @@ fn lock_log(data_dir: &Path, path: &Path) -> Result<File, StoreError> {
         Err(std::fs::TryLockError::Error(source)) => Err(io(source)),
     }
 }
+
+impl super::RecordStore for EvidenceStore {
+    fn append(&self, draft: Draft) -> super::StoreFuture<'_, Result<Appended, LinkError>> {
+        Box::pin(EvidenceStore::append(self, draft))
+    }
+
+    fn get<'a>(&'a self, record_id: &'a str) -> super::StoreFuture<'a, Option<Arc<SealedRecord>>> {
+        Box::pin(EvidenceStore::get(self, record_id))
+    }
+
+    fn successor<'a>(&'a self, record_id: &'a str) -> super::StoreFuture<'a, Option<String>> {
+        Box::pin(EvidenceStore::successor(self, record_id))
+    }
+
+    fn location(&self) -> String {
+        self.path.display().to_string()
+    }
+}

@@ -5,6 +5,12 @@
 //! once per cart: a second cart check of the same request is a cache hit and
 //! makes no provider call. Only successful merges are cached; a failure is
 //! retried on the next check rather than remembered.
+//!
+//! Behind the in-memory LRU a set may have a [`SharedFacts`] second level
+//! (a database table, `crate::pg`), so that several instances behind one
+//! balancer extract a request once between them. Its key names the request,
+//! answers, today, the extractor set (names and how many must succeed) and
+//! the merge policy; a shared cache that fails is a miss, never a failed check.
 
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
@@ -135,6 +141,22 @@ pub enum SetError {
     Duplicate(String),
 }
 
+/// A facts cache shared by several instances: successful outcomes as JSON
+/// text under a digest of everything that decides them ([`ExtractorSet`]
+/// builds both). An implementation logs its own failures and answers them as
+/// a miss: a check must not fail because a cache did.
+pub trait SharedFacts: Send + Sync {
+    fn get<'a>(&'a self, key: &'a str) -> futures_util::future::BoxFuture<'a, Option<String>>;
+    fn put<'a>(&'a self, key: &'a str, outcome: String) -> futures_util::future::BoxFuture<'a, ()>;
+}
+
+/// A cached outcome as the shared cache holds it: only merged ones are cached.
+#[derive(Serialize, Deserialize)]
+struct Cached {
+    reports: Vec<ExtractorReport>,
+    merged: Facts,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct CacheKey {
     request: String,
@@ -153,6 +175,7 @@ pub struct ExtractorSet {
     /// in tests that measure the layers behind it).
     screen: bool,
     policy: MergePolicy,
+    shared: Option<Arc<dyn SharedFacts>>,
 }
 
 impl std::fmt::Debug for ExtractorSet {
@@ -194,6 +217,7 @@ impl ExtractorSet {
             cache: Mutex::new(LruCache::new(cache_capacity)),
             screen: true,
             policy: MergePolicy::default(),
+            shared: None,
         })
     }
 
@@ -209,6 +233,12 @@ impl ExtractorSet {
     /// The same set merging by `policy` (the default is `grounded`).
     pub fn with_policy(mut self, policy: MergePolicy) -> ExtractorSet {
         self.policy = policy;
+        self
+    }
+
+    /// The same set with `shared` behind its in-memory cache.
+    pub fn with_shared_cache(mut self, shared: Arc<dyn SharedFacts>) -> ExtractorSet {
+        self.shared = Some(shared);
         self
     }
 
@@ -243,13 +273,49 @@ impl ExtractorSet {
         {
             return Arc::clone(hit);
         }
-        let outcome = Arc::new(self.extract_uncached(input).await);
-        if outcome.merged.is_ok()
-            && let Ok(mut cache) = self.cache.lock()
+        let shared_key = self.shared.as_ref().map(|_| self.shared_key(&key));
+        if let (Some(shared), Some(shared_key)) = (&self.shared, &shared_key)
+            && let Some(text) = shared.get(shared_key).await
         {
-            cache.put(key, Arc::clone(&outcome));
+            match serde_json::from_str::<Cached>(&text) {
+                Ok(cached) => {
+                    let outcome = Arc::new(SetOutcome { reports: cached.reports, merged: Ok(cached.merged) });
+                    if let Ok(mut cache) = self.cache.lock() {
+                        cache.put(key, Arc::clone(&outcome));
+                    }
+                    return outcome;
+                }
+                Err(error) => tracing::warn!(%error, "shared facts cache: an unreadable entry, extracting again"),
+            }
+        }
+        let outcome = Arc::new(self.extract_uncached(input).await);
+        if let Ok(merged) = &outcome.merged {
+            if let Ok(mut cache) = self.cache.lock() {
+                cache.put(key, Arc::clone(&outcome));
+            }
+            if let (Some(shared), Some(shared_key)) = (&self.shared, &shared_key) {
+                let cached = Cached { reports: outcome.reports.clone(), merged: merged.clone() };
+                match serde_json::to_string(&cached) {
+                    Ok(text) => shared.put(shared_key, text).await,
+                    Err(error) => tracing::warn!(%error, "shared facts cache: cannot encode an outcome"),
+                }
+            }
         }
         outcome
+    }
+
+    /// The shared cache's key: a digest of what the in-memory key holds and
+    /// of the set itself (its extractors and how many must succeed), which
+    /// another instance may have configured differently.
+    fn shared_key(&self, key: &CacheKey) -> String {
+        crate::digest::of_value(&serde_json::json!({
+            "request": key.request,
+            "answers": key.answers,
+            "today": key.today.to_string(),
+            "policy": key.policy.as_str(),
+            "extractors": self.names(),
+            "required": self.required,
+        }))
     }
 
     async fn extract_uncached(&self, input: &ExtractInput) -> SetOutcome {

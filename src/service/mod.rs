@@ -27,7 +27,7 @@ use crate::acf::{self, AcfProjection, AcfV01, AcpProjection, Binding, MAX_ATTEMP
 use crate::catalog::Catalog;
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
-use crate::evidence::{Appended, Draft, EvidenceStore, LinkError, StoreError};
+use crate::evidence::{Appended, Draft, LinkError, RecordStore, StoreError};
 use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
@@ -259,7 +259,7 @@ pub struct Service {
 struct Inner {
     extractors: Arc<ExtractorSet>,
     catalog: Option<Arc<Catalog>>,
-    store: EvidenceStore,
+    store: Arc<dyn RecordStore>,
     clock: Arc<dyn Clock>,
     validity: chrono::Duration,
     receipts: Option<Arc<KeyRing>>,
@@ -272,7 +272,7 @@ impl std::fmt::Debug for Service {
             .debug_struct("Service")
             .field("extractors", &self.inner.extractors.names())
             .field("catalog", &self.inner.catalog.as_ref().map(|catalog| catalog.len()))
-            .field("evidence", &self.inner.store.path())
+            .field("evidence", &self.inner.store.location())
             .finish()
     }
 }
@@ -281,9 +281,10 @@ impl Service {
     pub fn new(
         extractors: Arc<ExtractorSet>,
         catalog: Option<Arc<Catalog>>,
-        store: EvidenceStore,
+        store: impl Into<Arc<dyn RecordStore>>,
         clock: Arc<dyn Clock>,
     ) -> Service {
+        let store = store.into();
         Service {
             inner: Arc::new(Inner {
                 extractors,
@@ -313,7 +314,7 @@ impl Service {
         Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
             extractors: Arc::clone(&shared.extractors),
             catalog: shared.catalog.clone(),
-            store: shared.store.clone(),
+            store: Arc::clone(&shared.store),
             clock: Arc::clone(&shared.clock),
             validity: shared.validity,
             receipts: shared.receipts.clone(),
@@ -347,6 +348,11 @@ impl Service {
             None => None,
         };
         Ok(receipt::verify(token, &keys.jwks(), self.inner.clock.now(), cart_digest.as_deref()))
+    }
+
+    /// Where this service seals evidence (a log's path, or a database).
+    pub fn evidence_location(&self) -> String {
+        self.inner.store.location()
     }
 
     pub fn extractor_names(&self) -> Vec<String> {

@@ -304,7 +304,20 @@ pub enum ExportError {
 /// has no such record.
 pub fn dispute_bundle(path: &Path, record_id: &str, redact: bool) -> Result<Option<Value>, ExportError> {
     let records = evidence::read_all(path)?;
-    let chain = evidence::chain(&records, record_id);
+    let log_head = evidence::verify_file(path)?.head;
+    bundle_of(&records, &log_head, record_id, redact)
+}
+
+/// The dispute bundle of the chain `record_id` belongs to among `records`
+/// (a whole, verified chain whose last hash is `log_head`), from whichever
+/// store they were read.
+pub fn bundle_of(
+    records: &[SealedRecord],
+    log_head: &str,
+    record_id: &str,
+    redact: bool,
+) -> Result<Option<Value>, ExportError> {
+    let chain = evidence::chain(records, record_id);
     if chain.is_empty() {
         return Ok(None);
     }
@@ -323,7 +336,7 @@ pub fn dispute_bundle(path: &Path, record_id: &str, redact: bool) -> Result<Opti
     Ok(Some(serde_json::json!({
         "format": "asasked.dispute-bundle.v1",
         "redacted": redact,
-        "log_head": evidence::verify_file(path)?.head,
+        "log_head": log_head,
         "chain_head": head,
         "records": rendered,
     })))

@@ -11,6 +11,7 @@ mod language;
 mod local_model;
 mod mcp_server;
 mod person;
+mod pg;
 mod properties;
 mod protocols;
 mod providers;

@@ -232,3 +232,27 @@ fn the_tidy_checkers_reject_what_they_are_meant_to() {
     assert_eq!(server_violations("cli/serve.rs", "let r = axum::Router::new();").len(), 1);
     assert!(server_violations("sandbox/noisy.rs", "let hyperbole = \"hyper\";").is_empty());
 }
+
+/// The database driver stays behind `crate::pg`, as rmcp stays behind `mcp`:
+/// the rest of the crate sees `RecordStore` and `SharedFacts` only.
+const DATABASE_CRATES: [&str; 2] = ["tokio_postgres", "deadpool_postgres"];
+
+#[test]
+fn only_the_pg_module_names_the_database_driver() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let pg = src().join("pg");
+    let mut violations = Vec::new();
+    for path in files.iter().filter(|p| !p.starts_with(&pg)) {
+        for (line, code) in code_lines(&fs::read_to_string(path).unwrap()) {
+            for krate in DATABASE_CRATES {
+                if names(code, &format!("{krate}::")) || names(code, &format!("use {krate}")) {
+                    violations.push(format!("{}:{line}: `{krate}` outside src/pg/", relative(path)));
+                }
+            }
+        }
+    }
+    assert!(violations.is_empty(), "the database driver leaks:\n{}", violations.join("\n"));
+    let pg_source: String = module_files("pg").iter().map(|p| fs::read_to_string(p).unwrap()).collect();
+    assert!(names(&pg_source, "tokio_postgres::"), "src/pg/ no longer names tokio_postgres; update this test");
+}
