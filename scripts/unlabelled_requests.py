@@ -39,7 +39,9 @@ def main() -> None:
     for identifier, text in rows:
         command = [binary, "extract", "--extractors", "rules", "--today", "2026-11-02", "--merge", "spec",
                    "--request", text, "--json"]
-        merged = json.loads(subprocess.run(command, capture_output=True, text=True).stdout)["merged"]["Ok"]
+        merged = json.loads(subprocess.run(command, capture_output=True, text=True).stdout)["merged"]
+        # Older builds wrapped the facts in {"Ok": …}.
+        merged = merged.get("Ok", merged)
         facts = {key: value for key, value in merged.items()
                  if value not in (None, False, []) and key not in ("other", "other_optional")}
         if facts:

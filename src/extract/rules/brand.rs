@@ -528,6 +528,15 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                             | "extracted"
                             | "priced"
                             | "ranging"
+                            // "free from bpa", "free from animal testing":
+                            // what it must not contain, not its maker.
+                            | "free"
+                            | "away"
+                            | "apart"
+                            | "far"
+                            | "different"
+                            | "protection"
+                            | "protects"
                     );
                 if material { None } else { Some(index + 1) }
             }
@@ -643,6 +652,8 @@ mod tests {
         assert_eq!(chosen("a vacuum cleaner by One Home that has no cord"), ["One Home"]);
         assert_eq!(chosen("a vacuum cleaner by one home"), Vec::<String>::new());
         assert_eq!(chosen("a drill made by DeWalt"), ["DeWalt"]);
+        assert_eq!(chosen("fennel seed which is free from bpa, gmo, fat and gluten"), Vec::<String>::new());
+        assert_eq!(chosen("vegan makeup free from animal testing"), Vec::<String>::new());
         assert_eq!(chosen("i want a jacket from the north face"), ["north face"]);
         assert_eq!(chosen("гарри поттер, изд. росмэн, твердый переплет"), ["росмэн"]);
         assert_eq!(chosen("подгузники pampers 4 размер 2 пачки"), ["pampers"]);

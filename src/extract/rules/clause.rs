@@ -730,9 +730,13 @@ pub fn residual(
         let new_clause = start.is_some_and(|first| !request.same_clause(first, index));
         // Of several products, each clause is one product's conditions:
         // splitting it would part a condition from its product.
+        // "free from animal testing" is one condition, started by "free".
+        let free_from = word == "free" && request.word(index + 1) == "from";
+        let after_free = word == "from" && request.word_before(index, 1) == "free";
         let connector = !several
             && request.is_word(index)
-            && starts_segment(word)
+            && (starts_segment(word) || free_from)
+            && !after_free
             && !(word == "and" && product_open)
             && !(matches!(word, "and" | "in") && request.word(index + 1).starts_with(|c: char| c.is_ascii_digit()));
         if new_clause || connector {

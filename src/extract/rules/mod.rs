@@ -56,6 +56,47 @@ const MAX_REQUIREMENT_CHARS: usize = 200;
 /// The most free-text requirements kept per list (the facts schema allows 256).
 const MAX_REQUIREMENTS: usize = 32;
 
+/// Accessories sold for a device: after a device maker's name they make the
+/// name the device they fit ("a samsung galaxy s22 case", "google pixel 7
+/// screen protector"), not the accessory's brand.
+const ACCESSORIES: [&str; 22] = [
+    "case",
+    "cases",
+    "cover",
+    "covers",
+    "protector",
+    "protectors",
+    "charger",
+    "chargers",
+    "cable",
+    "cables",
+    "band",
+    "bands",
+    "strap",
+    "straps",
+    "skin",
+    "skins",
+    "holder",
+    "mount",
+    "stand",
+    "adapter",
+    "replacement",
+    "sleeve",
+];
+
+/// Whether a device maker's name is followed, within its clause, by an
+/// accessory: then it names the device the accessory fits.
+fn fitted_by_an_accessory(request: &Request, brand: &vocabulary::BrandMention) -> bool {
+    brand.device
+        && (brand.end + 1..brand.end + 6)
+            .take_while(|at| request.same_clause(brand.end, *at))
+            .any(|at| ACCESSORIES.contains(&request.word(at)))
+}
+
+/// Well-known brands beside the catalog's (issue 12), read from a list
+/// chosen so that a lower-case match means the brand; see its header.
+pub const KNOWN_BRANDS: &str = include_str!("../../../extractors/brands.txt");
+
 /// The offline extractor: rules over a vocabulary of brands and models.
 #[derive(Debug, Clone, Default)]
 pub struct RulesExtractor {
@@ -71,7 +112,7 @@ impl RulesExtractor {
     pub fn for_catalog(catalog: &crate::catalog::Catalog) -> RulesExtractor {
         let names =
             catalog.items().iter().filter_map(|item| Some((item.item.brand.as_deref()?, item.item.name.as_deref()?)));
-        RulesExtractor::new(Vocabulary::from_catalog_names(names))
+        RulesExtractor::new(Vocabulary::from_catalog_names(names).with_known_brands(KNOWN_BRANDS))
     }
 
     /// The facts of a request and the person's later answers. Answers are
@@ -226,7 +267,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
                     &["shopping", "for"],
                 ],
             );
-        if fits {
+        if fits || fitted_by_an_accessory(&request, brand) {
             read.unused(brand.start, brand.end);
             continue;
         }
@@ -1129,6 +1170,9 @@ mod tests {
         );
         assert!(facts.lines.is_empty(), "{facts:?}");
         assert_eq!(facts.color, None);
+        // What it must be free from is a requirement, whole, never a brand.
+        let facts = parse("vegan makeup free from animal testing");
+        assert_eq!((facts.brand, facts.other), (None, vec!["vegan".to_owned(), "free from animal testing".to_owned()]));
     }
 
     /// Issue 12, precision: phrasings from unlabelled WebShop and

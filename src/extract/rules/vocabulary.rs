@@ -20,6 +20,9 @@ use crate::normalize::{fold, words};
 struct Brand {
     display: String,
     words: Vec<String>,
+    /// A maker of devices that accessories are sold for ("a samsung galaxy
+    /// s22 case" names the phone the case fits, not the case's brand).
+    device: bool,
 }
 
 /// One catalog model: its tokens as spelt (for output), the words of each
@@ -208,7 +211,7 @@ impl Vocabulary {
                 continue;
             }
             if !vocabulary.brands.iter().any(|known| known.words == brand_words) {
-                vocabulary.brands.push(Brand { display: brand.to_owned(), words: brand_words.clone() });
+                vocabulary.brands.push(Brand { display: brand.to_owned(), words: brand_words.clone(), device: false });
             }
             let before_comma = name.as_ref().split(',').next().unwrap_or_default();
             let mut tokens: Vec<String> = before_comma.split_whitespace().map(str::to_owned).collect();
@@ -239,6 +242,28 @@ impl Vocabulary {
         vocabulary
     }
 
+    /// Adds brands known without a catalog model (`extractors/brands.txt`):
+    /// lines of names, `#` comments and blank lines skipped; a brand the
+    /// catalog already spells is kept as the catalog spells it.
+    pub fn with_known_brands(mut self, list: &str) -> Vocabulary {
+        for line in list.lines() {
+            let entry = line.split('#').next().unwrap_or_default();
+            // "Samsung @device": a maker of devices accessories fit.
+            let (entry, device) = match entry.trim_end().strip_suffix("@device") {
+                Some(name) => (name, true),
+                None => (entry, false),
+            };
+            // "Levis => Levi's": another spelling of a brand.
+            let (spelling, display) = entry.split_once("=>").unwrap_or((entry, entry));
+            let brand_words = words(spelling.trim());
+            if brand_words.is_empty() || self.brands.iter().any(|known| known.words == brand_words) {
+                continue;
+            }
+            self.brands.push(Brand { display: display.trim().to_owned(), words: brand_words, device });
+        }
+        self
+    }
+
     pub fn is_empty(&self) -> bool {
         self.brands.is_empty() && self.models.is_empty()
     }
@@ -250,6 +275,8 @@ pub struct BrandMention {
     pub display: String,
     pub start: usize,
     pub end: usize,
+    /// The brand makes devices that accessories are sold for.
+    pub device: bool,
 }
 
 /// Every brand named in the request, in order.
@@ -267,7 +294,7 @@ pub fn find_brands(vocabulary: &Vocabulary, request: &Request) -> Vec<BrandMenti
         }
         match matched {
             Some((end, brand)) if brand_is_meant(vocabulary, request, index, brand) => {
-                found.push(BrandMention { display: brand.display.clone(), start: index, end });
+                found.push(BrandMention { display: brand.display.clone(), start: index, end, device: brand.device });
                 index = end + 1;
             }
             _ => index += 1,
@@ -516,6 +543,19 @@ mod tests {
         assert_eq!(model_of("a usb cable that is high speed").as_deref(), None);
         assert_eq!(model_of("for a pro, under $200").as_deref(), None);
         assert_eq!(model_of("has to fit an iPhone 15").as_deref(), None);
+    }
+
+    #[test]
+    fn known_brands_join_the_catalog_s_with_their_spellings() {
+        let vocabulary =
+            vocabulary().with_known_brands("# a comment\nWrangler\nLevis => Levi's\n\nNike # already known\n");
+        let found = |text: &str| {
+            find_brands(&vocabulary, &Request::new(text)).into_iter().map(|brand| brand.display).collect::<Vec<_>>()
+        };
+        assert_eq!(found("rigid indigo mens wrangler jeans"), ["Wrangler"]);
+        assert_eq!(found("levis 501 in blue"), ["Levi's"]);
+        assert_eq!(found("nike pegasus"), ["Nike"], "the catalog's spelling stays");
+        assert!(found("a wrangle of cables").is_empty());
     }
 
     #[test]
