@@ -133,6 +133,22 @@ pub struct Draft {
 pub fn seal(draft: Draft, seq: u64, attempt: u32, prev_hash: String) -> (SealedRecord, Vec<u8>) {
     let mut body = Vec::with_capacity(4096);
     digest::write_canonical(&draft.body, &mut body);
+    let mut line = Vec::with_capacity(body.len() + draft.request.len() + 512);
+    let record = seal_onto(draft, &body, seq, attempt, prev_hash, &mut line);
+    (record, line)
+}
+
+/// [`seal`] with the body's canonical JSON already written (`body`, by the
+/// caller's task, so that a log's one writer thread does not serialise it),
+/// appending the record's line to `out`.
+pub fn seal_onto(
+    draft: Draft,
+    body: &[u8],
+    seq: u64,
+    attempt: u32,
+    prev_hash: String,
+    out: &mut Vec<u8>,
+) -> SealedRecord {
     let mut record = SealedRecord {
         seq,
         record_id: draft.record_id,
@@ -144,10 +160,9 @@ pub fn seal(draft: Draft, seq: u64, attempt: u32, prev_hash: String) -> (SealedR
         prev_hash,
         hash: String::new(),
     };
-    let fields = record.fields(&body);
+    let fields = record.fields(body);
     let hash = fields.hash();
-    let mut line = Vec::with_capacity(body.len() + record.request.len() + 512);
-    fields.write_line(&hash, &mut line);
+    fields.write_line(&hash, out);
     record.hash = hash;
-    (record, line)
+    record
 }

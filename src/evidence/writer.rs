@@ -251,22 +251,8 @@ fn stage(
             entry.attempt + 1
         }
     };
-    let mut record = SealedRecord {
-        seq: index.last_seq + 1,
-        record_id: draft.record_id,
-        previous_record_id: draft.previous_record_id,
-        attempt,
-        sealed_at: draft.sealed_at,
-        request: draft.request,
-        body: draft.body,
-        prev_hash: index.last_hash.clone(),
-        hash: String::new(),
-    };
-    let fields = record.fields(body);
-    let hash = fields.hash();
     let start = pending.len();
-    fields.write_line(&hash, pending);
-    record.hash = hash;
+    let record = super::record::seal_onto(draft, body, index.last_seq + 1, attempt, index.last_hash.clone(), pending);
     let line = &pending[start..];
     let offset = index.length;
     index.length += line.len() as u64;
