@@ -471,6 +471,25 @@ impl StdioServer {
 
     /// A session whose client declares `capabilities` (e.g. elicitation).
     async fn start_declaring(data_dir: &Path, extractor_arguments: &[String], capabilities: Value) -> StdioServer {
+        let mut server = StdioServer::spawn(data_dir, extractor_arguments);
+        server
+            .request(
+                "initialize",
+                json!({"protocolVersion": PROTOCOL, "capabilities": capabilities, "clientInfo": {"name": "load", "version": "0"}}),
+            )
+            .await;
+        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        server
+    }
+
+    /// A 2026-07-28 client, which sends no `initialize`: every request
+    /// carries the protocol version and the client's capabilities in `_meta`.
+    async fn start_stateless(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
+        StdioServer::spawn(data_dir, extractor_arguments)
+    }
+
+    /// The server process, its stderr drained, nothing sent yet.
+    fn spawn(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
         let mut child = tokio::process::Command::new(BIN)
             .args(["serve", "--catalog", "none", "--data-dir"])
             .arg(data_dir)
@@ -485,15 +504,7 @@ impl StdioServer {
         let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
         let mut stderr = BufReader::new(child.stderr.take().expect("stderr")).lines();
         tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
-        let mut server = StdioServer { child, stdin, lines, next_id: 0 };
-        server
-            .request(
-                "initialize",
-                json!({"protocolVersion": PROTOCOL, "capabilities": capabilities, "clientInfo": {"name": "load", "version": "0"}}),
-            )
-            .await;
-        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
-        server
+        StdioServer { child, stdin, lines, next_id: 0 }
     }
 
     async fn send(&mut self, message: Value) {
@@ -570,26 +581,6 @@ impl StdioServer {
                 return (result["structuredContent"].clone(), server_times);
             }
         }
-    }
-
-    /// A 2026-07-28 client, which sends no `initialize`: every request
-    /// carries the protocol version and the client's capabilities in `_meta`.
-    async fn start_stateless(data_dir: &Path, extractor_arguments: &[String]) -> StdioServer {
-        let mut child = tokio::process::Command::new(BIN)
-            .args(["serve", "--catalog", "none", "--data-dir"])
-            .arg(data_dir)
-            .args(extractor_arguments)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("spawn asasked serve");
-        let stdin = child.stdin.take().expect("stdin");
-        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-        let mut stderr = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
-        StdioServer { child, stdin, lines, next_id: 0 }
     }
 
     /// Calls `name` as a 2026-07-28 client that declared form elicitation:

@@ -188,14 +188,10 @@ impl CheckServer {
     ) -> Result<CallToolResponse, CallToolResult> {
         if let Some(state) = state {
             // A retry of a 2026-07-28 round, carrying the person's reply.
-            let Some(rounds) = &self.rounds else {
-                return Err(invalid_argument("requestState: this server put no question in rounds"));
-            };
-            return match rounds.resume(&self.service, &arguments, &state, responses.as_ref()).await {
+            return match self.rounds()?.resume(&self.service, &arguments, &state, responses.as_ref()).await {
                 Ok(Step::Ask(round)) => Ok(round.into()),
                 Ok(Step::Done(result)) => complete(*result),
-                Err(RoundError::Check(error)) => Err(tool_error(error)),
-                Err(error) => Err(invalid_argument(&error.to_string())),
+                Err(error) => Err(round_error(error)),
             };
         }
         let result = self.service.check_order(arguments.clone()).await.map_err(tool_error)?;
@@ -225,6 +221,23 @@ fn complete<T: serde::Serialize + JsonSchema + 'static>(result: T) -> Result<Cal
             "the result could not be sent: do not pay; try again later".to_owned(),
         )])
     })
+}
+
+impl CheckServer {
+    /// The rounds a retry's `requestState` belongs to; a server without
+    /// them never sent one.
+    fn rounds(&self) -> Result<&Rounds, CallToolResult> {
+        self.rounds.as_ref().ok_or_else(|| invalid_argument("requestState: this server put no question in rounds"))
+    }
+}
+
+/// A retry that could not be resumed: a check's error as any check's, a
+/// refused state as the invalid argument it is.
+fn round_error(error: RoundError) -> CallToolResult {
+    match error {
+        RoundError::Check(error) => tool_error(error),
+        error => invalid_argument(&error.to_string()),
+    }
 }
 
 /// A refused argument as a tool error naming it.
@@ -265,13 +278,9 @@ impl CheckServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, CallToolResult> {
         if let Some(state) = state {
-            let Some(rounds) = &self.rounds else {
-                return Err(invalid_argument("requestState: this server put no question in rounds"));
-            };
-            return match rounds.resume_brief(&self.service, &arguments, &state, responses.as_ref()).await {
+            return match self.rounds()?.resume_brief(&self.service, &arguments, &state, responses.as_ref()).await {
                 Ok(brief) => complete(brief),
-                Err(RoundError::Check(error)) => Err(tool_error(error)),
-                Err(error) => Err(invalid_argument(&error.to_string())),
+                Err(error) => Err(round_error(error)),
             };
         }
         let brief = self.service.brief_order(arguments.clone()).await.map_err(tool_error)?;

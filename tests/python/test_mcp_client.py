@@ -24,6 +24,15 @@ FACTS = {"brand": "Nike", "model": "Pegasus 41", "color": "white", "size_label":
 TODAY = "Monday, 2 November 2026"
 
 
+def reported_url(process):
+    """The MCP address an `asasked serve --http 127.0.0.1:0` prints on stderr."""
+    for _ in range(50):
+        match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", process.stderr.readline())
+        if match:
+            return match.group(1)
+    raise AssertionError("the server did not report its address")
+
+
 def cart(item_id):
     return [{"id": item_id, "quantity": 1}]
 
@@ -163,13 +172,7 @@ async def elicitation(work, mode, transport):
         else:
             process = subprocess.Popen([BIN, "serve", "--data-dir", data, "--http", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True)
             try:
-                url = None
-                for _ in range(50):
-                    match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", process.stderr.readline())
-                    if match:
-                        url = match.group(1)
-                        break
-                assert url, "the server did not report its address"
+                url = reported_url(process)
                 async with Client(url, mode=mode, read_timeout_seconds=30, elicitation_callback=person(kind, shown)) as client:
                     result = structured(await client.call_tool("check_order", arguments))
             finally:
@@ -219,13 +222,7 @@ async def slow_person_over_http(work):
         return types.ElicitResult(action="accept", content={field: "accept" for field in finding_fields(params.requested_schema)})
 
     try:
-        url = None
-        for _ in range(50):
-            match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", process.stderr.readline())
-            if match:
-                url = match.group(1)
-                break
-        assert url, "the server did not report its address"
+        url = reported_url(process)
         arguments = {"request": ELICIT_REQUEST, "cart": cart("shoe-002"), "today": TODAY}
         async with Client(url, mode="legacy", read_timeout_seconds=30, elicitation_callback=slow) as client:
             result = structured(await client.call_tool("check_order", arguments))
@@ -258,14 +255,7 @@ async def over_http(work, mode):
         text=True,
     )
     try:
-        url = None
-        for _ in range(50):
-            line = process.stderr.readline()
-            match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
-            if match:
-                url = match.group(1)
-                break
-        assert url, "the server did not report its address"
+        url = reported_url(process)
         async with Client(url, mode=mode, read_timeout_seconds=30) as client:
             await scenarios(client, facts_path, f"streamable http ({mode})")
     finally:

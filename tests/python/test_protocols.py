@@ -14,13 +14,13 @@ import asyncio
 import copy
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 from mcp import Client, StdioServerParameters
+from test_mcp_client import error_text, reported_url
 
 BIN = os.environ.get("ASASKED_BIN", "target/debug/asasked")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,11 +39,6 @@ def structured(result):
     value = result.structured_content
     assert isinstance(value, dict), f"no structured content: {result}"
     return value
-
-
-def error_text(result):
-    assert result.is_error, f"expected an error result, got {result.structured_content}"
-    return result.content[0].text
 
 
 # (name, request, cart, today): every input shape, each expected to proceed.
@@ -138,13 +133,7 @@ async def over_http(work):
         text=True,
     )
     try:
-        url = None
-        for _ in range(50):
-            match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", process.stderr.readline())
-            if match:
-                url = match.group(1)
-                break
-        assert url, "the server did not report its address"
+        url = reported_url(process)
         async with Client(url, read_timeout_seconds=30) as client:
             return await shapes(client, "http")
     finally:
