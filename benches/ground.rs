@@ -4,6 +4,7 @@
 
 use std::hint::black_box;
 
+use asasked::extract::Quote;
 use asasked::extract::ground::ground;
 use asasked::facts::Facts;
 use chrono::NaiveDate;
@@ -21,7 +22,26 @@ fn bench(criterion: &mut Criterion) {
     )
     .expect("facts");
     criterion.bench_function("ground every fact", |bencher| {
-        bencher.iter(|| ground(black_box(&facts), black_box(request), &[], today))
+        bencher.iter(|| ground(black_box(&facts), &[], black_box(request), &[], today))
+    });
+    // A model's output: the same facts, each with its quote (one misquoted).
+    let quotes: Vec<Quote> = [
+        ("brand", "Nike"),
+        ("model", "Nike Pegasus 41"),
+        ("color", "the black"),
+        ("size_label", "size 42,5"),
+        ("deadline_days", "by Friday"),
+        ("explicit_max_cents", "under $150"),
+        ("quantity", "two pairs"),
+        ("needs_refundable", "returnable"),
+        ("brand_not", "not Adidas"),
+        ("color_not", "any color but red"),
+    ]
+    .into_iter()
+    .map(|(field, quote)| Quote { field: field.into(), quote: quote.into() })
+    .collect();
+    criterion.bench_function("ground every fact with quotes", |bencher| {
+        bencher.iter(|| ground(black_box(&facts), black_box(&quotes), black_box(request), &[], today))
     });
 }
 

@@ -262,7 +262,7 @@ fn run_merge(case: &Map<String, Value>) -> Result<(Value, bool), String> {
             let grounded: Vec<GroundedFacts> = outputs
                 .iter()
                 .map(|facts| {
-                    let (facts, grounding) = ground(facts, request, &[], today);
+                    let (facts, grounding) = ground(facts, &[], request, &[], today);
                     GroundedFacts { facts, soft_grounded: grounding.soft_grounded }
                 })
                 .collect();

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::{Weekday, days_until};
+use super::{Quote, Weekday, days_until};
 use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
@@ -69,6 +69,29 @@ impl Dropped {
     }
 }
 
+/// Why a model's quote does not back what it was given for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MisquoteReason {
+    /// The words are not in the request or an answer, even after folding
+    /// case, width and hyphens: a paraphrase or an invention.
+    NotInWords,
+    /// The words are the person's, but no value kept for the field is in
+    /// them (the value was read elsewhere, or not at all).
+    SaysNoValue,
+}
+
+/// A quote an extractor gave that does not back its field. Kept in the
+/// sealed record: a model that misquotes is a model to distrust, and the
+/// record is how a person finds out (guard.md §8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Misquote {
+    pub field: String,
+    pub quote: String,
+    pub reason: MisquoteReason,
+}
+
 /// What grounding found for one extractor's facts.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,6 +99,10 @@ pub struct Grounding {
     pub supported: Vec<Support>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<Dropped>,
+    /// The extractor's quotes that are not the person's words or hold no
+    /// value of their field (models only; `rules` gives no quotes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub misquoted: Vec<Misquote>,
     /// Entries of `soft` with an optionality cue in the clause of the
     /// field's words ("black ideally").
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
@@ -243,11 +270,17 @@ impl<'a> Words<'a> {
         let colours = self
             .token_colours
             .get_or_init(|| self.tokens.iter().map(|token| ColourWords::of_folded_token(&token.folded)).collect());
-        (0..self.tokens.len()).find_map(|first| {
+        let (mut first, last) = (0..self.tokens.len()).find_map(|first| {
             (first..(first + 3).min(self.tokens.len()))
                 .find(|&last| wanted.all_in_any(&colours[first..=last]))
                 .map(|last| (first, last))
-        })
+        })?;
+        // The earliest window may start before the colour ("in black"):
+        // the span is the colour words, not their neighbours.
+        while first < last && wanted.all_in_any(&colours[first + 1..=last]) {
+            first += 1;
+        }
+        Some((first, last))
     }
 
     fn size(&self, value: &str) -> Option<(usize, usize)> {
@@ -847,13 +880,73 @@ fn currency_cues(code: &str) -> Vec<&'static str> {
     }
 }
 
+/// The field a quote's name covers: a quote for `color` backs the colour,
+/// its alternatives and nothing else; `explicit_max_cents` backs the limit
+/// and its currency.
+fn quote_key(field: &str) -> &str {
+    match field {
+        "explicit_max_currency" => "explicit_max_cents",
+        _ => field.strip_suffix("_any").unwrap_or(field),
+    }
+}
+
+/// An extractor's quote and where it is in the person's words, if it is.
+struct Located<'q> {
+    quote: &'q Quote,
+    at: Option<(usize, usize)>,
+}
+
+impl Words<'_> {
+    /// `find` run on the words of the first quote for `field` that holds
+    /// a match, as a span of the whole text: the quote is the model's
+    /// claim of where it read the value, so where the quote holds the
+    /// value, the quote's occurrence is the one shown. Only for fields
+    /// whose finder needs no context around the match (names, colours,
+    /// sizes, free text): a number's role depends on its neighbours.
+    fn in_quotes(
+        &self,
+        located: &[Located<'_>],
+        field: &str,
+        find: impl Fn(&Words<'_>) -> Option<(usize, usize)>,
+    ) -> Option<(usize, usize)> {
+        located.iter().filter(|quote| quote_key(&quote.quote.field) == quote_key(field)).find_map(|quote| {
+            let (first, last) = quote.at?;
+            let (from, to) = (&self.tokens[first], &self.tokens[last]);
+            let inner = Words::new(&self.texts[from.source][from.start..to.end], &[], self.today);
+            // Tokens of a slice cut at token edges are the same tokens;
+            // if not (a number joined across the edge), no preference.
+            if inner.tokens.len() != last - first + 1 {
+                return None;
+            }
+            find(&inner).map(|(a, b)| (first + a, first + b))
+        })
+    }
+}
+
 /// Grounds one extractor's facts in the person's words: returns the facts
 /// without the values no words support, and what was found.
-pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate) -> (Facts, Grounding) {
+///
+/// `quotes` are the extractor's own claims of where it read each value
+/// (models give them, `rules` does not). They never drop a value and
+/// ground one only for `other` and `other_optional`, where a model may
+/// rightly word a requirement its own way ("vegan" for "no animal
+/// products"): a quote that is the person's words then asks the person
+/// about what they said. Elsewhere the words decide, and a quote only
+/// picks which occurrence is shown. A quote that is not the person's
+/// words, or holds no value of its field, is recorded as misquoted.
+pub fn ground(
+    facts: &Facts,
+    quotes: &[Quote],
+    request: &str,
+    answers: &[String],
+    today: NaiveDate,
+) -> (Facts, Grounding) {
     let words = Words::new(request, answers, today);
     let mut grounding = Grounding::default();
     let mut out = facts.clone();
     let mut spans: Vec<(FieldRef, (usize, usize))> = Vec::new();
+    let located: Vec<Located<'_>> =
+        quotes.iter().map(|quote| Located { quote, at: words.phrase(&quote.quote) }).collect();
 
     let keep = |field: &str, value: &str, found: Option<(usize, usize)>, grounding: &mut Grounding| -> bool {
         match found {
@@ -872,17 +965,31 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         }
     };
 
+    macro_rules! record_single {
+        ($slot:expr, $name:expr, $ref:expr, $value:expr, $found:expr) => {
+            if keep($name, &Shown::shown(&$value), $found, &mut grounding) {
+                if let Some(span) = $found {
+                    spans.push(($ref, span));
+                }
+            } else {
+                $slot = None;
+            }
+        };
+    }
+    // `$find` is given the words to search: all of them, or a quote's.
     macro_rules! single {
         ($slot:expr, $name:expr, $ref:expr, $find:expr) => {
             if let Some(value) = $slot.clone() {
-                let found = $find(&value);
-                if keep($name, &Shown::shown(&value), found, &mut grounding) {
-                    if let Some(span) = found {
-                        spans.push(($ref, span));
-                    }
-                } else {
-                    $slot = None;
-                }
+                let found = $find(&words, &value);
+                record_single!($slot, $name, $ref, value, found);
+            }
+        };
+    }
+    macro_rules! single_quoted {
+        ($slot:expr, $name:expr, $ref:expr, $find:expr) => {
+            if let Some(value) = $slot.clone() {
+                let found = words.in_quotes(&located, $name, |w| $find(w, &value)).or_else(|| $find(&words, &value));
+                record_single!($slot, $name, $ref, value, found);
             }
         };
     }
@@ -890,26 +997,52 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         ($slot:expr, $name:expr, $find:expr) => {{
             let values = std::mem::take(&mut $slot);
             for value in values {
-                if keep($name, &value, $find(&value), &mut grounding) {
+                let found = words.in_quotes(&located, $name, |w| $find(w, &value)).or_else(|| $find(&words, &value));
+                if keep($name, &value, found, &mut grounding) {
                     $slot.push(value);
                 }
             }
         }};
     }
 
-    single!(out.brand, "brand", FieldName::Brand.into(), |value: &String| words.phrase(value));
-    single!(out.model, "model", FieldName::Model.into(), |value: &String| words.content_words(value));
-    single!(out.color, "color", FieldName::Color.into(), |value: &String| words.colour(value));
-    single!(out.size_label, "size_label", FieldName::SizeLabel.into(), |value: &String| words.size(value));
-    list!(out.brand_not, "brand_not", |value: &String| words.phrase(value));
-    list!(out.brand_any, "brand_any", |value: &String| words.phrase(value));
-    list!(out.color_any, "color_any", |value: &String| words.colour(value));
-    list!(out.color_not, "color_not", |value: &String| words.colour(value));
-    list!(out.size_any, "size_any", |value: &String| words.size(value));
-    list!(out.other, "other", |value: &String| words.content_words(value));
-    list!(out.other_optional, "other_optional", |value: &String| words.content_words(value));
-    if let Some(span) = out.other.first().and_then(|value| words.content_words(value)) {
-        spans.push((FieldName::Other.into(), span));
+    single_quoted!(out.brand, "brand", FieldName::Brand.into(), |w: &Words, value: &String| w.phrase(value));
+    single_quoted!(out.model, "model", FieldName::Model.into(), |w: &Words, value: &String| w.content_words(value));
+    single_quoted!(out.color, "color", FieldName::Color.into(), |w: &Words, value: &String| w.colour(value));
+    single_quoted!(out.size_label, "size_label", FieldName::SizeLabel.into(), |w: &Words, value: &String| w
+        .size(value));
+    list!(out.brand_not, "brand_not", |w: &Words, value: &String| w.phrase(value));
+    list!(out.brand_any, "brand_any", |w: &Words, value: &String| w.phrase(value));
+    list!(out.color_any, "color_any", |w: &Words, value: &String| w.colour(value));
+    list!(out.color_not, "color_not", |w: &Words, value: &String| w.colour(value));
+    list!(out.size_any, "size_any", |w: &Words, value: &String| w.size(value));
+    // Free text: the content words, or else a quote of the person's words
+    // given for the field and not yet backing another entry.
+    for name in ["other", "other_optional"] {
+        let slot = if name == "other" { &mut out.other } else { &mut out.other_optional };
+        let values = std::mem::take(slot);
+        let mut used: Vec<(usize, usize)> = Vec::new();
+        for value in values {
+            let found = words
+                .in_quotes(&located, name, |w| w.content_words(&value))
+                .or_else(|| words.content_words(&value))
+                .or_else(|| {
+                    located
+                        .iter()
+                        .filter(|quote| quote.quote.field == name)
+                        .filter_map(|quote| quote.at)
+                        .find(|at| !used.contains(at))
+                });
+            if let Some(at) = found {
+                used.push(at);
+                // The first requirement's words: where a soft cue is looked for.
+                if name == "other" && !spans.iter().any(|(field, _)| *field == FieldName::Other.into()) {
+                    spans.push((FieldName::Other.into(), at));
+                }
+            }
+            if keep(name, &value, found, &mut grounding) {
+                slot.push(value);
+            }
+        }
     }
     // Alternatives without their base: the first alternative becomes the base.
     for (base, alternatives) in [
@@ -922,8 +1055,12 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         }
     }
 
-    single!(out.explicit_max_cents, "explicit_max_cents", FieldName::ExplicitMaxCents.into(), |value: &u64| words
-        .number(*value as f64 / 100.0));
+    single!(
+        out.explicit_max_cents,
+        "explicit_max_cents",
+        FieldName::ExplicitMaxCents.into(),
+        |w: &Words, value: &u64| w.number(*value as f64 / 100.0)
+    );
     if out.explicit_max_cents.is_none() {
         out.explicit_max_currency = None;
     }
@@ -931,9 +1068,10 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         out.explicit_max_currency,
         "explicit_max_currency",
         FieldName::ExplicitMaxCents.into(),
-        |value: &String| { words.cue(&currency_cues(value)).or_else(|| words.phrase(value)) }
+        |w: &Words, value: &String| { w.cue(&currency_cues(value)).or_else(|| w.phrase(value)) }
     );
-    single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |value: &u64| words.deadline(*value));
+    single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |w: &Words, value: &u64| w
+        .deadline(*value));
     // After every field that names a number, so a number another field
     // claims ("size 42", "$30", "by the 9th") is never also the count.
     // Only fields whose words hold numbers claim them: a colour's or a
@@ -951,18 +1089,23 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         })
         .map(|(_, span)| *span)
         .collect();
-    single!(out.quantity, "quantity", FieldName::Quantity.into(), |value: &u64| words.count(*value, &claimed));
-    single!(out.level, "level", FieldName::Level.into(), |value: &Level| words.cue(match value {
+    single!(out.quantity, "quantity", FieldName::Quantity.into(), |w: &Words, value: &u64| w.count(*value, &claimed));
+    single!(out.level, "level", FieldName::Level.into(), |w: &Words, value: &Level| w.cue(match value {
         Level::Beginner => &BEGINNER_CUES[..],
         Level::Intermediate => &INTERMEDIATE_CUES[..],
         Level::Pro => &PRO_CUES[..],
     }));
-    single!(out.price_preference, "price_preference", FieldName::PricePreference.into(), |value: &PricePreference| {
-        words.cue(match value {
-            PricePreference::Cheap => &CHEAP_CUES[..],
-            PricePreference::Premium => &PREMIUM_CUES[..],
-        })
-    });
+    single!(
+        out.price_preference,
+        "price_preference",
+        FieldName::PricePreference.into(),
+        |w: &Words, value: &PricePreference| {
+            w.cue(match value {
+                PricePreference::Cheap => &CHEAP_CUES[..],
+                PricePreference::Premium => &PREMIUM_CUES[..],
+            })
+        }
+    );
     if out.needs_refundable {
         let found = words.cue(&REFUND_CUES);
         if keep("needs_refundable", "true", found, &mut grounding) {
@@ -975,15 +1118,30 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
     }
     for (index, line) in out.lines.iter_mut().enumerate() {
         let at = |field| FieldRef::Line { index, field };
-        single!(line.model, &format!("lines[{index}].model"), at(FieldName::Model), |value: &String| words
-            .content_words(value));
-        single!(line.color, &format!("lines[{index}].color"), at(FieldName::Color), |value: &String| words
-            .colour(value));
-        single!(line.size_label, &format!("lines[{index}].size_label"), at(FieldName::SizeLabel), |value: &String| {
-            words.size(value)
-        });
-        single!(line.quantity, &format!("lines[{index}].quantity"), at(FieldName::Quantity), |value: &u64| words
-            .count(*value, &claimed));
+        single_quoted!(
+            line.model,
+            &format!("lines[{index}].model"),
+            at(FieldName::Model),
+            |w: &Words, value: &String| w.content_words(value)
+        );
+        single_quoted!(
+            line.color,
+            &format!("lines[{index}].color"),
+            at(FieldName::Color),
+            |w: &Words, value: &String| w.colour(value)
+        );
+        single_quoted!(
+            line.size_label,
+            &format!("lines[{index}].size_label"),
+            at(FieldName::SizeLabel),
+            |w: &Words, value: &String| { w.size(value) }
+        );
+        single!(
+            line.quantity,
+            &format!("lines[{index}].quantity"),
+            at(FieldName::Quantity),
+            |w: &Words, value: &u64| w.count(*value, &claimed)
+        );
     }
     out.lines.retain(|line| !line.is_empty());
 
@@ -992,6 +1150,30 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
             && words.soft_cue(*first, *last)
         {
             grounding.soft_grounded.insert(*field);
+        }
+    }
+
+    // Each quote either holds a kept value of its field or is recorded.
+    for quote in &located {
+        let reason = match quote.at {
+            None => Some(MisquoteReason::NotInWords),
+            Some((first, last)) => {
+                let at = words.span(first, last);
+                let backs = grounding.supported.iter().any(|support| {
+                    quote_key(&support.field) == quote_key(&quote.quote.field)
+                        && support.span.source == at.source
+                        && support.span.start < at.end
+                        && at.start < support.span.end
+                });
+                (!backs).then_some(MisquoteReason::SaysNoValue)
+            }
+        };
+        if let Some(reason) = reason {
+            grounding.misquoted.push(Misquote {
+                field: quote.quote.field.clone(),
+                quote: quote.quote.quote.clone(),
+                reason,
+            });
         }
     }
     (out, grounding)
@@ -1011,7 +1193,7 @@ mod tests {
     }
 
     fn grounded(request: &str, json: &str) -> (Facts, Grounding) {
-        ground(&facts(json), request, &[], today())
+        ground(&facts(json), &[], request, &[], today())
     }
 
     #[test]
@@ -1042,6 +1224,94 @@ mod tests {
             grounding.dropped[0].note("claude").to_string(),
             "An extractor (claude) read the colour as 'red', which the request does not say; ignored"
         );
+    }
+
+    fn quote(field: &str, words: &str) -> Quote {
+        Quote { field: field.into(), quote: words.into() }
+    }
+
+    #[test]
+    fn a_quote_of_the_person_s_words_picks_the_occurrence_shown() {
+        // Two sizes in one request: the words alone find the first.
+        let request = "size 42 for me, and my son wears size 38";
+        let facts = facts(r#"{"size_label": "38"}"#);
+        let (_, plain) = ground(&facts, &[], request, &[], today());
+        let (out, quoted) = ground(&facts, &[quote("size_label", "wears size 38")], request, &[], today());
+        assert_eq!(out.size_label.as_deref(), Some("38"));
+        assert_eq!(plain.supported[0].span.text, "size 38");
+        assert_eq!(quoted.supported[0].span.text, "size 38");
+        assert!(quoted.misquoted.is_empty(), "{:?}", quoted.misquoted);
+        // A colour said twice: the quoted one is shown.
+        let request = "black laces, and the shoes themselves in black";
+        let (_, grounding) =
+            ground(&facts_of_colour("black"), &[quote("color", "shoes themselves in black")], request, &[], today());
+        assert_eq!(grounding.supported[0].span.start, request.rfind("black").unwrap());
+    }
+
+    fn facts_of_colour(colour: &str) -> Facts {
+        facts(&format!(r#"{{"color": "{colour}"}}"#))
+    }
+
+    #[test]
+    fn a_quote_is_recorded_when_it_is_not_the_person_s_words_or_holds_no_value() {
+        let request = "black Nike shoes, size 42";
+        let (out, grounding) = ground(
+            &facts(r#"{"color": "black", "size_label": "42", "brand": "Nike"}"#),
+            &[quote("color", "in black colour"), quote("size_label", "Nike shoes"), quote("brand", "black NIKE")],
+            request,
+            &[],
+            today(),
+        );
+        // The words decide: every value stays, whatever its quote.
+        assert_eq!(
+            (out.color.as_deref(), out.size_label.as_deref(), out.brand.as_deref()),
+            (Some("black"), Some("42"), Some("Nike"))
+        );
+        assert_eq!(
+            grounding.misquoted,
+            vec![
+                Misquote { field: "color".into(), quote: "in black colour".into(), reason: MisquoteReason::NotInWords },
+                Misquote {
+                    field: "size_label".into(),
+                    quote: "Nike shoes".into(),
+                    reason: MisquoteReason::SaysNoValue
+                },
+            ]
+        );
+        // A quote does not keep a value the words do not say.
+        let (out, grounding) =
+            ground(&facts(r#"{"size_label": "43"}"#), &[quote("size_label", "size 42")], request, &[], today());
+        assert_eq!(out.size_label, None);
+        assert_eq!(grounding.dropped.len(), 1);
+        assert_eq!(grounding.misquoted[0].reason, MisquoteReason::SaysNoValue);
+    }
+
+    #[test]
+    fn a_requirement_in_the_model_s_words_stands_on_the_person_s_quote() {
+        let request = "a leather wallet, and nothing tested on animals please";
+        let requirement = r#"{"other": ["cruelty-free"]}"#;
+        // Without a quote the paraphrase has none of the person's words.
+        let (out, _) = ground(&facts(requirement), &[], request, &[], today());
+        assert!(out.other.is_empty());
+        let (out, grounding) =
+            ground(&facts(requirement), &[quote("other", "nothing tested on animals")], request, &[], today());
+        assert_eq!(out.other, vec!["cruelty-free".to_owned()]);
+        assert_eq!(grounding.supported[0].span.text, "nothing tested on animals");
+        assert!(grounding.misquoted.is_empty());
+        // A quote the person did not write grounds nothing.
+        let (out, grounding) =
+            ground(&facts(requirement), &[quote("other", "cruelty free only")], request, &[], today());
+        assert!(out.other.is_empty());
+        assert_eq!(grounding.misquoted[0].reason, MisquoteReason::NotInWords);
+        // One quote backs one requirement, not every invented one.
+        let (out, _) = ground(
+            &facts(r#"{"other": ["cruelty-free", "recycled packaging"]}"#),
+            &[quote("other", "nothing tested on animals")],
+            request,
+            &[],
+            today(),
+        );
+        assert_eq!(out.other, vec!["cruelty-free".to_owned()]);
     }
 
     #[test]

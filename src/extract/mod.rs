@@ -139,6 +139,25 @@ pub struct ExtractedFacts {
     #[serde(default)]
     #[schemars(with = "Vec<FieldRef>")]
     pub soft: Vec<String>,
+    /// For each field filled, the person's words that state it, copied
+    /// exactly (the shortest such words).
+    // A model's own claim of where it read each value: grounding checks
+    // that the quote is the person's words and shows it as the support
+    // (docs/semantics.md, "Quotes"). Not a fact: `into_facts` leaves it out.
+    #[serde(default)]
+    pub evidence: Vec<Quote>,
+}
+
+/// One quote: the field it supports and the words, verbatim.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Quote {
+    /// The field (`size_label`, `lines[1].color`); a quote for an
+    /// alternative or an exclusion names the field itself (`color`).
+    #[schemars(with = "FieldRef")]
+    pub field: String,
+    /// The request's (or an answer's) words, exactly as written.
+    pub quote: String,
 }
 
 impl ExtractedFacts {

@@ -77,7 +77,18 @@ impl ReplayExtractor {
         };
         let raw: serde_json::Value = serde_json::from_str(&text)
             .map_err(|error| ExtractError::Malformed(format!("{} is not json: {error}", path.display())))?;
-        let extracted = validate(&raw)?;
+        let extracted = validate(&raw).map_err(|error| match error {
+            // Outputs recorded before models quoted their evidence
+            // (2026-12-01) have every other key: say how to replay them
+            // as they were rather than only that the schema refused them.
+            ExtractError::SchemaInvalid(detail) if raw.is_object() && raw.get("evidence").is_none() => {
+                ExtractError::SchemaInvalid(format!(
+                    "{detail} ({} was recorded before quotes: add \"evidence\": [] to replay it unchanged)",
+                    path.display()
+                ))
+            }
+            other => other,
+        })?;
         Ok(Extraction { extracted, raw, cost: Cost::default() })
     }
 }
@@ -241,5 +252,20 @@ mod tests {
         std::fs::write(recording_path(dir.path(), &input("x")), r#"{"colour": "black"}"#).unwrap();
         let error = ReplayExtractor::new(dir.path()).extract(&input("x")).await.unwrap_err();
         assert!(matches!(error, ExtractError::SchemaInvalid(_)), "{error}");
+    }
+
+    #[tokio::test]
+    async fn a_recording_from_before_quotes_is_refused_with_the_remedy() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut old = crate::extract::schema::empty_facts_value();
+        old.as_object_mut().unwrap().remove("evidence");
+        let path = recording_path(dir.path(), &input("x"));
+        std::fs::write(&path, old.to_string()).unwrap();
+        let error = ReplayExtractor::new(dir.path()).extract(&input("x")).await.unwrap_err();
+        assert!(error.to_string().contains("add \"evidence\": [] to replay it unchanged"), "{error}");
+        // With the key added, as the message says, it replays.
+        old["evidence"] = serde_json::json!([]);
+        std::fs::write(&path, old.to_string()).unwrap();
+        assert!(ReplayExtractor::new(dir.path()).extract(&input("x")).await.is_ok());
     }
 }

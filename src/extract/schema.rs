@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 use serde_json::{Map, Value};
 
 use super::{ExtractError, ExtractedFacts};
-use crate::facts::FieldRef;
+use crate::facts::{FieldRef, MAX_FACT_LIST_LEN, MAX_FACT_STRING_BYTES};
 
 /// The command that regenerates the checked-in schema.
 pub const REGENERATE_COMMAND: &str = "cargo run -- schema > extractors/facts.schema.json";
@@ -157,7 +157,7 @@ pub fn validate(value: &Value) -> Result<ExtractedFacts, ExtractError> {
             let path = json_path(&error.instance_path().to_string());
             // "not valid under any of the schemas listed in the 'anyOf'
             // keyword" does not tell a model what to write instead.
-            if path.starts_with("$.soft[") {
+            if path.starts_with("$.soft[") || (path.starts_with("$.evidence[") && path.ends_with(".field")) {
                 format!("{path}: unknown field name {}", error.instance())
             } else {
                 format!("{path}: {error}")
@@ -177,12 +177,42 @@ pub fn validate(value: &Value) -> Result<ExtractedFacts, ExtractError> {
     if let Some(unknown) = extracted.soft.iter().find(|name| FieldRef::parse(name).is_none()) {
         return Err(ExtractError::SchemaInvalid(format!("$.soft: unknown field name {unknown:?}")));
     }
+    validate_quotes(&extracted.evidence)?;
     extracted
         .clone()
         .into_facts(chrono::NaiveDate::MIN)
         .validate()
         .map_err(|error| ExtractError::SchemaInvalid(error.to_string()))?;
     Ok(extracted)
+}
+
+/// The rules of `evidence` the schema cannot state: a known field, and a
+/// quote that is words, not empty and not a document.
+fn validate_quotes(quotes: &[super::Quote]) -> Result<(), ExtractError> {
+    if quotes.len() > MAX_FACT_LIST_LEN {
+        return Err(ExtractError::SchemaInvalid(format!(
+            "$.evidence: {} quotes, at most {MAX_FACT_LIST_LEN}",
+            quotes.len()
+        )));
+    }
+    for (index, quote) in quotes.iter().enumerate() {
+        if FieldRef::parse(&quote.field).is_none() {
+            return Err(ExtractError::SchemaInvalid(format!(
+                "$.evidence[{index}].field: unknown field name {:?}",
+                quote.field
+            )));
+        }
+        if quote.quote.trim().is_empty() {
+            return Err(ExtractError::SchemaInvalid(format!("$.evidence[{index}].quote: empty")));
+        }
+        if quote.quote.len() > MAX_FACT_STRING_BYTES {
+            return Err(ExtractError::SchemaInvalid(format!(
+                "$.evidence[{index}].quote: {} bytes, at most {MAX_FACT_STRING_BYTES}",
+                quote.quote.len()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Turns a JSON Pointer (`/lines/0/color`) into the JSONPath the rest of
@@ -274,7 +304,7 @@ mod tests {
                 assert_eq!(object["additionalProperties"], json!(false));
             }
         }
-        assert_eq!(with_properties, 2, "ExtractedFacts and Line");
+        assert_eq!(with_properties, 3, "ExtractedFacts, Line and Quote");
         assert_eq!(schema["properties"]["quantity"]["type"], json!(["integer", "null"]));
         assert_eq!(schema["properties"]["needs_refundable"]["type"], json!("boolean"));
     }

@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::ground::{Grounding, ground};
 use super::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
 use super::screen::{Flag, screen_input};
-use super::{Cost, ExtractError, ExtractInput, Extractor};
+use super::{Cost, ExtractError, ExtractInput, Extractor, Quote};
 use crate::facts::Facts;
 use crate::messages::{Cause, Message, Screened};
 
@@ -47,6 +47,10 @@ pub struct ExtractorReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub cost: Cost,
+    /// The extractor's quotes: where it says it read each value (models
+    /// only). Grounding checks them; the misquoted ones are in `grounding`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quotes: Vec<Quote>,
     /// Under the `grounded` policy: the words that support each value, and
     /// the values dropped because no words do (guard.md §8: every ask can be
     /// verified by a person without trusting a model).
@@ -343,6 +347,7 @@ impl ExtractorSet {
             let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             match result {
                 Ok(extraction) => {
+                    let quotes = extraction.extracted.evidence.clone();
                     let facts = extraction.extracted.into_facts(input.today);
                     let mut cost = extraction.cost;
                     if cost.latency_ms == 0 {
@@ -355,6 +360,7 @@ impl ExtractorSet {
                             raw: Some(extraction.raw),
                             error: None,
                             cost,
+                            quotes,
                             grounding: None,
                         },
                         Err(error) => ExtractorReport {
@@ -363,6 +369,7 @@ impl ExtractorSet {
                             raw: Some(extraction.raw),
                             error: Some(format!("invalid facts: {error}")),
                             cost,
+                            quotes: Vec::new(),
                             grounding: None,
                         },
                     }
@@ -375,6 +382,7 @@ impl ExtractorSet {
                         raw: None,
                         error: Some(error.to_string()),
                         cost: Cost { latency_ms: elapsed, ..Cost::default() },
+                        quotes: Vec::new(),
                         grounding: None,
                     }
                 }
@@ -387,7 +395,7 @@ impl ExtractorSet {
         if self.policy == MergePolicy::Grounded {
             for report in &mut reports {
                 if let Some(facts) = &report.facts {
-                    let (facts, grounding) = ground(facts, &input.request, &input.answers, input.today);
+                    let (facts, grounding) = ground(facts, &report.quotes, &input.request, &input.answers, input.today);
                     grounded.push(GroundedFacts { facts, soft_grounded: grounding.soft_grounded.clone() });
                     report.grounding = Some(grounding);
                 }
@@ -491,6 +499,36 @@ mod tests {
         // A second check of the same request is a cache hit: no provider call.
         set.extract(&input()).await;
         assert_eq!((slow.calls.load(Ordering::SeqCst), fast.calls.load(Ordering::SeqCst)), (1, 1));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_model_s_quotes_are_kept_and_checked_against_the_words() {
+        let quoted = ExtractedFacts {
+            color: Some("black".into()),
+            size_label: Some("42".into()),
+            evidence: vec![
+                crate::extract::Quote { field: "color".into(), quote: "black".into() },
+                crate::extract::Quote { field: "size_label".into(), quote: "in size 42".into() },
+            ],
+            ..ExtractedFacts::default()
+        };
+        let set = ExtractorSet::new(
+            vec![fake("model", 10, Ok(quoted)), fake("other", 10, Ok(colour("black")))],
+            None,
+            Duration::from_secs(5),
+            NonZeroUsize::new(4).unwrap(),
+        )
+        .unwrap()
+        .with_policy(MergePolicy::Grounded);
+        let outcome = set.extract(&input()).await;
+        let merged = outcome.merged.as_ref().unwrap();
+        assert_eq!((merged.color.as_deref(), merged.size_label.as_deref()), (Some("black"), Some("42")));
+        let report = &outcome.reports[0];
+        assert_eq!(report.quotes.len(), 2, "the quotes are sealed with the report");
+        let grounding = report.grounding.as_ref().unwrap();
+        assert_eq!(grounding.misquoted.len(), 1, "{grounding:?}");
+        assert_eq!(grounding.misquoted[0].quote, "in size 42");
+        assert!(outcome.reports[1].quotes.is_empty());
     }
 
     #[tokio::test(start_paused = true)]

@@ -64,6 +64,8 @@ pub fn to_extracted(gold: &Facts) -> ExtractedFacts {
         other: gold.other.clone(),
         other_optional: gold.other_optional.clone(),
         soft: gold.soft.iter().map(ToString::to_string).collect(),
+        // Labels are facts, not readings: they point at no words.
+        evidence: Vec::new(),
     }
 }
 

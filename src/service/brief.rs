@@ -306,7 +306,8 @@ mod tests {
             raw: None,
             error: None,
             cost: Cost::default(),
-            grounding: Some(Grounding { supported: vec![], dropped, soft_grounded: std::collections::BTreeSet::new() }),
+            quotes: Vec::new(),
+            grounding: Some(Grounding { supported: vec![], dropped, ..Grounding::default() }),
         }
     }
 

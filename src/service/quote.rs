@@ -133,6 +133,7 @@ mod tests {
             raw: None,
             error: None,
             cost: Default::default(),
+            quotes: Vec::new(),
             grounding: Some(Grounding {
                 supported: vec![Support {
                     field: field.into(),
