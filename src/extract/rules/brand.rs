@@ -426,6 +426,8 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
             || !request.same_clause(start, next)
             || ends_name(request.word(next))
             || matches!(request.word(next), "a" | "an" | "the" | "my" | "your" | "this" | "brand")
+            // "brand eurofase 23271-036 zuma": a part number ends the maker's name.
+            || request.word(next).chars().any(|character| character.is_ascii_digit())
         {
             break;
         }
@@ -652,6 +654,7 @@ mod tests {
         assert_eq!(chosen("a vacuum cleaner by One Home that has no cord"), ["One Home"]);
         assert_eq!(chosen("a vacuum cleaner by one home"), Vec::<String>::new());
         assert_eq!(chosen("a drill made by DeWalt"), ["DeWalt"]);
+        assert_eq!(chosen("this brand eurofase 23271-036 zuma sconce"), ["eurofase"]);
         assert_eq!(chosen("fennel seed which is free from bpa, gmo, fat and gluten"), Vec::<String>::new());
         assert_eq!(chosen("vegan makeup free from animal testing"), Vec::<String>::new());
         assert_eq!(chosen("i want a jacket from the north face"), ["north face"]);

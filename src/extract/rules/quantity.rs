@@ -209,6 +209,10 @@ fn is_detail_before(word: &str) -> bool {
             | "со"
             | "на"
             | "для"
+            // "it has 8 packs", "contains 12 bars": what one item holds.
+            | "has"
+            | "contains"
+            | "includes"
     )
 }
 
@@ -297,6 +301,10 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     if value == 0 || value > MAX_COUNT || is_detail_before(before) {
         return None;
     }
+    // "one hundred and eight inch": the start of a bigger number.
+    if matches!(next, "hundred" | "thousand" | "million" | "тысяч" | "тысячи" | "тысяча") {
+        return None;
+    }
     // "one pack of olive oil", "2 packs of": packs counted (but "3 pack"
     // and "a 6 pack of cookies" are pack sizes).
     if matches!(next, "pack" | "packs") && request.word(index + 2) == "of" && !matches!(before, "a" | "an") {
@@ -319,6 +327,14 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     // follows an order verb or opens the request.
     // A colour a rule has claimed is not a product ("150 white … screen").
     let names_product = request.is_consumed(index + 1) && !super::colour::is_colour(next);
+    // "a 30 pair pack", "a 12 roll bundle": the noun in the singular before
+    // "pack" says what the pack holds, not how many packs.
+    if is_counting_noun(next)
+        && !next.ends_with('s')
+        && matches!(request.word(index + 2), "pack" | "set" | "bundle" | "kit" | "box")
+    {
+        return None;
+    }
     if is_counting_noun(next) && !names_product {
         // "a 2 pack" was handled; "the 6 cans" is still a count.
         if next == "dozen" {
@@ -412,6 +428,10 @@ mod tests {
     fn pack_sizes_pronouns_and_other_numbers_are_not_counts() {
         assert_eq!(quantity("a 6 pack of cookie assortments"), None);
         assert_eq!(quantity("a two pack of lip balm"), None);
+        assert_eq!(quantity("a 30 pair pack of eye masks"), None);
+        assert_eq!(quantity("one hundred and eight inch brown curtains"), None);
+        assert_eq!(quantity("packaged rice that has 8 packs"), None);
+        assert_eq!(quantity("2 pairs of socks"), Some(2));
         assert_eq!(quantity("comes in a pack of two"), None);
         assert_eq!(quantity("a two piece swimsuit"), None);
         assert_eq!(quantity("a black one for my husband"), None);

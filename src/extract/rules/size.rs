@@ -416,14 +416,60 @@ fn sized_number(word: &str) -> Option<String> {
     numeric(digits).map(|value| format!("{value}{width}"))
 }
 
+/// A number that begins a dimension ("12 x20", "40w x 48h", "80*45*40cm",
+/// "12x60"): the whole dimension as said (its tokens joined by "x") and its
+/// last token. A size is never one side of a dimension: "size 12 x20" is a
+/// 12 by 20 pillow cover, not a size 12.
+fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
+    // A side is a number, or a number after its axis ("w45*h56").
+    let starts_with_digit = |index: usize| {
+        let word = request.word(index);
+        let number = word.strip_prefix(['w', 'h', 'l', 'd']).unwrap_or(word);
+        number.starts_with(|c: char| c.is_ascii_digit())
+    };
+    if !starts_with_digit(at) {
+        return None;
+    }
+    let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+    let mut sides = vec![text(at)];
+    let mut end = at;
+    loop {
+        let next = request.word(end + 1);
+        // "12 x20": the sign glued to the next side.
+        if let Some(side) = next.strip_prefix(['x', 'х', '×'])
+            && side.starts_with(|c: char| c.is_ascii_digit())
+            && request.same_clause(end, end + 1)
+        {
+            sides.push(text(end + 1).chars().skip(1).collect());
+            end += 1;
+            continue;
+        }
+        if matches!(next, "x" | "х" | "×" | "*") && starts_with_digit(end + 2) && request.same_clause(end, end + 2) {
+            sides.push(text(end + 2));
+            end += 2;
+            continue;
+        }
+        break;
+    }
+    (sides.len() >= 2).then(|| (sides.join("x"), end))
+}
+
 /// "x large", "xx large", "3x large", "extra small": a letter size in two
 /// tokens, written with a hyphen for the x forms ("3x-large").
 fn two_token_letter(request: &Request, at: usize) -> Option<(String, usize)> {
     let (first, second) = (request.word(at), request.word(at + 1));
+    let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+    // "3 x large": the count of x written apart.
+    if matches!(first, "2" | "3" | "4" | "5")
+        && second == "x"
+        && matches!(request.word(at + 2), "large" | "small")
+        && request.same_clause(at, at + 2)
+    {
+        return Some((format!("{first}x-{}", text(at + 2)), at + 2));
+    }
     if !matches!(second, "large" | "small") || !request.same_clause(at, at + 1) {
         return None;
     }
-    let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
     match first {
         "extra" if request.word_before(at, 1) == "extra" => None,
         "extra" => Some((format!("{} {}", text(at), text(at + 1)), at + 1)),
@@ -508,6 +554,10 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
     {
         return Some((format!("{low}-{high}"), at));
     }
+    if let Some((dimension, end)) = dimension_at(request, at) {
+        let after_size_word = (at.saturating_sub(4)..at).any(|index| SIZE_WORDS.contains(&request.word(index)));
+        return after_size_word.then_some((dimension, end));
+    }
     if let Some(value) = numeric(word) {
         if is_fraction(request.word(at + 1)) {
             return Some((format!("{value} {}", request.word(at + 1)), at + 1));
@@ -544,8 +594,26 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
 /// "32x30"), toddler ("4T").
 fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
     let word = request.word(at);
+    // "40w x 48h": the far side of a dimension is not a bra size.
+    let after_sign = matches!(request.word_before(at, 1), "x" | "х" | "×" | "*")
+        && request.word_before(at, 2).starts_with(|c: char| c.is_ascii_digit());
+    if after_sign {
+        return None;
+    }
     if let Some(label) = bra_size(word).or_else(|| jeans_by(word)).or_else(|| toddler_size(word)) {
         return Some((label, at));
+    }
+    // "33w x 32l", "30w x 34l": waist and length, the letter after the number.
+    if let Some(waist) = word.strip_suffix('w').and_then(|digits| jeans_part(&format!("w{digits}"), 'w'))
+        && matches!(request.word(at + 1), "x" | "х" | "×" | "*")
+        && let Some(length) =
+            request.word(at + 2).strip_suffix('l').and_then(|digits| jeans_part(&format!("l{digits}"), 'l'))
+    {
+        return Some((format!("W{waist} L{length}"), at + 2));
+    }
+    // "w45*h56": a width by a height, not a waist.
+    if dimension_at(request, at).is_some() {
+        return None;
     }
     if let Some(waist) = jeans_part(word, 'w') {
         if let Some(length) = jeans_part(request.word(at + 1), 'l') {
@@ -659,7 +727,8 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         return make(value, index, index + 1);
     }
     // "a womens large t-shirt", "a medium floral long sleeve shirt", "small mens tee".
-    if matches!(word, "small" | "medium" | "large" | "extra" | "x" | "xx" | "xxx" | "2x" | "3x")
+    let spaced_x = matches!(word, "2" | "3" | "4" | "5") && request.word(index + 1) == "x";
+    if (spaced_x || matches!(word, "small" | "medium" | "large" | "extra" | "x" | "xx" | "xxx" | "2x" | "3x"))
         && (is_gender(request.word_before(index, 1))
             || is_gender(request.word(index + 1))
             || garment_ahead(request, index))
@@ -883,6 +952,18 @@ mod tests {
         ] {
             assert_eq!(sizes(text), Vec::<String>::new(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_dimension_is_read_whole_or_not_at_all() {
+        assert_eq!(sizes("2 pillow covers with size 12 x20"), ["12x20"]);
+        assert_eq!(sizes("a bench, seat size 80*45*40cm"), ["80x45x40cm"]);
+        assert_eq!(sizes("a white item 40w x 48h size of home decor"), Vec::<String>::new());
+        assert_eq!(sizes("pants with button closure in size 33w x 32l"), ["W33 L32"]);
+        assert_eq!(sizes("a pair of gold 30w x 34l pants"), ["W30 L34"]);
+        assert_eq!(sizes("some 3 x large high waisted leggings"), ["3x-large"]);
+        assert_eq!(sizes("roller shades size w45*h56 in pastel blue"), ["w45xh56"]);
+        assert_eq!(sizes("джинсы W32 L34"), ["W32 L34"]);
     }
 
     #[test]
