@@ -140,7 +140,7 @@ const SHADES: [&str; 67] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 101] = [
+const NOT_A_COLOUR_BEFORE: [&str; 104] = [
     // A scent: "orange blossom honey soap".
     "blossom",
     "blossoms",
@@ -199,6 +199,9 @@ const NOT_A_COLOUR_BEFORE: [&str; 101] = [
     "almond",
     "truffle",
     "chili",
+    "chilies",
+    "chilis",
+    "chillies",
     "curry",
     "flavor",
     "flavour",
@@ -452,6 +455,12 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if matches!(request.word_before(index, 1), "sterling" | "stainless" | "solid") {
             continue;
         }
+        // "hair for black women": who it is for, not its colour.
+        if request.word_before(index, 1) == "for"
+            && matches!(request.word(index + 1), "women" | "woman" | "men" | "man" | "people")
+        {
+            continue;
+        }
         let before = request.word_before(index, 1);
         // A name after "color of" already holds its words ("sea salt").
         let modifier =
@@ -604,6 +613,9 @@ mod tests {
         assert!(colours("a white noise machine").is_empty());
         assert!(colours("himalayan pink salt").is_empty());
         assert!(colours("an orange scented candle").is_empty());
+        assert!(colours("diced tomatoes and green chilies").is_empty());
+        assert!(colours("crochet hair for black women").is_empty());
+        assert_eq!(colours("a black hoodie for men"), ["black"]);
         assert!(colours("белый шоколад и черный чай").is_empty());
         assert!(colours("a ring in sterling silver").is_empty());
         assert_eq!(colours("a rose gold phone case"), ["rose gold"]);

@@ -301,6 +301,16 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     if value == 0 || value > MAX_COUNT || is_detail_before(before) {
         return None;
     }
+    // "get me one that's peppermint scented": a pronoun.
+    if word == "one" && matches!(next, "that" | "thats" | "that's" | "which" | "who") {
+        return None;
+    }
+    // "buy 1 take 1", "buy 2 get 1": a deal's name, not how many.
+    let deal = (before == "buy" && matches!(next, "take" | "get") && count(request.word(index + 2)).is_some())
+        || (matches!(before, "take" | "get") && request.word_before(index, 3) == "buy");
+    if deal {
+        return None;
+    }
     // "one hundred and eight inch": the start of a bigger number.
     if matches!(next, "hundred" | "thousand" | "million" | "тысяч" | "тысячи" | "тысяча") {
         return None;
@@ -431,6 +441,9 @@ mod tests {
         assert_eq!(quantity("a 30 pair pack of eye masks"), None);
         assert_eq!(quantity("one hundred and eight inch brown curtains"), None);
         assert_eq!(quantity("packaged rice that has 8 packs"), None);
+        assert_eq!(quantity("64gb buy 1 take 1 deal"), None);
+        assert_eq!(quantity("body wash. get me one thats peppermint scented"), None);
+        assert_eq!(quantity("I want to buy 2 cans"), Some(2));
         assert_eq!(quantity("2 pairs of socks"), Some(2));
         assert_eq!(quantity("comes in a pack of two"), None);
         assert_eq!(quantity("a two piece swimsuit"), None);

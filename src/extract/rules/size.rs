@@ -434,24 +434,39 @@ fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
     let mut sides = vec![text(at)];
     let mut end = at;
     loop {
-        let next = request.word(end + 1);
+        // "8 feet x 10 feet": a side may carry its unit.
+        let unit = is_measure_unit(request.word(end + 1)) && request.same_clause(end, end + 1);
+        let sign_at = if unit { end + 2 } else { end + 1 };
+        let next = request.word(sign_at);
         // "12 x20": the sign glued to the next side.
-        if let Some(side) = next.strip_prefix(['x', 'х', '×'])
-            && side.starts_with(|c: char| c.is_ascii_digit())
-            && request.same_clause(end, end + 1)
-        {
-            sides.push(text(end + 1).chars().skip(1).collect());
-            end += 1;
-            continue;
+        let glued =
+            next.strip_prefix(['x', 'х', '×']).is_some_and(|side| side.starts_with(|c: char| c.is_ascii_digit()));
+        let (side, side_end) = if glued {
+            (text(sign_at).chars().skip(1).collect::<String>(), sign_at)
+        } else if matches!(next, "x" | "х" | "×" | "*") && starts_with_digit(sign_at + 1) {
+            (text(sign_at + 1), sign_at + 1)
+        } else {
+            break;
+        };
+        if !request.same_clause(end, side_end) {
+            break;
         }
-        if matches!(next, "x" | "х" | "×" | "*") && starts_with_digit(end + 2) && request.same_clause(end, end + 2) {
-            sides.push(text(end + 2));
-            end += 2;
-            continue;
+        if unit && let Some(last) = sides.last_mut() {
+            last.push(' ');
+            last.push_str(&text(end + 1));
         }
-        break;
+        sides.push(side);
+        end = side_end;
     }
-    (sides.len() >= 2).then(|| (sides.join("x"), end))
+    if sides.len() >= 2 && is_measure_unit(request.word(end + 1)) && request.same_clause(end, end + 1) {
+        let last_unit = text(end + 1);
+        if let Some(last) = sides.last_mut() {
+            last.push(' ');
+            last.push_str(&last_unit);
+        }
+        end += 1;
+    }
+    (sides.len() >= 2).then(|| (sides.join(" x "), end))
 }
 
 /// "x large", "xx large", "3x large", "extra small": a letter size in two
@@ -605,7 +620,7 @@ fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
     }
     // "33w x 32l", "30w x 34l": waist and length, the letter after the number.
     if let Some(waist) = word.strip_suffix('w').and_then(|digits| jeans_part(&format!("w{digits}"), 'w'))
-        && matches!(request.word(at + 1), "x" | "х" | "×" | "*")
+        && matches!(request.word(at + 1), "x" | "х" | "×" | "*" | "by")
         && let Some(length) =
             request.word(at + 2).strip_suffix('l').and_then(|digits| jeans_part(&format!("l{digits}"), 'l'))
     {
@@ -644,6 +659,10 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         return None;
     }
     let word = request.word(index);
+    // "iphone xs max": a phone, not an extra small.
+    if word == "xs" && request.word(index + 1) == "max" {
+        return None;
+    }
     let make = |label: String, start: usize, end: usize| {
         Some(SizeMention { label, start, end, fallback: false, either: false })
     };
@@ -956,13 +975,16 @@ mod tests {
 
     #[test]
     fn a_dimension_is_read_whole_or_not_at_all() {
-        assert_eq!(sizes("2 pillow covers with size 12 x20"), ["12x20"]);
-        assert_eq!(sizes("a bench, seat size 80*45*40cm"), ["80x45x40cm"]);
+        assert_eq!(sizes("2 pillow covers with size 12 x20"), ["12 x 20"]);
+        assert_eq!(sizes("a bench, seat size 80*45*40cm"), ["80 x 45 x 40cm"]);
+        assert_eq!(sizes("a rug size 8 feet x 10 feet rectangular"), ["8 feet x 10 feet"]);
+        assert_eq!(sizes("slim fit jeans that are a size 34w by 38l"), ["W34 L38"]);
+        assert_eq!(sizes("an iphone case that is pink and xs max in size"), Vec::<String>::new());
         assert_eq!(sizes("a white item 40w x 48h size of home decor"), Vec::<String>::new());
         assert_eq!(sizes("pants with button closure in size 33w x 32l"), ["W33 L32"]);
         assert_eq!(sizes("a pair of gold 30w x 34l pants"), ["W30 L34"]);
         assert_eq!(sizes("some 3 x large high waisted leggings"), ["3x-large"]);
-        assert_eq!(sizes("roller shades size w45*h56 in pastel blue"), ["w45xh56"]);
+        assert_eq!(sizes("roller shades size w45*h56 in pastel blue"), ["w45 x h56"]);
         assert_eq!(sizes("джинсы W32 L34"), ["W32 L34"]);
     }
 
