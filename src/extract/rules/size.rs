@@ -474,13 +474,14 @@ fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
 fn two_token_letter(request: &Request, at: usize) -> Option<(String, usize)> {
     let (first, second) = (request.word(at), request.word(at + 1));
     let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
-    // "3 x large": the count of x written apart.
-    if matches!(first, "2" | "3" | "4" | "5")
-        && second == "x"
-        && matches!(request.word(at + 2), "large" | "small")
-        && request.same_clause(at, at + 2)
-    {
-        return Some((format!("{first}x-{}", text(at + 2)), at + 2));
+    // "3 x large", "3 x-large": the count of x written apart.
+    if matches!(first, "2" | "3" | "4" | "5") {
+        if second == "x" && matches!(request.word(at + 2), "large" | "small") && request.same_clause(at, at + 2) {
+            return Some((format!("{first}x-{}", text(at + 2)), at + 2));
+        }
+        if matches!(second, "x-large" | "x-small") && request.same_clause(at, at + 1) {
+            return Some((format!("{first}{}", text(at + 1)), at + 1));
+        }
     }
     if !matches!(second, "large" | "small") || !request.same_clause(at, at + 1) {
         return None;
@@ -615,7 +616,9 @@ fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
     if after_sign {
         return None;
     }
-    if let Some(label) = bra_size(word).or_else(|| jeans_by(word)).or_else(|| toddler_size(word)) {
+    // "32g ram": memory, not a bra.
+    let memory = matches!(request.word(at + 1), "ram" | "rom" | "memory" | "storage" | "ssd" | "emmc");
+    if let Some(label) = bra_size(word).filter(|_| !memory).or_else(|| jeans_by(word)).or_else(|| toddler_size(word)) {
         return Some((label, at));
     }
     // "33w x 32l", "30w x 34l": waist and length, the letter after the number.
@@ -746,6 +749,13 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         return make(value, index, index + 1);
     }
     // "a womens large t-shirt", "a medium floral long sleeve shirt", "small mens tee".
+    // "3 x-large" says a size wherever it is, as "x-large" does.
+    if matches!(word, "2" | "3" | "4" | "5")
+        && matches!(request.word(index + 1), "x-large" | "x-small")
+        && let Some((label, end)) = two_token_letter(request, index)
+    {
+        return make(label, index, end);
+    }
     let spaced_x = matches!(word, "2" | "3" | "4" | "5") && request.word(index + 1) == "x";
     if (spaced_x || matches!(word, "small" | "medium" | "large" | "extra" | "x" | "xx" | "xxx" | "2x" | "3x"))
         && (is_gender(request.word_before(index, 1))
@@ -984,6 +994,8 @@ mod tests {
         assert_eq!(sizes("pants with button closure in size 33w x 32l"), ["W33 L32"]);
         assert_eq!(sizes("a pair of gold 30w x 34l pants"), ["W30 L34"]);
         assert_eq!(sizes("some 3 x large high waisted leggings"), ["3x-large"]);
+        assert_eq!(sizes("a black 28 inseam 3 x-large stretch pant"), ["3x-large"]);
+        assert_eq!(sizes("a mini computer with 32g ram"), Vec::<String>::new());
         assert_eq!(sizes("roller shades size w45*h56 in pastel blue"), ["w45 x h56"]);
         assert_eq!(sizes("джинсы W32 L34"), ["W32 L34"]);
     }

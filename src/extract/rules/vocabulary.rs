@@ -474,6 +474,17 @@ fn trimmed_mention(
     if !(specific || named_after_brand) {
         return None;
     }
+    // "24 pcs", "40 oz", "16 GB": a count or a measure the catalog's name
+    // ends with is anyone's, not a line's, unless its brand comes first.
+    let only_amount = (from..=to).all(|index| {
+        let word = request.word(index);
+        word.chars().all(|character| character.is_ascii_digit() || character == '.')
+            || super::size::is_measure_unit(word)
+            || matches!(word, "pcs" | "pc" | "pieces" | "piece" | "pack" | "count" | "ct" | "gb" | "tb")
+    });
+    if only_amount && !brand_before {
+        return None;
+    }
     let display = (from..=to)
         .filter(|index| !CONNECTORS.contains(&request.word(*index)))
         .map(|index| spelled_as_catalog(request, index, model))
@@ -536,6 +547,7 @@ mod tests {
     fn generic_words_name_a_model_only_after_its_brand() {
         assert_eq!(model_of("Moleskine Classic Notebook, black").as_deref(), Some("Classic Notebook"));
         assert_eq!(model_of("a classic notebook").as_deref(), None);
+        assert_eq!(model_of("im looking for a 24 pcs arrow cupcake topper").as_deref(), None);
         assert_eq!(model_of("Ember Mug 2 in red").as_deref(), Some("Mug 2"));
         assert_eq!(model_of("Ember mug, red").as_deref(), None);
         assert_eq!(model_of("Nike running t-shirt size s").as_deref(), None);
