@@ -437,6 +437,12 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
     if matches!(request.word(end), "store" | "shop" | "market" | "mall" | "outlet" | "seller" | "supermarket") {
         return None;
     }
+    // "from assortments & variety gifts category": a part of the store.
+    if (end + 1..end + 5).any(|at| {
+        request.same_clause(start, at) && matches!(request.word(at), "category" | "department" | "section" | "aisle")
+    }) {
+        return None;
+    }
     Some((start, end))
 }
 
@@ -655,6 +661,7 @@ mod tests {
         assert_eq!(chosen("a vacuum cleaner by one home"), Vec::<String>::new());
         assert_eq!(chosen("a drill made by DeWalt"), ["DeWalt"]);
         assert_eq!(chosen("this brand eurofase 23271-036 zuma sconce"), ["eurofase"]);
+        assert_eq!(chosen("a gift basket from assortments & variety gifts category"), Vec::<String>::new());
         assert_eq!(chosen("fennel seed which is free from bpa, gmo, fat and gluten"), Vec::<String>::new());
         assert_eq!(chosen("vegan makeup free from animal testing"), Vec::<String>::new());
         assert_eq!(chosen("i want a jacket from the north face"), ["north face"]);

@@ -317,8 +317,14 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     }
     // "one pack of olive oil", "2 packs of": packs counted (but "3 pack"
     // and "a 6 pack of cookies" are pack sizes).
-    if matches!(next, "pack" | "packs") && request.word(index + 2) == "of" && !matches!(before, "a" | "an") {
+    // A number above one before "pack" in the singular is the pack's size:
+    // "6 pack of snack mix" is a six-pack.
+    let counted_packs = next == "packs" || (next == "pack" && value == 1);
+    if counted_packs && request.word(index + 2) == "of" && !matches!(before, "a" | "an") {
         return Some(value);
+    }
+    if next == "pack" && request.word(index + 2) == "of" {
+        return None;
     }
     // A pack size: "pack of two", "set of 100", "a 6 pack", "a two pack".
     if request.preceded_by(index, 2, &[&["pack", "of"], &["set", "of"], &["packs", "of"], &["по"]])
@@ -442,6 +448,7 @@ mod tests {
         assert_eq!(quantity("one hundred and eight inch brown curtains"), None);
         assert_eq!(quantity("packaged rice that has 8 packs"), None);
         assert_eq!(quantity("64gb buy 1 take 1 deal"), None);
+        assert_eq!(quantity("i am looking for 6 pack of size 6 ounce snack mix"), None);
         assert_eq!(quantity("body wash. get me one thats peppermint scented"), None);
         assert_eq!(quantity("I want to buy 2 cans"), Some(2));
         assert_eq!(quantity("2 pairs of socks"), Some(2));

@@ -434,8 +434,9 @@ fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
     let mut sides = vec![text(at)];
     let mut end = at;
     loop {
-        // "8 feet x 10 feet": a side may carry its unit.
-        let unit = is_measure_unit(request.word(end + 1)) && request.same_clause(end, end + 1);
+        // "8 feet x 10 feet", "14” x 14”": a side may carry its unit.
+        let inch_mark = matches!(request.word(end + 1), "”" | "\"" | "″" | "''");
+        let unit = (is_measure_unit(request.word(end + 1)) || inch_mark) && request.same_clause(end, end + 1);
         let sign_at = if unit { end + 2 } else { end + 1 };
         let next = request.word(sign_at);
         // "12 x20": the sign glued to the next side.
@@ -452,16 +453,21 @@ fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
             break;
         }
         if unit && let Some(last) = sides.last_mut() {
-            last.push(' ');
+            if !inch_mark {
+                last.push(' ');
+            }
             last.push_str(&text(end + 1));
         }
         sides.push(side);
         end = side_end;
     }
-    if sides.len() >= 2 && is_measure_unit(request.word(end + 1)) && request.same_clause(end, end + 1) {
+    let inch_mark = matches!(request.word(end + 1), "”" | "\"" | "″" | "''");
+    if sides.len() >= 2 && (is_measure_unit(request.word(end + 1)) || inch_mark) && request.same_clause(end, end + 1) {
         let last_unit = text(end + 1);
         if let Some(last) = sides.last_mut() {
-            last.push(' ');
+            if !inch_mark {
+                last.push(' ');
+            }
             last.push_str(&last_unit);
         }
         end += 1;
@@ -996,6 +1002,7 @@ mod tests {
         assert_eq!(sizes("some 3 x large high waisted leggings"), ["3x-large"]);
         assert_eq!(sizes("a black 28 inseam 3 x-large stretch pant"), ["3x-large"]);
         assert_eq!(sizes("a mini computer with 32g ram"), Vec::<String>::new());
+        assert_eq!(sizes("beach themed art work in size 14” x 14”"), ["14” x 14”"]);
         assert_eq!(sizes("roller shades size w45*h56 in pastel blue"), ["w45 x h56"]);
         assert_eq!(sizes("джинсы W32 L34"), ["W32 L34"]);
     }
