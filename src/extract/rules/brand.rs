@@ -530,6 +530,12 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                             | "woven"
                             | "cast"
                             | "carved"
+                            | "sculpted"
+                            | "forged"
+                            | "molded"
+                            | "moulded"
+                            | "formed"
+                            | "fashioned"
                             | "sewn"
                             | "derived"
                             | "sourced"
@@ -662,6 +668,7 @@ mod tests {
         assert_eq!(chosen("a drill made by DeWalt"), ["DeWalt"]);
         assert_eq!(chosen("this brand eurofase 23271-036 zuma sconce"), ["eurofase"]);
         assert_eq!(chosen("a gift basket from assortments & variety gifts category"), Vec::<String>::new());
+        assert_eq!(chosen("an ornament sculpted from iron of a mother and child"), Vec::<String>::new());
         assert_eq!(chosen("fennel seed which is free from bpa, gmo, fat and gluten"), Vec::<String>::new());
         assert_eq!(chosen("vegan makeup free from animal testing"), Vec::<String>::new());
         assert_eq!(chosen("i want a jacket from the north face"), ["north face"]);

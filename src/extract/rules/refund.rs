@@ -22,7 +22,10 @@ pub fn extract(request: &Request) -> Option<usize> {
             || word == "refund"
             || word == "refunds"
             || word.starts_with("exchange");
+        // "I await your return": someone's return, not the goods'.
+        let possessed = matches!(request.word_before(index, 1), "your" | "his" | "her" | "their" | "our");
         let verb_return = matches!(word, "return" | "returns" | "returned")
+            && !possessed
             && (request.preceded_by(
                 index,
                 4,
@@ -144,6 +147,7 @@ mod tests {
     fn other_returns_and_indifference_are_not() {
         for text in [
             "a return trip",
+            "gluten free i await your return",
             "final sale is fine",
             "no need to return it",
             "без возврата можно",

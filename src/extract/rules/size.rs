@@ -581,6 +581,10 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         return after_size_word.then_some((dimension, end));
     }
     if let Some(value) = numeric(word) {
+        // "size 7 and a half".
+        if !value.contains('.') && request.phrase_at(at + 1, &["and", "a", "half"]) {
+            return Some((format!("{value}.5"), at + 3));
+        }
         if is_fraction(request.word(at + 1)) {
             return Some((format!("{value} {}", request.word(at + 1)), at + 1));
         }
@@ -592,7 +596,8 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         // "size: 4.4 ounce", "size should be 2 pound": a measure the person
         // calls a size is one, unit and all (LABELLING.md).
         let after_size_word = (at.saturating_sub(4)..at).any(|index| SIZE_WORDS.contains(&request.word(index)));
-        if after_size_word && is_measure_unit(request.word(at + 1)) && request.same_clause(at, at + 1) {
+        let counted = matches!(request.word(at + 1), "count" | "ct" | "pcs" | "pieces");
+        if after_size_word && (is_measure_unit(request.word(at + 1)) || counted) && request.same_clause(at, at + 1) {
             return Some((format!("{value} {}", text(at + 1)), at + 1));
         }
         // "a size of 28 by 64": both dimensions, as said.
@@ -1003,6 +1008,8 @@ mod tests {
         assert_eq!(sizes("a black 28 inseam 3 x-large stretch pant"), ["3x-large"]);
         assert_eq!(sizes("a mini computer with 32g ram"), Vec::<String>::new());
         assert_eq!(sizes("beach themed art work in size 14” x 14”"), ["14” x 14”"]);
+        assert_eq!(sizes("mens sneakers, im a size 7 and a half"), ["7.5"]);
+        assert_eq!(sizes("a nut free cereal bar size 40 count"), ["40 count"]);
         assert_eq!(sizes("roller shades size w45*h56 in pastel blue"), ["w45 x h56"]);
         assert_eq!(sizes("джинсы W32 L34"), ["W32 L34"]);
     }
