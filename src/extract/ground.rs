@@ -906,6 +906,7 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
     list!(out.color_any, "color_any", |value: &String| words.colour(value));
     list!(out.color_not, "color_not", |value: &String| words.colour(value));
     list!(out.size_any, "size_any", |value: &String| words.size(value));
+    list!(out.model_any, "model_any", |value: &String| words.content_words(value));
     list!(out.other, "other", |value: &String| words.content_words(value));
     list!(out.other_optional, "other_optional", |value: &String| words.content_words(value));
     if let Some(span) = out.other.first().and_then(|value| words.content_words(value)) {
@@ -916,6 +917,7 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         (&mut out.brand, &mut out.brand_any),
         (&mut out.color, &mut out.color_any),
         (&mut out.size_label, &mut out.size_any),
+        (&mut out.model, &mut out.model_any),
     ] {
         if base.is_none() && !alternatives.is_empty() {
             *base = Some(alternatives.remove(0));
@@ -952,6 +954,17 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         .map(|(_, span)| *span)
         .collect();
     single!(out.quantity, "quantity", FieldName::Quantity.into(), |value: &u64| words.count(*value, &claimed));
+    // Count candidates (merge-only: no extractor returns them, but facts
+    // given in a case may) are grounded like the count itself.
+    let counts = std::mem::take(&mut out.quantity_any);
+    for count in counts {
+        if keep("quantity_any", &count.to_string(), words.count(count, &claimed), &mut grounding) {
+            out.quantity_any.push(count);
+        }
+    }
+    if out.quantity.is_none() && !out.quantity_any.is_empty() {
+        out.quantity = Some(out.quantity_any.remove(0));
+    }
     single!(out.level, "level", FieldName::Level.into(), |value: &Level| words.cue(match value {
         Level::Beginner => &BEGINNER_CUES[..],
         Level::Intermediate => &INTERMEDIATE_CUES[..],

@@ -155,6 +155,8 @@ impl ExtractedFacts {
             brand_any: self.brand_any,
             brand_not: self.brand_not,
             model: self.model,
+            // Candidates are the grounded merge's, never an extractor's.
+            model_any: Vec::new(),
             color: self.color,
             color_any: self.color_any,
             color_not: self.color_not,
@@ -165,6 +167,7 @@ impl ExtractedFacts {
             explicit_max_cents: self.explicit_max_cents,
             explicit_max_currency: self.explicit_max_currency,
             quantity: self.quantity,
+            quantity_any: Vec::new(),
             needs_refundable: self.needs_refundable,
             deadline_days,
             lines: self.lines,

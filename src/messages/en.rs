@@ -51,7 +51,7 @@ pub fn render(message: &Message) -> String {
             )
         }
         Message::Model { wanted, item } => {
-            format!("Asked for the model {wanted}, the cart has {item}.", item = name(item))
+            format!("Asked for the model {}, the cart has {item}.", wanted.join(" or "), item = name(item))
         }
         Message::ModelQuoted { quote, item } => {
             format!("You asked for \u{201c}{quote}\u{201d}; the cart has {item}.", item = name(item))
@@ -167,7 +167,8 @@ pub fn render(message: &Message) -> String {
         }
         Message::Quantity { wanted, actual, entries } => {
             let contents: Vec<String> = entries.iter().map(counted).collect();
-            format!("Asked for {wanted}, the cart has {actual}: {}.", contents.join(", "))
+            let wanted: Vec<String> = wanted.iter().map(u64::to_string).collect();
+            format!("Asked for {}, the cart has {actual}: {}.", wanted.join(" or "), contents.join(", "))
         }
         Message::Other { text, items } => {
             format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))

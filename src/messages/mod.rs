@@ -353,8 +353,9 @@ pub enum Message {
         look_alike: bool,
         item: ItemName,
     },
+    /// The item's name has the words of none of the candidate models.
     Model {
-        wanted: String,
+        wanted: Vec<String>,
         item: ItemName,
     },
     /// A model reason quoting the person's words.
@@ -456,8 +457,9 @@ pub enum Message {
         total: Money,
         beyond: bool,
     },
+    /// The cart holds a count that is none of the candidate counts.
     Quantity {
-        wanted: u64,
+        wanted: Vec<u64>,
         actual: u64,
         entries: Vec<Counted>,
     },

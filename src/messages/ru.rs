@@ -61,7 +61,7 @@ pub fn render(message: &Message) -> String {
             )
         }
         Message::Model { wanted, item } => {
-            format!("Вы просили модель {wanted}, а в корзине {item}.", item = name(item))
+            format!("Вы просили модель {}, а в корзине {item}.", listed(wanted, "или"), item = name(item))
         }
         Message::ModelQuoted { quote, item } => format!("Вы просили «{quote}», а в корзине {item}.", item = name(item)),
         Message::Color { wanted, actual, item } => match actual {
@@ -200,7 +200,8 @@ pub fn render(message: &Message) -> String {
         }
         Message::Quantity { wanted, actual, entries } => {
             let contents: Vec<String> = entries.iter().map(counted).collect();
-            format!("Вы просили {wanted} шт., а в корзине {actual} шт.: {}.", contents.join(", "))
+            let wanted: Vec<String> = wanted.iter().map(u64::to_string).collect();
+            format!("Вы просили {} шт., а в корзине {actual} шт.: {}.", listed(&wanted, "или"), contents.join(", "))
         }
         Message::Other { text, items } => {
             format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", names(items))

@@ -99,7 +99,8 @@ fn samples() -> Vec<Message> {
             look_alike: true,
             item: "Wilson Clash 100".into(),
         },
-        Message::Model { wanted: "Pegasus 42".into(), item: item() },
+        Message::Model { wanted: strings(&["Pegasus 42"]), item: item() },
+        Message::Model { wanted: strings(&["Pegasus 42", "Vomero 17"]), item: item() },
         Message::ModelQuoted { quote: "Pegasus-42".into(), item: item() },
         Message::Color { wanted: strings(&["чёрные"]), actual: Some("White".into()), item: item() },
         Message::Color { wanted: strings(&["black", "navy"]), actual: None, item: item() },
@@ -180,12 +181,17 @@ fn samples() -> Vec<Message> {
         Message::ExplicitMax { max: usd(10_000), total: usd(13_999), beyond: false },
         Message::ExplicitMax { max: Money::new(300_000, Some("RUB")), total: Money::new(u64::MAX, None), beyond: true },
         Message::Quantity {
-            wanted: 2,
+            wanted: vec![2],
             actual: 3,
             entries: vec![Counted { quantity: 3, name: "Wilson US Open balls".into(), units: None }],
         },
         Message::Quantity {
-            wanted: 12,
+            wanted: vec![2, 6],
+            actual: 3,
+            entries: vec![Counted { quantity: 3, name: "Wilson US Open balls".into(), units: None }],
+        },
+        Message::Quantity {
+            wanted: vec![12],
             actual: 9,
             entries: vec![
                 Counted { quantity: 2, name: "Penn balls".into(), units: Some(4) },
