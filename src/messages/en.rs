@@ -430,7 +430,10 @@ fn brief_part(part: &BriefPart) -> String {
         BriefKind::Colours(colours) => colours.join(" or "),
         BriefKind::Sizes(sizes) => format!("size {}", sizes.join(" or ")),
         BriefKind::Level(level) => format!("{} level", level.as_str()),
-        BriefKind::Quantity(quantity) => format!("{quantity} of them"),
+        BriefKind::Quantity(counts) => {
+            let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+            format!("{} of them", counts.join(" or "))
+        }
         BriefKind::Line { index, quantity, words, size } => {
             let mut all: Vec<String> = quantity.iter().map(|quantity| format!("{quantity} ×")).collect();
             all.extend(words.iter().cloned());

@@ -287,7 +287,8 @@ pub enum BriefKind {
     Colours(Vec<String>),
     Sizes(Vec<String>),
     Level(Level),
-    Quantity(u64),
+    /// The count and its candidates (`quantity_any`), the count first.
+    Quantity(Vec<u64>),
     /// One item of a multi-item order: its count, model and colour, size.
     Line {
         index: usize,

@@ -18,7 +18,10 @@ pub fn render(message: &Message) -> String {
         }
         Message::BriefSummary { parts } => {
             let parts: Vec<String> = parts.iter().map(brief_part).collect();
-            format!("Вы просили: {}.", parts.join(", "))
+            let joined = parts.join(", ");
+            // A last part that ends with an abbreviation ("2 шт.") ends the sentence too.
+            let end = if joined.ends_with('.') { "" } else { "." };
+            format!("Вы просили: {joined}{end}")
         }
         Message::BriefNotRead => "Я пока не смог прочитать запрос.".to_owned(),
         Message::BriefQuestion { asks } => {
@@ -543,7 +546,10 @@ fn brief_part(part: &BriefPart) -> String {
         BriefKind::Colours(values) => colours(values, "или"),
         BriefKind::Sizes(sizes) => format!("размер {}", sizes.join(" или ")),
         BriefKind::Level(wanted) => level(*wanted).to_owned(),
-        BriefKind::Quantity(quantity) => format!("{quantity} шт."),
+        BriefKind::Quantity(counts) => {
+            let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+            format!("{} шт.", listed(&counts, "или"))
+        }
         BriefKind::Line { index, quantity, words, size } => {
             let mut all: Vec<String> = quantity.iter().map(|quantity| format!("{quantity} ×")).collect();
             all.extend(words.iter().cloned());

@@ -264,7 +264,7 @@ fn samples() -> Vec<Message> {
                 (BriefKind::Colours(strings(&["white", "grey"])), true),
                 (BriefKind::Sizes(strings(&["42", "43"])), false),
                 (BriefKind::Level(Level::Beginner), false),
-                (BriefKind::Quantity(2), false),
+                (BriefKind::Quantity(vec![2]), false),
                 (
                     BriefKind::Line {
                         index: 1,
