@@ -49,20 +49,39 @@ impl PricePreference {
 
 /// One variant of a multi-variant order ("size 40 for my wife and 43 for me").
 /// Fields left `None` fall back to the shared facts.
+///
+/// The `_any` lists are a line's candidates, as on [`Facts`]: the `grounded`
+/// merge writes them when extractors read two values of one line field
+/// that the person said. Merge-only: an extractor returns
+/// [`crate::extract::ExtractedLine`], which has no place for them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Line {
     #[serde(default)]
     pub model: Option<String>,
+    /// Other candidate models of this line besides `model`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_any: Vec<String>,
     #[serde(default)]
     pub color: Option<String>,
+    /// Other candidate colours of this line besides `color`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub color_any: Vec<String>,
     #[serde(default)]
     pub size_label: Option<String>,
+    /// Other candidate sizes of this line besides `size_label`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub size_any: Vec<String>,
     #[serde(default)]
     pub quantity: Option<u64>,
+    /// Other candidate counts of this line besides `quantity`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quantity_any: Vec<u64>,
 }
 
 impl Line {
+    /// True when the line states nothing (candidates need their base, so a
+    /// line without bases has none).
     pub fn is_empty(&self) -> bool {
         self.model.is_none() && self.color.is_none() && self.size_label.is_none() && self.quantity.is_none()
     }
@@ -438,6 +457,33 @@ impl Facts {
             if line.quantity == Some(0) {
                 return Err(error(format!("$.lines[{index}].quantity"), "quantity 0 is not a stated quantity"));
             }
+            for (name, list, has_base) in [
+                ("model_any", &line.model_any, line.model.is_some()),
+                ("color_any", &line.color_any, line.color.is_some()),
+                ("size_any", &line.size_any, line.size_label.is_some()),
+            ] {
+                if !list.is_empty() && !has_base {
+                    return Err(error(format!("$.lines[{index}].{name}"), "candidates need the line's own value"));
+                }
+                if list.len() > MAX_FACT_LIST_LEN {
+                    return Err(error(format!("$.lines[{index}].{name}"), "more than 256 entries"));
+                }
+                for (position, value) in list.iter().enumerate() {
+                    check_string(&format!("$.lines[{index}].{name}[{position}]"), &Some(value.clone()))?;
+                }
+            }
+            if !line.quantity_any.is_empty() && line.quantity.is_none() {
+                return Err(error(format!("$.lines[{index}].quantity_any"), "candidates need the line's own value"));
+            }
+            if line.quantity_any.len() > MAX_FACT_LIST_LEN {
+                return Err(error(format!("$.lines[{index}].quantity_any"), "more than 256 entries"));
+            }
+            if let Some(position) = line.quantity_any.iter().position(|count| *count == 0) {
+                return Err(error(
+                    format!("$.lines[{index}].quantity_any[{position}]"),
+                    "quantity 0 is not a stated quantity",
+                ));
+            }
         }
         Ok(())
     }
@@ -520,6 +566,10 @@ mod tests {
         assert_eq!(error.path, "$.quantity_any[1]");
         let error = Facts::from_value(serde_json::json!({"model": "Pegasus 41", "model_any": [" "]})).unwrap_err();
         assert_eq!(error.path, "$.model_any[0]");
+        let line = serde_json::json!({"lines": [{"size_label": "42"}, {"quantity": 1, "quantity_any": [2, 0]}]});
+        assert_eq!(Facts::from_value(line).unwrap_err().path, "$.lines[1].quantity_any[1]");
+        let line = serde_json::json!({"lines": [{"size_any": ["43"]}]});
+        assert_eq!(Facts::from_value(line).unwrap_err().path, "$.lines[0].size_any");
         let facts = Facts::from_value(serde_json::json!({
             "model": "Pegasus 41", "model_any": ["Vomero 17"], "quantity": 2, "quantity_any": [6]
         }))

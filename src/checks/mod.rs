@@ -96,20 +96,20 @@ pub struct Target {
     pub brand_any: Vec<Text>,
     pub brand_not: Vec<Text>,
     pub model: Option<ModelWanted>,
-    /// Other candidate models (`model_any`), for the shared model only.
+    /// Other candidate models (`model_any`, or a line's own).
     pub model_any: Vec<ModelWanted>,
     pub color: Option<ColourWanted>,
-    /// Other accepted colours (`color_any`), for the shared colour only.
+    /// Other accepted colours (`color_any`, or a line's own candidates).
     pub color_any: Vec<ColourWanted>,
     pub color_not: Vec<ColourWanted>,
     pub size: Option<SizeWanted>,
-    /// Other accepted sizes (`size_any`), for the shared size only.
+    /// Other accepted sizes (`size_any`, or a line's own candidates).
     pub size_any: Vec<SizeWanted>,
     pub level: Option<Level>,
     pub needs_refundable: bool,
     pub deadline_days: Option<u64>,
     pub quantity: Option<QuantityWanted>,
-    /// Other candidate counts (`quantity_any`), for the shared quantity only.
+    /// Other candidate counts (`quantity_any`, or a line's own).
     pub quantity_any: Vec<u64>,
     pub line: Option<usize>,
 }
@@ -149,22 +149,26 @@ impl Target {
         let mut target = self.clone();
         target.line = Some(index);
         // A line's own model, colour, size or quantity replaces the shared
-        // one, and with it the shared one's alternatives.
+        // one, and with it the shared one's alternatives: the line's own
+        // candidates (a grounded merge's) take their place.
+        let brand = self.brand.as_ref();
         if let Some(raw) = &line.model {
-            target.model = Some(model_wanted(raw, self.brand.as_ref(), source));
-            target.model_any.clear();
+            target.model = Some(model_wanted(raw, brand, source));
+            target.model_any = line.model_any.iter().map(|raw| model_wanted(raw, brand, source)).collect();
         }
+        let colour = |raw: &String| ColourWanted { raw: raw.clone(), words: ColourWords::new(raw), source };
         if let Some(raw) = &line.color {
-            target.color = Some(ColourWanted { raw: raw.clone(), words: ColourWords::new(raw), source });
-            target.color_any.clear();
+            target.color = Some(colour(raw));
+            target.color_any = line.color_any.iter().map(colour).collect();
         }
+        let size = |raw: &String| SizeWanted { raw: raw.clone(), size: Size::parse(raw), source };
         if let Some(raw) = &line.size_label {
-            target.size = Some(SizeWanted { raw: raw.clone(), size: Size::parse(raw), source });
-            target.size_any.clear();
+            target.size = Some(size(raw));
+            target.size_any = line.size_any.iter().map(size).collect();
         }
         if let Some(units) = line.quantity {
             target.quantity = Some(QuantityWanted { units, source });
-            target.quantity_any.clear();
+            target.quantity_any = line.quantity_any.clone();
         }
         target
     }

@@ -162,6 +162,23 @@ mod tests {
     }
 
     #[test]
+    fn a_lines_own_candidates_pass_one_and_block_on_none() {
+        let facts = Facts {
+            lines: vec![crate::facts::Line { quantity: Some(1), quantity_any: vec![2], ..Default::default() }],
+            ..Facts::default()
+        };
+        let rules = SeverityRules::new(&facts);
+        let target = Target::shared(&facts).for_line(0, &facts.lines[0]);
+        let entry = |quantity| CartEntry { item: Item { units: Some(1), ..Item::default() }, quantity };
+        assert_eq!(entry_finding(&target, &entry(2), 0, &rules), None);
+        let none = entry_finding(&target, &entry(3), 0, &rules).unwrap();
+        assert_eq!(
+            (none.expected.clone(), none.severity, none.line),
+            (json!({"any_of": [1, 2]}), Severity::Block, Some(0))
+        );
+    }
+
+    #[test]
     fn a_lines_own_quantity_replaces_the_candidates() {
         let facts = Facts { quantity: Some(2), quantity_any: vec![6], ..Facts::default() };
         let target =

@@ -997,6 +997,31 @@ pub fn ground(facts: &Facts, request: &str, answers: &[String], today: NaiveDate
         });
         single!(line.quantity, &format!("lines[{index}].quantity"), at(FieldName::Quantity), |value: &u64| words
             .count(*value, &claimed));
+        // A line's candidates (merge-only, but facts given in a case may
+        // carry them) are grounded like its values; a candidate left without
+        // its value becomes the value.
+        list!(line.model_any, &format!("lines[{index}].model_any"), |value: &String| words.content_words(value));
+        list!(line.color_any, &format!("lines[{index}].color_any"), |value: &String| words.colour(value));
+        list!(line.size_any, &format!("lines[{index}].size_any"), |value: &String| words.size(value));
+        let counts = std::mem::take(&mut line.quantity_any);
+        for count in counts {
+            let name = format!("lines[{index}].quantity_any");
+            if keep(&name, &count.to_string(), words.count(count, &claimed), &mut grounding) {
+                line.quantity_any.push(count);
+            }
+        }
+        for (base, alternatives) in [
+            (&mut line.model, &mut line.model_any),
+            (&mut line.color, &mut line.color_any),
+            (&mut line.size_label, &mut line.size_any),
+        ] {
+            if base.is_none() && !alternatives.is_empty() {
+                *base = Some(alternatives.remove(0));
+            }
+        }
+        if line.quantity.is_none() && !line.quantity_any.is_empty() {
+            line.quantity = Some(line.quantity_any.remove(0));
+        }
     }
     out.lines.retain(|line| !line.is_empty());
 

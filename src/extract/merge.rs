@@ -78,13 +78,8 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
     let mut disputed: BTreeSet<FieldRef> = BTreeSet::new();
 
     let (brand, brand_more) = candidates(all.iter().map(|facts| facts.brand.as_deref()), normalize::fold);
-    let (color, color_more) = candidates(all.iter().map(|facts| facts.color.as_deref()), |value| {
-        format!("{:?}", normalize::ColourWords::new(value))
-    });
-    let (size_label, size_more) = candidates(all.iter().map(|facts| facts.size_label.as_deref()), |value| {
-        let size = normalize::Size::parse(value);
-        size.value
-    });
+    let (color, color_more) = candidates(all.iter().map(|facts| facts.color.as_deref()), colour_key);
+    let (size_label, size_more) = candidates(all.iter().map(|facts| facts.size_label.as_deref()), size_key);
     let (model, model_more) = merge_model(all.iter().map(|facts| facts.model.as_deref()));
     let (level, level_disputed) = merge_found(all.iter().map(|facts| facts.level));
     let (price_preference, price_disputed) = merge_found(all.iter().map(|facts| facts.price_preference));
@@ -120,8 +115,9 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
     };
 
     // Lines: a list only one extractor found is that list, undisputed; the
-    // same count merges per field by the rules above; different non-zero
-    // counts keep the first and dispute `lines`, as under `spec`.
+    // same count merges per field by the rules above (candidates per line
+    // field); different non-zero counts keep the first and dispute `lines`,
+    // as under `spec`.
     let non_empty: Vec<&Vec<Line>> = all.iter().map(|facts| &facts.lines).filter(|lines| !lines.is_empty()).collect();
     let lines = match non_empty.first() {
         None => Vec::new(),
@@ -131,27 +127,43 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         }
         Some(reference) => (0..reference.len())
             .map(|index| {
-                let at = |field| FieldRef::Line { index, field };
+                // Each line field by the shared field's rule: candidates, not
+                // disputes (both readings are the person's words).
                 let line_values: Vec<&Line> = non_empty.iter().map(|lines| &lines[index]).collect();
-                let mut pick = |field: FieldName, values: Vec<Option<String>>| {
-                    let (found, is_disputed) =
-                        merge_found(values.iter().map(|value| value.as_deref().map(normalize::fold)));
-                    if is_disputed {
-                        disputed.insert(at(field));
-                    }
-                    found.and_then(|folded| {
-                        values.iter().flatten().find(|value| normalize::fold(value) == folded).cloned()
-                    })
-                };
-                let model = pick(FieldName::Model, line_values.iter().map(|line| line.model.clone()).collect());
-                let color = pick(FieldName::Color, line_values.iter().map(|line| line.color.clone()).collect());
-                let size_label =
-                    pick(FieldName::SizeLabel, line_values.iter().map(|line| line.size_label.clone()).collect());
-                let (quantity, quantity_disputed) = merge_found(line_values.iter().map(|line| line.quantity));
-                if quantity_disputed {
-                    disputed.insert(at(FieldName::Quantity));
+                let (model, model_more) = merge_model(line_values.iter().map(|line| line.model.as_deref()));
+                let (color, color_more) = candidates(line_values.iter().map(|line| line.color.as_deref()), colour_key);
+                let (size_label, size_more) =
+                    candidates(line_values.iter().map(|line| line.size_label.as_deref()), size_key);
+                let (quantity, quantity_more) =
+                    candidates_by(line_values.iter().map(|line| line.quantity), |count| *count);
+                Line {
+                    model_any: alternatives(
+                        &model,
+                        model_more,
+                        line_values.iter().flat_map(|line| line.model_any.iter()).collect(),
+                    ),
+                    color_any: alternatives(
+                        &color,
+                        color_more,
+                        line_values.iter().flat_map(|line| line.color_any.iter()).collect(),
+                    ),
+                    size_any: alternatives(
+                        &size_label,
+                        size_more,
+                        line_values.iter().flat_map(|line| line.size_any.iter()).collect(),
+                    ),
+                    quantity_any: match quantity {
+                        None => Vec::new(),
+                        Some(base) => union_counts(
+                            quantity_more.iter().chain(line_values.iter().flat_map(|line| line.quantity_any.iter())),
+                            base,
+                        ),
+                    },
+                    model,
+                    color,
+                    size_label,
+                    quantity,
                 }
-                Line { model, color, size_label, quantity }
             })
             .collect(),
     };
@@ -195,6 +207,16 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         soft,
         disputed,
     })
+}
+
+/// Colours are one reading when they have the same colour words.
+fn colour_key(value: &str) -> String {
+    format!("{:?}", normalize::ColourWords::new(value))
+}
+
+/// Sizes are one reading when they are the same size.
+fn size_key(value: &str) -> String {
+    normalize::Size::parse(value).value
 }
 
 /// Whether `facts` states the field a `soft` entry names.
@@ -492,17 +514,30 @@ fn merge_lines(outputs: &[Facts]) -> (Vec<Line>, Vec<FieldRef>) {
         let (color, color_disputed) = merge_text(all.iter().map(|line| line.color.as_deref()));
         let (size_label, size_disputed) = merge_text(all.iter().map(|line| line.size_label.as_deref()));
         let (quantity, quantity_disputed) = merge_value(all.iter().map(|line| line.quantity));
+        // Candidates (only facts given in code or a case carry them here):
+        // the union, the field disputed when the lists differ, as shared.
+        let (model_any, model_any_disputed) =
+            merge_alternatives(all.iter().map(|line| &line.model_any), model.as_deref());
+        let (color_any, color_any_disputed) =
+            merge_alternatives(all.iter().map(|line| &line.color_any), color.as_deref());
+        let (size_any, size_any_disputed) =
+            merge_alternatives(all.iter().map(|line| &line.size_any), size_label.as_deref());
+        let counts: Vec<BTreeSet<u64>> = all.iter().map(|line| line.quantity_any.iter().copied().collect()).collect();
+        let quantity_any = match quantity {
+            None => Vec::new(),
+            Some(base) => union_counts(all.iter().flat_map(|line| line.quantity_any.iter()), base),
+        };
         for (field, is_disputed) in [
-            (FieldName::Model, model_disputed),
-            (FieldName::Color, color_disputed),
-            (FieldName::SizeLabel, size_disputed),
-            (FieldName::Quantity, quantity_disputed),
+            (FieldName::Model, model_disputed || model_any_disputed),
+            (FieldName::Color, color_disputed || color_any_disputed),
+            (FieldName::SizeLabel, size_disputed || size_any_disputed),
+            (FieldName::Quantity, quantity_disputed || counts.windows(2).any(|pair| pair[0] != pair[1])),
         ] {
             if is_disputed {
                 disputes.push(FieldRef::Line { index, field });
             }
         }
-        merged.push(Line { model, color, size_label, quantity });
+        merged.push(Line { model, model_any, color, color_any, size_label, size_any, quantity, quantity_any });
     }
     (merged, disputes)
 }
@@ -660,6 +695,36 @@ mod tests {
         let level =
             merge_grounded(&[grounded(r#"{"level": "pro"}"#, &[]), grounded(r#"{"level": "beginner"}"#, &[])]).unwrap();
         assert_eq!(disputed(&level), vec!["level"], "a level has no candidates: still disputed");
+    }
+
+    #[test]
+    fn grounded_line_field_conflicts_are_candidates_per_line() {
+        let merged = merge_grounded(&[
+            grounded(
+                r#"{"lines": [{"size_label": "40", "quantity": 1}, {"model": "Pegasus 41", "color": "black"}]}"#,
+                &[],
+            ),
+            grounded(
+                r#"{"lines": [{"size_label": "41", "quantity": 2}, {"model": "Vomero 17", "color": "Black"}]}"#,
+                &[],
+            ),
+        ])
+        .unwrap();
+        assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+        assert_eq!(
+            (merged.lines[0].size_label.as_deref(), merged.lines[0].size_any.as_slice()),
+            (Some("40"), &["41".to_owned()][..])
+        );
+        assert_eq!((merged.lines[0].quantity, merged.lines[0].quantity_any.as_slice()), (Some(1), &[2][..]));
+        assert_eq!(merged.lines[1].model_any, vec!["Vomero 17"]);
+        assert!(merged.lines[1].color_any.is_empty(), "the same colour words are one reading");
+        let spec = merge(&[
+            facts(r#"{"lines": [{"size_label": "40"}, {"size_label": "43"}]}"#),
+            facts(r#"{"lines": [{"size_label": "40"}, {"size_label": "44"}]}"#),
+        ])
+        .unwrap();
+        assert!(spec.lines[1].size_any.is_empty());
+        assert_eq!(disputed(&spec), vec!["lines[1].size_label"], "spec is unchanged");
     }
 
     #[test]

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::cart::{Cart, CartEntry, Item};
 use crate::catalog::Catalog;
+use crate::extract::ExtractedLine;
 use crate::facts::Facts;
 use crate::finding::Code;
 
@@ -298,6 +299,9 @@ fn parse_task(text: &str, catalog: &Catalog, origin: &str) -> Result<Task, Field
     }
     if !gold.quantity_any.is_empty() {
         return Err(field_error("gold.quantity_any", "gold facts never hold merge candidates"));
+    }
+    if let Some(index) = gold.lines.iter().position(|line| *line != ExtractedLine::of(line).into_line()) {
+        return Err(field_error(&format!("gold.lines[{index}]"), "gold facts never hold merge candidates"));
     }
     let expect_ask_on_right = match object.get("expect_ask_on_right") {
         None | Some(Value::Null) => BTreeSet::new(),
