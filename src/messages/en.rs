@@ -365,10 +365,11 @@ fn counted(entry: &Counted) -> String {
 
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
-    parts.extend(line.model.clone());
-    parts.extend(line.colour.clone());
-    parts.extend(line.size.as_ref().map(|size| format!("size {size}")));
-    parts.extend(line.quantity.map(|quantity| format!("quantity {quantity}")));
+    let counts: Vec<String> = line.quantity.iter().map(u64::to_string).collect();
+    parts.extend((!line.model.is_empty()).then(|| line.model.join(" or ")));
+    parts.extend((!line.colour.is_empty()).then(|| line.colour.join(" or ")));
+    parts.extend((!line.size.is_empty()).then(|| format!("size {}", line.size.join(" or "))));
+    parts.extend((!counts.is_empty()).then(|| format!("quantity {}", counts.join(" or "))));
     if parts.is_empty() { format!("item {}", line.index + 1) } else { parts.join(", ") }
 }
 

@@ -180,10 +180,12 @@ pub struct EntryLine {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MissingLine {
     pub index: usize,
-    pub model: Option<String>,
-    pub colour: Option<String>,
-    pub size: Option<String>,
-    pub quantity: Option<u64>,
+    /// Each field's value and its candidates, the value first; empty when
+    /// the line states none.
+    pub model: Vec<String>,
+    pub colour: Vec<String>,
+    pub size: Vec<String>,
+    pub quantity: Vec<u64>,
 }
 
 /// Which rule of the screen (`extract::screen`) found text addressed to the

@@ -481,10 +481,11 @@ fn counted(entry: &Counted) -> String {
 
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
-    parts.extend(line.model.clone());
-    parts.extend(line.colour.as_ref().map(|value| format!("цвет {}", colours(std::slice::from_ref(value), "или"))));
-    parts.extend(line.size.as_ref().map(|size| format!("размер {size}")));
-    parts.extend(line.quantity.map(|quantity| format!("{quantity} шт.")));
+    let counts: Vec<String> = line.quantity.iter().map(u64::to_string).collect();
+    parts.extend((!line.model.is_empty()).then(|| listed(&line.model, "или")));
+    parts.extend((!line.colour.is_empty()).then(|| format!("цвет {}", colours(&line.colour, "или"))));
+    parts.extend((!line.size.is_empty()).then(|| format!("размер {}", listed(&line.size, "или"))));
+    parts.extend((!counts.is_empty()).then(|| format!("{} шт.", listed(&counts, "или"))));
     if parts.is_empty() { format!("позицию {}", line.index + 1) } else { parts.join(", ") }
 }
 
