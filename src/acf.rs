@@ -203,9 +203,15 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
     }
 }
 
-/// True when a quantity finding says the cart holds fewer than asked.
+/// True when a quantity finding says the cart holds fewer than asked: fewer
+/// than every candidate count when there are several (`{"any_of": [...]}`);
+/// a count above the smallest can be reduced to it within what was said.
 fn quantity_below(finding: &Finding) -> bool {
-    match (finding.expected.as_u64(), finding.actual.as_u64()) {
+    let smallest = match finding.expected.get("any_of").and_then(serde_json::Value::as_array) {
+        Some(counts) => counts.iter().filter_map(serde_json::Value::as_u64).min(),
+        None => finding.expected.as_u64(),
+    };
+    match (smallest, finding.actual.as_u64()) {
         (Some(expected), Some(actual)) => actual < expected,
         _ => false,
     }
@@ -662,6 +668,11 @@ mod tests {
         let below = message(&finding(Code::Quantity, Severity::Block, json!(3), json!(2)), &none);
         assert_eq!(below.code, "com.provecart.conformity.quantity_below_min");
         assert_eq!((below.severity, below.action), (MessageSeverity::RequiresBuyerReview, None));
+        let candidates = json!({"any_of": [2, 6]});
+        let between = message(&finding(Code::Quantity, Severity::Block, candidates.clone(), json!(4)), &none);
+        assert_eq!(between.code, "com.provecart.conformity.quantity_over_max", "4 reduces to 2");
+        let under = message(&finding(Code::Quantity, Severity::Block, candidates, json!(1)), &none);
+        assert_eq!(under.code, "com.provecart.conformity.quantity_below_min", "1 is fewer than every candidate");
         let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
         assert_eq!(refund.code, "asasked.refund");
         assert!(refund.requires_buyer_approval);

@@ -290,9 +290,12 @@ fn run_merge(case: &Map<String, Value>) -> Result<(Value, bool), String> {
 }
 
 /// Comparison form: strings folded, lists of strings as sorted sets, objects
-/// field-wise with nulls dropped.
+/// field-wise with nulls dropped, and an empty list the same as a left-out
+/// field (FORMAT.md: a left-out list is `[]`), so `"model_any": []` pins
+/// that a list the merged facts leave out is empty.
 fn canonical(value: &Value) -> Value {
     match value {
+        Value::Array(items) if items.is_empty() => Value::Null,
         Value::String(text) => Value::String(normalize::fold(text)),
         Value::Array(items) if items.iter().all(Value::is_string) => {
             let set: BTreeSet<String> = items.iter().filter_map(Value::as_str).map(normalize::fold).collect();

@@ -49,20 +49,39 @@ impl PricePreference {
 
 /// One variant of a multi-variant order ("size 40 for my wife and 43 for me").
 /// Fields left `None` fall back to the shared facts.
+///
+/// The `_any` lists are a line's candidates, as on [`Facts`]: the `grounded`
+/// merge writes them when extractors read two values of one line field
+/// that the person said. Merge-only: an extractor returns
+/// [`crate::extract::ExtractedLine`], which has no place for them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Line {
     #[serde(default)]
     pub model: Option<String>,
+    /// Other candidate models of this line besides `model`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_any: Vec<String>,
     #[serde(default)]
     pub color: Option<String>,
+    /// Other candidate colours of this line besides `color`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub color_any: Vec<String>,
     #[serde(default)]
     pub size_label: Option<String>,
+    /// Other candidate sizes of this line besides `size_label`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub size_any: Vec<String>,
     #[serde(default)]
     pub quantity: Option<u64>,
+    /// Other candidate counts of this line besides `quantity`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quantity_any: Vec<u64>,
 }
 
 impl Line {
+    /// True when the line states nothing (candidates need their base, so a
+    /// line without bases has none).
     pub fn is_empty(&self) -> bool {
         self.model.is_none() && self.color.is_none() && self.size_label.is_none() && self.quantity.is_none()
     }
@@ -91,6 +110,15 @@ pub struct Facts {
     /// Product model or line as named, without the brand.
     #[serde(default)]
     pub model: Option<String>,
+    /// Other models that are candidates besides `model`: under the
+    /// `grounded` merge, models two extractors read from the person's words
+    /// that do not nest ("Pegasus 41" and "Vomero 17"). Both were said, so
+    /// an item that is none of them is not what was asked and blocks, while
+    /// an item that is one of them passes. Merge-only: no extractor returns
+    /// it (it is not in `extractors/facts.schema.json`). Extension
+    /// (docs/semantics.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_any: Vec<String>,
     /// Colour chosen. A colour that is only excluded is not a choice.
     #[serde(default)]
     pub color: Option<String>,
@@ -122,6 +150,12 @@ pub struct Facts {
     /// How many, in the units the person counts (cans, not packs).
     #[serde(default)]
     pub quantity: Option<u64>,
+    /// Other counts that are candidates besides `quantity`: under the
+    /// `grounded` merge, different counts two extractors read from the
+    /// person's words ("2 packs of 3": 2 and 6). A cart of none of them
+    /// blocks. Merge-only, like `model_any`. Extension.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quantity_any: Vec<u64>,
     /// The person wants to be able to return or exchange.
     #[serde(default)]
     pub needs_refundable: bool,
@@ -367,13 +401,26 @@ impl Facts {
             ("brand_any", &self.brand_any, self.brand.is_some().then_some("brand")),
             ("color_any", &self.color_any, self.color.is_some().then_some("color")),
             ("size_any", &self.size_any, self.size_label.is_some().then_some("size_label")),
+            ("model_any", &self.model_any, self.model.is_some().then_some("model")),
         ] {
             if !list.is_empty() && base.is_none() {
                 return Err(error(
                     format!("$.{name}"),
-                    "alternatives need the first accepted value in their own field (brand, color or size_label)",
+                    "alternatives need the first accepted value in their own field (brand, color, size_label or model)",
                 ));
             }
+        }
+        if !self.quantity_any.is_empty() && self.quantity.is_none() {
+            return Err(error(
+                "$.quantity_any".into(),
+                "alternatives need the first accepted value in their own field (quantity)",
+            ));
+        }
+        if self.quantity_any.len() > MAX_FACT_LIST_LEN {
+            return Err(error("$.quantity_any".into(), "more than 256 entries"));
+        }
+        if let Some(index) = self.quantity_any.iter().position(|count| *count == 0) {
+            return Err(error(format!("$.quantity_any[{index}]"), "quantity 0 is not a stated quantity"));
         }
         if let Some(currency) = &self.explicit_max_currency {
             if !(currency.len() == 3 && currency.chars().all(|character| character.is_ascii_uppercase())) {
@@ -389,6 +436,7 @@ impl Facts {
             ("color_any", &self.color_any),
             ("color_not", &self.color_not),
             ("size_any", &self.size_any),
+            ("model_any", &self.model_any),
             ("other", &self.other),
             ("other_optional", &self.other_optional),
         ] {
@@ -408,6 +456,33 @@ impl Facts {
             check_string(&format!("$.lines[{index}].size_label"), &line.size_label)?;
             if line.quantity == Some(0) {
                 return Err(error(format!("$.lines[{index}].quantity"), "quantity 0 is not a stated quantity"));
+            }
+            for (name, list, has_base) in [
+                ("model_any", &line.model_any, line.model.is_some()),
+                ("color_any", &line.color_any, line.color.is_some()),
+                ("size_any", &line.size_any, line.size_label.is_some()),
+            ] {
+                if !list.is_empty() && !has_base {
+                    return Err(error(format!("$.lines[{index}].{name}"), "candidates need the line's own value"));
+                }
+                if list.len() > MAX_FACT_LIST_LEN {
+                    return Err(error(format!("$.lines[{index}].{name}"), "more than 256 entries"));
+                }
+                for (position, value) in list.iter().enumerate() {
+                    check_string(&format!("$.lines[{index}].{name}[{position}]"), &Some(value.clone()))?;
+                }
+            }
+            if !line.quantity_any.is_empty() && line.quantity.is_none() {
+                return Err(error(format!("$.lines[{index}].quantity_any"), "candidates need the line's own value"));
+            }
+            if line.quantity_any.len() > MAX_FACT_LIST_LEN {
+                return Err(error(format!("$.lines[{index}].quantity_any"), "more than 256 entries"));
+            }
+            if let Some(position) = line.quantity_any.iter().position(|count| *count == 0) {
+                return Err(error(
+                    format!("$.lines[{index}].quantity_any[{position}]"),
+                    "quantity 0 is not a stated quantity",
+                ));
             }
         }
         Ok(())
@@ -479,6 +554,32 @@ mod tests {
         assert_eq!(facts.validate().unwrap_err().path, "$.size_label");
         let facts = Facts { lines: vec![Line { quantity: Some(0), ..Line::default() }], ..Facts::default() };
         assert_eq!(facts.validate().unwrap_err().path, "$.lines[0].quantity");
+    }
+
+    #[test]
+    fn model_and_quantity_candidates_need_their_base_and_are_bounded() {
+        let error = Facts::from_value(serde_json::json!({"model_any": ["Vomero 17"]})).unwrap_err();
+        assert_eq!(error.path, "$.model_any");
+        let error = Facts::from_value(serde_json::json!({"quantity_any": [3]})).unwrap_err();
+        assert_eq!(error.path, "$.quantity_any");
+        let error = Facts::from_value(serde_json::json!({"quantity": 2, "quantity_any": [3, 0]})).unwrap_err();
+        assert_eq!(error.path, "$.quantity_any[1]");
+        let error = Facts::from_value(serde_json::json!({"model": "Pegasus 41", "model_any": [" "]})).unwrap_err();
+        assert_eq!(error.path, "$.model_any[0]");
+        let line = serde_json::json!({"lines": [{"size_label": "42"}, {"quantity": 1, "quantity_any": [2, 0]}]});
+        assert_eq!(Facts::from_value(line).unwrap_err().path, "$.lines[1].quantity_any[1]");
+        let line = serde_json::json!({"lines": [{"size_any": ["43"]}]});
+        assert_eq!(Facts::from_value(line).unwrap_err().path, "$.lines[0].size_any");
+        let facts = Facts::from_value(serde_json::json!({
+            "model": "Pegasus 41", "model_any": ["Vomero 17"], "quantity": 2, "quantity_any": [6]
+        }))
+        .unwrap();
+        assert_eq!(
+            (facts.model_any.as_slice(), facts.quantity_any.as_slice()),
+            (&["Vomero 17".to_owned()][..], &[6][..])
+        );
+        let written = serde_json::to_value(Facts::default()).unwrap();
+        assert!(written.get("model_any").is_none() && written.get("quantity_any").is_none(), "{written}");
     }
 }
 

@@ -252,10 +252,10 @@ pub fn findings(
 fn missing(index: usize, line: &Line, target: &Target) -> Finding {
     let wanted = MissingLine {
         index,
-        model: target.model.as_ref().map(|model| model.raw.clone()),
-        colour: target.color.as_ref().map(|colour| colour.raw.clone()),
-        size: target.size.as_ref().map(|size| size.raw.clone()),
-        quantity: target.quantity.map(|quantity| quantity.units),
+        model: target.model.iter().chain(&target.model_any).map(|model| model.raw.clone()).collect(),
+        colour: target.color.iter().chain(&target.color_any).map(|colour| colour.raw.clone()).collect(),
+        size: target.size.iter().chain(&target.size_any).map(|size| size.raw.clone()).collect(),
+        quantity: target.quantities(),
     };
     Finding {
         id: format!("missing@lines[{index}]"),

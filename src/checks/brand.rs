@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Detail, PreparedItem, Status, Target};
+use super::{Detail, PreparedItem, Status, Target, expected_of};
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -21,7 +21,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.brand_any.iter().map(|brand| brand.raw.as_str())).collect();
     let look_alike = target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
-    let expected = if accepted.len() == 1 { json!(first) } else { json!({ "any_of": accepted }) };
+    let expected = expected_of(&accepted);
     let message = Message::Brand {
         wanted: accepted.iter().map(|brand| (*brand).to_owned()).collect(),
         actual: item.item.brand.clone(),

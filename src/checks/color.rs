@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{Detail, PreparedItem, Status, Target};
+use super::{Detail, PreparedItem, Status, Target, expected_of};
 use crate::messages::{ItemName, Message};
 use crate::normalize::{self, ColourWords};
 
@@ -38,7 +38,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         },
         _ => Message::Color { wanted, actual: item.item.color.clone(), item: name },
     };
-    let expected = if accepted.len() == 1 { json!(first_wanted) } else { json!({ "any_of": accepted }) };
+    let expected = expected_of(&accepted);
     Detail { expected, actual: json!(item.item.color), message }
 }
 

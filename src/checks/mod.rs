@@ -27,7 +27,8 @@ pub mod size;
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::{Value, json};
 
 use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
@@ -95,17 +96,21 @@ pub struct Target {
     pub brand_any: Vec<Text>,
     pub brand_not: Vec<Text>,
     pub model: Option<ModelWanted>,
+    /// Other candidate models (`model_any`, or a line's own).
+    pub model_any: Vec<ModelWanted>,
     pub color: Option<ColourWanted>,
-    /// Other accepted colours (`color_any`), for the shared colour only.
+    /// Other accepted colours (`color_any`, or a line's own candidates).
     pub color_any: Vec<ColourWanted>,
     pub color_not: Vec<ColourWanted>,
     pub size: Option<SizeWanted>,
-    /// Other accepted sizes (`size_any`), for the shared size only.
+    /// Other accepted sizes (`size_any`, or a line's own candidates).
     pub size_any: Vec<SizeWanted>,
     pub level: Option<Level>,
     pub needs_refundable: bool,
     pub deadline_days: Option<u64>,
     pub quantity: Option<QuantityWanted>,
+    /// Other candidate counts (`quantity_any`, or a line's own).
+    pub quantity_any: Vec<u64>,
     pub line: Option<usize>,
 }
 
@@ -114,6 +119,7 @@ impl Target {
     pub fn shared(facts: &Facts) -> Target {
         let brand = facts.brand.as_deref().map(Text::new);
         let model = facts.model.as_deref().map(|raw| model_wanted(raw, brand.as_ref(), Source::Shared));
+        let model_any = facts.model_any.iter().map(|raw| model_wanted(raw, brand.as_ref(), Source::Shared)).collect();
         let colour =
             |raw: &str| ColourWanted { raw: raw.to_owned(), words: ColourWords::new(raw), source: Source::Shared };
         let size = |raw: &str| SizeWanted { raw: raw.to_owned(), size: Size::parse(raw), source: Source::Shared };
@@ -121,6 +127,7 @@ impl Target {
             brand,
             brand_any: facts.brand_any.iter().map(|raw| Text::new(raw)).collect(),
             brand_not: facts.brand_not.iter().map(|raw| Text::new(raw)).collect(),
+            model_any,
             model,
             color: facts.color.as_deref().map(colour),
             color_any: facts.color_any.iter().map(|raw| colour(raw)).collect(),
@@ -131,6 +138,7 @@ impl Target {
             needs_refundable: facts.needs_refundable,
             deadline_days: facts.deadline_days,
             quantity: facts.quantity.map(|units| QuantityWanted { units, source: Source::Shared }),
+            quantity_any: facts.quantity_any.clone(),
             line: None,
         }
     }
@@ -140,23 +148,47 @@ impl Target {
         let source = Source::Line(index);
         let mut target = self.clone();
         target.line = Some(index);
+        // A line's own model, colour, size or quantity replaces the shared
+        // one, and with it the shared one's alternatives: the line's own
+        // candidates (a grounded merge's) take their place.
+        let brand = self.brand.as_ref();
         if let Some(raw) = &line.model {
-            target.model = Some(model_wanted(raw, self.brand.as_ref(), source));
+            target.model = Some(model_wanted(raw, brand, source));
+            target.model_any = line.model_any.iter().map(|raw| model_wanted(raw, brand, source)).collect();
         }
-        // A line's own colour or size replaces the shared one, and with it
-        // the shared one's alternatives.
+        let colour = |raw: &String| ColourWanted { raw: raw.clone(), words: ColourWords::new(raw), source };
         if let Some(raw) = &line.color {
-            target.color = Some(ColourWanted { raw: raw.clone(), words: ColourWords::new(raw), source });
-            target.color_any.clear();
+            target.color = Some(colour(raw));
+            target.color_any = line.color_any.iter().map(colour).collect();
         }
+        let size = |raw: &String| SizeWanted { raw: raw.clone(), size: Size::parse(raw), source };
         if let Some(raw) = &line.size_label {
-            target.size = Some(SizeWanted { raw: raw.clone(), size: Size::parse(raw), source });
-            target.size_any.clear();
+            target.size = Some(size(raw));
+            target.size_any = line.size_any.iter().map(size).collect();
         }
         if let Some(units) = line.quantity {
             target.quantity = Some(QuantityWanted { units, source });
+            target.quantity_any = line.quantity_any.clone();
         }
         target
+    }
+
+    /// Whether `units` is the stated quantity or one of its candidates.
+    pub fn quantity_fits(&self, units: u64) -> bool {
+        self.quantity.is_some_and(|wanted| wanted.units == units) || self.quantity_any.contains(&units)
+    }
+
+    /// The stated quantity and its candidates, the stated one first.
+    pub fn quantities(&self) -> Vec<u64> {
+        self.quantity.iter().map(|wanted| wanted.units).chain(self.quantity_any.iter().copied()).collect()
+    }
+
+    /// The severity of a quantity finding: as for any field with
+    /// alternatives ([`SeverityRules::severity_of`]), a count that is none
+    /// of the candidates is not relaxed by `soft`.
+    pub fn quantity_severity(&self, rules: &SeverityRules) -> Severity {
+        let source = self.quantity.map_or(Source::Shared, |wanted| wanted.source);
+        rules.severity_of(FieldName::Quantity, source, !self.quantity_any.is_empty())
     }
 
     /// Only the facts that apply to every item whatever line it is for; used
@@ -164,11 +196,13 @@ impl Target {
     pub fn shared_only(&self) -> Target {
         Target {
             model: None,
+            model_any: Vec::new(),
             color: None,
             color_any: Vec::new(),
             size: None,
             size_any: Vec::new(),
             quantity: None,
+            quantity_any: Vec::new(),
             line: None,
             ..self.clone()
         }
@@ -179,6 +213,17 @@ fn model_wanted(raw: &str, brand: Option<&Text>, source: Source) -> ModelWanted 
     let brand_words = brand.map(|brand| normalize::words(&brand.raw)).unwrap_or_default();
     let words = normalize::words(raw).into_iter().filter(|word| !brand_words.contains(word)).collect();
     ModelWanted { raw: raw.to_owned(), words, source }
+}
+
+/// The `expected` value of a finding on a field that may have candidates:
+/// the stated value alone, or `{"any_of": [stated, candidates…]}`. One shape
+/// for every such field (brand, model, colour, size, quantity), so a reader
+/// of findings tells one value from several the same way everywhere.
+pub fn expected_of<T: Serialize>(accepted: &[T]) -> Value {
+    match accepted {
+        [only] => json!(only),
+        _ => json!({ "any_of": accepted }),
+    }
 }
 
 /// An item with its attributes normalised once for all comparisons.
@@ -330,11 +375,12 @@ impl ItemRule {
         }
     }
 
-    /// Whether the person named several accepted values for this rule's
-    /// field (`brand_any`, `color_any`, `size_any`).
+    /// Whether the field of this rule has several accepted values
+    /// (`brand_any`, `model_any`, `color_any`, `size_any`).
     pub fn has_alternatives(self, target: &Target) -> bool {
         match self {
             ItemRule::Brand => !target.brand_any.is_empty(),
+            ItemRule::Model => !target.model_any.is_empty(),
             ItemRule::Color => !target.color_any.is_empty(),
             ItemRule::Size => !target.size_any.is_empty(),
             _ => false,
@@ -506,10 +552,10 @@ pub fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &Se
             Status::Unknown => count(Severity::Warn),
         }
     }
-    if let Some(wanted) = target.quantity {
+    if target.quantity.is_some() {
         match quantity::entry_units(item.item, quantity) {
             None => count(Severity::Warn),
-            Some(units) if units != wanted.units => count(rules.severity(FieldName::Quantity, wanted.source)),
+            Some(units) if !target.quantity_fits(units) => count(target.quantity_severity(rules)),
             Some(_) => {}
         }
     }

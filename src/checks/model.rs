@@ -1,29 +1,32 @@
 //! `model`: the words of the stated model (minus the brand's words) are not
 //! all in the item's name. Word-wise, so "Pegasus 41" does not match
-//! "Pegasus 40" and "Pure Drive" matches "Babolat Pure Drive 2025".
+//! "Pegasus 40" and "Pure Drive" matches "Babolat Pure Drive 2025". An item
+//! that fits one of the candidate models (`model_any`) passes.
 
 use serde_json::json;
 
-use super::{Detail, PreparedItem, Status, Target};
+use super::{Detail, ModelWanted, PreparedItem, Status, Target, expected_of};
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.model else { return Status::Pass };
     let Some(name_words) = &item.name_words else { return Status::Unknown };
-    let all_present = wanted
-        .words
-        .iter()
-        .filter(|word| !item.brand_words.contains(word))
-        .all(|word| name_words.binary_search(word).is_ok());
-    if all_present { Status::Pass } else { Status::Fail }
+    let fits = |model: &ModelWanted| {
+        model
+            .words
+            .iter()
+            .filter(|word| !item.brand_words.contains(word))
+            .all(|word| name_words.binary_search(word).is_ok())
+    };
+    if fits(wanted) || target.model_any.iter().any(fits) { Status::Pass } else { Status::Fail }
 }
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
-    let wanted = target.model.as_ref().map(|model| model.raw.as_str()).unwrap_or_default();
+    let accepted: Vec<String> = target.model.iter().chain(&target.model_any).map(|model| model.raw.clone()).collect();
     Detail {
-        expected: json!(wanted),
+        expected: expected_of(&accepted),
         actual: json!(item.item.name),
-        message: Message::Model { wanted: wanted.to_owned(), item: ItemName::of(item.item) },
+        message: Message::Model { wanted: accepted, item: ItemName::of(item.item) },
     }
 }
 
@@ -52,5 +55,22 @@ mod tests {
         assert_eq!(check(None, "pure drive", Some("Babolat Pure Drive Team")), Status::Pass);
         assert_eq!(check(None, "Pure Drive Team", Some("Babolat Pure Drive")), Status::Fail);
         assert_eq!(check(None, "Pegasus", None), Status::Unknown);
+    }
+
+    #[test]
+    fn candidate_models_pass_one_and_name_every_one() {
+        let facts = Facts { model: Some("Pegasus 41".into()), model_any: vec!["Vomero 17".into()], ..Facts::default() };
+        let target = Target::shared(&facts);
+        let vomero = Item { name: Some("Nike Vomero 17".into()), brand: Some("Nike".into()), ..Item::default() };
+        assert_eq!(status(&target, &PreparedItem::new(&vomero)), Status::Pass);
+        let structure = Item { name: Some("Nike Structure 25".into()), brand: Some("Nike".into()), ..Item::default() };
+        let prepared = PreparedItem::new(&structure);
+        assert_eq!(status(&target, &prepared), Status::Fail);
+        let detail = detail(&target, &prepared);
+        assert_eq!(detail.expected, json!({"any_of": ["Pegasus 41", "Vomero 17"]}));
+        assert_eq!(
+            detail.message.to_string(),
+            "Asked for the model Pegasus 41 or Vomero 17, the cart has Nike Structure 25."
+        );
     }
 }

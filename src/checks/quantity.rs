@@ -1,10 +1,11 @@
 //! `quantity`: the units in the cart, counted the way the person counts
 //! (cans, not packs: quantity × units), differ from the stated quantity, more
 //! or fewer. Without lines the whole cart is counted; with lines, each line.
+//! A count that is one of the candidate counts (`quantity_any`) passes.
 
 use serde_json::json;
 
-use super::{SeverityRules, Source, Target, unchecked};
+use super::{SeverityRules, Source, Target, expected_of, unchecked};
 use crate::cart::{Cart, CartEntry, Item};
 use crate::facts::FieldName;
 use crate::finding::{Code, Finding, cart_path};
@@ -23,7 +24,8 @@ fn describe(entry: &CartEntry) -> Counted {
 
 /// The whole-cart quantity check (no lines).
 pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
-    let wanted = target.quantity?;
+    target.quantity?;
+    let expected = expected_of(&target.quantities());
     let mut total: u64 = 0;
     for (index, entry) in cart.entries.iter().enumerate() {
         match entry_units(&entry.item, entry.quantity).and_then(|units| total.checked_add(units)) {
@@ -32,7 +34,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
                 return Some(unchecked(
                     FieldName::Quantity,
                     Attribute::Units,
-                    json!(wanted.units),
+                    expected,
                     ItemName::of(&entry.item),
                     index,
                     None,
@@ -40,7 +42,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
             }
         }
     }
-    if total == wanted.units {
+    if target.quantity_fits(total) {
         return None;
     }
     let entries: Vec<Counted> = cart.entries.iter().map(describe).collect();
@@ -48,17 +50,17 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
         Finding {
             id: "quantity@$.cart".to_owned(),
             code: Code::Quantity,
-            severity: rules.severity(FieldName::Quantity, Source::Shared),
+            severity: target.quantity_severity(rules),
             field: FieldName::Quantity,
             line: None,
             path: "$.cart".to_owned(),
             entry: None,
-            expected: json!(wanted.units),
+            expected,
             actual: json!(total),
             reason: String::new(),
             message: None,
         }
-        .say(Message::Quantity { wanted: wanted.units, actual: total, entries }),
+        .say(Message::Quantity { wanted: target.quantities(), actual: total, entries }),
     )
 }
 
@@ -70,34 +72,35 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
         Source::Shared => target.line,
     };
     let path = cart_path(Some(index));
+    let expected = expected_of(&target.quantities());
     let Some(units) = entry_units(&entry.item, entry.quantity) else {
         return Some(unchecked(
             FieldName::Quantity,
             Attribute::Units,
-            json!(wanted.units),
+            expected,
             ItemName::of(&entry.item),
             index,
             line,
         ));
     };
-    if units == wanted.units {
+    if target.quantity_fits(units) {
         return None;
     }
     Some(
         Finding {
             id: format!("quantity@{path}"),
             code: Code::Quantity,
-            severity: rules.severity(FieldName::Quantity, wanted.source),
+            severity: target.quantity_severity(rules),
             field: FieldName::Quantity,
             line,
             path,
             entry: Some(index),
-            expected: json!(wanted.units),
+            expected,
             actual: json!(units),
             reason: String::new(),
             message: None,
         }
-        .say(Message::Quantity { wanted: wanted.units, actual: units, entries: vec![describe(entry)] }),
+        .say(Message::Quantity { wanted: target.quantities(), actual: units, entries: vec![describe(entry)] }),
     )
 }
 
@@ -134,5 +137,54 @@ mod tests {
         assert_eq!(more.reason, "Asked for 4, the cart has 8: 2 × Dunlop ATP balls (4 each).");
         assert_eq!(run(4, &[(Some(1), 3)]).unwrap().code, Code::Quantity, "fewer is a finding too");
         assert_eq!(run(4, &[(None, 4)]).unwrap().code, Code::Unchecked);
+    }
+
+    #[test]
+    fn candidate_counts_pass_one_and_block_on_none_even_when_soft() {
+        let facts = Facts {
+            quantity: Some(2),
+            quantity_any: vec![6],
+            soft: [FieldName::Quantity.into()].into_iter().collect(),
+            ..Facts::default()
+        };
+        let rules = SeverityRules::new(&facts);
+        let run = |entries: &[(Option<u64>, u64)]| cart_findings(&Target::shared(&facts), &cart(entries), &rules);
+        assert_eq!(run(&[(Some(3), 2)]), None, "two packs of three is six, a candidate");
+        assert_eq!(run(&[(Some(1), 2)]), None);
+        let none = run(&[(Some(1), 4)]).unwrap();
+        assert_eq!((none.code, none.severity), (Code::Quantity, Severity::Block));
+        assert_eq!(none.expected, json!({"any_of": [2, 6]}));
+        assert_eq!(none.reason, "Asked for 2 or 6, the cart has 4: 4 × Dunlop ATP balls.");
+        let disputed = Facts { disputed: [FieldName::Quantity.into()].into_iter().collect(), ..facts.clone() };
+        let relaxed =
+            cart_findings(&Target::shared(&disputed), &cart(&[(Some(1), 4)]), &SeverityRules::new(&disputed)).unwrap();
+        assert_eq!(relaxed.severity, Severity::Warn, "a dispute still relaxes, as for every alternative");
+    }
+
+    #[test]
+    fn a_lines_own_candidates_pass_one_and_block_on_none() {
+        let facts = Facts {
+            lines: vec![crate::facts::Line { quantity: Some(1), quantity_any: vec![2], ..Default::default() }],
+            ..Facts::default()
+        };
+        let rules = SeverityRules::new(&facts);
+        let target = Target::shared(&facts).for_line(0, &facts.lines[0]);
+        let entry = |quantity| CartEntry { item: Item { units: Some(1), ..Item::default() }, quantity };
+        assert_eq!(entry_finding(&target, &entry(2), 0, &rules), None);
+        let none = entry_finding(&target, &entry(3), 0, &rules).unwrap();
+        assert_eq!(
+            (none.expected.clone(), none.severity, none.line),
+            (json!({"any_of": [1, 2]}), Severity::Block, Some(0))
+        );
+    }
+
+    #[test]
+    fn a_lines_own_quantity_replaces_the_candidates() {
+        let facts = Facts { quantity: Some(2), quantity_any: vec![6], ..Facts::default() };
+        let target =
+            Target::shared(&facts).for_line(0, &crate::facts::Line { quantity: Some(1), ..Default::default() });
+        let entry = CartEntry { item: Item { units: Some(1), ..Item::default() }, quantity: 6 };
+        let finding = entry_finding(&target, &entry, 0, &SeverityRules::new(&facts)).unwrap();
+        assert_eq!((finding.expected.clone(), finding.severity), (json!(1), Severity::Block));
     }
 }

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{Detail, PreparedItem, Status, Target};
+use super::{Detail, PreparedItem, Status, Target, expected_of};
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -19,7 +19,7 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let first = target.size.as_ref().map(|size| size.raw.as_str()).unwrap_or_default();
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.size_any.iter().map(|size| size.raw.as_str())).collect();
-    let expected = if accepted.len() == 1 { json!(first) } else { json!({ "any_of": accepted }) };
+    let expected = expected_of(&accepted);
     Detail {
         expected,
         actual: json!(item.item.size),

@@ -1015,6 +1015,7 @@ pub fn ground(
     list!(out.color_any, "color_any", |w: &Words, value: &String| w.colour(value));
     list!(out.color_not, "color_not", |w: &Words, value: &String| w.colour(value));
     list!(out.size_any, "size_any", |w: &Words, value: &String| w.size(value));
+    list!(out.model_any, "model_any", |w: &Words, value: &String| w.content_words(value));
     // Free text: the content words, or else a quote of the person's words
     // given for the field and not yet backing another entry.
     for name in ["other", "other_optional"] {
@@ -1049,6 +1050,7 @@ pub fn ground(
         (&mut out.brand, &mut out.brand_any),
         (&mut out.color, &mut out.color_any),
         (&mut out.size_label, &mut out.size_any),
+        (&mut out.model, &mut out.model_any),
     ] {
         if base.is_none() && !alternatives.is_empty() {
             *base = Some(alternatives.remove(0));
@@ -1090,6 +1092,17 @@ pub fn ground(
         .map(|(_, span)| *span)
         .collect();
     single!(out.quantity, "quantity", FieldName::Quantity.into(), |w: &Words, value: &u64| w.count(*value, &claimed));
+    // Count candidates (merge-only: no extractor returns them, but facts
+    // given in a case may) are grounded like the count itself.
+    let counts = std::mem::take(&mut out.quantity_any);
+    for count in counts {
+        if keep("quantity_any", &count.to_string(), words.count(count, &claimed), &mut grounding) {
+            out.quantity_any.push(count);
+        }
+    }
+    if out.quantity.is_none() && !out.quantity_any.is_empty() {
+        out.quantity = Some(out.quantity_any.remove(0));
+    }
     single!(out.level, "level", FieldName::Level.into(), |w: &Words, value: &Level| w.cue(match value {
         Level::Beginner => &BEGINNER_CUES[..],
         Level::Intermediate => &INTERMEDIATE_CUES[..],
@@ -1142,6 +1155,31 @@ pub fn ground(
             at(FieldName::Quantity),
             |w: &Words, value: &u64| w.count(*value, &claimed)
         );
+        // A line's candidates (merge-only, but facts given in a case may
+        // carry them) are grounded like its values; a candidate left without
+        // its value becomes the value.
+        list!(line.model_any, &format!("lines[{index}].model_any"), |w: &Words, value: &String| w.content_words(value));
+        list!(line.color_any, &format!("lines[{index}].color_any"), |w: &Words, value: &String| w.colour(value));
+        list!(line.size_any, &format!("lines[{index}].size_any"), |w: &Words, value: &String| w.size(value));
+        let counts = std::mem::take(&mut line.quantity_any);
+        for count in counts {
+            let name = format!("lines[{index}].quantity_any");
+            if keep(&name, &count.to_string(), words.count(count, &claimed), &mut grounding) {
+                line.quantity_any.push(count);
+            }
+        }
+        for (base, alternatives) in [
+            (&mut line.model, &mut line.model_any),
+            (&mut line.color, &mut line.color_any),
+            (&mut line.size_label, &mut line.size_any),
+        ] {
+            if base.is_none() && !alternatives.is_empty() {
+                *base = Some(alternatives.remove(0));
+            }
+        }
+        if line.quantity.is_none() && !line.quantity_any.is_empty() {
+            line.quantity = Some(line.quantity_any.remove(0));
+        }
     }
     out.lines.retain(|line| !line.is_empty());
 

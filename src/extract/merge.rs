@@ -60,8 +60,13 @@ pub struct GroundedFacts {
 /// The `grounded` policy (docs/semantics.md): every value is one the
 /// person's words support, so a value one extractor found and another did
 /// not is the value, undisputed (a null is not a disagreement); conflicting
-/// brands, colours and sizes become the base value and its alternatives, so
-/// an item that fails every candidate blocks; deadlines and limits take the
+/// brands, colours, sizes, models (that do not nest, [`merge_model`]) and
+/// quantities become the base value and its candidates (`brand_any`,
+/// `color_any`, `size_any`, `model_any`, `quantity_any`), undisputed, so an
+/// item that fails every candidate blocks and one that matches any passes:
+/// both readings are words the person said, so neither is a guess to relax
+/// into a note (level and price preference, which have no candidates, stay
+/// disputed); deadlines and limits take the
 /// strictest value; exclusions, alternatives and `other` are unions; a field
 /// is soft only when the words mark it optional, or when at least two
 /// extractors stated it and every one of them marks it soft.
@@ -73,23 +78,13 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
     let mut disputed: BTreeSet<FieldRef> = BTreeSet::new();
 
     let (brand, brand_more) = candidates(all.iter().map(|facts| facts.brand.as_deref()), normalize::fold);
-    let (color, color_more) = candidates(all.iter().map(|facts| facts.color.as_deref()), |value| {
-        format!("{:?}", normalize::ColourWords::new(value))
-    });
-    let (size_label, size_more) = candidates(all.iter().map(|facts| facts.size_label.as_deref()), |value| {
-        let size = normalize::Size::parse(value);
-        size.value
-    });
-    let (model, model_disputed) = merge_model(all.iter().map(|facts| facts.model.as_deref()));
+    let (color, color_more) = candidates(all.iter().map(|facts| facts.color.as_deref()), colour_key);
+    let (size_label, size_more) = candidates(all.iter().map(|facts| facts.size_label.as_deref()), size_key);
+    let (model, model_more) = merge_model(all.iter().map(|facts| facts.model.as_deref()));
     let (level, level_disputed) = merge_found(all.iter().map(|facts| facts.level));
     let (price_preference, price_disputed) = merge_found(all.iter().map(|facts| facts.price_preference));
-    let (quantity, quantity_disputed) = merge_found(all.iter().map(|facts| facts.quantity));
-    for (field, is_disputed) in [
-        (FieldName::Model, model_disputed),
-        (FieldName::Level, level_disputed),
-        (FieldName::PricePreference, price_disputed),
-        (FieldName::Quantity, quantity_disputed),
-    ] {
+    let (quantity, quantity_more) = candidates_by(all.iter().map(|facts| facts.quantity), |count| *count);
+    for (field, is_disputed) in [(FieldName::Level, level_disputed), (FieldName::PricePreference, price_disputed)] {
         if is_disputed {
             disputed.insert(FieldRef::Shared(field));
         }
@@ -111,10 +106,18 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
     let brand_any = alternatives(&brand, brand_more, all.iter().flat_map(|facts| facts.brand_any.iter()).collect());
     let color_any = alternatives(&color, color_more, all.iter().flat_map(|facts| facts.color_any.iter()).collect());
     let size_any = alternatives(&size_label, size_more, all.iter().flat_map(|facts| facts.size_any.iter()).collect());
+    let model_any = alternatives(&model, model_more, all.iter().flat_map(|facts| facts.model_any.iter()).collect());
+    let quantity_any = match quantity {
+        None => Vec::new(),
+        Some(base) => {
+            union_counts(quantity_more.iter().chain(all.iter().flat_map(|facts| facts.quantity_any.iter())), base)
+        }
+    };
 
     // Lines: a list only one extractor found is that list, undisputed; the
-    // same count merges per field by the rules above; different non-zero
-    // counts keep the first and dispute `lines`, as under `spec`.
+    // same count merges per field by the rules above (candidates per line
+    // field); different non-zero counts keep the first and dispute `lines`,
+    // as under `spec`.
     let non_empty: Vec<&Vec<Line>> = all.iter().map(|facts| &facts.lines).filter(|lines| !lines.is_empty()).collect();
     let lines = match non_empty.first() {
         None => Vec::new(),
@@ -124,27 +127,43 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         }
         Some(reference) => (0..reference.len())
             .map(|index| {
-                let at = |field| FieldRef::Line { index, field };
+                // Each line field by the shared field's rule: candidates, not
+                // disputes (both readings are the person's words).
                 let line_values: Vec<&Line> = non_empty.iter().map(|lines| &lines[index]).collect();
-                let mut pick = |field: FieldName, values: Vec<Option<String>>| {
-                    let (found, is_disputed) =
-                        merge_found(values.iter().map(|value| value.as_deref().map(normalize::fold)));
-                    if is_disputed {
-                        disputed.insert(at(field));
-                    }
-                    found.and_then(|folded| {
-                        values.iter().flatten().find(|value| normalize::fold(value) == folded).cloned()
-                    })
-                };
-                let model = pick(FieldName::Model, line_values.iter().map(|line| line.model.clone()).collect());
-                let color = pick(FieldName::Color, line_values.iter().map(|line| line.color.clone()).collect());
-                let size_label =
-                    pick(FieldName::SizeLabel, line_values.iter().map(|line| line.size_label.clone()).collect());
-                let (quantity, quantity_disputed) = merge_found(line_values.iter().map(|line| line.quantity));
-                if quantity_disputed {
-                    disputed.insert(at(FieldName::Quantity));
+                let (model, model_more) = merge_model(line_values.iter().map(|line| line.model.as_deref()));
+                let (color, color_more) = candidates(line_values.iter().map(|line| line.color.as_deref()), colour_key);
+                let (size_label, size_more) =
+                    candidates(line_values.iter().map(|line| line.size_label.as_deref()), size_key);
+                let (quantity, quantity_more) =
+                    candidates_by(line_values.iter().map(|line| line.quantity), |count| *count);
+                Line {
+                    model_any: alternatives(
+                        &model,
+                        model_more,
+                        line_values.iter().flat_map(|line| line.model_any.iter()).collect(),
+                    ),
+                    color_any: alternatives(
+                        &color,
+                        color_more,
+                        line_values.iter().flat_map(|line| line.color_any.iter()).collect(),
+                    ),
+                    size_any: alternatives(
+                        &size_label,
+                        size_more,
+                        line_values.iter().flat_map(|line| line.size_any.iter()).collect(),
+                    ),
+                    quantity_any: match quantity {
+                        None => Vec::new(),
+                        Some(base) => union_counts(
+                            quantity_more.iter().chain(line_values.iter().flat_map(|line| line.quantity_any.iter())),
+                            base,
+                        ),
+                    },
+                    model,
+                    color,
+                    size_label,
+                    quantity,
                 }
-                Line { model, color, size_label, quantity }
             })
             .collect(),
     };
@@ -168,6 +187,7 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         brand_any,
         brand_not,
         model,
+        model_any,
         color,
         color_any,
         color_not,
@@ -178,6 +198,7 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         explicit_max_cents,
         explicit_max_currency,
         quantity,
+        quantity_any,
         needs_refundable,
         deadline_days,
         lines,
@@ -186,6 +207,16 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         soft,
         disputed,
     })
+}
+
+/// Colours are one reading when they have the same colour words.
+fn colour_key(value: &str) -> String {
+    format!("{:?}", normalize::ColourWords::new(value))
+}
+
+/// Sizes are one reading when they are the same size.
+fn size_key(value: &str) -> String {
+    normalize::Size::parse(value).value
 }
 
 /// Whether `facts` states the field a `soft` entry names.
@@ -226,41 +257,40 @@ fn merge_found<T: PartialEq + Clone>(values: impl Iterator<Item = Option<T>>) ->
     (found.first().cloned(), disputed)
 }
 
-/// Models under `grounded`: agreeing values are the value. When the words
-/// of every stated model are among the words of one of them ("AIRism" and
-/// "AIRism Crew Neck"), that longest model is the value, undisputed: every
-/// word of it is the person's (grounding dropped any other), the model check
-/// is word-wise, so an item without the shorter model's words fails every
-/// candidate, and the words only one extractor read are still words the
-/// person said ("Gift Card $50" and "Gift Card": a $25 card is not what
-/// they asked for). Like the strictest limit, the reading that says more
-/// wins. Any other disagreement is disputed.
-fn merge_model<'a>(values: impl Iterator<Item = Option<&'a str>>) -> (Option<String>, bool) {
-    let found: Vec<&str> = values.flatten().collect();
-    let Some(first) = found.first() else { return (None, false) };
-    let word_sets: Vec<BTreeSet<String>> =
-        found.iter().map(|value| normalize::words(value).into_iter().collect()).collect();
-    if word_sets.windows(2).all(|pair| pair[0] == pair[1]) {
-        return (Some((*first).to_owned()), false);
-    }
-    let common = word_sets
-        .iter()
-        .enumerate()
-        .filter(|(_, words)| word_sets.iter().all(|other| other.is_subset(words)))
-        .min_by_key(|(index, words)| (std::cmp::Reverse(words.len()), *index));
-    match common {
-        Some((index, words)) if !words.is_empty() => (Some(found[index].to_owned()), false),
-        _ => (Some((*first).to_owned()), true),
-    }
+/// Models under `grounded`: the base model and its candidates, never
+/// disputed. Readings with the same words are one reading. A reading whose
+/// words are all among the words of another ("AIRism" and "AIRism Crew
+/// Neck") gives way to it: every word of the longer one is the person's
+/// (grounding dropped any other), the model check is word-wise, so an item
+/// without the shorter model's words fails the longer one too, and the
+/// words only one extractor read are still words the person said ("Gift
+/// Card $50" and "Gift Card": a $25 card is not what they asked for). Like
+/// the strictest limit, the reading that says more wins. Readings that do
+/// not nest ("Pegasus 41" and "Vomero 17") are both the person's words:
+/// the first is the base and the others are candidates (`model_any`), so an
+/// item that is none of them blocks, as for brands, colours and sizes.
+fn merge_model<'a>(values: impl Iterator<Item = Option<&'a str>>) -> (Option<String>, Vec<String>) {
+    let words_of = |value: &&str| -> BTreeSet<String> { normalize::words(value).into_iter().collect() };
+    let (Some(first), more) = candidates_by(values, |value| words_of(value)) else { return (None, Vec::new()) };
+    let readings: Vec<&str> = std::iter::once(first).chain(more).collect();
+    let word_sets: Vec<BTreeSet<String>> = readings.iter().map(words_of).collect();
+    // Distinct word sets, so "not a subset of another" is "not a strict subset".
+    let said_more = |index: usize| {
+        word_sets.iter().enumerate().any(|(other, words)| other != index && word_sets[index].is_subset(words))
+    };
+    let mut kept =
+        readings.iter().enumerate().filter(|(index, _)| !said_more(*index)).map(|(_, value)| (*value).to_owned());
+    let base = kept.next();
+    (base, kept.collect())
 }
 
-/// The first found value, and the other found values that differ from it
-/// (by `key`), in order, as alternatives.
-fn candidates<'a>(
-    values: impl Iterator<Item = Option<&'a str>>,
-    key: impl Fn(&str) -> String,
-) -> (Option<String>, Vec<String>) {
-    let found: Vec<&str> = values.flatten().collect();
+/// The first found value of `values` as given, and the other found values
+/// whose `key` differs from every earlier one, in order, as alternatives.
+fn candidates_by<T: Clone, K: PartialEq>(
+    values: impl Iterator<Item = Option<T>>,
+    key: impl Fn(&T) -> K,
+) -> (Option<T>, Vec<T>) {
+    let found: Vec<T> = values.flatten().collect();
     let Some(first) = found.first() else { return (None, Vec::new()) };
     let mut seen = vec![key(first)];
     let mut more = Vec::new();
@@ -268,10 +298,25 @@ fn candidates<'a>(
         let value_key = key(value);
         if !seen.contains(&value_key) {
             seen.push(value_key);
-            more.push((*value).to_owned());
+            more.push(value.clone());
         }
     }
-    (Some((*first).to_owned()), more)
+    (Some(first.clone()), more)
+}
+
+/// [`candidates_by`] for text, owned.
+fn candidates<'a>(
+    values: impl Iterator<Item = Option<&'a str>>,
+    key: impl Fn(&str) -> String,
+) -> (Option<String>, Vec<String>) {
+    let (first, more) = candidates_by(values, |value: &&str| key(value));
+    (first.map(str::to_owned), more.into_iter().map(str::to_owned).collect())
+}
+
+/// Counts without repeats, in order, leaving out `base`.
+fn union_counts<'a>(values: impl Iterator<Item = &'a u64>, base: u64) -> Vec<u64> {
+    let mut seen: BTreeSet<u64> = BTreeSet::from([base]);
+    values.copied().filter(|count| seen.insert(*count)).collect()
 }
 
 /// Merges extractor outputs, in extractor order (the first is the tie-breaker).
@@ -329,6 +374,19 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
     let (size_any, size_any_disputed) =
         merge_alternatives(outputs.iter().map(|facts| &facts.size_any), size_label.as_deref());
     note(FieldRef::Shared(FieldName::SizeLabel), size_any_disputed);
+    // No extractor returns model or quantity candidates (only the grounded
+    // merge writes them), but facts given in code or a case may carry them:
+    // kept by the same rule, never silently dropped.
+    let (model_any, model_any_disputed) =
+        merge_alternatives(outputs.iter().map(|facts| &facts.model_any), model.as_deref());
+    note(FieldRef::Shared(FieldName::Model), model_any_disputed);
+    let quantity_lists: Vec<BTreeSet<u64>> =
+        outputs.iter().map(|facts| facts.quantity_any.iter().copied().collect()).collect();
+    note(FieldRef::Shared(FieldName::Quantity), quantity_lists.windows(2).any(|pair| pair[0] != pair[1]));
+    let quantity_any = match quantity {
+        None => Vec::new(),
+        Some(base) => union_counts(outputs.iter().flat_map(|facts| facts.quantity_any.iter()), base),
+    };
 
     let (lines, line_disputes) = merge_lines(outputs);
     disputed.extend(line_disputes);
@@ -354,6 +412,7 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
         brand_any,
         brand_not,
         model,
+        model_any,
         color,
         color_any,
         color_not,
@@ -364,6 +423,7 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
         explicit_max_cents,
         explicit_max_currency,
         quantity,
+        quantity_any,
         needs_refundable,
         deadline_days,
         lines,
@@ -454,17 +514,30 @@ fn merge_lines(outputs: &[Facts]) -> (Vec<Line>, Vec<FieldRef>) {
         let (color, color_disputed) = merge_text(all.iter().map(|line| line.color.as_deref()));
         let (size_label, size_disputed) = merge_text(all.iter().map(|line| line.size_label.as_deref()));
         let (quantity, quantity_disputed) = merge_value(all.iter().map(|line| line.quantity));
+        // Candidates (only facts given in code or a case carry them here):
+        // the union, the field disputed when the lists differ, as shared.
+        let (model_any, model_any_disputed) =
+            merge_alternatives(all.iter().map(|line| &line.model_any), model.as_deref());
+        let (color_any, color_any_disputed) =
+            merge_alternatives(all.iter().map(|line| &line.color_any), color.as_deref());
+        let (size_any, size_any_disputed) =
+            merge_alternatives(all.iter().map(|line| &line.size_any), size_label.as_deref());
+        let counts: Vec<BTreeSet<u64>> = all.iter().map(|line| line.quantity_any.iter().copied().collect()).collect();
+        let quantity_any = match quantity {
+            None => Vec::new(),
+            Some(base) => union_counts(all.iter().flat_map(|line| line.quantity_any.iter()), base),
+        };
         for (field, is_disputed) in [
-            (FieldName::Model, model_disputed),
-            (FieldName::Color, color_disputed),
-            (FieldName::SizeLabel, size_disputed),
-            (FieldName::Quantity, quantity_disputed),
+            (FieldName::Model, model_disputed || model_any_disputed),
+            (FieldName::Color, color_disputed || color_any_disputed),
+            (FieldName::SizeLabel, size_disputed || size_any_disputed),
+            (FieldName::Quantity, quantity_disputed || counts.windows(2).any(|pair| pair[0] != pair[1])),
         ] {
             if is_disputed {
                 disputes.push(FieldRef::Line { index, field });
             }
         }
-        merged.push(Line { model, color, size_label, quantity });
+        merged.push(Line { model, model_any, color, color_any, size_label, size_any, quantity, quantity_any });
     }
     (merged, disputes)
 }
@@ -580,7 +653,100 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(apart.model.as_deref(), Some("iPhone 15 Silicone Case"));
-        assert!(apart.disputed.contains(&FieldName::Model.into()));
+        assert_eq!(apart.model_any, vec!["iPhone 16 Silicone Case"]);
+        assert!(apart.disputed.is_empty(), "both models were said: candidates, not a dispute: {:?}", apart.disputed);
+    }
+
+    #[test]
+    fn grounded_models_that_do_not_nest_are_candidates_and_nested_ones_give_way() {
+        let merged = merge_grounded(&[
+            grounded(r#"{"model": "Pegasus 41"}"#, &[]),
+            grounded(r#"{"model": "Vomero 17"}"#, &[]),
+            grounded(r#"{"model": "pegasus 41"}"#, &[]),
+            grounded(r#"{"model": "Pegasus"}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(merged.model.as_deref(), Some("Pegasus 41"));
+        assert_eq!(merged.model_any, vec!["Vomero 17"], "a repeat is one reading, a nested one gives way");
+        assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+        let shorter_first = merge_grounded(&[
+            grounded(r#"{"model": "Pegasus"}"#, &[]),
+            grounded(r#"{"model": "Vomero 17"}"#, &[]),
+            grounded(r#"{"model": "Pegasus 41 Trail"}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!(shorter_first.model.as_deref(), Some("Vomero 17"));
+        assert_eq!(shorter_first.model_any, vec!["Pegasus 41 Trail"]);
+    }
+
+    #[test]
+    fn grounded_quantity_conflicts_are_candidates() {
+        let merged = merge_grounded(&[
+            grounded(r#"{"quantity": 2}"#, &[]),
+            grounded(r#"{"quantity": 6}"#, &[]),
+            grounded(r#"{"quantity": 2}"#, &[]),
+            grounded(r#"{"quantity": 3, "quantity_any": [6, 4]}"#, &[]),
+        ])
+        .unwrap();
+        assert_eq!((merged.quantity, merged.quantity_any.as_slice()), (Some(2), &[6, 3, 4][..]));
+        assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+        let one = merge_grounded(&[grounded("{}", &[]), grounded(r#"{"quantity": 6}"#, &[])]).unwrap();
+        assert_eq!((one.quantity, one.quantity_any.len()), (Some(6), 0));
+        let level =
+            merge_grounded(&[grounded(r#"{"level": "pro"}"#, &[]), grounded(r#"{"level": "beginner"}"#, &[])]).unwrap();
+        assert_eq!(disputed(&level), vec!["level"], "a level has no candidates: still disputed");
+    }
+
+    #[test]
+    fn grounded_line_field_conflicts_are_candidates_per_line() {
+        let merged = merge_grounded(&[
+            grounded(
+                r#"{"lines": [{"size_label": "40", "quantity": 1}, {"model": "Pegasus 41", "color": "black"}]}"#,
+                &[],
+            ),
+            grounded(
+                r#"{"lines": [{"size_label": "41", "quantity": 2}, {"model": "Vomero 17", "color": "Black"}]}"#,
+                &[],
+            ),
+        ])
+        .unwrap();
+        assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+        assert_eq!(
+            (merged.lines[0].size_label.as_deref(), merged.lines[0].size_any.as_slice()),
+            (Some("40"), &["41".to_owned()][..])
+        );
+        assert_eq!((merged.lines[0].quantity, merged.lines[0].quantity_any.as_slice()), (Some(1), &[2][..]));
+        assert_eq!(merged.lines[1].model_any, vec!["Vomero 17"]);
+        assert!(merged.lines[1].color_any.is_empty(), "the same colour words are one reading");
+        let spec = merge(&[
+            facts(r#"{"lines": [{"size_label": "40"}, {"size_label": "43"}]}"#),
+            facts(r#"{"lines": [{"size_label": "40"}, {"size_label": "44"}]}"#),
+        ])
+        .unwrap();
+        assert!(spec.lines[1].size_any.is_empty());
+        assert_eq!(disputed(&spec), vec!["lines[1].size_label"], "spec is unchanged");
+    }
+
+    #[test]
+    fn spec_merge_still_disputes_model_and_quantity_conflicts() {
+        let merged = merge(&[
+            facts(r#"{"model": "Pegasus 41", "quantity": 2}"#),
+            facts(r#"{"model": "Vomero 17", "quantity": 6}"#),
+        ])
+        .unwrap();
+        assert_eq!((merged.model.as_deref(), merged.quantity), (Some("Pegasus 41"), Some(2)));
+        assert!(merged.model_any.is_empty() && merged.quantity_any.is_empty());
+        assert_eq!(disputed(&merged), vec!["model", "quantity"]);
+        let given = merge(&[
+            facts(r#"{"model": "Pegasus 41", "model_any": ["Vomero 17"], "quantity": 2, "quantity_any": [6]}"#),
+            facts(r#"{"model": "Pegasus 41", "model_any": ["vomero 17"], "quantity": 2, "quantity_any": [6]}"#),
+        ])
+        .unwrap();
+        assert_eq!(
+            (given.model_any.as_slice(), given.quantity_any.as_slice()),
+            (&["Vomero 17".to_owned()][..], &[6][..])
+        );
+        assert!(given.disputed.is_empty(), "the same candidates are agreement: {:?}", given.disputed);
     }
 
     #[test]

@@ -66,6 +66,49 @@ pub fn days_until(today: NaiveDate, weekday: Weekday) -> u64 {
     u64::from((to + 7 - from) % 7)
 }
 
+// One line as an extractor returns it: `Line` without the candidates, which
+// only a merge writes. Named `Line` in the schema, and its doc comment (the
+// schema's description) is `Line`'s own, so the schema models are held to
+// is exactly what it was before lines had candidates.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Line")]
+/// One variant of a multi-variant order ("size 40 for my wife and 43 for me").
+/// Fields left `None` fall back to the shared facts.
+pub struct ExtractedLine {
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub color: Option<String>,
+    #[serde(default)]
+    pub size_label: Option<String>,
+    #[serde(default)]
+    pub quantity: Option<u64>,
+}
+
+impl ExtractedLine {
+    /// The line as facts hold it, without candidates.
+    pub fn into_line(self) -> Line {
+        Line {
+            model: self.model,
+            color: self.color,
+            size_label: self.size_label,
+            quantity: self.quantity,
+            ..Line::default()
+        }
+    }
+
+    /// The extractor's shape of a line: its values, its candidates left out.
+    pub fn of(line: &Line) -> ExtractedLine {
+        ExtractedLine {
+            model: line.model.clone(),
+            color: line.color.clone(),
+            size_label: line.size_label.clone(),
+            quantity: line.quantity,
+        }
+    }
+}
+
 /// One extractor's output on the wire: the facts of guard.md §3 without
 /// `disputed` (only a merge can dispute), plus `deadline_weekday` for named
 /// weekdays, which code turns into days. This is the type whose JSON Schema
@@ -126,7 +169,7 @@ pub struct ExtractedFacts {
     pub deadline_weekday: Option<Weekday>,
     /// Several variants in one order; empty otherwise.
     #[serde(default)]
-    pub lines: Vec<Line>,
+    pub lines: Vec<ExtractedLine>,
     /// Must-have requirements no other field holds, in the person's words.
     #[serde(default)]
     pub other: Vec<String>,
@@ -174,6 +217,8 @@ impl ExtractedFacts {
             brand_any: self.brand_any,
             brand_not: self.brand_not,
             model: self.model,
+            // Candidates are the grounded merge's, never an extractor's.
+            model_any: Vec::new(),
             color: self.color,
             color_any: self.color_any,
             color_not: self.color_not,
@@ -184,9 +229,10 @@ impl ExtractedFacts {
             explicit_max_cents: self.explicit_max_cents,
             explicit_max_currency: self.explicit_max_currency,
             quantity: self.quantity,
+            quantity_any: Vec::new(),
             needs_refundable: self.needs_refundable,
             deadline_days,
-            lines: self.lines,
+            lines: self.lines.into_iter().map(ExtractedLine::into_line).collect(),
             other: self.other,
             other_optional: self.other_optional,
             // `schema::validate` refused any name that does not parse, and the

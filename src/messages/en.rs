@@ -51,7 +51,7 @@ pub fn render(message: &Message) -> String {
             )
         }
         Message::Model { wanted, item } => {
-            format!("Asked for the model {wanted}, the cart has {item}.", item = name(item))
+            format!("Asked for the model {}, the cart has {item}.", wanted.join(" or "), item = name(item))
         }
         Message::ModelQuoted { quote, item } => {
             format!("You asked for \u{201c}{quote}\u{201d}; the cart has {item}.", item = name(item))
@@ -167,7 +167,8 @@ pub fn render(message: &Message) -> String {
         }
         Message::Quantity { wanted, actual, entries } => {
             let contents: Vec<String> = entries.iter().map(counted).collect();
-            format!("Asked for {wanted}, the cart has {actual}: {}.", contents.join(", "))
+            let wanted: Vec<String> = wanted.iter().map(u64::to_string).collect();
+            format!("Asked for {}, the cart has {actual}: {}.", wanted.join(" or "), contents.join(", "))
         }
         Message::Other { text, items } => {
             format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
@@ -364,10 +365,11 @@ fn counted(entry: &Counted) -> String {
 
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
-    parts.extend(line.model.clone());
-    parts.extend(line.colour.clone());
-    parts.extend(line.size.as_ref().map(|size| format!("size {size}")));
-    parts.extend(line.quantity.map(|quantity| format!("quantity {quantity}")));
+    let counts: Vec<String> = line.quantity.iter().map(u64::to_string).collect();
+    parts.extend((!line.model.is_empty()).then(|| line.model.join(" or ")));
+    parts.extend((!line.colour.is_empty()).then(|| line.colour.join(" or ")));
+    parts.extend((!line.size.is_empty()).then(|| format!("size {}", line.size.join(" or "))));
+    parts.extend((!counts.is_empty()).then(|| format!("quantity {}", counts.join(" or "))));
     if parts.is_empty() { format!("item {}", line.index + 1) } else { parts.join(", ") }
 }
 
@@ -429,7 +431,10 @@ fn brief_part(part: &BriefPart) -> String {
         BriefKind::Colours(colours) => colours.join(" or "),
         BriefKind::Sizes(sizes) => format!("size {}", sizes.join(" or ")),
         BriefKind::Level(level) => format!("{} level", level.as_str()),
-        BriefKind::Quantity(quantity) => format!("{quantity} of them"),
+        BriefKind::Quantity(counts) => {
+            let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+            format!("{} of them", counts.join(" or "))
+        }
         BriefKind::Line { index, quantity, words, size } => {
             let mut all: Vec<String> = quantity.iter().map(|quantity| format!("{quantity} ×")).collect();
             all.extend(words.iter().cloned());

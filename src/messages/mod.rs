@@ -180,10 +180,12 @@ pub struct EntryLine {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MissingLine {
     pub index: usize,
-    pub model: Option<String>,
-    pub colour: Option<String>,
-    pub size: Option<String>,
-    pub quantity: Option<u64>,
+    /// Each field's value and its candidates, the value first; empty when
+    /// the line states none.
+    pub model: Vec<String>,
+    pub colour: Vec<String>,
+    pub size: Vec<String>,
+    pub quantity: Vec<u64>,
 }
 
 /// Which rule of the screen (`extract::screen`) found text addressed to the
@@ -287,7 +289,8 @@ pub enum BriefKind {
     Colours(Vec<String>),
     Sizes(Vec<String>),
     Level(Level),
-    Quantity(u64),
+    /// The count and its candidates (`quantity_any`), the count first.
+    Quantity(Vec<u64>),
     /// One item of a multi-item order: its count, model and colour, size.
     Line {
         index: usize,
@@ -353,8 +356,9 @@ pub enum Message {
         look_alike: bool,
         item: ItemName,
     },
+    /// The item's name has the words of none of the candidate models.
     Model {
-        wanted: String,
+        wanted: Vec<String>,
         item: ItemName,
     },
     /// A model reason quoting the person's words.
@@ -456,8 +460,9 @@ pub enum Message {
         total: Money,
         beyond: bool,
     },
+    /// The cart holds a count that is none of the candidate counts.
     Quantity {
-        wanted: u64,
+        wanted: Vec<u64>,
         actual: u64,
         entries: Vec<Counted>,
     },

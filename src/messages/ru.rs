@@ -18,7 +18,10 @@ pub fn render(message: &Message) -> String {
         }
         Message::BriefSummary { parts } => {
             let parts: Vec<String> = parts.iter().map(brief_part).collect();
-            format!("Вы просили: {}.", parts.join(", "))
+            let joined = parts.join(", ");
+            // A last part that ends with an abbreviation ("2 шт.") ends the sentence too.
+            let end = if joined.ends_with('.') { "" } else { "." };
+            format!("Вы просили: {joined}{end}")
         }
         Message::BriefNotRead => "Я пока не смог прочитать запрос.".to_owned(),
         Message::BriefQuestion { asks } => {
@@ -61,7 +64,7 @@ pub fn render(message: &Message) -> String {
             )
         }
         Message::Model { wanted, item } => {
-            format!("Вы просили модель {wanted}, а в корзине {item}.", item = name(item))
+            format!("Вы просили модель {}, а в корзине {item}.", listed(wanted, "или"), item = name(item))
         }
         Message::ModelQuoted { quote, item } => format!("Вы просили «{quote}», а в корзине {item}.", item = name(item)),
         Message::Color { wanted, actual, item } => match actual {
@@ -200,7 +203,8 @@ pub fn render(message: &Message) -> String {
         }
         Message::Quantity { wanted, actual, entries } => {
             let contents: Vec<String> = entries.iter().map(counted).collect();
-            format!("Вы просили {wanted} шт., а в корзине {actual} шт.: {}.", contents.join(", "))
+            let wanted: Vec<String> = wanted.iter().map(u64::to_string).collect();
+            format!("Вы просили {} шт., а в корзине {actual} шт.: {}.", listed(&wanted, "или"), contents.join(", "))
         }
         Message::Other { text, items } => {
             format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", names(items))
@@ -477,10 +481,11 @@ fn counted(entry: &Counted) -> String {
 
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
-    parts.extend(line.model.clone());
-    parts.extend(line.colour.as_ref().map(|value| format!("цвет {}", colours(std::slice::from_ref(value), "или"))));
-    parts.extend(line.size.as_ref().map(|size| format!("размер {size}")));
-    parts.extend(line.quantity.map(|quantity| format!("{quantity} шт.")));
+    let counts: Vec<String> = line.quantity.iter().map(u64::to_string).collect();
+    parts.extend((!line.model.is_empty()).then(|| listed(&line.model, "или")));
+    parts.extend((!line.colour.is_empty()).then(|| format!("цвет {}", colours(&line.colour, "или"))));
+    parts.extend((!line.size.is_empty()).then(|| format!("размер {}", listed(&line.size, "или"))));
+    parts.extend((!counts.is_empty()).then(|| format!("{} шт.", listed(&counts, "или"))));
     if parts.is_empty() { format!("позицию {}", line.index + 1) } else { parts.join(", ") }
 }
 
@@ -542,7 +547,10 @@ fn brief_part(part: &BriefPart) -> String {
         BriefKind::Colours(values) => colours(values, "или"),
         BriefKind::Sizes(sizes) => format!("размер {}", sizes.join(" или ")),
         BriefKind::Level(wanted) => level(*wanted).to_owned(),
-        BriefKind::Quantity(quantity) => format!("{quantity} шт."),
+        BriefKind::Quantity(counts) => {
+            let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+            format!("{} шт.", listed(&counts, "или"))
+        }
         BriefKind::Line { index, quantity, words, size } => {
             let mut all: Vec<String> = quantity.iter().map(|quantity| format!("{quantity} ×")).collect();
             all.extend(words.iter().cloned());

@@ -99,7 +99,8 @@ fn samples() -> Vec<Message> {
             look_alike: true,
             item: "Wilson Clash 100".into(),
         },
-        Message::Model { wanted: "Pegasus 42".into(), item: item() },
+        Message::Model { wanted: strings(&["Pegasus 42"]), item: item() },
+        Message::Model { wanted: strings(&["Pegasus 42", "Vomero 17"]), item: item() },
         Message::ModelQuoted { quote: "Pegasus-42".into(), item: item() },
         Message::Color { wanted: strings(&["чёрные"]), actual: Some("White".into()), item: item() },
         Message::Color { wanted: strings(&["black", "navy"]), actual: None, item: item() },
@@ -180,12 +181,17 @@ fn samples() -> Vec<Message> {
         Message::ExplicitMax { max: usd(10_000), total: usd(13_999), beyond: false },
         Message::ExplicitMax { max: Money::new(300_000, Some("RUB")), total: Money::new(u64::MAX, None), beyond: true },
         Message::Quantity {
-            wanted: 2,
+            wanted: vec![2],
             actual: 3,
             entries: vec![Counted { quantity: 3, name: "Wilson US Open balls".into(), units: None }],
         },
         Message::Quantity {
-            wanted: 12,
+            wanted: vec![2, 6],
+            actual: 3,
+            entries: vec![Counted { quantity: 3, name: "Wilson US Open balls".into(), units: None }],
+        },
+        Message::Quantity {
+            wanted: vec![12],
             actual: 9,
             entries: vec![
                 Counted { quantity: 2, name: "Penn balls".into(), units: Some(4) },
@@ -204,12 +210,25 @@ fn samples() -> Vec<Message> {
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },
         Message::Missing(MissingLine {
             index: 1,
-            model: Some("Pegasus 41".into()),
-            colour: Some("black".into()),
-            size: Some("43".into()),
-            quantity: Some(2),
+            model: strings(&["Pegasus 41"]),
+            colour: strings(&["black"]),
+            size: strings(&["43"]),
+            quantity: vec![2],
         }),
-        Message::Missing(MissingLine { index: 1, model: None, colour: None, size: None, quantity: None }),
+        Message::Missing(MissingLine {
+            index: 1,
+            model: strings(&["Pegasus 41", "Vomero 17"]),
+            colour: strings(&["black", "navy"]),
+            size: strings(&["43", "44"]),
+            quantity: vec![1, 2],
+        }),
+        Message::Missing(MissingLine {
+            index: 1,
+            model: Vec::new(),
+            colour: Vec::new(),
+            size: Vec::new(),
+            quantity: Vec::new(),
+        }),
         Message::Accepted(Box::new(Message::Refund { item: item() })),
         Message::Declined(Box::new(Message::Size {
             wanted: strings(&["42"]),
@@ -258,7 +277,7 @@ fn samples() -> Vec<Message> {
                 (BriefKind::Colours(strings(&["white", "grey"])), true),
                 (BriefKind::Sizes(strings(&["42", "43"])), false),
                 (BriefKind::Level(Level::Beginner), false),
-                (BriefKind::Quantity(2), false),
+                (BriefKind::Quantity(vec![2]), false),
                 (
                     BriefKind::Line {
                         index: 1,

@@ -613,7 +613,7 @@ pub fn markdown(report: &CompareReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::ExtractedFacts;
+    use crate::extract::{ExtractedFacts, ExtractedLine};
     use crate::sandbox::dataset;
     use crate::sandbox::gold::{GoldBook, GoldExtractor, offline_extraction};
 
@@ -645,8 +645,8 @@ mod tests {
                     // Lines in the other order and brand_not in other case: right.
                     "two notebooks, one black one blue" => ExtractedFacts {
                         lines: vec![
-                            Line { color: Some("Blue".into()), ..Line::default() },
-                            Line { color: Some("black".into()), ..Line::default() },
+                            ExtractedLine { color: Some("Blue".into()), ..ExtractedLine::default() },
+                            ExtractedLine { color: Some("black".into()), ..ExtractedLine::default() },
                         ],
                         brand_not: vec!["leuchtturm".into()],
                         ..ExtractedFacts::default()

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::cart::{Cart, CartEntry, Item};
 use crate::catalog::Catalog;
+use crate::extract::ExtractedLine;
 use crate::facts::Facts;
 use crate::finding::Code;
 
@@ -291,6 +292,17 @@ fn parse_task(text: &str, catalog: &Catalog, origin: &str) -> Result<Task, Field
     if !gold.disputed.is_empty() {
         return Err(field_error("gold.disputed", "gold facts are never disputed"));
     }
+    // Candidates are what a merge makes of two readings; gold is one reading
+    // (and the gold extractor's wire shape has no place for them).
+    if !gold.model_any.is_empty() {
+        return Err(field_error("gold.model_any", "gold facts never hold merge candidates"));
+    }
+    if !gold.quantity_any.is_empty() {
+        return Err(field_error("gold.quantity_any", "gold facts never hold merge candidates"));
+    }
+    if let Some(index) = gold.lines.iter().position(|line| *line != ExtractedLine::of(line).into_line()) {
+        return Err(field_error(&format!("gold.lines[{index}]"), "gold facts never hold merge candidates"));
+    }
     let expect_ask_on_right = match object.get("expect_ask_on_right") {
         None | Some(Value::Null) => BTreeSet::new(),
         Some(value) => codes(value, "expect_ask_on_right")?,
@@ -415,7 +427,11 @@ mod tests {
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\": \"red\"", "\"colour\": \"red\"")),
-            "tasks.jsonl:1: gold: unknown field `colour`, expected one of `brand`, `brand_any`, `brand_not`, `model`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `quantity`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
+            "tasks.jsonl:1: gold: unknown field `colour`, expected one of `brand`, `brand_any`, `brand_not`, `model`, `model_any`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `quantity`, `quantity_any`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
+        );
+        assert_eq!(
+            error_of(&GOOD.replace(r#"{"color": "red"}"#, r#"{"color": "red", "quantity": 1, "quantity_any": [2]}"#)),
+            "tasks.jsonl:1: gold.quantity_any: gold facts never hold merge candidates"
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\"]", "\"colour\"]")),

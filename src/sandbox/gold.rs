@@ -13,7 +13,9 @@ use chrono::NaiveDate;
 
 use super::dataset::Dataset;
 use crate::extract::name::GOLD;
-use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
+use crate::extract::{
+    Cost, ExtractError, ExtractFuture, ExtractInput, ExtractedFacts, ExtractedLine, Extraction, Extractor,
+};
 use crate::facts::Facts;
 
 /// Gold facts by (request, today), with the task each came from. Keyed by
@@ -60,7 +62,7 @@ pub fn to_extracted(gold: &Facts) -> ExtractedFacts {
         needs_refundable: gold.needs_refundable,
         deadline_days: gold.deadline_days,
         deadline_weekday: None,
-        lines: gold.lines.clone(),
+        lines: gold.lines.iter().map(ExtractedLine::of).collect(),
         other: gold.other.clone(),
         other_optional: gold.other_optional.clone(),
         soft: gold.soft.iter().map(ToString::to_string).collect(),

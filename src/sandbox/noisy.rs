@@ -318,7 +318,7 @@ impl Extractor for NoisyExtractor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::Line;
+    use crate::extract::ExtractedLine as Line;
 
     fn gold() -> ExtractedFacts {
         ExtractedFacts {

@@ -231,8 +231,11 @@ pub fn plain_words(facts: &Facts, today: NaiveDate) -> Message {
     if let Some(brands) = all(&facts.brand, &facts.brand_any) {
         product.push(brands.join(" / "));
     }
-    if let Some(model) = &facts.model {
-        product.push(model.clone());
+    // Candidate models (the grounded merge's `model_any`) are named like
+    // accepted brands: they are not disputed, so this is where the person
+    // sees them.
+    if let Some(models) = all(&facts.model, &facts.model_any) {
+        product.push(models.join(" / "));
     }
     if !product.is_empty() {
         push(BriefKind::Product(product.join(" ")), optional(FieldName::Brand) || optional(FieldName::Model));
@@ -247,7 +250,8 @@ pub fn plain_words(facts: &Facts, today: NaiveDate) -> Message {
         push(BriefKind::Level(level), optional(FieldName::Level));
     }
     if let Some(quantity) = facts.quantity {
-        push(BriefKind::Quantity(quantity), optional(FieldName::Quantity));
+        let counts = std::iter::once(quantity).chain(facts.quantity_any.iter().copied()).collect();
+        push(BriefKind::Quantity(counts), optional(FieldName::Quantity));
     }
     for (index, line) in facts.lines.iter().enumerate() {
         let words = [&line.model, &line.color].into_iter().flatten().cloned().collect();
@@ -309,6 +313,26 @@ mod tests {
             quotes: Vec::new(),
             grounding: Some(Grounding { supported: vec![], dropped, ..Grounding::default() }),
         }
+    }
+
+    #[test]
+    fn plain_words_name_candidate_models_and_counts() {
+        let facts = Facts {
+            brand: Some("Nike".into()),
+            model: Some("Pegasus 41".into()),
+            model_any: vec!["Vomero 17".into()],
+            quantity: Some(2),
+            quantity_any: vec![6],
+            ..Facts::default()
+        };
+        assert_eq!(
+            render(Language::En, &plain_words(&facts, today())),
+            "You asked for: Nike Pegasus 41 / Vomero 17, 2 or 6 of them."
+        );
+        assert_eq!(
+            render(Language::Ru, &plain_words(&facts, today())),
+            "Вы просили: Nike Pegasus 41 / Vomero 17, 2 или 6 шт."
+        );
     }
 
     #[test]

@@ -68,7 +68,13 @@ fn line() -> impl Strategy<Value = Line> {
         proptest::option::of(text()),
         proptest::option::of(1u64..5),
     )
-        .prop_map(|(model, color, size_label, quantity)| Line { model, color, size_label, quantity })
+        .prop_map(|(model, color, size_label, quantity)| Line {
+            model,
+            color,
+            size_label,
+            quantity,
+            ..Line::default()
+        })
 }
 
 fn facts(with_lines: bool) -> impl Strategy<Value = Facts> {

@@ -14,7 +14,7 @@
 use super::colour::ColourMention;
 use super::size::SizeMention;
 use super::text::{Request, count};
-use crate::facts::Line;
+use crate::extract::ExtractedLine as Line;
 
 /// Words that may sit between a line's count and its value ("2 in size 40").
 const BETWEEN: [&str; 9] = ["in", "size", "a", "pairs", "pair", "of", "размер", "размера", "в"];

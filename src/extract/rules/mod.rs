@@ -1132,7 +1132,7 @@ fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
 mod tests {
     use super::*;
     use crate::extract::Weekday;
-    use crate::facts::{Level, Line, PricePreference};
+    use crate::facts::{Level, PricePreference};
 
     fn date(text: &str) -> NaiveDate {
         NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
@@ -1459,7 +1459,7 @@ mod tests {
     fn an_empty_vocabulary_names_no_brand() {
         let facts = RulesExtractor::default().parse("Nike Pegasus 41 size 42", &[], date("2026-11-02"));
         assert_eq!((facts.brand, facts.model, facts.size_label.as_deref()), (None, None, Some("42")));
-        assert_eq!(facts.lines, Vec::<Line>::new());
+        assert!(facts.lines.is_empty());
     }
 
     #[tokio::test]
