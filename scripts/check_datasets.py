@@ -13,6 +13,17 @@ Checks:
   labels    recomputed with scripts/refguard.py (the reference reading of
             /work/notes/semantics.md): right carts raise no block code (besides
             `other` where expected), wrong carts raise exactly their codes.
+  real      datasets/real (synthetic carts for the dev set, scripts/devset_carts.py):
+            the file is what the generator writes; one task per dev-set row, same id,
+            split by the dev set's hash rule; carts of inline items (catalog item
+            shape, task-local ids `<task id>/...` that are not catalog ids, category
+            `devset`), >= 1 right cart, wrong carts with valid block codes. Its labels
+            are NOT recomputed with refguard.py: refguard reads only the FORMAT.md
+            facts, and the dev-set gold uses the issue 11 extensions (brand_any,
+            color_any, size_any, color_not, explicit_max_currency; code
+            color-excluded). They are checked against the engine instead, by
+            `cargo test --lib the_dev_set_carts_hold_their_labels_under_gold` and
+            scripts/crosscheck_engine.py.
 Exit code 0 only if everything passes.
 """
 
@@ -25,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 import refguard  # noqa: E402
+import devset_carts  # noqa: E402
 
 BLOCK_CODES = {"brand", "brand-excluded", "model", "color", "size", "level", "refund", "deadline", "price",
                "explicit-max", "quantity", "other", "missing", "extra", "lines"}
@@ -174,6 +186,69 @@ def check_dataset(name, catalog, by_cat, min_tasks):
     return len(tasks), splits, russian
 
 
+REAL_TASK_KEYS = {"id", "split", "request", "lang", "today", "gold", "carts", "expect_ask_on_right", "note"}
+
+
+def check_real(catalog):
+    path = ROOT / "datasets" / "real" / "tasks.jsonl"
+    text = path.read_text(encoding="utf-8")
+    if text != devset_carts.build():
+        err("real: datasets/real/tasks.jsonl is not what scripts/devset_carts.py writes; run it")
+    rows = [json.loads(line) for source in devset_carts.SOURCES
+            for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
+    tasks = [json.loads(line) for line in text.splitlines() if line.strip()]
+    if [t.get("id") for t in tasks] != [r["id"] for r in rows]:
+        err("real: task ids are not the dev-set row ids in order")
+    splits = {"open": 0, "heldout": 0}
+    carts = {"right": 0, "wrong": 0}
+    for t in tasks:
+        tid = t.get("id")
+        if set(t) - REAL_TASK_KEYS:
+            err(f"{tid}: unknown fields {sorted(set(t) - REAL_TASK_KEYS)}")
+        split = t.get("split")
+        if split != devset_carts.split_of(tid):
+            err(f"{tid}: split {split}, the dev set's hash rule says {devset_carts.split_of(tid)}")
+        else:
+            splits[split] += 1
+        gold = t.get("gold", {})
+        must_other = bool(gold.get("other")) and "other" not in gold.get("soft", [])
+        if must_other != (t.get("expect_ask_on_right") == ["other"]):
+            err(f"{tid}: expect_ask_on_right {t.get('expect_ask_on_right')} with gold other {gold.get('other')}")
+        rights = [c for c in t.get("carts", []) if c.get("label") == "right"]
+        if len(rights) != 1:
+            err(f"{tid}: {len(rights)} right carts, want 1")
+        for c in t.get("carts", []):
+            label = c.get("label")
+            if label not in carts:
+                err(f"{tid}: bad cart label {label}")
+                continue
+            carts[label] += 1
+            codes = c.get("codes")
+            if label == "wrong" and (not codes or set(codes) - BLOCK_CODES - {"color-excluded"} or "other" in codes):
+                err(f"{tid}: wrong cart needs valid codes (never 'other'), has {codes}")
+            if label == "right" and codes:
+                err(f"{tid}: right cart with codes {codes}")
+            for entry in c.get("items", []):
+                item = entry.get("item")
+                if set(entry) != {"item", "quantity"} or not isinstance(item, dict):
+                    err(f"{tid}: a cart entry is not {{item, quantity}}")
+                    continue
+                if not isinstance(entry["quantity"], int) or entry["quantity"] < 1:
+                    err(f"{tid}: bad quantity {entry['quantity']}")
+                for field, typ in ITEM_FIELDS.items():
+                    if field not in item:
+                        err(f"{tid}: item misses field {field}")
+                    elif not isinstance(item[field], typ) or (typ is int and isinstance(item[field], bool)):
+                        err(f"{tid}: item field {field} has type {type(item[field]).__name__}")
+                if set(item) - set(ITEM_FIELDS):
+                    err(f"{tid}: item has unknown fields {sorted(set(item) - set(ITEM_FIELDS))}")
+                if not str(item.get("id", "")).startswith(f"{tid}/") or item.get("id") in catalog:
+                    err(f"{tid}: item id {item.get('id')} is not task-local")
+                if item.get("category") != devset_carts.CATEGORY:
+                    err(f"{tid}: item category {item.get('category')}, want {devset_carts.CATEGORY}")
+    return len(tasks), splits, carts
+
+
 def main():
     catalog, by_cat = load_catalog()
     if len(catalog) < 300 or len(by_cat) < 8:
@@ -182,6 +257,9 @@ def main():
     for name, minimum in (("v1", 120), ("v2", 60)):
         n, splits, ru = check_dataset(name, catalog, by_cat, minimum)
         print(f"{name}: {n} tasks, open {splits['open']}, heldout {splits['heldout']}, Russian {ru} ({ru / max(1, n):.0%})")
+    n, splits, carts = check_real(catalog)
+    print(f"real: {n} tasks, open {splits['open']}, heldout {splits['heldout']}, "
+          f"{carts['right']} right and {carts['wrong']} wrong carts (labels checked against the engine, not refguard)")
     for e in errors:
         print("FAIL", e)
     print("OK" if not errors else f"{len(errors)} problems")

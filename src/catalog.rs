@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::cart::{Item, parse_item};
+use crate::cart::{CartError, Item, error, parse_item};
 use crate::normalize;
 
 /// One item of the store.
@@ -105,7 +105,8 @@ impl Catalog {
             let line = text[..offset.min(text.len())].matches('\n').count() + 1;
             let item_error = |message: String| CatalogError::Item { file: name.to_owned(), line, message };
             let value: Value = serde_json::from_str(raw.get()).map_err(|error| item_error(error.to_string()))?;
-            let parsed = parse_catalog_item(&value, &format!("$[{index}]")).map_err(item_error)?;
+            let parsed =
+                parse_catalog_item(&value, &format!("$[{index}]")).map_err(|error| item_error(error.to_string()))?;
             let id = parsed.id().to_owned();
             if self.by_id.contains_key(&id) {
                 return Err(item_error(format!("duplicate id {id:?}")));
@@ -174,11 +175,14 @@ impl Catalog {
     }
 }
 
-fn parse_catalog_item(value: &Value, path: &str) -> Result<CatalogItem, String> {
-    let mut object = value.as_object().cloned().ok_or_else(|| format!("{path}: expected an item object"))?;
+/// Parses one item of the catalog shape (an item plus `category` and
+/// `tags`, `id` required) at `path`; also the shape of a dataset's inline
+/// cart items.
+pub fn parse_catalog_item(value: &Value, path: &str) -> Result<CatalogItem, CartError> {
+    let mut object = value.as_object().cloned().ok_or_else(|| error(path, "expected an item object"))?;
     let category = match object.remove("category") {
         Some(Value::String(category)) if !category.is_empty() => category,
-        _ => return Err(format!("{path}.category: a non-empty string is required")),
+        _ => return Err(error(&format!("{path}.category"), "a non-empty string is required")),
     };
     let tags = match object.remove("tags") {
         None | Some(Value::Null) => Vec::new(),
@@ -187,14 +191,14 @@ fn parse_catalog_item(value: &Value, path: &str) -> Result<CatalogItem, String> 
             .enumerate()
             .map(|(index, tag)| match tag {
                 Value::String(tag) => Ok(tag),
-                _ => Err(format!("{path}.tags[{index}]: expected a string")),
+                _ => Err(error(&format!("{path}.tags[{index}]"), "expected a string")),
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(format!("{path}.tags: expected a list of strings")),
+        Some(_) => return Err(error(&format!("{path}.tags"), "expected a list of strings")),
     };
-    let item = parse_item(&Value::Object(object), path).map_err(|error| error.to_string())?;
+    let item = parse_item(&Value::Object(object), path)?;
     if item.id.as_deref().is_none_or(str::is_empty) {
-        return Err(format!("{path}.id: every catalog item needs an id"));
+        return Err(error(&format!("{path}.id"), "every catalog item needs an id"));
     }
     Ok(CatalogItem { category, tags, item })
 }

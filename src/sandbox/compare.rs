@@ -122,7 +122,11 @@ impl FieldScore {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct DecisionEffect {
     pub wrong_carts: u64,
-    /// Wrong carts that proceeded.
+    /// Wrong carts that proceeded, or were asked about only for reasons in
+    /// `expect_ask_on_right` (the `other` question, which the person answers
+    /// yes on every cart): the same rule as `right_stopped`, so a task with a
+    /// free-text must does not catch every wrong cart by asking about it.
+    /// A task whose extraction failed asks (`engine_error`) and misses none.
     pub wrong_missed: u64,
     pub right_carts: u64,
     /// Right carts asked about for a reason beyond `expect_ask_on_right`.
@@ -319,7 +323,7 @@ fn disputed_field(entry: &FieldRef) -> String {
 
 /// Adds one task's decisions on its labelled carts.
 fn effect(decisions: &mut DecisionEffect, task: &Task, facts: Option<&Facts>, gold_asks: &[bool], catalog: &Catalog) {
-    let allowed = Dataset::allowed_items(catalog, &task.category);
+    let allowed = task.allowed_items(catalog);
     for (cart, gold_ask) in task.carts.iter().zip(gold_asks) {
         let (ask, raised) = match facts {
             Some(facts) => {
@@ -329,14 +333,16 @@ fn effect(decisions: &mut DecisionEffect, task: &Task, facts: Option<&Facts>, go
             }
             None => (true, None),
         };
+        // Asked only for what the task asks on every cart (`other`): the
+        // person answers that question yes, whatever the cart.
+        let only_expected = raised.as_ref().is_some_and(|raised| raised.is_subset(&task.expect_ask_on_right));
         match cart.label {
             Label::Wrong => {
                 decisions.wrong_carts += 1;
-                decisions.wrong_missed += u64::from(!ask);
+                decisions.wrong_missed += u64::from(only_expected);
             }
             Label::Right => {
                 decisions.right_carts += 1;
-                let only_expected = raised.as_ref().is_some_and(|raised| raised.is_subset(&task.expect_ask_on_right));
                 decisions.right_stopped += u64::from(ask && !only_expected);
             }
         }
@@ -420,7 +426,7 @@ pub async fn compare(
     let gold_asks: Vec<Vec<bool>> = tasks
         .iter()
         .map(|task| {
-            let allowed = Dataset::allowed_items(catalog, &task.category);
+            let allowed = task.allowed_items(catalog);
             task.carts.iter().map(|cart| check(&task.gold, &cart.cart, &allowed).decision == Decision::Ask).collect()
         })
         .collect();
@@ -709,6 +715,43 @@ mod tests {
         assert_eq!(pair.accuracy["deadline_days"].correct, 2, "the merge keeps the deadline one extractor found");
         let text = markdown(&report);
         assert!(text.contains("| color | 1 | 100% (100%) | 33% (0%) | 67% (100%) |"), "{text}");
+    }
+
+    /// Reads the free-text must and nothing else.
+    struct OnlyOther;
+    impl Extractor for OnlyOther {
+        fn name(&self) -> &str {
+            "only-other"
+        }
+        fn extract<'a>(&'a self, _input: &'a ExtractInput) -> ExtractFuture<'a> {
+            Box::pin(async move {
+                offline_extraction(ExtractedFacts { other: vec!["recycled paper".into()], ..ExtractedFacts::default() })
+            })
+        }
+    }
+
+    /// A wrong cart asked about only for the task's `other` must is missed:
+    /// the person answers that question yes on every cart, so the wrong
+    /// colour is paid. The same rule decides when a right cart is stopped.
+    #[tokio::test]
+    async fn a_wrong_cart_asked_only_for_other_is_missed() {
+        let catalog = Catalog::embedded().unwrap();
+        let text = r#"{"id": "d", "split": "open", "category": "gifts", "request": "a red notebook of recycled paper", "lang": "en", "today": "2026-11-02", "gold": {"color": "red", "other": ["recycled paper"]}, "expect_ask_on_right": ["other"], "carts": [{"label": "right", "items": [{"id": "gift-023", "quantity": 1}]}, {"label": "wrong", "items": [{"id": "gift-021", "quantity": 1}], "codes": ["color"]}]}"#;
+        let tiny = dataset::parse("tiny", "tiny.jsonl", text, &catalog).unwrap();
+        let gold = Arc::new(GoldExtractor::new(Arc::new(GoldBook::new(&tiny)))) as Arc<dyn Extractor>;
+        let extractors = BTreeMap::from([
+            ("gold".to_owned(), gold),
+            ("only-other".to_owned(), Arc::new(OnlyOther) as Arc<dyn Extractor>),
+        ]);
+        let pairs = [Pair::parse("gold,only-other").unwrap()];
+        let report = compare(&tiny, &catalog, &extractors, &pairs, SplitFilter::All, &|| {}).await.unwrap();
+        let effect = |name: &str| report.extractors.iter().find(|row| row.name == name).unwrap().decisions;
+        let only_other = effect("only-other");
+        assert_eq!(only_other.questions, 2, "both carts are asked about, for `other` only");
+        assert_eq!(only_other.wrong_missed, 1, "asked only for `other`: the wrong colour is missed");
+        assert_eq!(only_other.right_stopped, 0, "asked only for `other`: the right cart is not stopped");
+        let gold = effect("gold");
+        assert_eq!((gold.wrong_missed, gold.right_stopped), (0, 0), "gold raises `color` beside `other`");
     }
 
     #[test]

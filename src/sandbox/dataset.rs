@@ -2,8 +2,18 @@
 //! `datasets/README.md`): loading, validating and resolving cart ids against
 //! the catalog.
 //!
-//! A bad task is an error naming `file:line` and the field, never skipped: a
-//! silently dropped task would change every figure computed from the set.
+//! A cart entry is `{id, quantity}` (a catalog id) or `{item, quantity}`
+//! with an inline item of the catalog shape (`catalog::parse_catalog_item`:
+//! a task-local `id`, `category`, `tags` and the item attributes), for
+//! products the sandbox store does not sell (`datasets/real`). Inline items
+//! never join the catalog, so the `rules` extractor, whose vocabulary comes
+//! from the catalog, does not learn their brands. A task's `allowed_items`
+//! (the `price` check's alternatives) are its category's catalog items and
+//! its inline items.
+//!
+//! A bad task is an error naming `file:line`, the task id once it is known,
+//! and the field's JSON path, never skipped: a silently dropped task would
+//! change every figure computed from the set.
 //! This module reads files; it does not run the guard.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,7 +27,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::cart::{Cart, CartEntry, Item};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, parse_catalog_item};
 use crate::extract::ExtractedLine;
 use crate::facts::Facts;
 use crate::finding::Code;
@@ -111,7 +121,8 @@ pub enum Label {
     Wrong,
 }
 
-/// One line of a cart as the dataset writes it: a catalog id and a quantity.
+/// One line of a cart as the dataset writes it: a catalog id (or an inline
+/// item's task-local id) and a quantity.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct CartLine {
     pub id: String,
@@ -148,7 +159,9 @@ pub fn sorted(lines: &[CartLine]) -> Vec<CartLine> {
 pub struct Task {
     pub id: String,
     pub split: Split,
-    pub category: String,
+    /// The catalog category the carts draw from; `None` when every cart
+    /// holds inline items only.
+    pub category: Option<String>,
     pub request: String,
     pub lang: String,
     pub today: NaiveDate,
@@ -157,6 +170,8 @@ pub struct Task {
     /// Block codes the guard raises on every cart, right ones included
     /// (`other` for a must-have free-text requirement).
     pub expect_ask_on_right: BTreeSet<String>,
+    /// The distinct inline items of the carts, in order of first mention.
+    pub inline_items: Vec<Item>,
     /// Where the task is: `file:line`.
     pub origin: String,
 }
@@ -169,7 +184,26 @@ impl Task {
     pub fn wrong_carts(&self) -> impl Iterator<Item = &LabelledCart> {
         self.carts.iter().filter(|cart| cart.label == Label::Wrong)
     }
+
+    /// The `allowed_items` of the `price` check: every catalog item of the
+    /// task's category, then the task's inline items.
+    pub fn allowed_items(&self, catalog: &Catalog) -> Vec<Item> {
+        let mut allowed = match &self.category {
+            Some(category) => Dataset::allowed_items(catalog, category),
+            None => Vec::new(),
+        };
+        allowed.extend(self.inline_items.iter().cloned());
+        allowed
+    }
+
+    /// The category for reports: the catalog category, or `inline`.
+    pub fn category_label(&self) -> &str {
+        self.category.as_deref().unwrap_or(INLINE_CATEGORY)
+    }
 }
+
+/// What reports call the category of a task whose carts are inline items.
+pub const INLINE_CATEGORY: &str = "inline";
 
 /// A dataset folder's tasks, in file order.
 #[derive(Debug, Clone)]
@@ -196,8 +230,8 @@ impl Dataset {
 pub enum DatasetError {
     #[error("cannot read {path}: {source}")]
     Read { path: PathBuf, source: std::io::Error },
-    #[error("{file}:{line}: {field}: {message}")]
-    Task { file: String, line: usize, field: String, message: String },
+    #[error("{file}:{line}: {}{field}: {message}", task.as_ref().map(|id| format!("task {id:?}: ")).unwrap_or_default())]
+    Task { file: String, line: usize, task: Option<String>, field: String, message: String },
     #[error("{0}: no tasks")]
     Empty(String),
 }
@@ -225,14 +259,16 @@ pub fn parse(name: &str, file: &str, text: &str, catalog: &Catalog) -> Result<Da
         if line_text.trim().is_empty() {
             continue;
         }
+        let task = parse_task(line_text, catalog, &format!("{file}:{line}")).map_err(|(task, (field, message))| {
+            DatasetError::Task { file: file.to_owned(), line, task, field, message }
+        })?;
         let fail = |field: &str, message: String| DatasetError::Task {
             file: file.to_owned(),
             line,
+            task: Some(task.id.clone()),
             field: field.to_owned(),
             message,
         };
-        let task = parse_task(line_text, catalog, &format!("{file}:{line}"))
-            .map_err(|(field, message)| fail(&field, message))?;
         if let Some(earlier) = first_line_of.insert(task.id.clone(), line) {
             return Err(fail("id", format!("duplicate id {:?} (first on line {earlier})", task.id)));
         }
@@ -263,22 +299,41 @@ fn field_error(field: &str, message: impl Into<String>) -> FieldError {
     (field.to_owned(), message.into())
 }
 
-fn parse_task(text: &str, catalog: &Catalog, origin: &str) -> Result<Task, FieldError> {
-    let value: Value = serde_json::from_str(text).map_err(|error| field_error("$", format!("not JSON: {error}")))?;
-    let object = value.as_object().ok_or_else(|| field_error("$", "expected a task object"))?;
+/// A task that could not be parsed: its id when known, the field, why.
+type TaskError = (Option<String>, FieldError);
+
+fn parse_task(text: &str, catalog: &Catalog, origin: &str) -> Result<Task, TaskError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|error| (None, field_error("$", format!("not JSON: {error}"))))?;
+    let object = value.as_object().ok_or_else(|| (None, field_error("$", "expected a task object")))?;
     if let Some(key) = object.keys().find(|key| !TASK_KEYS.contains(&key.as_str())) {
-        return Err(field_error(key, "unknown task field"));
+        return Err((None, field_error(key, "unknown task field")));
     }
-    let id = required_string(object, "id")?;
+    let id = required_string(object, "id").map_err(|error| (None, error))?;
+    parse_task_fields(object, id.clone(), catalog, origin).map_err(|error| (Some(id), error))
+}
+
+fn parse_task_fields(
+    object: &Map<String, Value>,
+    id: String,
+    catalog: &Catalog,
+    origin: &str,
+) -> Result<Task, FieldError> {
     let split = match required_string(object, "split")?.as_str() {
         "open" => Split::Open,
         "heldout" => Split::Heldout,
         other => return Err(field_error("split", format!("{other:?} is neither open nor heldout"))),
     };
-    let category = required_string(object, "category")?;
-    if catalog.in_category(&category).next().is_none() {
-        return Err(field_error("category", format!("no catalog item is in category {category:?}")));
-    }
+    let category = match object.get("category") {
+        None => None,
+        Some(_) => {
+            let category = required_string(object, "category")?;
+            if catalog.in_category(&category).next().is_none() {
+                return Err(field_error("category", format!("no catalog item is in category {category:?}")));
+            }
+            Some(category)
+        }
+    };
     let request = required_string(object, "request")?;
     let lang = required_string(object, "lang")?;
     let today_text = required_string(object, "today")?;
@@ -309,15 +364,29 @@ fn parse_task(text: &str, catalog: &Catalog, origin: &str) -> Result<Task, Field
     };
     let carts_value = object.get("carts").ok_or_else(|| field_error("carts", "missing"))?;
     let carts_list = carts_value.as_array().ok_or_else(|| field_error("carts", "expected a list of carts"))?;
+    let mut inline = InlineItems { catalog, category: category.as_deref(), items: Vec::new() };
     let carts = carts_list
         .iter()
         .enumerate()
-        .map(|(index, cart)| parse_cart(cart, &format!("carts[{index}]"), catalog))
+        .map(|(index, cart)| parse_cart(cart, &format!("carts[{index}]"), &mut inline))
         .collect::<Result<Vec<_>, _>>()?;
     if !carts.iter().any(|cart| cart.label == Label::Right) {
         return Err(field_error("carts", "no cart is labelled right"));
     }
-    Ok(Task { id, split, category, request, lang, today, gold, carts, expect_ask_on_right, origin: origin.to_owned() })
+    let inline_items = inline.items;
+    Ok(Task {
+        id,
+        split,
+        category,
+        request,
+        lang,
+        today,
+        gold,
+        carts,
+        expect_ask_on_right,
+        inline_items,
+        origin: origin.to_owned(),
+    })
 }
 
 fn required_string(object: &Map<String, Value>, key: &str) -> Result<String, FieldError> {
@@ -345,7 +414,78 @@ fn codes(value: &Value, field: &str) -> Result<BTreeSet<String>, FieldError> {
         .collect()
 }
 
-fn parse_cart(value: &Value, path: &str, catalog: &Catalog) -> Result<LabelledCart, FieldError> {
+/// Where a task's cart entries are resolved: catalog ids against the
+/// catalog (and the task's category), inline items collected per task.
+struct InlineItems<'a> {
+    catalog: &'a Catalog,
+    category: Option<&'a str>,
+    /// The task's inline items so far: one per task-local id.
+    items: Vec<Item>,
+}
+
+impl InlineItems<'_> {
+    /// Resolves one entry, `{id, quantity}` or `{item, quantity}`.
+    fn entry(&mut self, entry: &Value, path: &str) -> Result<(CartLine, CartEntry), FieldError> {
+        let object =
+            entry.as_object().ok_or_else(|| field_error(path, "expected {id, quantity} or {item, quantity}"))?;
+        if let Some(key) = object.keys().find(|key| !["id", "item", "quantity"].contains(&key.as_str())) {
+            return Err(field_error(&format!("{path}.{key}"), "unknown cart entry field"));
+        }
+        let quantity = object
+            .get("quantity")
+            .and_then(Value::as_u64)
+            .filter(|quantity| *quantity > 0)
+            .ok_or_else(|| field_error(&format!("{path}.quantity"), "expected a positive integer"))?;
+        let item = match (object.get("id"), object.get("item")) {
+            (Some(_), Some(_)) => return Err(field_error(path, "give id or item, not both")),
+            (None, Some(value)) => self.inline(value, &format!("{path}.item"))?,
+            (Some(id), None) => {
+                let id = id.as_str().ok_or_else(|| field_error(&format!("{path}.id"), "expected a catalog id"))?;
+                let found = self
+                    .catalog
+                    .get(id)
+                    .ok_or_else(|| field_error(&format!("{path}.id"), format!("{id:?} is not in the catalog")))?;
+                if self.category.is_none() {
+                    return Err(field_error(
+                        &format!("{path}.id"),
+                        "a catalog id needs the task's category (the price check's allowed items)",
+                    ));
+                }
+                found.item.clone()
+            }
+            (None, None) => return Err(field_error(&format!("{path}.id"), "expected a catalog id or an inline item")),
+        };
+        let id = item.id.clone().unwrap_or_default();
+        Ok((CartLine { id, quantity }, CartEntry { item, quantity }))
+    }
+
+    /// An inline item: the catalog item shape, an id no catalog item has,
+    /// and the same attributes wherever the task mentions that id.
+    fn inline(&mut self, value: &Value, path: &str) -> Result<Item, FieldError> {
+        let parsed = parse_catalog_item(value, path).map_err(|error| field_error(&error.path, error.message))?;
+        let item = parsed.item;
+        let id = item.id.clone().unwrap_or_default();
+        if self.catalog.get(&id).is_some() {
+            return Err(field_error(
+                &format!("{path}.id"),
+                format!("{id:?} is a catalog id: an inline item needs a task-local id"),
+            ));
+        }
+        match self.items.iter().find(|known| known.id == item.id) {
+            Some(known) if *known != item => Err(field_error(
+                &format!("{path}.id"),
+                format!("{id:?} names another inline item earlier in this task"),
+            )),
+            Some(_) => Ok(item),
+            None => {
+                self.items.push(item.clone());
+                Ok(item)
+            }
+        }
+    }
+}
+
+fn parse_cart(value: &Value, path: &str, resolver: &mut InlineItems) -> Result<LabelledCart, FieldError> {
     let object = value.as_object().ok_or_else(|| field_error(path, "expected a cart object"))?;
     if let Some(key) = object.keys().find(|key| !["label", "items", "codes"].contains(&key.as_str())) {
         return Err(field_error(&format!("{path}.{key}"), "unknown cart field"));
@@ -365,29 +505,16 @@ fn parse_cart(value: &Value, path: &str, catalog: &Catalog) -> Result<LabelledCa
         return Err(field_error(&format!("{path}.codes"), "a wrong cart raises at least one block code"));
     }
     let items_path = format!("{path}.items");
-    let items = object
-        .get("items")
-        .and_then(Value::as_array)
-        .filter(|items| !items.is_empty())
-        .ok_or_else(|| field_error(&items_path, "expected a non-empty list of {id, quantity}"))?;
+    let items =
+        object.get("items").and_then(Value::as_array).filter(|items| !items.is_empty()).ok_or_else(|| {
+            field_error(&items_path, "expected a non-empty list of {id, quantity} or {item, quantity}")
+        })?;
     let mut lines = Vec::with_capacity(items.len());
     let mut entries = Vec::with_capacity(items.len());
     for (index, entry) in items.iter().enumerate() {
-        let entry_path = format!("{items_path}[{index}]");
-        let id = entry
-            .get("id")
-            .and_then(Value::as_str)
-            .ok_or_else(|| field_error(&format!("{entry_path}.id"), "expected a catalog id"))?;
-        let quantity = entry
-            .get("quantity")
-            .and_then(Value::as_u64)
-            .filter(|quantity| *quantity > 0)
-            .ok_or_else(|| field_error(&format!("{entry_path}.quantity"), "expected a positive integer"))?;
-        let item = catalog
-            .get(id)
-            .ok_or_else(|| field_error(&format!("{entry_path}.id"), format!("{id:?} is not in the catalog")))?;
-        lines.push(CartLine { id: id.to_owned(), quantity });
-        entries.push(CartEntry { item: item.item.clone(), quantity });
+        let (line, entry) = resolver.entry(entry, &format!("{items_path}[{index}]"))?;
+        lines.push(line);
+        entries.push(entry);
     }
     Ok(LabelledCart { label, lines, cart: Cart { entries }, codes })
 }
@@ -423,28 +550,31 @@ mod tests {
         let unknown_id = GOOD.replace("gift-021", "gift-999");
         assert_eq!(
             error_of(&format!("{GOOD}\n\n{}", unknown_id.replace("t-1", "t-2"))),
-            "tasks.jsonl:3: carts[1].items[0].id: \"gift-999\" is not in the catalog"
+            "tasks.jsonl:3: task \"t-2\": carts[1].items[0].id: \"gift-999\" is not in the catalog"
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\": \"red\"", "\"colour\": \"red\"")),
-            "tasks.jsonl:1: gold: unknown field `colour`, expected one of `brand`, `brand_any`, `brand_not`, `model`, `model_any`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `quantity`, `quantity_any`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
+            "tasks.jsonl:1: task \"t-1\": gold: unknown field `colour`, expected one of `brand`, `brand_any`, `brand_not`, `model`, `model_any`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `quantity`, `quantity_any`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
         );
         assert_eq!(
             error_of(&GOOD.replace(r#"{"color": "red"}"#, r#"{"color": "red", "quantity": 1, "quantity_any": [2]}"#)),
-            "tasks.jsonl:1: gold.quantity_any: gold facts never hold merge candidates"
+            "tasks.jsonl:1: task \"t-1\": gold.quantity_any: gold facts never hold merge candidates"
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\"]", "\"colour\"]")),
-            "tasks.jsonl:1: carts[1].codes[0]: unknown finding code \"colour\""
+            "tasks.jsonl:1: task \"t-1\": carts[1].codes[0]: unknown finding code \"colour\""
         );
         assert_eq!(
-            error_of(&GOOD.replace("2026-11-02", "2026-13-02")).split(": ").take(2).collect::<Vec<_>>(),
-            ["tasks.jsonl:1", "today"]
+            error_of(&GOOD.replace("2026-11-02", "2026-13-02")).split(": ").take(3).collect::<Vec<_>>(),
+            ["tasks.jsonl:1", "task \"t-1\"", "today"]
         );
-        assert_eq!(error_of(&format!("{GOOD}\n{GOOD}")), "tasks.jsonl:2: id: duplicate id \"t-1\" (first on line 1)");
+        assert_eq!(
+            error_of(&format!("{GOOD}\n{GOOD}")),
+            "tasks.jsonl:2: task \"t-1\": id: duplicate id \"t-1\" (first on line 1)"
+        );
         assert_eq!(
             error_of(&GOOD.replace("\"split\": \"open\"", "\"split\": \"closed\"")),
-            "tasks.jsonl:1: split: \"closed\" is neither open nor heldout"
+            "tasks.jsonl:1: task \"t-1\": split: \"closed\" is neither open nor heldout"
         );
         assert_eq!(
             error_of("{\"id\": 1"),
@@ -454,7 +584,112 @@ mod tests {
         let same_words = GOOD.replace("t-1", "t-2").replace("\"color\": \"red\"}", "\"color\": \"blue\"}");
         assert_eq!(
             error_of(&format!("{GOOD}\n{same_words}")),
-            "tasks.jsonl:2: gold: line 1 has the same request and today with other gold facts"
+            "tasks.jsonl:2: task \"t-2\": gold: line 1 has the same request and today with other gold facts"
+        );
+    }
+
+    /// A task whose carts hold inline items (no category).
+    const INLINE: &str = r#"{"id": "r-1", "split": "open", "request": "a red Quolvex kettle under $30", "lang": "en", "today": "2026-11-02", "gold": {"brand": "Quolvex", "color": "red", "explicit_max_cents": 3000}, "carts": [{"label": "right", "items": [{"item": {"id": "r-1/right", "category": "devset", "brand": "Quolvex", "name": "Quolvex", "color": "red", "size": null, "level": "any", "final_sale": false, "delivery_days": 2, "units": 1, "price_cents": 2500, "currency": "USD", "tags": []}, "quantity": 1}]}, {"label": "wrong", "items": [{"item": {"id": "r-1/color", "category": "devset", "brand": "Quolvex", "name": "Quolvex", "color": "blue", "units": 1, "price_cents": 2500, "currency": "USD"}, "quantity": 1}], "codes": ["color"]}, {"label": "wrong", "items": [{"item": {"id": "r-1/right", "category": "devset", "brand": "Quolvex", "name": "Quolvex", "color": "red", "size": null, "level": "any", "final_sale": false, "delivery_days": 2, "units": 1, "price_cents": 2500, "currency": "USD", "tags": []}, "quantity": 2}], "codes": ["explicit-max"]}]}"#;
+
+    #[test]
+    fn inline_items_load_as_the_tasks_allowed_items() {
+        let catalog = catalog();
+        let dataset = parse("t", "tasks.jsonl", INLINE, &catalog).unwrap();
+        let task = &dataset.tasks[0];
+        assert_eq!(task.category, None);
+        assert_eq!(task.category_label(), INLINE_CATEGORY);
+        let ids: Vec<&str> = task.inline_items.iter().map(|item| item.id.as_deref().unwrap()).collect();
+        assert_eq!(ids, ["r-1/right", "r-1/color"], "each task-local id once, in order of mention");
+        assert_eq!(task.allowed_items(&catalog), task.inline_items, "no category: the inline items alone");
+        assert_eq!(task.carts[0].lines, [CartLine { id: "r-1/right".into(), quantity: 1 }]);
+        let item = &task.carts[1].cart.entries[0].item;
+        assert_eq!((item.color.as_deref(), item.price_cents, item.size.as_deref()), (Some("blue"), Some(2500), None));
+        assert_eq!(task.carts[2].cart.entries[0].quantity, 2);
+        // They never join the catalog (the rules extractor's vocabulary).
+        assert!(catalog.get("r-1/right").is_none());
+        assert!(catalog.items().iter().all(|known| known.item.brand.as_deref() != Some("Quolvex")));
+        // Beside a category, the allowed items are the category's and the inline ones.
+        let mixed = GOOD.replace(
+            r#"{"label": "wrong", "items": [{"id": "gift-021""#,
+            r#"{"label": "wrong", "items": [{"item": {"id": "t-1/x", "category": "devset", "color": "blue"}, "quantity": 1}], "codes": ["color"]}, {"label": "wrong", "items": [{"id": "gift-021""#,
+        );
+        let mixed = parse("t", "tasks.jsonl", &mixed, &catalog).unwrap();
+        let allowed = mixed.tasks[0].allowed_items(&catalog);
+        assert_eq!(allowed.len(), catalog.in_category("gifts").count() + 1);
+        assert_eq!(allowed.last().and_then(|item| item.id.as_deref()), Some("t-1/x"));
+    }
+
+    #[test]
+    fn bad_inline_items_name_the_task_and_the_json_path() {
+        let cases: [(&str, &str, &str); 9] = [
+            (
+                r#""color": "blue", "units""#,
+                r#""colour": "blue", "units""#,
+                "carts[1].items[0].item.colour: unknown item attribute",
+            ),
+            (
+                r#""price_cents": 2500, "currency": "USD"}, "quantity": 1}], "codes": ["color"]"#,
+                r#""price_cents": -5, "currency": "USD"}, "quantity": 1}], "codes": ["color"]"#,
+                "carts[1].items[0].item.price_cents: -5 is negative",
+            ),
+            (
+                r#""id": "r-1/color", "category": "devset", "#,
+                r#""category": "devset", "#,
+                "carts[1].items[0].item.id: every catalog item needs an id",
+            ),
+            (
+                r#""id": "r-1/color", "category": "devset", "#,
+                r#""id": "r-1/color", "#,
+                "carts[1].items[0].item.category: a non-empty string is required",
+            ),
+            (
+                r#""id": "r-1/color""#,
+                r#""id": "gift-023""#,
+                "carts[1].items[0].item.id: \"gift-023\" is a catalog id: an inline item needs a task-local id",
+            ),
+            (
+                r#""id": "r-1/color""#,
+                r#""id": "r-1/right""#,
+                "carts[1].items[0].item.id: \"r-1/right\" names another inline item earlier in this task",
+            ),
+            (
+                r#""currency": "USD", "tags": []}, "quantity": 2}"#,
+                r#""currency": "USD", "tags": []}, "quantity": 0}"#,
+                "carts[2].items[0].quantity: expected a positive integer",
+            ),
+            (
+                r#"{"item": {"id": "r-1/color""#,
+                r#"{"id": "gift-023", "item": {"id": "r-1/color""#,
+                "carts[1].items[0]: give id or item, not both",
+            ),
+            (
+                r#"{"item": {"id": "r-1/color""#,
+                r#"{"id": "gift-023", "qty": 1, "x": {"id": "r-1/color""#,
+                "carts[1].items[0].qty: unknown cart entry field",
+            ),
+        ];
+        for (from, to, want) in cases {
+            assert_eq!(INLINE.matches(from).count(), 1, "{from}");
+            assert_eq!(error_of(&INLINE.replace(from, to)), format!("tasks.jsonl:1: task \"r-1\": {want}"));
+        }
+        let catalog_id = INLINE.replace(
+            r#"{"item": {"id": "r-1/color""#,
+            r#"{"id": "gift-023", "quantity": 1}, {"item": {"id": "r-1/color""#,
+        );
+        assert_eq!(
+            error_of(&catalog_id),
+            "tasks.jsonl:1: task \"r-1\": carts[1].items[0].id: a catalog id needs the task's category (the price check's allowed items)"
+        );
+        assert_eq!(
+            error_of(&INLINE.replace(
+                r#""items": [{"item": {"id": "r-1/color""#,
+                r#""items": [{"item": 7, "zz": {"id": "r-1/color""#
+            )),
+            "tasks.jsonl:1: task \"r-1\": carts[1].items[0].zz: unknown cart entry field"
+        );
+        assert_eq!(
+            error_of(&INLINE.replace(r#"{"item": {"id": "r-1/color", "category": "devset", "brand": "Quolvex", "name": "Quolvex", "color": "blue", "units": 1, "price_cents": 2500, "currency": "USD"}, "quantity": 1}"#, r#"{"item": [1], "quantity": 1}"#)),
+            "tasks.jsonl:1: task \"r-1\": carts[1].items[0].item: expected an item object"
         );
     }
 }
