@@ -81,7 +81,14 @@ pub fn words(text: &str) -> Vec<String> {
 /// Russian adjectives inflect (чёрный, черные, чёрная, чёрного), so a stem
 /// prefix is the honest match; the order matters where one stem starts
 /// another (серебр before сер).
-const RUSSIAN_COLOUR_STEMS: [(&str, &str); 21] = [
+const RUSSIAN_COLOUR_STEMS: [(&str, &str); 26] = [
+    // Shades people name, known to the rules extractor, grounding and the
+    // colour check alike ("изумрудное" is the emerald a model reads).
+    ("изумрудн", "emerald"),
+    ("бронзов", "bronze"),
+    ("медн", "copper"),
+    ("сиренев", "lilac"),
+    ("прозрачн", "clear"),
     ("черн", "black"),
     ("бел", "white"),
     ("красн", "red"),

@@ -61,10 +61,6 @@ const ENGLISH: [(&str, &str); 46] = [
     ("scarlet", "scarlet"),
 ];
 
-/// Russian colour stems `normalize` does not know, for shades people name.
-const RUSSIAN_EXTRA: [(&str, &str); 4] =
-    [("изумрудн", "emerald"), ("бронзов", "bronze"), ("медн", "copper"), ("сиренев", "lilac")];
-
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
@@ -266,8 +262,7 @@ pub fn colour_of(word: &str) -> Option<&'static str> {
     if let Some((_, canonical)) = ENGLISH.iter().find(|(name, _)| *name == word) {
         return Some(canonical);
     }
-    let extra = RUSSIAN_EXTRA.iter().find(|(stem, _)| word.starts_with(stem)).copied();
-    let (stem, english) = extra.or_else(|| russian_colour_stem(word))?;
+    let (stem, english) = russian_colour_stem(word)?;
     if matches!(english, "dark" | "light") {
         return None;
     }
