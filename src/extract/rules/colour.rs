@@ -140,7 +140,32 @@ const SHADES: [&str; 67] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 101] = [
+/// Issue 12, colour words inside names: dishes and baking ("chicken white
+/// korma", "white cake mix", "blue corn chips", "red bell pepper"), and
+/// "black forest".
+const NOT_A_COLOUR_BEFORE: [&str; 123] = [
+    "korma",
+    "sauce",
+    "pesto",
+    "miso",
+    "cake",
+    "frosting",
+    "icing",
+    "fudge",
+    "pudding",
+    "cocoa",
+    "flour",
+    "pasta",
+    "noodles",
+    "corn",
+    "popcorn",
+    "bell",
+    "chickpeas",
+    "mushroom",
+    "mushrooms",
+    "currant",
+    "currants",
+    "forest",
     // A scent: "orange blossom honey soap".
     "blossom",
     "blossoms",
@@ -247,6 +272,29 @@ const NOT_A_COLOUR_BEFORE: [&str; 101] = [
     "соли",
 ];
 
+/// Foods before a colour word that make it part of a dish's name ("chicken
+/// white korma", "tuna red curry", "beef black bean sauce"): the colour of a
+/// dish is its name, never the item's colour.
+const FOOD_BEFORE: [&str; 16] = [
+    "chicken", "beef", "pork", "lamb", "turkey", "duck", "tuna", "salmon", "shrimp", "prawn", "fish", "tofu", "paneer",
+    "veggie", "vegetable", "mutton",
+];
+
+/// Effects after a colour word that belong to the shade the person named
+/// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
+const SHADE_AFTER: [&str; 10] = [
+    "holographic",
+    "metallic",
+    "iridescent",
+    "glitter",
+    "shimmer",
+    "pearl",
+    "pearlescent",
+    "sparkle",
+    "ombre",
+    "chameleon",
+];
+
 /// Russian adjective endings after a colour stem: "черн|ые", "бел|ую",
 /// "коричн|евый". A stem followed by anything else is another word
 /// ("серия", "белок", "синтетика").
@@ -347,6 +395,11 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
     if named { Some(stem.to_owned()) } else { colour_of(stem).map(str::to_owned) }
 }
 
+/// Shade names that are colours only after a shade word ("dusty rose").
+fn is_shade_name(word: &str) -> bool {
+    matches!(word, "rose" | "pink" | "wine" | "mint" | "cream" | "nude" | "tan" | "camel" | "coffee")
+}
+
 /// Whether a colour is said as the item's own: after "in", "is", "are",
 /// "be", "color"; before "color", "colored", "finish", "one(s)".
 fn is_cued(request: &Request, start: usize, at: usize) -> bool {
@@ -444,6 +497,13 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) && !request.is_consumed(index + 1) {
             continue;
         }
+        // "chicken white korma": a food, the colour word, then a name.
+        if FOOD_BEFORE.contains(&request.word_before(index, 1))
+            && request.is_word(index + 1)
+            && request.same_clause(index, index + 1)
+        {
+            continue;
+        }
         let Some(canonical) = colour_of(word).map(str::to_owned).or_else(|| named_by_colour_word(request, index))
         else {
             continue;
@@ -479,9 +539,22 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             && request.same_clause(index, index + 1)
             && !request.same_clause(index + 1, index + 2)
             && !NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1));
+        let joined = |at: usize| request.is_word(at) && request.same_clause(index, at) && !request.is_consumed(at);
+        let next = request.word(index + 1);
         let (colour, end) = if named_after {
             let name = request.tokens.get(index + 1).map(|token| token.folded.clone()).unwrap_or_default();
             (format!("{colour} {name}"), index + 1)
+        } else if SHADE_AFTER.contains(&next) && joined(index + 1) {
+            // "copper holographic": the effect is part of the shade.
+            (format!("{colour} {next}"), index + 1)
+        } else if SHADES.contains(&next)
+            && joined(index + 1)
+            && joined(index + 2)
+            && (colour_of(request.word(index + 2)).is_some() || is_shade_name(request.word(index + 2)))
+        {
+            // "gold dusty rose": one option named by two shades.
+            let shade = request.word(index + 2);
+            (format!("{colour} {next} {shade}"), index + 2)
         } else {
             (colour, index)
         };
@@ -611,6 +684,16 @@ mod tests {
         assert_eq!(colours("a sheet set in sage green"), ["sage green"]);
         assert_eq!(roles("a wallet with rfid blocking in brown"), [("brown".into(), Role::Chosen)]);
         assert!(colours("orange almond muffin flavour").is_empty());
+        // Issue 12: colour words inside names, and shades said in two words.
+        assert!(colours("two packs of chicken white korma spice mix").is_empty());
+        assert!(colours("a box of red velvet cake mix").is_empty());
+        assert!(colours("blue corn tortilla chips and red bell pepper").is_empty());
+        assert!(colours("a black forest ham").is_empty());
+        assert!(colours("beef black bean sauce").is_empty());
+        assert_eq!(colours("body glitter, copper holographic one"), ["copper holographic"]);
+        assert_eq!(colours("nail polish in silver glitter"), ["silver glitter"]);
+        assert_eq!(colours("a gold dusty rose chair"), ["gold dusty rose"]);
+        assert_eq!(colours("a white chair"), ["white"]);
         assert!(colours("all natural ingredients").is_empty());
     }
 }

@@ -16,6 +16,7 @@
 //! is linear in the request times the vocabulary; the caller bounds both.
 
 mod brand;
+mod chunk;
 mod clause;
 mod colour;
 mod deadline;

@@ -116,7 +116,10 @@ pub fn several_products(request: &Request) -> bool {
             }
         }
     }
-    ordinals >= 2 || article_items >= 2
+    // Lists nobody marks ("a red hoodie and black jeans"): two product
+    // phrases with different heads, before a voucher's rules.
+    let voucher = super::clause::voucher_start(request).unwrap_or(usize::MAX);
+    ordinals >= 2 || article_items >= 2 || super::chunk::several_products(request, voucher)
 }
 
 /// Whether "and a" at `and` joins two article-led noun phrases of two words
