@@ -140,15 +140,13 @@ const SHADES: [&str; 67] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-/// Issue 12, colour words inside names: dishes and baking ("chicken white
-/// korma", "white cake mix", "blue corn chips", "red bell pepper"), and
-/// "black forest".
-const NOT_A_COLOUR_BEFORE: [&str; 123] = [
+/// Issue 12, colour words inside names: dishes and baking ("white korma",
+/// "blue corn chips", "red bell pepper"), and "black forest".
+const NOT_A_COLOUR_BEFORE: [&str; 122] = [
     "korma",
     "sauce",
     "pesto",
     "miso",
-    "cake",
     "frosting",
     "icing",
     "fudge",
@@ -279,6 +277,111 @@ const FOOD_BEFORE: [&str; 16] = [
     "chicken", "beef", "pork", "lamb", "turkey", "duck", "tuna", "salmon", "shrimp", "prawn", "fish", "tofu", "paneer",
     "veggie", "vegetable", "mutton",
 ];
+
+/// Foods and flavours that, as the last noun of the phrase a colour word
+/// starts, make the colour part of the food's name ("white karahi spice
+/// mix", "green usda organic tea", "orange rum cake", "blue raspberry
+/// flavour"): a colour a few words before one of these names a flavour or a
+/// dish, while a colour before another noun after them stays the item's
+/// ("yellow birthday cake candles", "a white tea cup").
+const FOOD_HEADS: [&str; 44] = [
+    "tea",
+    "teas",
+    "chai",
+    "sauce",
+    "sauces",
+    "spice",
+    "spices",
+    "seasoning",
+    "seasonings",
+    "mix",
+    "mixes",
+    "blend",
+    "blends",
+    "rub",
+    "curry",
+    "cake",
+    "cakes",
+    "candy",
+    "candies",
+    "cookies",
+    "snack",
+    "snacks",
+    "chips",
+    "almonds",
+    "nuts",
+    "peppers",
+    "rum",
+    "flavor",
+    "flavour",
+    "flavors",
+    "flavours",
+    "flavored",
+    "flavoured",
+    "jam",
+    "jelly",
+    "soda",
+    "gum",
+    "gummies",
+    "marinade",
+    "dressing",
+    "salsa",
+    "soup",
+    "latte",
+    "lollipops",
+];
+
+/// Whether the colour word at `at` starts a food's or a flavour's name: a
+/// food head (`FOOD_HEADS`) within four words of it, in its clause, that
+/// ends its noun phrase (no noun after it: "spice mix that is", "tea,", "rum
+/// cake - 4 oz").
+fn in_food_name(request: &Request, at: usize) -> bool {
+    for index in at + 1..at + 5 {
+        if !request.is_word(index) || !request.same_clause(at, index) {
+            return false;
+        }
+        let word = request.word(index);
+        if matches!(word, "and" | "or" | "with" | "for" | "in" | "of" | "that" | "which" | "from" | "to") {
+            return false;
+        }
+        if FOOD_HEADS.contains(&word) {
+            let next = request.word(index + 1);
+            let ends_phrase = !request.is_word(index + 1)
+                || !request.same_clause(index, index + 1)
+                || next.starts_with(|character: char| character.is_ascii_digit())
+                || matches!(
+                    next,
+                    "that"
+                        | "thats"
+                        | "which"
+                        | "with"
+                        | "for"
+                        | "in"
+                        | "of"
+                        | "from"
+                        | "to"
+                        | "and"
+                        | "or"
+                        | "is"
+                        | "are"
+                        | "pack"
+                        | "packs"
+                        | "ounce"
+                        | "ounces"
+                        | "oz"
+                        | "size"
+                        | "such"
+                        | "made"
+                        | "without"
+                );
+            // "spice mix": the phrase goes on, maybe to another food head.
+            if ends_phrase {
+                return true;
+            }
+        }
+    }
+    false
+}
 
 /// Effects after a colour word that belong to the shade the person named
 /// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
@@ -497,6 +600,10 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) && !request.is_consumed(index + 1) {
             continue;
         }
+        // "white karahi spice mix", "green usda organic tea": a flavour's name.
+        if colour_of(word).is_some() && !is_named_colour(request, index, index) && in_food_name(request, index) {
+            continue;
+        }
         // "chicken white korma": a food, the colour word, then a name.
         if FOOD_BEFORE.contains(&request.word_before(index, 1))
             && request.is_word(index + 1)
@@ -694,6 +801,15 @@ mod tests {
         assert_eq!(colours("nail polish in silver glitter"), ["silver glitter"]);
         assert_eq!(colours("a gold dusty rose chair"), ["gold dusty rose"]);
         assert_eq!(colours("a white chair"), ["white"]);
+        assert!(colours("a four pack of white karahi spice mix that is easy to use").is_empty());
+        assert!(colours("100 bags of green organic tea").is_empty());
+        assert!(colours("orange rum cake - 4 oz").is_empty());
+        assert!(colours("the blue raspberry flavour, please").is_empty());
+        assert!(colours("red hot sauce 12 ounce").is_empty());
+        assert_eq!(colours("yellow birthday cake candles"), ["yellow"]);
+        assert_eq!(colours("a white cake stand for a party"), ["white"]);
+        assert_eq!(colours("a gold colored birthday cake topper"), ["gold"]);
+        assert_eq!(colours("a black mix light auburn hair extension"), ["black"]);
         assert!(colours("all natural ingredients").is_empty());
     }
 }
