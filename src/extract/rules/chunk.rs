@@ -4,10 +4,11 @@
 //!
 //! `scope` finds lists of products by their explicit markers ("these items",
 //! "First, … Second, …"); this chunker finds the lists nobody marks. It cuts
-//! the request at list separators (`,` `;` `.` "and" "&" "plus" "и" "а
-//! также"), and gives each piece a *head*: the last word of a documented
-//! list of product nouns (`PRODUCT_NOUNS`, garments from `size`) before the
-//! first word that attaches a phrase to it ("with", "for", "that", "для", …).
+//! the request at list separators (`,` `;` `.` "and" "plus" "и" "а также";
+//! not "&", which joins names: "bath & body brushes"), and gives each piece
+//! a *head*: the last word of a documented list of product nouns
+//! (`PRODUCT_NOUNS`, `RUSSIAN_PRODUCT_NOUNS`) before the first word that
+//! attaches a phrase to it ("with", "for", "that", "для", …).
 //! Two pieces with different heads are two products; then a colour, size,
 //! brand or count said in one of them is that product's, never the order's
 //! (`several_products` → `other`, LABELLING.md "multi-product").
@@ -34,7 +35,8 @@ use super::text::Request;
 /// Plural forms are found by stripping "s", "es" and "ies" → "y". Left out on
 /// purpose: words that are as often something else ("light", "top", "stand",
 /// "cream", "card", "set", "oil", "case" after "in").
-const PRODUCT_NOUNS: [&str; 159] = [
+const PRODUCT_NOUNS: [&str; 170] = [
+    "adhesive",
     "apron",
     "backpack",
     "bag",
@@ -55,6 +57,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "boot",
     "bottle",
     "bowl",
+    "box",
     "bra",
     "bracelet",
     "bread",
@@ -64,6 +67,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "camera",
     "candle",
     "cap",
+    "card",
     "cardigan",
     "carpet",
     "chainsaw",
@@ -79,6 +83,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "cup",
     "curtain",
     "cushion",
+    "deodorant",
     "desk",
     "dispenser",
     "doll",
@@ -95,11 +100,12 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "flipflop",
     "gasket",
     "glove",
+    "glue",
     "gown",
     "grinder",
+    "grip",
     "hairdryer",
     "hammer",
-    "handle",
     "hat",
     "headband",
     "headphone",
@@ -121,6 +127,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "legging",
     "leggings",
     "lipstick",
+    "loafer",
     "lotion",
     "mattress",
     "microphone",
@@ -130,6 +137,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "mug",
     "necklace",
     "notebook",
+    "paint",
     "pajama",
     "pajamas",
     "pan",
@@ -146,6 +154,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "purse",
     "rack",
     "razor",
+    "remote",
     "robe",
     "rug",
     "ruler",
@@ -172,6 +181,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "stool",
     "strap",
     "sunglasses",
+    "supplement",
     "sweater",
     "sweatshirt",
     "swimsuit",
@@ -182,6 +192,7 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "tee",
     "tent",
     "toothbrush",
+    "toothpaste",
     "towel",
     "toy",
     "tray",
@@ -193,77 +204,186 @@ const PRODUCT_NOUNS: [&str; 159] = [
     "vest",
     "wallet",
     "watch",
+    "wrap",
     "wrench",
 ];
 
 /// Russian product nouns as people write them in lists (nominative and
 /// accusative forms; sorted).
-const RUSSIAN_PRODUCT_NOUNS: [&str; 70] = [
+const RUSSIAN_PRODUCT_NOUNS: [&str; 178] = [
+    "апельсины",
+    "бальзам",
     "бананы",
+    "блокнот",
+    "блузка",
+    "блузку",
+    "босоножки",
     "ботинки",
+    "браслет",
     "брюки",
+    "бутылка",
+    "бутылку",
+    "бюстгальтер",
     "варежки",
+    "велосипед",
+    "водолазка",
+    "водолазку",
+    "воду",
+    "гель",
+    "гречку",
+    "дезодорант",
     "джинсы",
+    "духи",
+    "жилет",
+    "зарядка",
+    "зарядку",
+    "зонт",
+    "зонтик",
     "игрушка",
     "игрушку",
     "йогурт",
+    "кабель",
+    "карандаши",
+    "кардиган",
+    "картофель",
+    "картошку",
+    "кастрюлю",
+    "кастрюля",
     "кеды",
+    "кепка",
+    "кепку",
     "кефир",
+    "клавиатура",
+    "клавиатуру",
     "книга",
     "книгу",
+    "коврик",
     "колбаса",
     "колбасу",
+    "колготки",
+    "колонка",
+    "колонку",
+    "кольцо",
+    "комбинезон",
+    "конструктор",
+    "коньки",
+    "корм",
+    "костюм",
     "кофе",
     "кофта",
     "кофту",
+    "кошелек",
     "кроссовки",
     "кружка",
     "кружку",
+    "купальник",
+    "курицу",
     "куртка",
     "куртку",
     "лампа",
     "лампу",
+    "леггинсы",
+    "лосины",
+    "лыжи",
     "майка",
     "майку",
     "макароны",
+    "мандарины",
+    "масло",
+    "матрас",
+    "микроволновку",
     "молоко",
+    "морковь",
+    "муку",
     "мыло",
+    "мышку",
+    "мышь",
+    "мясо",
+    "мяч",
+    "наволочки",
     "наушники",
     "носки",
     "ноутбук",
+    "огурцы",
     "одеяло",
+    "очки",
+    "пазл",
+    "палатка",
+    "палатку",
     "пальто",
+    "панаму",
+    "пасту",
     "перчатки",
     "пиджак",
+    "пижама",
+    "пижаму",
+    "плавки",
+    "планшет",
     "платье",
+    "плед",
+    "подгузники",
     "подушка",
     "подушку",
+    "полотенца",
     "полотенце",
+    "помаду",
     "помидоры",
+    "простыню",
+    "пуховик",
+    "пылесос",
+    "ремень",
+    "рис",
+    "ролики",
     "рубашка",
     "рубашку",
+    "рыбу",
     "рюкзак",
+    "салфетки",
+    "самокат",
+    "сандалии",
     "сапоги",
+    "сарафан",
+    "сахар",
     "свитер",
+    "свитшот",
+    "серьги",
+    "сковорода",
+    "сковороду",
     "смартфон",
+    "сметану",
+    "сок",
     "сумка",
     "сумку",
     "сыр",
+    "тапки",
+    "тапочки",
+    "творог",
+    "телевизор",
     "телефон",
+    "тетради",
+    "тетрадь",
     "толстовка",
     "толстовку",
+    "трусы",
     "туфли",
+    "тушь",
+    "утюг",
+    "фен",
     "футболка",
     "футболку",
+    "халат",
     "хлеб",
+    "холодильник",
     "худи",
     "чайник",
     "часы",
+    "чемодан",
     "чехол",
     "шампунь",
     "шапка",
     "шапку",
     "шарф",
+    "шлепанцы",
     "шорты",
     "юбка",
     "юбку",
@@ -357,7 +477,7 @@ fn stem(word: &str) -> &str {
 enum Joint {
     /// The first piece.
     Start,
-    /// "and", "&", "plus", "и" with no punctuation before.
+    /// "and", "plus", "и" with no punctuation before.
     And,
     /// Punctuation alone (a list of properties or of products).
     Mark,
@@ -379,10 +499,13 @@ pub struct Phrase {
     /// noun joined by "and" is more of the same ("and socks", "and short
     /// sleeves").
     purpose: bool,
+    /// Whether the head is said as one already known ("the camera needs
+    /// …", "its strap"): after another product, a part of it or the same one.
+    definite: bool,
 }
 
 fn is_separator(word: &str) -> bool {
-    matches!(word, "," | ";" | "." | "!" | "?" | ":" | "and" | "&" | "plus" | "и")
+    matches!(word, "," | ";" | "." | "!" | "?" | ":" | "and" | "plus" | "и")
 }
 
 /// The product phrases of `request` up to `end` (exclusive): every piece
@@ -480,7 +603,10 @@ fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
             head = Some(at);
         }
     }
-    Phrase { start, end, head, open, purpose }
+    let definite = head.is_some_and(|head| {
+        (start..head).any(|at| matches!(request.word(at), "the" | "its" | "this" | "these" | "those" | "their"))
+    });
+    Phrase { start, end, head, open, purpose, definite }
 }
 
 /// Whether `piece` continues the phrase before it: "with free delivery and
@@ -514,6 +640,8 @@ pub fn several_products(request: &Request, end: usize) -> bool {
         let head = stem(request.word(head));
         match first {
             None => first = Some(head),
+            // "… phone with 256 GB. The camera needs …": a part of it.
+            Some(_) if piece.definite => {}
             Some(known) if known != head => return true,
             Some(_) => {}
         }
@@ -555,6 +683,10 @@ mod tests {
         assert!(several("I need a phone case for my iphone and a white charger"));
         assert!(several("a wool scarf. Also gloves in size 8"));
         assert!(several("куртку зимнюю синюю а также шапку"));
+        assert!(several("Нужны кроссовки белые 42 размера и носки черные"));
+        assert!(several("молоко 2 литра, гречку и сметану"));
+        assert!(several("black backpacks for a motorbike, one size; and also taupe loafers, size US 7.5"));
+        assert!(several("a kitchen knife made from aluminium, and a prepaid sim card"));
     }
 
     #[test]
@@ -566,13 +698,17 @@ mod tests {
         assert!(!several("a 13.25 by 8 inch vanity lamp with a glass shade and a satin nickel finish"));
         assert!(!several("a laundry bag for shoes and socks"));
         assert!(!several("a laundry bag for shoes, socks"));
+        assert!(!several("a green long handle bath & body brushes"));
         assert!(!several("black cotton t-shirts in medium with a crew neck and short sleeves"));
         assert!(!several("ladies shirts in size 4XL with a check pattern, long sleeves, and free delivery"));
         assert!(!several("a shampoo and conditioner set for dry hair"));
         assert!(!several("i want a black and a white shirt"));
         assert!(!several("a phone case, black, that fits my phone"));
         assert!(!several("noise cancelling headphones. The headphones should be black"));
+        assert!(!several("a grey samsung phone with 256 gb. the camera needs an optical zoom"));
         assert!(!several("кроссовки adidas для бега, мне 44 а сыну 38"));
         assert!(!several("Ищу чехол на телефон, прозрачный, не дороже 900 рублей"));
+        assert!(!several("сумка для ноутбука и зарядки, черная"));
+        assert!(!several("кроссовки белые и легкие, 42 размера"));
     }
 }

@@ -68,8 +68,9 @@ const RUSSIAN_EXTRA: [(&str, &str); 4] =
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 67] = [
+const SHADES: [&str; 68] = [
     "rose",
+    "salmon",
     "light",
     "dark",
     "navy",
@@ -606,6 +607,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         }
         // "chicken white korma": a food, the colour word, then a name.
         if FOOD_BEFORE.contains(&request.word_before(index, 1))
+            && !is_named_colour(request, index, index)
             && request.is_word(index + 1)
             && request.same_clause(index, index + 1)
         {
@@ -800,6 +802,7 @@ mod tests {
         assert_eq!(colours("body glitter, copper holographic one"), ["copper holographic"]);
         assert_eq!(colours("nail polish in silver glitter"), ["silver glitter"]);
         assert_eq!(colours("a gold dusty rose chair"), ["gold dusty rose"]);
+        assert_eq!(colours("a pillow cover in the salmon brown color"), ["salmon brown"]);
         assert_eq!(colours("a white chair"), ["white"]);
         assert!(colours("a four pack of white karahi spice mix that is easy to use").is_empty());
         assert!(colours("100 bags of green organic tea").is_empty());

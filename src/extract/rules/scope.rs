@@ -13,7 +13,7 @@
 use super::text::Request;
 
 /// Phrases that announce a list of products.
-const LIST_MARKERS: [&[&str]; 22] = [
+const LIST_MARKERS: [&[&str]; 23] = [
     &["these", "items"],
     &["these", "products"],
     &["these", "two", "items"],
@@ -32,6 +32,7 @@ const LIST_MARKERS: [&[&str]; 22] = [
     &["as", "well", "as", "a"],
     &["as", "well", "as", "an"],
     &[",", "and", "also"],
+    &[";", "and", "also"],
     // "…; also, tribu slippers …; plus, navy slippers …".
     &[";", "also"],
     &[";", "plus"],
