@@ -620,8 +620,7 @@ fn continues(request: &Request, before: &Phrase, piece: &Phrase, joint: Joint) -
     }
     let words = (piece.start..=piece.end).filter(|at| request.is_word(*at)).count();
     let article = matches!(request.word(piece.start), "a" | "an" | "the" | "some" | "one");
-    let more_of_the_phrase =
-        (joint == Joint::And && before.purpose) || (joint == Joint::Mark && words <= 3);
+    let more_of_the_phrase = (joint == Joint::And && before.purpose) || (joint == Joint::Mark && words <= 3);
     if before.open && !article && more_of_the_phrase {
         return true;
     }

@@ -275,8 +275,22 @@ const NOT_A_COLOUR_BEFORE: [&str; 122] = [
 /// white korma", "tuna red curry", "beef black bean sauce"): the colour of a
 /// dish is its name, never the item's colour.
 const FOOD_BEFORE: [&str; 16] = [
-    "chicken", "beef", "pork", "lamb", "turkey", "duck", "tuna", "salmon", "shrimp", "prawn", "fish", "tofu", "paneer",
-    "veggie", "vegetable", "mutton",
+    "chicken",
+    "beef",
+    "pork",
+    "lamb",
+    "turkey",
+    "duck",
+    "tuna",
+    "salmon",
+    "shrimp",
+    "prawn",
+    "fish",
+    "tofu",
+    "paneer",
+    "veggie",
+    "vegetable",
+    "mutton",
 ];
 
 /// Foods and flavours that, as the last noun of the phrase a colour word
