@@ -347,17 +347,22 @@ const FOOD_HEADS: [&str; 44] = [
 ];
 
 /// Whether the colour word at `at` starts a food's or a flavour's name: a
-/// food head (`FOOD_HEADS`) within four words of it, in its clause, that
-/// ends its noun phrase (no noun after it: "spice mix that is", "tea,", "rum
+/// food head (`FOOD_HEADS`) within five words of it, in its clause, that
+/// ends its noun phrase, or "flavored"/"scented" within five words (no noun after it: "spice mix that is", "tea,", "rum
 /// cake - 4 oz").
 fn in_food_name(request: &Request, at: usize) -> bool {
-    for index in at + 1..at + 5 {
+    for index in at + 1..at + 6 {
         if !request.is_word(index) || !request.same_clause(at, index) {
             return false;
         }
         let word = request.word(index);
         if matches!(word, "and" | "or" | "with" | "for" | "in" | "of" | "that" | "which" | "from" | "to") {
             return false;
+        }
+        // "yellow dog sweet shake flavored …", "blue chamomile scented …":
+        // what comes before a flavour or a scent word names it.
+        if matches!(word, "flavored" | "flavoured" | "scented") {
+            return true;
         }
         if FOOD_HEADS.contains(&word) {
             let next = request.word(index + 1);
@@ -824,6 +829,8 @@ mod tests {
         assert!(colours("the blue raspberry flavour, please").is_empty());
         assert!(colours("red hot sauce 12 ounce").is_empty());
         assert_eq!(colours("yellow birthday cake candles"), ["yellow"]);
+        assert!(colours("gluten free red dog rub gourmet spice blends").is_empty());
+        assert!(colours("blue chamomile scented hair conditioner").is_empty());
         assert_eq!(colours("a white cake stand for a party"), ["white"]);
         assert_eq!(colours("a gold colored birthday cake topper"), ["gold"]);
         assert_eq!(colours("a black mix light auburn hair extension"), ["black"]);
