@@ -23,6 +23,7 @@ DATA = ROOT.parent / "shared" / "data"
 def main() -> None:
     binary, seed = sys.argv[1], int(sys.argv[2])
     counts = [int(value) for value in sys.argv[3:6]]
+    # Both batches, so neither held-out half is ever printed.
     real = [json.loads(line) for name in ("real.jsonl", "real2.jsonl")
             for line in (ROOT / "tests/extraction" / name).open()]
     ids = {row["id"] for row in real}

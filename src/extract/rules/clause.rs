@@ -853,6 +853,19 @@ pub fn residual(
                 end += 1;
             }
         }
+        // Of several products, a size or a count said last stays with its
+        // product ("black jeans size 32", "перчатки 7 размера"): nothing a
+        // dropped fact held may vanish.
+        if several {
+            let mut at = end + 1;
+            while at <= last && free(at) {
+                let word = request.word(at);
+                if word.starts_with(|c: char| c.is_ascii_digit()) || is_size_or_colour_cue(word) {
+                    end = at;
+                }
+                at += 1;
+            }
+        }
         if words.iter().any(|index| *index >= start && *index <= end) {
             found.push(Requirement { text: request.original(start, end), start, end });
         }
@@ -870,6 +883,35 @@ pub fn residual(
         }
     }
     (found, product)
+}
+
+/// Words that say a size or a colour after its value ("size 32", "7
+/// размера", "black colour").
+fn is_size_or_colour_cue(word: &str) -> bool {
+    matches!(
+        word,
+        "size"
+            | "sized"
+            | "sizes"
+            | "us"
+            | "eu"
+            | "uk"
+            | "color"
+            | "colour"
+            | "colored"
+            | "coloured"
+            | "размер"
+            | "размера"
+            | "размере"
+            | "цвет"
+            | "цвета"
+            | "цвете"
+            | "шт"
+            | "штук"
+            | "штуки"
+            | "пары"
+            | "пар"
+    ) || super::colour::is_colour(word)
 }
 
 /// Whether the segment `first..=last` is only tolerated ("is fine", "ok")

@@ -64,8 +64,9 @@ const ENGLISH: [(&str, &str); 46] = [
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 67] = [
+const SHADES: [&str; 68] = [
     "rose",
+    "salmon",
     "light",
     "dark",
     "navy",
@@ -136,7 +137,30 @@ const SHADES: [&str; 67] = [
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
-const NOT_A_COLOUR_BEFORE: [&str; 104] = [
+/// Issue 12, colour words inside names: dishes and baking ("white korma",
+/// "blue corn chips", "red bell pepper"), and "black forest".
+const NOT_A_COLOUR_BEFORE: [&str; 125] = [
+    "korma",
+    "sauce",
+    "pesto",
+    "miso",
+    "frosting",
+    "icing",
+    "fudge",
+    "pudding",
+    "cocoa",
+    "flour",
+    "pasta",
+    "noodles",
+    "corn",
+    "popcorn",
+    "bell",
+    "chickpeas",
+    "mushroom",
+    "mushrooms",
+    "currant",
+    "currants",
+    "forest",
     // A scent: "orange blossom honey soap".
     "blossom",
     "blossoms",
@@ -246,6 +270,153 @@ const NOT_A_COLOUR_BEFORE: [&str; 104] = [
     "соли",
 ];
 
+/// Foods before a colour word that make it part of a dish's name ("chicken
+/// white korma", "tuna red curry", "beef black bean sauce"): the colour of a
+/// dish is its name, never the item's colour.
+const FOOD_BEFORE: [&str; 16] = [
+    "chicken",
+    "beef",
+    "pork",
+    "lamb",
+    "turkey",
+    "duck",
+    "tuna",
+    "salmon",
+    "shrimp",
+    "prawn",
+    "fish",
+    "tofu",
+    "paneer",
+    "veggie",
+    "vegetable",
+    "mutton",
+];
+
+/// Foods and flavours that, as the last noun of the phrase a colour word
+/// starts, make the colour part of the food's name ("white karahi spice
+/// mix", "green usda organic tea", "orange rum cake", "blue raspberry
+/// flavour"): a colour a few words before one of these names a flavour or a
+/// dish, while a colour before another noun after them stays the item's
+/// ("yellow birthday cake candles", "a white tea cup").
+const FOOD_HEADS: [&str; 44] = [
+    "tea",
+    "teas",
+    "chai",
+    "sauce",
+    "sauces",
+    "spice",
+    "spices",
+    "seasoning",
+    "seasonings",
+    "mix",
+    "mixes",
+    "blend",
+    "blends",
+    "rub",
+    "curry",
+    "cake",
+    "cakes",
+    "candy",
+    "candies",
+    "cookies",
+    "snack",
+    "snacks",
+    "chips",
+    "almonds",
+    "nuts",
+    "peppers",
+    "rum",
+    "flavor",
+    "flavour",
+    "flavors",
+    "flavours",
+    "flavored",
+    "flavoured",
+    "jam",
+    "jelly",
+    "soda",
+    "gum",
+    "gummies",
+    "marinade",
+    "dressing",
+    "salsa",
+    "soup",
+    "latte",
+    "lollipops",
+];
+
+/// Whether the colour word at `at` starts a food's or a flavour's name: a
+/// food head (`FOOD_HEADS`) within five words of it, in its clause, that
+/// ends its noun phrase, or "flavored"/"scented" within five words (no noun after it: "spice mix that is", "tea,", "rum
+/// cake - 4 oz").
+fn in_food_name(request: &Request, at: usize) -> bool {
+    for index in at + 1..at + 6 {
+        if !request.is_word(index) || !request.same_clause(at, index) {
+            return false;
+        }
+        let word = request.word(index);
+        if matches!(word, "and" | "or" | "with" | "for" | "in" | "of" | "that" | "which" | "from" | "to") {
+            return false;
+        }
+        // "yellow dog sweet shake flavored …", "blue chamomile scented …":
+        // what comes before a flavour or a scent word names it.
+        if matches!(word, "flavored" | "flavoured" | "scented") {
+            return true;
+        }
+        if FOOD_HEADS.contains(&word) {
+            let next = request.word(index + 1);
+            let ends_phrase = !request.is_word(index + 1)
+                || !request.same_clause(index, index + 1)
+                || next.starts_with(|character: char| character.is_ascii_digit())
+                || matches!(
+                    next,
+                    "that"
+                        | "thats"
+                        | "which"
+                        | "with"
+                        | "for"
+                        | "in"
+                        | "of"
+                        | "from"
+                        | "to"
+                        | "and"
+                        | "or"
+                        | "is"
+                        | "are"
+                        | "pack"
+                        | "packs"
+                        | "ounce"
+                        | "ounces"
+                        | "oz"
+                        | "size"
+                        | "such"
+                        | "made"
+                        | "without"
+                );
+            // "spice mix": the phrase goes on, maybe to another food head.
+            if ends_phrase {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Effects after a colour word that belong to the shade the person named
+/// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
+const SHADE_AFTER: [&str; 10] = [
+    "holographic",
+    "metallic",
+    "iridescent",
+    "glitter",
+    "shimmer",
+    "pearl",
+    "pearlescent",
+    "sparkle",
+    "ombre",
+    "chameleon",
+];
+
 /// Russian adjective endings after a colour stem: "черн|ые", "бел|ую",
 /// "коричн|евый". A stem followed by anything else is another word
 /// ("серия", "белок", "синтетика").
@@ -345,6 +516,11 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
     if named { Some(stem.to_owned()) } else { colour_of(stem).map(str::to_owned) }
 }
 
+/// Shade names that are colours only after a shade word ("dusty rose").
+fn is_shade_name(word: &str) -> bool {
+    matches!(word, "rose" | "pink" | "wine" | "mint" | "cream" | "nude" | "tan" | "camel" | "coffee")
+}
+
 /// Whether a colour is said as the item's own: after "in", "is", "are",
 /// "be", "color"; before "color", "colored", "finish", "one(s)".
 fn is_cued(request: &Request, start: usize, at: usize) -> bool {
@@ -442,6 +618,18 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1)) && !request.is_consumed(index + 1) {
             continue;
         }
+        // "white karahi spice mix", "green usda organic tea": a flavour's name.
+        if colour_of(word).is_some() && !is_named_colour(request, index, index) && in_food_name(request, index) {
+            continue;
+        }
+        // "chicken white korma": a food, the colour word, then a name.
+        if FOOD_BEFORE.contains(&request.word_before(index, 1))
+            && !is_named_colour(request, index, index)
+            && request.is_word(index + 1)
+            && request.same_clause(index, index + 1)
+        {
+            continue;
+        }
         let Some(canonical) = colour_of(word).map(str::to_owned).or_else(|| named_by_colour_word(request, index))
         else {
             continue;
@@ -483,9 +671,22 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             && request.same_clause(index, index + 1)
             && !request.same_clause(index + 1, index + 2)
             && !NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1));
+        let joined = |at: usize| request.is_word(at) && request.same_clause(index, at) && !request.is_consumed(at);
+        let next = request.word(index + 1);
         let (colour, end) = if named_after {
             let name = request.tokens.get(index + 1).map(|token| token.folded.clone()).unwrap_or_default();
             (format!("{colour} {name}"), index + 1)
+        } else if SHADE_AFTER.contains(&next) && joined(index + 1) {
+            // "copper holographic": the effect is part of the shade.
+            (format!("{colour} {next}"), index + 1)
+        } else if SHADES.contains(&next)
+            && joined(index + 1)
+            && joined(index + 2)
+            && (colour_of(request.word(index + 2)).is_some() || is_shade_name(request.word(index + 2)))
+        {
+            // "gold dusty rose": one option named by two shades.
+            let shade = request.word(index + 2);
+            (format!("{colour} {next} {shade}"), index + 2)
         } else {
             (colour, index)
         };
@@ -618,6 +819,28 @@ mod tests {
         assert_eq!(colours("a sheet set in sage green"), ["sage green"]);
         assert_eq!(roles("a wallet with rfid blocking in brown"), [("brown".into(), Role::Chosen)]);
         assert!(colours("orange almond muffin flavour").is_empty());
+        // Issue 12: colour words inside names, and shades said in two words.
+        assert!(colours("two packs of chicken white korma spice mix").is_empty());
+        assert!(colours("a box of red velvet cake mix").is_empty());
+        assert!(colours("blue corn tortilla chips and red bell pepper").is_empty());
+        assert!(colours("a black forest ham").is_empty());
+        assert!(colours("beef black bean sauce").is_empty());
+        assert_eq!(colours("body glitter, copper holographic one"), ["copper holographic"]);
+        assert_eq!(colours("nail polish in silver glitter"), ["silver glitter"]);
+        assert_eq!(colours("a gold dusty rose chair"), ["gold dusty rose"]);
+        assert_eq!(colours("a pillow cover in the salmon brown color"), ["salmon brown"]);
+        assert_eq!(colours("a white chair"), ["white"]);
+        assert!(colours("a four pack of white karahi spice mix that is easy to use").is_empty());
+        assert!(colours("100 bags of green organic tea").is_empty());
+        assert!(colours("orange rum cake - 4 oz").is_empty());
+        assert!(colours("the blue raspberry flavour, please").is_empty());
+        assert!(colours("red hot sauce 12 ounce").is_empty());
+        assert_eq!(colours("yellow birthday cake candles"), ["yellow"]);
+        assert!(colours("gluten free red dog rub gourmet spice blends").is_empty());
+        assert!(colours("blue chamomile scented hair conditioner").is_empty());
+        assert_eq!(colours("a white cake stand for a party"), ["white"]);
+        assert_eq!(colours("a gold colored birthday cake topper"), ["gold"]);
+        assert_eq!(colours("a black mix light auburn hair extension"), ["black"]);
         assert!(colours("all natural ingredients").is_empty());
     }
 }

@@ -16,6 +16,7 @@
 //! is linear in the request times the vocabulary; the caller bounds both.
 
 mod brand;
+mod chunk;
 mod clause;
 mod colour;
 mod deadline;
@@ -1173,6 +1174,35 @@ mod tests {
         // What it must be free from is a requirement, whole, never a brand.
         let facts = parse("vegan makeup free from animal testing");
         assert_eq!((facts.brand, facts.other), (None, vec!["vegan".to_owned(), "free from animal testing".to_owned()]));
+    }
+
+    /// Issue 12, fourth round: products listed without a marker (`chunk`)
+    /// keep each one's colour, size and count with it in `other`, and a
+    /// colour inside a food's name is no colour. Phrasings written here.
+    #[test]
+    fn issue_12_product_phrases() {
+        let facts = parse("a red hoodie and black jeans size 32");
+        assert_eq!((facts.color.as_deref(), facts.size_label.as_deref()), (None, None));
+        assert_eq!(facts.other, ["red hoodie and black jeans size 32"]);
+        let facts = parse("Подарок маме: шарф кашемировый, не серый, и перчатки 7 размера, к 8 ноября");
+        assert!(facts.color_not.is_empty() && facts.size_label.is_none(), "{facts:?}");
+        assert_eq!(facts.deadline_days, Some(6));
+        assert!(facts.other.iter().any(|other| other.contains("не серый")), "{facts:?}");
+        assert!(facts.other.iter().any(|other| other.contains("перчатки 7 размера")), "{facts:?}");
+        let facts = parse("бананы 1 кг, молоко 2 пакета, хлеб бородинский");
+        assert_eq!(facts.quantity, None);
+        let facts = parse("oem solenoid valves with free delivery, dc12v electric valves, and brass shower connectors");
+        assert_eq!(facts.color, None);
+        assert!(facts.other.iter().any(|other| other.contains("brass shower connectors")), "{facts:?}");
+        // One product with a list of properties keeps its facts.
+        let facts = parse("black cotton t-shirts in medium with a crew neck and short sleeves");
+        assert_eq!((facts.color.as_deref(), facts.size_label.as_deref()), (Some("black"), Some("medium")));
+        let facts = parse("a 34B bra in nude with lace trim and a front closure");
+        assert_eq!((facts.color.as_deref(), facts.size_label.as_deref()), (Some("nude"), Some("34B")));
+        // Colour words inside names.
+        let facts = parse("i would like two packs of chicken white korma spices that are easy to use");
+        assert_eq!((facts.color, facts.quantity), (None, Some(2)));
+        assert_eq!(parse("i need a copper holographic body glitter").color.as_deref(), Some("copper holographic"));
     }
 
     /// Issue 12, precision: phrasings from unlabelled WebShop and

@@ -13,7 +13,7 @@
 use super::text::Request;
 
 /// Phrases that announce a list of products.
-const LIST_MARKERS: [&[&str]; 22] = [
+const LIST_MARKERS: [&[&str]; 23] = [
     &["these", "items"],
     &["these", "products"],
     &["these", "two", "items"],
@@ -32,6 +32,7 @@ const LIST_MARKERS: [&[&str]; 22] = [
     &["as", "well", "as", "a"],
     &["as", "well", "as", "an"],
     &[",", "and", "also"],
+    &[";", "and", "also"],
     // "…; also, tribu slippers …; plus, navy slippers …".
     &[";", "also"],
     &[";", "plus"],
@@ -116,7 +117,10 @@ pub fn several_products(request: &Request) -> bool {
             }
         }
     }
-    ordinals >= 2 || article_items >= 2
+    // Lists nobody marks ("a red hoodie and black jeans"): two product
+    // phrases with different heads, before a voucher's rules.
+    let voucher = super::clause::voucher_start(request).unwrap_or(usize::MAX);
+    ordinals >= 2 || article_items >= 2 || super::chunk::several_products(request, voucher)
 }
 
 /// Whether "and a" at `and` joins two article-led noun phrases of two words

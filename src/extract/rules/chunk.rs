@@ -1,0 +1,713 @@
+//! Product phrases: a request split into the noun phrases that name the
+//! products asked for ("a red hoodie and black jeans size 32", "X, Y, and
+//! brass Z", "шарф кашемировый, не серый, и перчатки 7 размера").
+//!
+//! `scope` finds lists of products by their explicit markers ("these items",
+//! "First, … Second, …"); this chunker finds the lists nobody marks. It cuts
+//! the request at list separators (`,` `;` `.` "and" "plus" "и" "а также";
+//! not "&", which joins names: "bath & body brushes"), and gives each piece
+//! a *head*: the last word of a documented list of product nouns
+//! (`PRODUCT_NOUNS`, `RUSSIAN_PRODUCT_NOUNS`) before the first word that
+//! attaches a phrase to it ("with", "for", "that", "для", …).
+//! Two pieces with different heads are two products; then a colour, size,
+//! brand or count said in one of them is that product's, never the order's
+//! (`several_products` → `other`, LABELLING.md "multi-product").
+//!
+//! Precision first, in the direction that cannot invent a fact: a request
+//! wrongly read as several keeps every word in `other` (one more question);
+//! one wrongly read as a single product makes one product's colour the
+//! whole order's (a right cart stopped). Still, single products with lists
+//! of properties must stay single, so:
+//! - a noun after an attaching word is not a head ("a lamp with a glass
+//!   shade", "a case for my phone", "speakers that have a battery");
+//! - a piece right after such a phrase continues it while it has no
+//!   article and is joined by a bare "and" or is at most two words ("a bag
+//!   for shoes and clothes", "with free delivery and cash on delivery");
+//! - "X and Y set/kit/combo" is one product; a noun after "my", "your" is
+//!   what the product fits, not a product;
+//! - the same head twice is one product said twice (variants are `lines`).
+//!
+//! Linear in the request; no allocation per token beyond the pieces.
+
+use super::text::Request;
+
+/// Product nouns, singular, sorted (binary search; a test checks the order).
+/// Plural forms are found by stripping "s", "es" and "ies" → "y". Left out on
+/// purpose: words that are as often something else ("light", "top", "stand",
+/// "cream", "card", "set", "oil", "case" after "in").
+const PRODUCT_NOUNS: [&str; 170] = [
+    "adhesive",
+    "apron",
+    "backpack",
+    "bag",
+    "banana",
+    "bandana",
+    "basket",
+    "battery",
+    "beanie",
+    "bed",
+    "belt",
+    "bench",
+    "bicycle",
+    "bike",
+    "blanket",
+    "blazer",
+    "blender",
+    "blouse",
+    "boot",
+    "bottle",
+    "bowl",
+    "box",
+    "bra",
+    "bracelet",
+    "bread",
+    "brush",
+    "bucket",
+    "cable",
+    "camera",
+    "candle",
+    "cap",
+    "card",
+    "cardigan",
+    "carpet",
+    "chainsaw",
+    "chair",
+    "charger",
+    "coaster",
+    "coat",
+    "colander",
+    "comb",
+    "conditioner",
+    "connector",
+    "cooker",
+    "cup",
+    "curtain",
+    "cushion",
+    "deodorant",
+    "desk",
+    "dispenser",
+    "doll",
+    "dress",
+    "drill",
+    "duster",
+    "duvet",
+    "earbud",
+    "earphone",
+    "earring",
+    "fan",
+    "filter",
+    "flashlight",
+    "flipflop",
+    "gasket",
+    "glove",
+    "glue",
+    "gown",
+    "grinder",
+    "grip",
+    "hairdryer",
+    "hammer",
+    "hat",
+    "headband",
+    "headphone",
+    "heater",
+    "helmet",
+    "hoodie",
+    "jacket",
+    "jar",
+    "jean",
+    "jeans",
+    "jersey",
+    "journal",
+    "jumpsuit",
+    "kettle",
+    "keyboard",
+    "knife",
+    "lamp",
+    "laptop",
+    "legging",
+    "leggings",
+    "lipstick",
+    "loafer",
+    "lotion",
+    "mattress",
+    "microphone",
+    "milk",
+    "mirror",
+    "monitor",
+    "mug",
+    "necklace",
+    "notebook",
+    "paint",
+    "pajama",
+    "pajamas",
+    "pan",
+    "pant",
+    "pants",
+    "pen",
+    "pencil",
+    "perfume",
+    "phone",
+    "pillow",
+    "plate",
+    "printer",
+    "pulley",
+    "purse",
+    "rack",
+    "razor",
+    "remote",
+    "robe",
+    "rug",
+    "ruler",
+    "sandal",
+    "saucepan",
+    "scarf",
+    "scissors",
+    "screwdriver",
+    "serum",
+    "shampoo",
+    "shirt",
+    "shoe",
+    "shorts",
+    "skirt",
+    "slipper",
+    "smartphone",
+    "sneaker",
+    "soap",
+    "sock",
+    "sofa",
+    "speaker",
+    "spoon",
+    "sticker",
+    "stool",
+    "strap",
+    "sunglasses",
+    "supplement",
+    "sweater",
+    "sweatshirt",
+    "swimsuit",
+    "t-shirt",
+    "table",
+    "tablet",
+    "tape",
+    "tee",
+    "tent",
+    "toothbrush",
+    "toothpaste",
+    "towel",
+    "toy",
+    "tray",
+    "trouser",
+    "trousers",
+    "umbrella",
+    "valve",
+    "vase",
+    "vest",
+    "wallet",
+    "watch",
+    "wrap",
+    "wrench",
+];
+
+/// Russian product nouns as people write them in lists (nominative and
+/// accusative forms; sorted).
+const RUSSIAN_PRODUCT_NOUNS: [&str; 178] = [
+    "апельсины",
+    "бальзам",
+    "бананы",
+    "блокнот",
+    "блузка",
+    "блузку",
+    "босоножки",
+    "ботинки",
+    "браслет",
+    "брюки",
+    "бутылка",
+    "бутылку",
+    "бюстгальтер",
+    "варежки",
+    "велосипед",
+    "водолазка",
+    "водолазку",
+    "воду",
+    "гель",
+    "гречку",
+    "дезодорант",
+    "джинсы",
+    "духи",
+    "жилет",
+    "зарядка",
+    "зарядку",
+    "зонт",
+    "зонтик",
+    "игрушка",
+    "игрушку",
+    "йогурт",
+    "кабель",
+    "карандаши",
+    "кардиган",
+    "картофель",
+    "картошку",
+    "кастрюлю",
+    "кастрюля",
+    "кеды",
+    "кепка",
+    "кепку",
+    "кефир",
+    "клавиатура",
+    "клавиатуру",
+    "книга",
+    "книгу",
+    "коврик",
+    "колбаса",
+    "колбасу",
+    "колготки",
+    "колонка",
+    "колонку",
+    "кольцо",
+    "комбинезон",
+    "конструктор",
+    "коньки",
+    "корм",
+    "костюм",
+    "кофе",
+    "кофта",
+    "кофту",
+    "кошелек",
+    "кроссовки",
+    "кружка",
+    "кружку",
+    "купальник",
+    "курицу",
+    "куртка",
+    "куртку",
+    "лампа",
+    "лампу",
+    "леггинсы",
+    "лосины",
+    "лыжи",
+    "майка",
+    "майку",
+    "макароны",
+    "мандарины",
+    "масло",
+    "матрас",
+    "микроволновку",
+    "молоко",
+    "морковь",
+    "муку",
+    "мыло",
+    "мышку",
+    "мышь",
+    "мясо",
+    "мяч",
+    "наволочки",
+    "наушники",
+    "носки",
+    "ноутбук",
+    "огурцы",
+    "одеяло",
+    "очки",
+    "пазл",
+    "палатка",
+    "палатку",
+    "пальто",
+    "панаму",
+    "пасту",
+    "перчатки",
+    "пиджак",
+    "пижама",
+    "пижаму",
+    "плавки",
+    "планшет",
+    "платье",
+    "плед",
+    "подгузники",
+    "подушка",
+    "подушку",
+    "полотенца",
+    "полотенце",
+    "помаду",
+    "помидоры",
+    "простыню",
+    "пуховик",
+    "пылесос",
+    "ремень",
+    "рис",
+    "ролики",
+    "рубашка",
+    "рубашку",
+    "рыбу",
+    "рюкзак",
+    "салфетки",
+    "самокат",
+    "сандалии",
+    "сапоги",
+    "сарафан",
+    "сахар",
+    "свитер",
+    "свитшот",
+    "серьги",
+    "сковорода",
+    "сковороду",
+    "смартфон",
+    "сметану",
+    "сок",
+    "сумка",
+    "сумку",
+    "сыр",
+    "тапки",
+    "тапочки",
+    "творог",
+    "телевизор",
+    "телефон",
+    "тетради",
+    "тетрадь",
+    "толстовка",
+    "толстовку",
+    "трусы",
+    "туфли",
+    "тушь",
+    "утюг",
+    "фен",
+    "футболка",
+    "футболку",
+    "халат",
+    "хлеб",
+    "холодильник",
+    "худи",
+    "чайник",
+    "часы",
+    "чемодан",
+    "чехол",
+    "шампунь",
+    "шапка",
+    "шапку",
+    "шарф",
+    "шлепанцы",
+    "шорты",
+    "юбка",
+    "юбку",
+    "яблоки",
+    "яйца",
+];
+
+/// Words that attach what follows to the noun before them: a product noun
+/// after one is a part, a purpose or a device, not another product.
+const ATTACHING: [&str; 45] = [
+    "with",
+    "without",
+    "for",
+    "that",
+    "which",
+    "who",
+    "where",
+    "in",
+    "of",
+    "from",
+    "to",
+    "on",
+    "by",
+    "under",
+    "over",
+    "above",
+    "below",
+    "between",
+    "priced",
+    "costing",
+    "costs",
+    "made",
+    "fits",
+    "fit",
+    "fitting",
+    "compatible",
+    "like",
+    "including",
+    "has",
+    "have",
+    "having",
+    "featuring",
+    "для",
+    "с",
+    "со",
+    "на",
+    "из",
+    "под",
+    "от",
+    "без",
+    "к",
+    "который",
+    "которая",
+    "которые",
+    "чтобы",
+];
+
+/// Words after the last noun that make "X and Y …" one product.
+const ONE_PRODUCT_AFTER: [&str; 9] = ["set", "sets", "kit", "kits", "combo", "bundle", "duo", "collection", "набор"];
+
+/// Whether a folded word names a kind of product (plural forms too).
+pub fn is_product_noun(word: &str) -> bool {
+    let listed = |candidate: &str| PRODUCT_NOUNS.binary_search(&candidate).is_ok();
+    if listed(word) || RUSSIAN_PRODUCT_NOUNS.binary_search(&word).is_ok() {
+        return true;
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        let mut singular = String::with_capacity(stem.len() + 1);
+        singular.push_str(stem);
+        singular.push('y');
+        if listed(&singular) {
+            return true;
+        }
+    }
+    word.strip_suffix("es").is_some_and(listed) || word.strip_suffix('s').is_some_and(listed)
+}
+
+/// The singular form two heads are compared by ("valves" = "valve").
+fn stem(word: &str) -> &str {
+    if PRODUCT_NOUNS.binary_search(&word).is_ok() {
+        return word;
+    }
+    match word.strip_suffix("es").filter(|stem| PRODUCT_NOUNS.binary_search(stem).is_ok()) {
+        Some(stem) => stem,
+        None => word.strip_suffix('s').unwrap_or(word),
+    }
+}
+
+/// How a piece is joined to the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Joint {
+    /// The first piece.
+    Start,
+    /// "and", "plus", "и" with no punctuation before.
+    And,
+    /// Punctuation alone (a list of properties or of products).
+    Mark,
+    /// Punctuation and "and": the last item of a list.
+    MarkAnd,
+}
+
+/// One product phrase: its tokens and the token of its head, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Phrase {
+    pub start: usize,
+    pub end: usize,
+    pub head: Option<usize>,
+    /// Whether the piece ends inside a phrase attached to its noun ("… with
+    /// free delivery"), so a piece after it may continue that phrase.
+    open: bool,
+    /// Whether that phrase says what the product is for or fits ("for
+    /// shoes", "для бега") or what it has ("with a crew neck"): then a bare
+    /// noun joined by "and" is more of the same ("and socks", "and short
+    /// sleeves").
+    purpose: bool,
+    /// Whether the head is said as one already known ("the camera needs
+    /// …", "its strap"): after another product, a part of it or the same one.
+    definite: bool,
+}
+
+fn is_separator(word: &str) -> bool {
+    matches!(word, "," | ";" | "." | "!" | "?" | ":" | "and" | "plus" | "и")
+}
+
+/// The product phrases of `request` up to `end` (exclusive): every piece
+/// between list separators, with pieces that continue an attached phrase
+/// merged into the one before.
+pub fn phrases(request: &Request, end: usize) -> Vec<Phrase> {
+    let end = end.min(request.len());
+    let mut pieces: Vec<Phrase> = Vec::new();
+    let mut index = 0;
+    let mut joint = Joint::Start;
+    while index < end {
+        // Separators between pieces: ", and", ". ", "и", "а также".
+        let mut saw_mark = false;
+        let mut saw_and = false;
+        while index < end && (is_separator(request.word(index)) || request.phrase_at(index, &["а", "также"])) {
+            if request.is_word(index) {
+                saw_and = true;
+            } else {
+                saw_mark = true;
+            }
+            index += if request.phrase_at(index, &["а", "также"]) { 2 } else { 1 };
+        }
+        if index >= end {
+            break;
+        }
+        if !pieces.is_empty() {
+            joint = if saw_mark && saw_and {
+                Joint::MarkAnd
+            } else if saw_mark {
+                Joint::Mark
+            } else if saw_and {
+                Joint::And
+            } else {
+                joint
+            };
+        }
+        let start = index;
+        while index < end && !is_separator(request.word(index)) && !request.phrase_at(index, &["а", "также"]) {
+            index += 1;
+        }
+        let piece = read_piece(request, start, index - 1);
+        match pieces.last_mut() {
+            Some(last) if continues(request, last, &piece, joint) => {
+                last.end = piece.end;
+            }
+            _ => pieces.push(piece),
+        }
+    }
+    pieces
+}
+
+/// The head and the openness of the piece `start..=end`.
+fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
+    let mut head = None;
+    let mut open = false;
+    let mut purpose = false;
+    for at in start..=end {
+        let word = request.word(at);
+        if ATTACHING.contains(&word) {
+            // Before any noun, "looking for", "ищу для" do not attach.
+            if head.is_some() {
+                open = true;
+                purpose = matches!(
+                    word,
+                    "for"
+                        | "to"
+                        | "fits"
+                        | "fit"
+                        | "fitting"
+                        | "compatible"
+                        | "with"
+                        | "without"
+                        | "featuring"
+                        | "including"
+                        | "has"
+                        | "have"
+                        | "having"
+                        | "для"
+                        | "на"
+                        | "под"
+                        | "к"
+                        | "с"
+                        | "со"
+                        | "без"
+                );
+                break;
+            }
+            continue;
+        }
+        let owned = matches!(
+            request.word_before(at, 1),
+            "my" | "your" | "his" | "her" | "our" | "their" | "мой" | "моего" | "моему" | "мою" | "моей"
+        );
+        if is_product_noun(word) && !owned && !request.is_consumed(at) {
+            head = Some(at);
+        }
+    }
+    let definite = head.is_some_and(|head| {
+        (start..head).any(|at| matches!(request.word(at), "the" | "its" | "this" | "these" | "those" | "their"))
+    });
+    Phrase { start, end, head, open, purpose, definite }
+}
+
+/// Whether `piece` continues the phrase before it: "with free delivery and
+/// cash on delivery", "for shoes and socks", "with a crew neck and short
+/// sleeves", "in size 4XL with a check pattern, long sleeves", "shampoo and
+/// conditioner set"; not "a red hoodie in size M and black jeans", nor the
+/// last item after ", and".
+fn continues(request: &Request, before: &Phrase, piece: &Phrase, joint: Joint) -> bool {
+    if before.open && piece.head.is_none() {
+        return true;
+    }
+    let words = (piece.start..=piece.end).filter(|at| request.is_word(*at)).count();
+    let article = matches!(request.word(piece.start), "a" | "an" | "the" | "some" | "one");
+    let more_of_the_phrase = (joint == Joint::And && before.purpose) || (joint == Joint::Mark && words <= 3);
+    if before.open && !article && more_of_the_phrase {
+        return true;
+    }
+    // "a shampoo and conditioner set": the set is one product.
+    let set_after = piece.head.is_some_and(|head| ONE_PRODUCT_AFTER.contains(&request.word(head + 1)));
+    joint == Joint::And && set_after
+}
+
+/// Whether the request names two or more different products (different
+/// heads) before `end` (the voucher's rules, say).
+pub fn several_products(request: &Request, end: usize) -> bool {
+    let pieces = phrases(request, end);
+    let mut first: Option<&str> = None;
+    for piece in &pieces {
+        let Some(head) = piece.head else { continue };
+        let head = stem(request.word(head));
+        match first {
+            None => first = Some(head),
+            // "… phone with 256 GB. The camera needs …": a part of it.
+            Some(_) if piece.definite => {}
+            Some(known) if known != head => return true,
+            Some(_) => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn several(text: &str) -> bool {
+        several_products(&Request::new(text), usize::MAX)
+    }
+
+    #[test]
+    fn the_lists_are_sorted_for_binary_search() {
+        assert!(PRODUCT_NOUNS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(RUSSIAN_PRODUCT_NOUNS.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+
+    #[test]
+    fn plural_forms_are_product_nouns() {
+        for word in ["valves", "connectors", "hoodies", "batteries", "dresses", "jeans", "кроссовки"] {
+            assert!(is_product_noun(word), "{word}");
+        }
+        for word in ["free", "delivery", "black", "size", "bluetooth"] {
+            assert!(!is_product_noun(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn unmarked_lists_of_products() {
+        assert!(several("a red hoodie and black jeans size 32"));
+        assert!(several("a red hoodie in size M and black jeans"));
+        assert!(several("solenoid valves with free delivery, dc12v valves, and brass shower connectors"));
+        assert!(several("шарф кашемировый, не серый, и перчатки 7 размера"));
+        assert!(several("бананы 1 кг, молоко 2 пакета, хлеб бородинский"));
+        assert!(several("I need a phone case for my iphone and a white charger"));
+        assert!(several("a wool scarf. Also gloves in size 8"));
+        assert!(several("куртку зимнюю синюю а также шапку"));
+        assert!(several("Нужны кроссовки белые 42 размера и носки черные"));
+        assert!(several("молоко 2 литра, гречку и сметану"));
+        assert!(several("black backpacks for a motorbike, one size; and also taupe loafers, size US 7.5"));
+        assert!(several("a kitchen knife made from aluminium, and a prepaid sim card"));
+    }
+
+    #[test]
+    fn one_product_with_properties_or_parts() {
+        assert!(!several("i need a black, rubber sole workboot in size 11.5"));
+        assert!(!several(
+            "Show me red wireless speakers that have a built-in battery, are waterproof, and support Bluetooth."
+        ));
+        assert!(!several("a 13.25 by 8 inch vanity lamp with a glass shade and a satin nickel finish"));
+        assert!(!several("a laundry bag for shoes and socks"));
+        assert!(!several("a laundry bag for shoes, socks"));
+        assert!(!several("a green long handle bath & body brushes"));
+        assert!(!several("black cotton t-shirts in medium with a crew neck and short sleeves"));
+        assert!(!several("ladies shirts in size 4XL with a check pattern, long sleeves, and free delivery"));
+        assert!(!several("a shampoo and conditioner set for dry hair"));
+        assert!(!several("i want a black and a white shirt"));
+        assert!(!several("a phone case, black, that fits my phone"));
+        assert!(!several("noise cancelling headphones. The headphones should be black"));
+        assert!(!several("a grey samsung phone with 256 gb. the camera needs an optical zoom"));
+        assert!(!several("кроссовки adidas для бега, мне 44 а сыну 38"));
+        assert!(!several("Ищу чехол на телефон, прозрачный, не дороже 900 рублей"));
+        assert!(!several("сумка для ноутбука и зарядки, черная"));
+        assert!(!several("кроссовки белые и легкие, 42 размера"));
+    }
+}
