@@ -197,6 +197,7 @@ mod tests {
                 failures: 0,
                 accuracy,
                 decisions: DecisionEffect::default(),
+                grounded: DecisionEffect::default(),
                 latency_median_ms: 0,
                 latency_p95_ms: 0,
                 input_tokens: None,

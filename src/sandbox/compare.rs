@@ -143,7 +143,13 @@ pub struct ExtractorRow {
     pub name: String,
     pub failures: u64,
     pub accuracy: BTreeMap<String, FieldScore>,
+    /// Alone as guard.md §4.2 lets one extractor decide: every value kept.
     pub decisions: DecisionEffect,
+    /// Alone under `grounded`: its values the person's words do not support
+    /// dropped first. A pair under `grounded` is fairly compared with its
+    /// members under the same policy; this row shows what grounding alone
+    /// costs or saves each extractor.
+    pub grounded: DecisionEffect,
     pub latency_median_ms: u64,
     pub latency_p95_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -377,7 +383,7 @@ pub fn percentile(sorted: &[u64], percent: u64) -> u64 {
 /// How many set runs a comparison makes: for a progress bar.
 pub fn steps(dataset: &Dataset, pairs: &[Pair], split: SplitFilter) -> u64 {
     let tasks = dataset.tasks(split).count() as u64;
-    (unique_names(pairs).len() + 2 * pairs.len()) as u64 * tasks
+    (2 * unique_names(pairs).len() + 2 * pairs.len()) as u64 * tasks
 }
 
 /// The extractors the pairs name, each once, in order of first mention;
@@ -440,6 +446,7 @@ pub async fn compare(
             failures: 0,
             accuracy: BTreeMap::new(),
             decisions: DecisionEffect::default(),
+            grounded: DecisionEffect::default(),
             latency_median_ms: 0,
             latency_p95_ms: 0,
             input_tokens: None,
@@ -463,6 +470,11 @@ pub async fn compare(
             if let Some(tokens) = cost.output_tokens {
                 *row.output_tokens.get_or_insert(0) += tokens;
             }
+        }
+        // The memo answers again without a second extraction.
+        let grounded = extractor_set(vec![memo(name)?], tasks.len())?.with_policy(MergePolicy::Grounded);
+        for ((task, outcome), asks) in tasks.iter().zip(run_set(&grounded, &tasks, progress).await).zip(&gold_asks) {
+            effect(&mut row.grounded, task, outcome.merged.as_ref().ok(), asks, catalog);
         }
         latencies.sort_unstable();
         row.latency_median_ms = percentile(&latencies, 50);
@@ -577,6 +589,21 @@ pub fn markdown(report: &CompareReport) -> String {
             row.latency_median_ms,
             row.latency_p95_ms,
             tokens
+        );
+    }
+    for row in &report.extractors {
+        let decisions = &row.grounded;
+        let _ = writeln!(
+            out,
+            "| {} (grounded alone) | {} | {} of {} | {} of {} | {} | {} | – | – |",
+            row.name,
+            row.failures,
+            decisions.wrong_missed,
+            decisions.wrong_carts,
+            decisions.right_stopped,
+            decisions.right_carts,
+            decisions.questions,
+            decisions.extra_questions
         );
     }
     for row in &report.pairs {
@@ -752,6 +779,27 @@ mod tests {
         assert_eq!(only_other.right_stopped, 0, "asked only for `other`: the right cart is not stopped");
         let gold = effect("gold");
         assert_eq!((gold.wrong_missed, gold.right_stopped), (0, 0), "gold raises `color` beside `other`");
+    }
+
+    /// A single extractor under `grounded` loses the values the words do
+    /// not say: the fair baseline for a pair under `grounded`.
+    #[tokio::test]
+    async fn a_single_extractor_is_also_measured_under_grounded() {
+        let catalog = Catalog::embedded().unwrap();
+        // The gold says red; the request does not: grounding drops it.
+        let text = r#"{"id": "g", "split": "open", "category": "gifts", "request": "a notebook please", "lang": "en", "today": "2026-11-02", "gold": {"color": "red"}, "carts": [{"label": "right", "items": [{"id": "gift-023", "quantity": 1}]}, {"label": "wrong", "items": [{"id": "gift-021", "quantity": 1}], "codes": ["color"]}]}"#;
+        let tiny = dataset::parse("tiny", "tiny.jsonl", text, &catalog).unwrap();
+        let gold = Arc::new(GoldExtractor::new(Arc::new(GoldBook::new(&tiny)))) as Arc<dyn Extractor>;
+        let extractors = BTreeMap::from([
+            ("gold".to_owned(), gold),
+            ("only-other".to_owned(), Arc::new(OnlyOther) as Arc<dyn Extractor>),
+        ]);
+        let pairs = [Pair::parse("gold,only-other").unwrap()];
+        let report = compare(&tiny, &catalog, &extractors, &pairs, SplitFilter::All, &|| {}).await.unwrap();
+        let gold = report.extractors.iter().find(|row| row.name == "gold").unwrap();
+        assert_eq!(gold.decisions.wrong_missed, 0, "alone, every value kept: the wrong colour is caught");
+        assert_eq!(gold.grounded.wrong_missed, 1, "grounded alone: 'red' is not in the words, so it is missed");
+        assert!(markdown(&report).contains("| gold (grounded alone) | 0 | 1 of 1 |"), "{}", markdown(&report));
     }
 
     #[test]
