@@ -57,6 +57,17 @@ def err(msg):
     errors.append(msg)
 
 
+def check_item_fields(item, where):
+    """Every field of a catalog item present with its type, and no other."""
+    for field, typ in ITEM_FIELDS.items():
+        if field not in item:
+            err(f"{where}: missing field {field}")
+        elif not isinstance(item[field], typ) or (typ is int and isinstance(item[field], bool)):
+            err(f"{where}: field {field} has type {type(item[field]).__name__}")
+    if set(item) - set(ITEM_FIELDS):
+        err(f"{where}: unknown fields {sorted(set(item) - set(ITEM_FIELDS))}")
+
+
 def load_catalog():
     catalog, by_cat = {}, {}
     for path in sorted(p for p in (ROOT / "catalog").glob("*.json") if not p.name.endswith(".schema.json")):
@@ -71,13 +82,7 @@ def load_catalog():
                 err(f"{path.name}:{n}: not one JSON object per line: {e}")
                 continue
             where = f"{path.name}:{n}"
-            for field, typ in ITEM_FIELDS.items():
-                if field not in item:
-                    err(f"{where}: missing field {field}")
-                elif not isinstance(item[field], typ) or (typ is int and isinstance(item[field], bool)):
-                    err(f"{where}: field {field} has type {type(item[field]).__name__}")
-            if set(item) - set(ITEM_FIELDS):
-                err(f"{where}: unknown fields {sorted(set(item) - set(ITEM_FIELDS))}")
+            check_item_fields(item, where)
             if item.get("category") != path.stem:
                 err(f"{where}: category {item.get('category')} != file stem {path.stem}")
             if item.get("level") not in ("beginner", "intermediate", "pro", "any"):
@@ -235,13 +240,7 @@ def check_real(catalog):
                     continue
                 if not isinstance(entry["quantity"], int) or entry["quantity"] < 1:
                     err(f"{tid}: bad quantity {entry['quantity']}")
-                for field, typ in ITEM_FIELDS.items():
-                    if field not in item:
-                        err(f"{tid}: item misses field {field}")
-                    elif not isinstance(item[field], typ) or (typ is int and isinstance(item[field], bool)):
-                        err(f"{tid}: item field {field} has type {type(item[field]).__name__}")
-                if set(item) - set(ITEM_FIELDS):
-                    err(f"{tid}: item has unknown fields {sorted(set(item) - set(ITEM_FIELDS))}")
+                check_item_fields(item, f"{tid}: item")
                 if not str(item.get("id", "")).startswith(f"{tid}/") or item.get("id") in catalog:
                     err(f"{tid}: item id {item.get('id')} is not task-local")
                 if item.get("category") != devset_carts.CATEGORY:

@@ -757,21 +757,26 @@ mod tests {
         }
     }
 
-    /// A wrong cart asked about only for the task's `other` must is missed:
-    /// the person answers that question yes on every cart, so the wrong
-    /// colour is paid. The same rule decides when a right cart is stopped.
-    #[tokio::test]
-    async fn a_wrong_cart_asked_only_for_other_is_missed() {
+    /// `gold` and `only-other`, alone and paired, on a one-task dataset.
+    async fn gold_beside_only_other(task: &str) -> CompareReport {
         let catalog = Catalog::embedded().unwrap();
-        let text = r#"{"id": "d", "split": "open", "category": "gifts", "request": "a red notebook of recycled paper", "lang": "en", "today": "2026-11-02", "gold": {"color": "red", "other": ["recycled paper"]}, "expect_ask_on_right": ["other"], "carts": [{"label": "right", "items": [{"id": "gift-023", "quantity": 1}]}, {"label": "wrong", "items": [{"id": "gift-021", "quantity": 1}], "codes": ["color"]}]}"#;
-        let tiny = dataset::parse("tiny", "tiny.jsonl", text, &catalog).unwrap();
+        let tiny = dataset::parse("tiny", "tiny.jsonl", task, &catalog).unwrap();
         let gold = Arc::new(GoldExtractor::new(Arc::new(GoldBook::new(&tiny)))) as Arc<dyn Extractor>;
         let extractors = BTreeMap::from([
             ("gold".to_owned(), gold),
             ("only-other".to_owned(), Arc::new(OnlyOther) as Arc<dyn Extractor>),
         ]);
         let pairs = [Pair::parse("gold,only-other").unwrap()];
-        let report = compare(&tiny, &catalog, &extractors, &pairs, SplitFilter::All, &|| {}).await.unwrap();
+        compare(&tiny, &catalog, &extractors, &pairs, SplitFilter::All, &|| {}).await.unwrap()
+    }
+
+    /// A wrong cart asked about only for the task's `other` must is missed:
+    /// the person answers that question yes on every cart, so the wrong
+    /// colour is paid. The same rule decides when a right cart is stopped.
+    #[tokio::test]
+    async fn a_wrong_cart_asked_only_for_other_is_missed() {
+        let text = r#"{"id": "d", "split": "open", "category": "gifts", "request": "a red notebook of recycled paper", "lang": "en", "today": "2026-11-02", "gold": {"color": "red", "other": ["recycled paper"]}, "expect_ask_on_right": ["other"], "carts": [{"label": "right", "items": [{"id": "gift-023", "quantity": 1}]}, {"label": "wrong", "items": [{"id": "gift-021", "quantity": 1}], "codes": ["color"]}]}"#;
+        let report = gold_beside_only_other(text).await;
         let effect = |name: &str| report.extractors.iter().find(|row| row.name == name).unwrap().decisions;
         let only_other = effect("only-other");
         assert_eq!(only_other.questions, 2, "both carts are asked about, for `other` only");
@@ -785,17 +790,9 @@ mod tests {
     /// not say: the fair baseline for a pair under `grounded`.
     #[tokio::test]
     async fn a_single_extractor_is_also_measured_under_grounded() {
-        let catalog = Catalog::embedded().unwrap();
         // The gold says red; the request does not: grounding drops it.
         let text = r#"{"id": "g", "split": "open", "category": "gifts", "request": "a notebook please", "lang": "en", "today": "2026-11-02", "gold": {"color": "red"}, "carts": [{"label": "right", "items": [{"id": "gift-023", "quantity": 1}]}, {"label": "wrong", "items": [{"id": "gift-021", "quantity": 1}], "codes": ["color"]}]}"#;
-        let tiny = dataset::parse("tiny", "tiny.jsonl", text, &catalog).unwrap();
-        let gold = Arc::new(GoldExtractor::new(Arc::new(GoldBook::new(&tiny)))) as Arc<dyn Extractor>;
-        let extractors = BTreeMap::from([
-            ("gold".to_owned(), gold),
-            ("only-other".to_owned(), Arc::new(OnlyOther) as Arc<dyn Extractor>),
-        ]);
-        let pairs = [Pair::parse("gold,only-other").unwrap()];
-        let report = compare(&tiny, &catalog, &extractors, &pairs, SplitFilter::All, &|| {}).await.unwrap();
+        let report = gold_beside_only_other(text).await;
         let gold = report.extractors.iter().find(|row| row.name == "gold").unwrap();
         assert_eq!(gold.decisions.wrong_missed, 0, "alone, every value kept: the wrong colour is caught");
         assert_eq!(gold.grounded.wrong_missed, 1, "grounded alone: 'red' is not in the words, so it is missed");
