@@ -504,7 +504,7 @@ impl<'a> Words<'a> {
                     | "aged"
                     | "ages"
                     | "age"
-            )
+            ) && !counted_noun(after)
     }
 
     fn deadline(&self, days: u64) -> Option<(usize, usize)> {
@@ -564,6 +564,18 @@ impl<'a> Words<'a> {
 
     fn cue(&self, cues: &[&str]) -> Option<(usize, usize)> {
         cues.iter().find_map(|cue| self.stem_phrase(cue))
+    }
+
+    /// An amount with its currency glued on ("900р", "50usd"): the token
+    /// is digits, then one of `cues`.
+    fn glued_currency(&self, cues: &[&str]) -> Option<(usize, usize)> {
+        self.tokens
+            .iter()
+            .position(|token| {
+                let rest = token.folded.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+                rest.len() < token.folded.len() && !rest.is_empty() && cues.iter().any(|cue| rest.starts_with(cue))
+            })
+            .map(|index| (index, index))
     }
 
     /// A phrase whose last word may be inflected: each word matches a token
@@ -894,6 +906,14 @@ impl Shown for PricePreference {
     }
 }
 
+/// A noun that counts what is ordered: a number right before one is a
+/// count even after a name or size word ("4 размер 2 пачки", "size 9, 2 pairs").
+fn counted_noun(word: &str) -> bool {
+    ["pack", "pair", "can", "bottle", "box", "piece", "pcs", "пачк", "упаковк", "шт", "пар", "банк", "бутыл", "коробк"]
+        .iter()
+        .any(|noun| word.starts_with(noun))
+}
+
 fn currency_cues(code: &str) -> Vec<&'static str> {
     match code {
         "USD" => vec!["$", "usd", "dollar", "доллар", "бакс"],
@@ -1094,7 +1114,9 @@ pub fn ground(
         out.explicit_max_currency,
         "explicit_max_currency",
         FieldName::ExplicitMaxCents.into(),
-        |w: &Words, value: &String| { w.cue(&currency_cues(value)).or_else(|| w.phrase(value)) }
+        |w: &Words, value: &String| {
+            w.cue(&currency_cues(value)).or_else(|| w.phrase(value)).or_else(|| w.glued_currency(&currency_cues(value)))
+        }
     );
     single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |w: &Words, value: &u64| w
         .deadline(*value));
@@ -1392,6 +1414,9 @@ mod tests {
             ("вода 10л три упаковки", r#"{"quantity": 3}"#),
             ("что-нибудь подешевле", r#"{"price_preference": "cheap"}"#),
             ("мяч, уровень профи", r#"{"level": "pro"}"#),
+            ("подгузники pampers 4 размер 2 пачки к пятнице", r#"{"quantity": 2}"#),
+            ("Подгузники Pampers 4 размер, 3 упаковки", r#"{"quantity": 3}"#),
+            ("тушь черная до 900р", r#"{"explicit_max_cents": 90000, "explicit_max_currency": "RUB"}"#),
         ]
         .into_iter()
         .filter(|(request, json)| !grounded(request, json).1.dropped.is_empty())
