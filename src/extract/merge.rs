@@ -60,7 +60,7 @@ pub struct GroundedFacts {
 /// The `grounded` policy (docs/semantics.md): every value is one the
 /// person's words support, so a value one extractor found and another did
 /// not is the value, undisputed (a null is not a disagreement); conflicting
-/// brands, colours, sizes, models (that do not nest, [`merge_model`]) and
+/// brands, colours, sizes, models (that do not nest, `merge_model`) and
 /// quantities become the base value and its candidates (`brand_any`,
 /// `color_any`, `size_any`, `model_any`, `quantity_any`), undisputed, so an
 /// item that fails every candidate blocks and one that matches any passes:
