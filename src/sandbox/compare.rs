@@ -526,6 +526,20 @@ fn percent(value: Option<f64>) -> String {
 }
 
 /// The comparison as Markdown tables.
+/// One row of the decisions table; `cost` fills its last two cells.
+fn decision_row(out: &mut String, label: &str, failures: u64, decisions: &DecisionEffect, cost: &str) {
+    let _ = writeln!(
+        out,
+        "| {label} | {failures} | {} of {} | {} of {} | {} | {} | {cost} |",
+        decisions.wrong_missed,
+        decisions.wrong_carts,
+        decisions.right_stopped,
+        decisions.right_carts,
+        decisions.questions,
+        decisions.extra_questions
+    );
+}
+
 pub fn markdown(report: &CompareReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Compare: {} ({} split, {} tasks)\n", report.dataset, report.split.as_str(), report.tasks);
@@ -565,7 +579,6 @@ pub fn markdown(report: &CompareReport) -> String {
     );
     out.push_str("| extractor or pair | failed tasks | wrong carts missed | right carts stopped | questions | extra questions | latency median / p95 (ms) | tokens in (cached) / out |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in &report.extractors {
-        let decisions = &row.decisions;
         let tokens = match (row.input_tokens, row.output_tokens) {
             (None, None) => "–".to_owned(),
             (input, output) => format!(
@@ -575,51 +588,14 @@ pub fn markdown(report: &CompareReport) -> String {
                 output.map_or("–".to_owned(), |value| value.to_string())
             ),
         };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} of {} | {} of {} | {} | {} | {} / {} | {} |",
-            row.name,
-            row.failures,
-            decisions.wrong_missed,
-            decisions.wrong_carts,
-            decisions.right_stopped,
-            decisions.right_carts,
-            decisions.questions,
-            decisions.extra_questions,
-            row.latency_median_ms,
-            row.latency_p95_ms,
-            tokens
-        );
+        let cost = format!("{} / {} | {tokens}", row.latency_median_ms, row.latency_p95_ms);
+        decision_row(&mut out, &row.name, row.failures, &row.decisions, &cost);
     }
     for row in &report.extractors {
-        let decisions = &row.grounded;
-        let _ = writeln!(
-            out,
-            "| {} (grounded alone) | {} | {} of {} | {} of {} | {} | {} | – | – |",
-            row.name,
-            row.failures,
-            decisions.wrong_missed,
-            decisions.wrong_carts,
-            decisions.right_stopped,
-            decisions.right_carts,
-            decisions.questions,
-            decisions.extra_questions
-        );
+        decision_row(&mut out, &format!("{} (grounded alone)", row.name), row.failures, &row.grounded, "– | –");
     }
     for row in &report.pairs {
-        let decisions = &row.decisions;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} of {} | {} of {} | {} | {} | – | – |",
-            row.label(),
-            row.failures,
-            decisions.wrong_missed,
-            decisions.wrong_carts,
-            decisions.right_stopped,
-            decisions.right_carts,
-            decisions.questions,
-            decisions.extra_questions
-        );
+        decision_row(&mut out, &row.label(), row.failures, &row.decisions, "– | –");
     }
 
     if !report.pairs.is_empty() {
