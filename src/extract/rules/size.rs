@@ -431,13 +431,21 @@ fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
         return None;
     }
     let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
+    // "8 feet x 10 feet", "14” x 14”": the unit after a side, if any, as it
+    // is written after the number (a word apart, an inch mark joined).
+    let unit_after = |side_end: usize| -> Option<String> {
+        let word = request.word(side_end + 1);
+        let inch_mark = matches!(word, "”" | "\"" | "″" | "''");
+        ((is_measure_unit(word) || inch_mark) && request.same_clause(side_end, side_end + 1)).then(|| {
+            let unit = text(side_end + 1);
+            if inch_mark { unit } else { format!(" {unit}") }
+        })
+    };
     let mut sides = vec![text(at)];
     let mut end = at;
     loop {
-        // "8 feet x 10 feet", "14” x 14”": a side may carry its unit.
-        let inch_mark = matches!(request.word(end + 1), "”" | "\"" | "″" | "''");
-        let unit = (is_measure_unit(request.word(end + 1)) || inch_mark) && request.same_clause(end, end + 1);
-        let sign_at = if unit { end + 2 } else { end + 1 };
+        let unit = unit_after(end);
+        let sign_at = if unit.is_some() { end + 2 } else { end + 1 };
         let next = request.word(sign_at);
         // "12 x20": the sign glued to the next side.
         let glued =
@@ -452,27 +460,20 @@ fn dimension_at(request: &Request, at: usize) -> Option<(String, usize)> {
         if !request.same_clause(end, side_end) {
             break;
         }
-        if unit && let Some(last) = sides.last_mut() {
-            if !inch_mark {
-                last.push(' ');
-            }
-            last.push_str(&text(end + 1));
+        if let (Some(unit), Some(last)) = (unit, sides.last_mut()) {
+            last.push_str(&unit);
         }
         sides.push(side);
         end = side_end;
     }
-    let inch_mark = matches!(request.word(end + 1), "”" | "\"" | "″" | "''");
-    if sides.len() >= 2 && (is_measure_unit(request.word(end + 1)) || inch_mark) && request.same_clause(end, end + 1) {
-        let last_unit = text(end + 1);
-        if let Some(last) = sides.last_mut() {
-            if !inch_mark {
-                last.push(' ');
-            }
-            last.push_str(&last_unit);
-        }
+    if sides.len() < 2 {
+        return None;
+    }
+    if let (Some(unit), Some(last)) = (unit_after(end), sides.last_mut()) {
+        last.push_str(&unit);
         end += 1;
     }
-    (sides.len() >= 2).then(|| (sides.join(" x "), end))
+    Some((sides.join(" x "), end))
 }
 
 /// "x large", "xx large", "3x large", "extra small": a letter size in two
