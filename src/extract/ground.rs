@@ -503,8 +503,9 @@ impl<'a> Words<'a> {
                     | "pack"
                     | "aged"
                     | "ages"
-                    | "age"
-            ) && !counted_noun(after)
+                    | "age" // "4 размер 2 пачки": a counting noun after the number makes it
+                            // a count even after a name or size word.
+            ) && !super::rules::quantity::is_counting_noun(after)
     }
 
     fn deadline(&self, days: u64) -> Option<(usize, usize)> {
@@ -904,14 +905,6 @@ impl Shown for PricePreference {
     fn shown(&self) -> String {
         self.as_str().to_owned()
     }
-}
-
-/// A noun that counts what is ordered: a number right before one is a
-/// count even after a name or size word ("4 размер 2 пачки", "size 9, 2 pairs").
-fn counted_noun(word: &str) -> bool {
-    ["pack", "pair", "can", "bottle", "box", "piece", "pcs", "пачк", "упаковк", "шт", "пар", "банк", "бутыл", "коробк"]
-        .iter()
-        .any(|noun| word.starts_with(noun))
 }
 
 fn currency_cues(code: &str) -> Vec<&'static str> {

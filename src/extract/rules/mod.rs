@@ -24,7 +24,7 @@ mod level;
 mod lines;
 mod money;
 mod price;
-mod quantity;
+pub(crate) mod quantity;
 mod refund;
 mod requirement;
 mod scope;
