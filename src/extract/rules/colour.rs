@@ -345,6 +345,61 @@ const FOOD_HEADS: [&str; 44] = [
     "lollipops",
 ];
 
+/// Colour words that are also common scents: before a toiletry or a candle
+/// they name its scent ("tea tree and lavender conditioner", "amber candle").
+const SCENT_COLOURS: [&str; 4] = ["lavender", "amber", "cranberry", "toffee"];
+
+/// What a scent is said of: toiletries, candles, oils.
+const SCENT_HEADS: [&str; 34] = [
+    "soap",
+    "soaps",
+    "candle",
+    "candles",
+    "oil",
+    "oils",
+    "shampoo",
+    "shampoos",
+    "conditioner",
+    "conditioners",
+    "lotion",
+    "lotions",
+    "wash",
+    "spray",
+    "sprays",
+    "mist",
+    "sachet",
+    "sachets",
+    "diffuser",
+    "bath",
+    "bomb",
+    "bombs",
+    "deodorant",
+    "perfume",
+    "cologne",
+    "incense",
+    "cream",
+    "balm",
+    "scrub",
+    "salts",
+    "wax",
+    "melts",
+    "fragrance",
+    "freshener",
+];
+
+/// Whether the scent-colour word at `at` (`SCENT_COLOURS`) names the scent of
+/// a toiletry or a candle said within five words of it, in its phrase.
+fn in_scent_name(request: &Request, at: usize) -> bool {
+    SCENT_COLOURS.contains(&request.word(at))
+        && (at + 1..at + 6)
+            .take_while(|index| {
+                request.is_word(*index)
+                    && request.same_clause(at, *index)
+                    && !matches!(request.word(*index), "with" | "for" | "in" | "of" | "that" | "which" | "from" | "to")
+            })
+            .any(|index| SCENT_HEADS.contains(&request.word(index)))
+}
+
 /// Whether the colour word at `at` starts a food's or a flavour's name: a
 /// food head (`FOOD_HEADS`) within five words of it, in its clause, that
 /// ends its noun phrase, or "flavored"/"scented" within five words (no noun after it: "spice mix that is", "tea,", "rum
@@ -622,6 +677,10 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if colour_of(word).is_some() && !is_named_colour(request, index, index) && in_food_name(request, index) {
             continue;
         }
+        // "tea tree and lavender conditioner": a scent, unless said as a colour.
+        if in_scent_name(request, index) && !is_cued(request, index, index) {
+            continue;
+        }
         // "chicken white korma": a food, the colour word, then a name.
         if FOOD_BEFORE.contains(&request.word_before(index, 1))
             && !is_named_colour(request, index, index)
@@ -687,6 +746,15 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             // "gold dusty rose": one option named by two shades.
             let shade = request.word(index + 2);
             (format!("{colour} {next} {shade}"), index + 2)
+        } else if let Some(second) = colour_of(next).filter(|_| {
+            joined(index + 1)
+                && !NOT_A_COLOUR_BEFORE.contains(&request.word(index + 2))
+                && !in_food_name(request, index + 1)
+        }) {
+            // "navy blue", "charcoal grey", "black white": two colour words
+            // back to back name one colour, as said (not two colours, which
+            // would choose neither).
+            (format!("{colour} {second}"), index + 1)
         } else {
             (colour, index)
         };
@@ -819,6 +887,17 @@ mod tests {
         assert_eq!(colours("a sheet set in sage green"), ["sage green"]);
         assert_eq!(roles("a wallet with rfid blocking in brown"), [("brown".into(), Role::Chosen)]);
         assert!(colours("orange almond muffin flavour").is_empty());
+        // Two colour words back to back are one colour as said; a scent
+        // colour before a toiletry is its scent unless said as a colour.
+        assert_eq!(colours("i need a navy blue dress"), ["navy blue"]);
+        assert_eq!(colours("charcoal grey sweatpants and olive green socks"), ["charcoal grey", "olive green"]);
+        assert_eq!(colours("black white sneakers"), ["black white"]);
+        assert_eq!(colours("a black green tea tin"), ["black"]);
+        assert!(colours("tea tree and lavender conditioner").is_empty());
+        assert!(colours("an amber soy candle").is_empty());
+        assert_eq!(colours("a lavender dress"), ["lavender"]);
+        assert_eq!(colours("bath towels in lavender"), ["lavender"]);
+        assert_eq!(colours("lavender color soap dispenser"), ["lavender"]);
         // Issue 12: colour words inside names, and shades said in two words.
         assert!(colours("two packs of chicken white korma spice mix").is_empty());
         assert!(colours("a box of red velvet cake mix").is_empty());
