@@ -356,6 +356,63 @@ fn is_alphabetic_latin(word: &str) -> bool {
     word.len() >= 3 && word.chars().all(|character| character.is_ascii_alphabetic() || matches!(character, '-' | '\''))
 }
 
+/// Words after "or" beside a brand that offer no second brand ("Nike or
+/// similar", "Sony or any other").
+const NO_SECOND_BRAND: [&str; 16] = [
+    "similar",
+    "equivalent",
+    "other",
+    "others",
+    "any",
+    "anything",
+    "whatever",
+    "something",
+    "generic",
+    "better",
+    "cheaper",
+    "comparable",
+    "not",
+    "whichever",
+    "аналог",
+    "аналоги",
+];
+
+/// A one-word name the person offers beside a known brand at
+/// `start..=end`: "Samsung or LG", "lg или samsung". The known brand makes
+/// the "or" a choice between brands, so the other word is one even when no
+/// list holds it. Returns the word's token and whether it comes first.
+pub fn offered_beside(request: &Request, start: usize, end: usize) -> Option<(usize, bool)> {
+    let cyrillic = is_cyrillic_text(request);
+    let candidate = |at: usize| {
+        let word = request.word(at);
+        request.is_word(at)
+            && !request.is_consumed(at)
+            && word.len() >= 2
+            && word.chars().all(|character| character.is_ascii_alphabetic())
+            && (cyrillic || !matches!(request.word(at + 1), "-" | "'"))
+            && !never_a_brand(word)
+            && !ends_name(word)
+            && !NO_SECOND_BRAND.contains(&word)
+            && !super::colour::is_colour(word)
+            && super::money::currency_of(word).is_none()
+    };
+    let is_or = |word: &str| matches!(word, "or" | "или");
+    // One word, then the end of the phrase or the product ("samsung or lg
+    // tv"); not the first word of a longer phrase ("nike or reebok classic
+    // leather").
+    let ends_there =
+        |at: usize| !request.is_word(at) || super::chunk::is_product_noun(request.word(at)) || !request.is_word(at + 1);
+    if is_or(request.word(end + 1)) && candidate(end + 2) && ends_there(end + 3) {
+        return Some((end + 2, false));
+    }
+    let before = start.checked_sub(2)?;
+    // Not the last word of a longer name ("Reebok Classic or Nike").
+    let capitalised =
+        |at: usize| request.tokens.get(at).is_some_and(|token| token.text.starts_with(char::is_uppercase));
+    let lone = before == 0 || !(candidate(before - 1) && capitalised(before - 1) && capitalised(before));
+    (is_or(request.word_before(start, 1)) && candidate(before) && lone).then_some((before, true))
+}
+
 /// Whether the request is written in Russian: two or more Cyrillic words
 /// (a Russian request may quote long English titles).
 pub fn is_cyrillic_text(request: &Request) -> bool {
@@ -624,7 +681,14 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             let before = request.word_before(index, 1);
             let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");
             let is_named = |at: usize| named.get(at).copied().unwrap_or(false);
-            let next_to_claimed = is_named(index.wrapping_sub(1)) || is_named(end + 1);
+            // "pampers premium care": Latin words right after a named brand
+            // are its product line, not another brand.
+            let mut back = index;
+            while back > 0 && !is_named(back - 1) && request.is_word(back - 1) && is_latin_word(request.word(back - 1))
+            {
+                back -= 1;
+            }
+            let next_to_claimed = is_named(back.wrapping_sub(1)) || is_named(end + 1);
             if lone && !after_preposition && !next_to_claimed {
                 let offered = matches!(before, "или" | "or")
                     && found.last().is_some_and(|last| last.end + 2 == index && last.role == BrandRole::Chosen);
@@ -712,6 +776,21 @@ mod tests {
         assert_eq!(excluded("no nuts (allergy!!)"), Vec::<String>::new());
         assert_eq!(excluded("not red"), Vec::<String>::new());
         assert_eq!(excluded("Wilson Clash 100 (NOT the L), grip 4 3/8"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_word_offered_beside_a_known_brand() {
+        let offered = |text: &str, start: usize| {
+            let request = Request::new(text);
+            offered_beside(&request, start, start).map(|(at, first)| (request.word(at).to_owned(), first))
+        };
+        assert_eq!(offered("samsung or lg tv", 0), Some(("lg".into(), false)));
+        assert_eq!(offered("tv lg или samsung", 3), Some(("lg".into(), true)));
+        assert_eq!(offered("i want sony or samsung", 4), Some(("sony".into(), true)));
+        assert_eq!(offered("nike or similar shoes", 0), None);
+        assert_eq!(offered("nike or reebok classic leather", 0), None);
+        assert_eq!(offered("nike or black", 0), None);
+        assert_eq!(offered("nike or $50", 0), None);
     }
 
     #[test]

@@ -210,7 +210,7 @@ const PRODUCT_NOUNS: [&str; 170] = [
 
 /// Russian product nouns as people write them in lists (nominative and
 /// accusative forms; sorted).
-const RUSSIAN_PRODUCT_NOUNS: [&str; 178] = [
+const RUSSIAN_PRODUCT_NOUNS: [&str; 185] = [
     "апельсины",
     "бальзам",
     "бананы",
@@ -306,6 +306,8 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 178] = [
     "ноутбук",
     "огурцы",
     "одеяло",
+    "ополаскиватели",
+    "ополаскиватель",
     "очки",
     "пазл",
     "палатка",
@@ -385,6 +387,11 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 178] = [
     "шарф",
     "шлепанцы",
     "шорты",
+    "щетка",
+    "щетки",
+    "щетку",
+    "щётка",
+    "щётку",
     "юбка",
     "юбку",
     "яблоки",

@@ -12,7 +12,7 @@ use super::text::Request;
 use crate::normalize::russian_colour_stem;
 
 /// English colour words and their canonical spelling.
-const ENGLISH: [(&str, &str); 46] = [
+const ENGLISH: [(&str, &str); 48] = [
     ("black", "black"),
     ("white", "white"),
     ("red", "red"),
@@ -59,12 +59,14 @@ const ENGLISH: [(&str, &str); 46] = [
     ("taupe", "taupe"),
     ("crimson", "crimson"),
     ("scarlet", "scarlet"),
+    ("graphite", "graphite"),
+    ("nude", "nude"),
 ];
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 68] = [
+const SHADES: [&str; 73] = [
     "rose",
     "salmon",
     "light",
@@ -133,6 +135,11 @@ const SHADES: [&str; 68] = [
     "faded",
     "vintage",
     "gradient",
+    "sun",
+    "lemon",
+    "canary",
+    "cherry",
+    "bubblegum",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
@@ -400,6 +407,12 @@ fn in_scent_name(request: &Request, at: usize) -> bool {
             .any(|index| SCENT_HEADS.contains(&request.word(index)))
 }
 
+/// Whether `word` names a food a flavour is said of ("… cookies", "… tea").
+pub fn is_food_head(word: &str) -> bool {
+    FOOD_HEADS.contains(&word)
+        || matches!(word, "cookie" | "bar" | "bars" | "blondie" | "blondies" | "brownie" | "brownies")
+}
+
 /// Whether the colour word at `at` starts a food's or a flavour's name: a
 /// food head (`FOOD_HEADS`) within five words of it, in its clause, that
 /// ends its noun phrase, or "flavored"/"scented" within five words (no noun after it: "spice mix that is", "tea,", "rum
@@ -459,7 +472,15 @@ fn in_food_name(request: &Request, at: usize) -> bool {
 
 /// Effects after a colour word that belong to the shade the person named
 /// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
-const SHADE_AFTER: [&str; 10] = [
+const SHADE_AFTER: [&str; 17] = [
+    // "pink amethyst", "blue sapphire": a stone names the shade.
+    "amethyst",
+    "sapphire",
+    "ruby",
+    "opal",
+    "topaz",
+    "onyx",
+    "garnet",
     "holographic",
     "metallic",
     "iridescent",
@@ -621,7 +642,7 @@ pub fn names_a_part(request: &Request, at: usize) -> bool {
 
 /// Parts of an item whose colour is not the item's ("a chair with golden
 /// legs", "black with blue accents").
-const PART_NOUNS: [&str; 22] = [
+const PART_NOUNS: [&str; 26] = [
     "legs",
     "leg",
     "lid",
@@ -644,6 +665,11 @@ const PART_NOUNS: [&str; 22] = [
     "knobs",
     "handles",
     "straps",
+    // "a laser gold pattern": the colour of a pattern or a print on it.
+    "pattern",
+    "patterns",
+    "print",
+    "prints",
 ];
 
 /// Words that exclude the colour after them.
@@ -675,6 +701,15 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         }
         // "white karahi spice mix", "green usda organic tea": a flavour's name.
         if colour_of(word).is_some() && !is_named_colour(request, index, index) && in_food_name(request, index) {
+            continue;
+        }
+        // "cranberry pumpkin seed": foods first; colours when said as one
+        // ("in cranberry") or before a product ("a cranberry t-shirt").
+        if matches!(word, "cranberry" | "toffee")
+            && !is_cued(request, index, index)
+            && !(index + 1..index + 5)
+                .any(|at| request.same_clause(index, at) && super::chunk::is_product_noun(request.word(at)))
+        {
             continue;
         }
         // "tea tree and lavender conditioner": a scent, unless said as a colour.
@@ -728,7 +763,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         let named_after = matches!(request.word_before(start, 1), "color" | "colour" | ":")
             && request.is_word(index + 1)
             && request.same_clause(index, index + 1)
-            && !request.same_clause(index + 1, index + 2)
+            && (!request.same_clause(index + 1, index + 2) || !request.is_word(index + 2))
             && !NOT_A_COLOUR_BEFORE.contains(&request.word(index + 1));
         let joined = |at: usize| request.is_word(at) && request.same_clause(index, at) && !request.is_consumed(at);
         let next = request.word(index + 1);
@@ -789,7 +824,12 @@ pub fn indifference_follows(request: &Request, at: usize) -> bool {
 fn role_of(request: &Request, index: usize) -> Role {
     let look_back = if request.word_before(index, 1) == "the" { index - 1 } else { index };
     if request.preceded_by_within(look_back, 3, &NEGATIONS, true)
-        || request.preceded_by_within(index, 2, &[&["anything", "but"], &["but", "not"]], false)
+        || request.preceded_by_within(
+            index,
+            2,
+            &[&["anything", "but"], &["but", "not"], &["color", "but"], &["colour", "but"], &["colors", "but"]],
+            false,
+        )
     {
         return Role::Excluded;
     }
@@ -802,11 +842,17 @@ fn role_of(request: &Request, index: usize) -> Role {
     {
         return Role::Fallback;
     }
+    // "emerald or sage green": a shade word may lead the other colour.
+    let colour_starts = |at: usize| {
+        colour_of(request.word(at)).is_some()
+            || (SHADES.contains(&request.word(at)) && colour_of(request.word(at + 1)).is_some())
+    };
+    let lead = if SHADES.contains(&request.word_before(index, 1)) { index - 1 } else { index };
     let next_is_alternative = matches!(request.word(index + 1), "or" | "или")
         && request.same_clause(index, index + 2)
-        && colour_of(request.word(index + 2)).is_some();
+        && colour_starts(index + 2);
     let previous_is_alternative =
-        matches!(request.word_before(index, 1), "or" | "или") && colour_of(request.word_before(index, 2)).is_some();
+        matches!(request.word_before(lead, 1), "or" | "или") && colour_of(request.word_before(lead, 2)).is_some();
     if next_is_alternative || previous_is_alternative {
         return Role::Either;
     }
@@ -898,6 +944,21 @@ mod tests {
         assert_eq!(colours("a lavender dress"), ["lavender"]);
         assert_eq!(colours("bath towels in lavender"), ["lavender"]);
         assert_eq!(colours("lavender color soap dispenser"), ["lavender"]);
+        assert!(colours("hand crafted cranberry pumpkin seed").is_empty());
+        assert_eq!(colours("a throw in cranberry"), ["cranberry"]);
+        assert_eq!(colours("a wirefree pink amethyst 36c bra"), ["pink amethyst"]);
+        assert_eq!(colours("a sun yellow plush rug"), ["sun yellow"]);
+        assert_eq!(colours("a small mens cranberry t shirt with a classic fit"), ["cranberry"]);
+        assert_eq!(colours("womens 8.5 toffee shoe with arch support"), ["toffee"]);
+        assert_eq!(colours("pants in the color olive grove, and machine washable"), ["olive grove"]);
+        assert_eq!(colours("a logitech mouse in graphite"), ["graphite"]);
+        assert_eq!(roles("a cupcake topper which has a laser gold pattern"), [("gold".into(), Role::Part)]);
+        assert_eq!(roles("2 cups, any color but red"), [("red".into(), Role::Excluded)]);
+        assert_eq!(
+            roles("a midi dress, emerald or sage green"),
+            [("emerald".into(), Role::Either), ("sage green".into(), Role::Either)]
+        );
+        assert_eq!(roles("a bra, nude or beige"), [("nude".into(), Role::Either), ("beige".into(), Role::Either)]);
         // Issue 12: colour words inside names, and shades said in two words.
         assert!(colours("two packs of chicken white korma spice mix").is_empty());
         assert!(colours("a box of red velvet cake mix").is_empty());

@@ -328,6 +328,29 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         // An excluded or one of two models is said, but no fact holds it.
         read.unused(model.start, model.end);
     }
+    // "Samsung or LG", "lg или samsung": a word offered beside a chosen
+    // brand is a brand too, even when no list holds it; the first said is
+    // the brand, the rest are alternatives.
+    for brand in &brands {
+        let chosen = facts.brand.as_deref().is_some_and(|chosen| fold(chosen) == fold(&brand.display))
+            || facts.brand_any.iter().any(|other| fold(other) == fold(&brand.display));
+        let Some((at, first)) = chosen.then(|| brand::offered_beside(&request, brand.start, brand.end)).flatten()
+        else {
+            continue;
+        };
+        request.consume(at, at);
+        let offered = request.original(at, at);
+        if first && facts.brand.as_deref().is_some_and(|chosen| fold(chosen) == fold(&brand.display)) {
+            facts.brand_any.insert(0, brand.display.clone());
+            facts.brand = Some(offered);
+            mentions.retain(|mention| mention.field != FieldName::Brand);
+            mentions.push(Mention { field: FieldName::Brand, at });
+            read.own(at, at, "brand");
+        } else {
+            push_distinct(&mut facts.brand_any, &offered);
+            read.own(at, at, "brand_any");
+        }
+    }
     for brand in &brands {
         match brand_field(&facts, &brand.display) {
             Some(field) => read.own(brand.start, brand.end, field),
@@ -531,7 +554,11 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         mentions.push(Mention { field: FieldName::Level, at });
         read.own_run(&request, at, "level");
     }
-    if let Some((preference, at)) = price::extract(&request) {
+    // "pampers premium care": right after a brand, "premium" names its
+    // product line, not a wish to pay more (it stays in the person's words).
+    let line_after_brand =
+        |at: usize| at > 0 && brands.iter().any(|brand| brand.end + 1 == at) && request.word(at) == "premium";
+    if let Some((preference, at)) = price::extract(&request).filter(|(_, at)| !line_after_brand(*at)) {
         facts.price_preference = Some(preference);
         mentions.push(Mention { field: FieldName::PricePreference, at });
         read.own(at, at, "price_preference");
@@ -1179,6 +1206,30 @@ mod tests {
     /// Issue 12, fourth round: products listed without a marker (`chunk`)
     /// keep each one's colour, size and count with it in `other`, and a
     /// colour inside a food's name is no colour. Phrasings written here.
+    /// Issue 12, the third batch's open half (tests/extraction/real3.jsonl):
+    /// brands offered beside a known one, a product line after a brand,
+    /// an excluded colour after "any color but", thousands as money.
+    #[test]
+    fn issue_12_third_batch_open_half() {
+        let shipped = RulesExtractor::for_catalog(&crate::catalog::Catalog::embedded().unwrap());
+        let parse = |text: &str| shipped.parse(text, &[], date("2026-11-02"));
+        let facts = parse("телевизор 55 дюймов lg или samsung не дороже 60000");
+        assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("lg"), &["Samsung".to_owned()][..]));
+        let facts = parse("TV for the bedroom. 55 inch, Samsung or LG");
+        assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("Samsung"), &["LG".to_owned()][..]));
+        let facts = parse("2 packs of AA batteries, duracell or energizer only");
+        assert_eq!(
+            (facts.brand.as_deref(), facts.brand_any.as_slice(), facts.quantity),
+            (Some("Duracell"), &["Energizer".to_owned()][..], Some(2))
+        );
+        let facts = parse("подгузники pampers premium care 4 размер");
+        assert_eq!((facts.brand.as_deref(), facts.price_preference), (Some("Pampers"), None));
+        let facts = parse("get me 2 of the cups, any color but red");
+        assert_eq!((facts.color.as_deref(), facts.color_not.as_slice()), (None, &["red".to_owned()][..]));
+        let facts = parse("ноут для учебы 16 гб, не acer, бюджет 50-70к");
+        assert_eq!(facts.explicit_max_cents, Some(7_000_000));
+    }
+
     #[test]
     fn issue_12_product_phrases() {
         let facts = parse("a red hoodie and black jeans size 32");

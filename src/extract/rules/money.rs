@@ -167,8 +167,18 @@ pub fn extract(request: &mut Request) -> Vec<Limit> {
                         &["всего"],
                         &["на", "все"],
                         &["в", "сумме"],
+                        &["on", "the", "lot"],
+                        &["for", "the", "lot"],
+                        &["for", "everything"],
+                        &["on", "everything"],
+                        &["for", "all"],
+                        &["on", "all"],
+                        &["за", "все"],
+                        &["за", "всё"],
                     ],
-                );
+                )
+                // "don't spend more than 30 CAD": spending is the whole order's.
+                || request.preceded_by(amount.first, 4, &[&["spend"], &["spending"], &["потратить"]]);
             limits.push(Limit {
                 hundredths: amount.hundredths,
                 at: amount.first,
@@ -194,13 +204,25 @@ pub fn strictest(limits: &[Limit]) -> Option<Limit> {
 /// words ("twenty", "пять тысяч") when `words` allows.
 fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
     let word = request.word(index);
-    if let Some((low, high)) = word.split_once('-')
-        && let (Some(low), Some(high)) = (hundredths(low), hundredths(high))
-        && low < high
-    {
-        let mut number = Number { hundredths: high, end: index, glued: None, range: true };
-        scale_thousands(request, &mut number)?;
-        return Some(number);
+    if let Some((low, high)) = word.split_once('-') {
+        // "50-70к": the range's upper end may carry the thousands.
+        let (high, scale) = match high.strip_suffix(['k', 'к']) {
+            Some(digits) => (digits, 1000),
+            None => (high, 1),
+        };
+        if let (Some(low), Some(high)) = (hundredths(low), hundredths(high))
+            && low < high
+        {
+            let mut number = Number {
+                hundredths: high.checked_mul(scale)?,
+                end: index,
+                glued: None,
+                range: true,
+                scaled: scale > 1,
+            };
+            scale_thousands(request, &mut number)?;
+            return Some(number);
+        }
     }
     // "5000р", "100usd", "5k".
     let digits_end = word.find(|character: char| !(character.is_ascii_digit() || matches!(character, '.' | ',')));
@@ -214,7 +236,13 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
             "k" | "к" => (1000, None),
             other => (1, Some(currency_of(other)?)),
         };
-        let mut number = Number { hundredths: value.checked_mul(multiplier)?, end: index, glued, range: false };
+        let mut number = Number {
+            hundredths: value.checked_mul(multiplier)?,
+            end: index,
+            glued,
+            range: false,
+            scaled: multiplier > 1,
+        };
         if multiplier == 1 && glued.is_none() {
             // "15 000 рублей": a group of exactly three digits continues the number.
             while request.word(number.end + 1).len() == 3 && whole_number(request.word(number.end + 1)).is_some() {
@@ -228,7 +256,7 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
     }
     if words {
         let (value, end) = number_words_at(request, index)?;
-        return Some(Number { hundredths: value.checked_mul(100)?, end, glued: None, range: false });
+        return Some(Number { hundredths: value.checked_mul(100)?, end, glued: None, range: false, scaled: false });
     }
     None
 }
@@ -238,6 +266,7 @@ fn scale_thousands(request: &Request, number: &mut Number) -> Option<()> {
     if matches!(request.word(number.end + 1), "тыс" | "тысяч" | "тысячи" | "thousand" | "тыщ") {
         number.hundredths = number.hundredths.checked_mul(1000)?;
         number.end += 1;
+        number.scaled = true;
     }
     Some(())
 }
@@ -248,6 +277,9 @@ struct Number {
     end: usize,
     glued: Option<&'static str>,
     range: bool,
+    /// Said in thousands ("20 тыс", "5k", "50-70к"): an amount of money
+    /// after a limit word even without a currency, as no date or measure is.
+    scaled: bool,
 }
 
 fn amounts(request: &Request) -> Vec<Amount> {
@@ -274,7 +306,17 @@ fn amounts(request: &Request) -> Vec<Amount> {
             4,
             &[&["budget"], &["budget's"], &["бюджет"], &["не", "дороже"], &["дешевле"], &["не", "выше"]],
         );
-        if before.is_some() || after.is_some() || number.glued.is_some() || budget_bare {
+        // "до 20 тыс", "under 5k": thousands after a limit word.
+        let scaled_bare = number.scaled && request.preceded_by(index, 3, &LIMIT_BEFORE);
+        // "игрушка … до 1500": a bare amount of three digits or more after
+        // "до" that ends its clause (a date, an age or a measure has its word
+        // after the number: "до 10 ноября", "до 5 лет", "до 30 см").
+        let russian_bare = request.word_before(index, 1) == "до"
+            && number.hundredths >= 10_000
+            && !number.range
+            && !request.is_word(number.end + 1)
+            && super::brand::is_cyrillic_text(request);
+        if before.is_some() || after.is_some() || number.glued.is_some() || budget_bare || scaled_bare || russian_bare {
             let first = if before.is_some() { index - 1 } else { index };
             let last = if after.is_some() { number.end + 1 } else { number.end };
             let currency = before.or(after).or(number.glued);
@@ -383,6 +425,18 @@ mod tests {
         assert_eq!(limit("priced from 324 to 623 pesos"), Some(62300));
         assert_eq!(limit("$20 - $30"), Some(3000));
         assert_eq!(limit("в пределах 8-12 тыс р"), Some(1200000));
+        // Issue 12, third batch: thousands and a bare "до N" mean money.
+        assert_eq!(limit("робот пылесос, только не xiaomi, до 20 тыс"), Some(2000000));
+        assert_eq!(limit("ноут не acer, бюджет 50-70к"), Some(7000000));
+        assert_eq!(limit("a used bike under 5k"), Some(500000));
+        assert_eq!(limit("игрушку для собаки из каучука, до 1500"), Some(150000));
+        assert_eq!(limit("куртка до 1500, размер 48"), Some(150000));
+        assert_eq!(limit("успеть до 10 ноября"), None);
+        assert_eq!(limit("пазл на ребёнка до 5 лет"), None);
+        assert_eq!(limit("коврик до 150 см"), None);
+        assert_eq!(limit("до 20"), None);
+        assert_eq!(limit("for kids under 5"), None);
+        assert_eq!(limit("5k running shoes"), None);
         assert_eq!(limit("от 500 до 1000 рублей"), Some(100000));
     }
 

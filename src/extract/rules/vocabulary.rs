@@ -474,6 +474,14 @@ fn trimmed_mention(
     if !(specific || named_after_brand) {
         return None;
     }
+    // "chocolate chip blondie cookies": before a food, without its brand,
+    // a catalog line's words are a flavour.
+    if !brand_before
+        && (to + 1..to + 4)
+            .any(|index| request.same_clause(to, index) && super::colour::is_food_head(request.word(index)))
+    {
+        return None;
+    }
     // "24 pcs", "40 oz", "16 GB": a count or a measure the catalog's name
     // ends with is anyone's, not a line's, unless its brand comes first.
     let only_amount = (from..=to).all(|index| {
@@ -523,6 +531,7 @@ mod tests {
             ("Head", "Head Speed MP"),
             ("Colavita", "Colavita Extra Virgin Olive Oil"),
             ("Under Armour", "Under Armour Rival Fleece Hoodie"),
+            ("Clif", "Clif Bar Chocolate Chip"),
         ])
     }
 
@@ -550,6 +559,9 @@ mod tests {
         assert_eq!(model_of("im looking for a 24 pcs arrow cupcake topper").as_deref(), None);
         assert_eq!(model_of("Ember Mug 2 in red").as_deref(), Some("Mug 2"));
         assert_eq!(model_of("Ember mug, red").as_deref(), None);
+        // A line named after a flavour, before a food and without its brand.
+        assert_eq!(model_of("gluten free, chocolate chip blondie cookies").as_deref(), None);
+        assert_eq!(model_of("Clif Bar Chocolate Chip, 12 of them").as_deref(), Some("Bar Chocolate Chip"));
         assert_eq!(model_of("Nike running t-shirt size s").as_deref(), None);
         assert_eq!(model_of("Colavita olive oil").as_deref(), None);
         assert_eq!(model_of("a usb cable that is high speed").as_deref(), None);
