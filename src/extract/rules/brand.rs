@@ -413,6 +413,107 @@ pub fn offered_beside(request: &Request, start: usize, end: usize) -> Option<(us
     (is_or(request.word_before(start, 1)) && candidate(before) && lone).then_some((before, true))
 }
 
+/// Whether the person writes in sentence case: most words start in lower
+/// case, so a capital mid-sentence marks a name ("Title Case Requests" and
+/// all-lower-case ones say nothing by their capitals).
+fn sentence_case(request: &Request) -> bool {
+    let words: Vec<&str> = (0..request.len())
+        .filter(|at| request.is_word(*at))
+        .filter_map(|at| request.tokens.get(at).map(|token| token.text.as_str()))
+        .filter(|text| text.starts_with(|character: char| character.is_alphabetic()))
+        .collect();
+    let capitalised = words.iter().filter(|text| text.starts_with(char::is_uppercase)).count();
+    capitalised > 0 && capitalised * 4 <= words.len()
+}
+
+/// Capitalised words that are not brands: days, months, holidays, places and
+/// peoples, bed sizes, technologies, shops, and the pronoun.
+const NOT_A_NAME: [&str; 60] = [
+    "i",
+    "i'm",
+    "i'd",
+    "i'll",
+    "i've",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "christmas",
+    "xmas",
+    "halloween",
+    "easter",
+    "thanksgiving",
+    "valentine's",
+    "valentines",
+    "king",
+    "queen",
+    "twin",
+    "full",
+    "california",
+    "french",
+    "italian",
+    "dutch",
+    "english",
+    "british",
+    "american",
+    "korean",
+    "japanese",
+    "chinese",
+    "german",
+    "mexican",
+    "indian",
+    "greek",
+    "turkish",
+    "bluetooth",
+    "android",
+    "windows",
+    "lazmall",
+    "lazflash",
+    "lazada",
+    "shopee",
+    "amazon",
+    "prime",
+    "mom",
+    "dad",
+];
+
+/// A capitalised word mid-sentence (not after `.`/`!`/`?` or at the start)
+/// that could be a name: letters with some lower case ("Stojo", not "TV").
+fn capitalised_name(request: &Request, index: usize) -> bool {
+    let Some(token) = request.tokens.get(index) else { return false };
+    let text = token.text.as_str();
+    let mut characters = text.chars();
+    let starts_upper = characters.next().is_some_and(char::is_uppercase);
+    let rest_lower = characters.clone().any(char::is_lowercase) && characters.all(|c| c.is_alphabetic() || c == '\'');
+    let sentence_start = index == 0 || matches!(request.word(index - 1), "." | "!" | "?" | ":" | "\"" | "(" | "-");
+    token.kind == TokenKind::Word
+        && starts_upper
+        && rest_lower
+        && text.chars().count() >= 3
+        && !sentence_start
+        && !request.is_consumed(index)
+        && !NOT_A_NAME.contains(&token.folded.as_str())
+        && !never_a_brand(&token.folded)
+        && !ends_name(&token.folded)
+        && !super::colour::is_colour(&token.folded)
+        && super::money::currency_of(&token.folded).is_none()
+        && !super::chunk::is_product_noun(&token.folded)
+}
+
 /// Whether the request is written in Russian: two or more Cyrillic words
 /// (a Russian request may quote long English titles).
 pub fn is_cyrillic_text(request: &Request) -> bool {
@@ -659,6 +760,32 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             push(&mut found, &mut claimed, end, end, BrandRole::Chosen);
         }
     }
+    // Sentence-case English: a capitalised name mid-sentence right before
+    // the product ("those Bramblewick candles", "a Triumph wireless bra").
+    if !cyrillic && sentence_case(request) {
+        for index in 1..request.len() {
+            // "compatible with Hatari fan": the device it must fit.
+            let fits = request.preceded_by(
+                index,
+                3,
+                &[&["for"], &["fits"], &["fit"], &["with"], &["compatible"], &["to"], &["like"]],
+            );
+            // "Birkenstock Arizona sandals": after a named brand, its line.
+            let after_a_name = named.get(index - 1).copied().unwrap_or(false);
+            if capitalised_name(request, index)
+                && !fits
+                && !after_a_name
+                && !(index + 1..index + 3).any(|at| capitalised_name(request, at))
+                && (index + 1..index + 3).any(|at| {
+                    request.same_clause(index, at)
+                        && request.is_word(at)
+                        && super::chunk::is_product_noun(request.word(at))
+                })
+            {
+                push(&mut found, &mut claimed, index, index, BrandRole::Chosen);
+            }
+        }
+    }
     // Russian text: a lone Latin word is a brand ("подгузники pampers"), and
     // "bosch или valeo" offers two.
     if cyrillic {
@@ -776,6 +903,17 @@ mod tests {
         assert_eq!(excluded("no nuts (allergy!!)"), Vec::<String>::new());
         assert_eq!(excluded("not red"), Vec::<String>::new());
         assert_eq!(excluded("Wilson Clash 100 (NOT the L), grip 4 3/8"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_capital_mid_sentence_before_the_product_names_its_brand() {
+        assert_eq!(chosen("can you reorder those Bramblewick candles, 3 of them"), ["Bramblewick"]);
+        assert_eq!(chosen("Can you order me a Triumph wireless bra in 34C?"), ["Triumph"]);
+        assert!(chosen("a water pump compatible with Hatari fan").is_empty());
+        assert!(chosen("I want a Christmas tree and a King size bed").is_empty());
+        assert!(chosen("Need Dish Soap And Paper Towels").is_empty());
+        assert!(chosen("i need a new TV stand").is_empty());
+        assert!(chosen("Sofa for the living room. Green velvet sofa, please").is_empty());
     }
 
     #[test]

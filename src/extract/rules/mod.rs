@@ -1226,6 +1226,10 @@ mod tests {
         assert_eq!((facts.brand.as_deref(), facts.price_preference), (Some("Pampers"), None));
         let facts = parse("get me 2 of the cups, any color but red");
         assert_eq!((facts.color.as_deref(), facts.color_not.as_slice()), (None, &["red".to_owned()][..]));
+        let facts = parse("we both need new Birkenstock Arizona sandals, size 40");
+        assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("Birkenstock"), &[][..]));
+        let facts = parse("get me 2 of the Stojo cups, 12oz, any color but red");
+        assert_eq!((facts.brand.as_deref(), facts.quantity), (Some("Stojo"), Some(2)));
         let facts = parse("ноут для учебы 16 гб, не acer, бюджет 50-70к");
         assert_eq!(facts.explicit_max_cents, Some(7_000_000));
     }
