@@ -240,6 +240,12 @@ pub struct FieldCounts {
     pub stated: u64,
     /// Gold elements some filled element matches.
     pub found: u64,
+    /// Filled elements that match no gold element but are a looser form of
+    /// one: a chosen colour with fewer of the gold's words ("yellow" for
+    /// "sun yellow"). The colour check passes an item when every word of the
+    /// wanted colour is in the item's, so a looser colour passes every item
+    /// the gold's passes: it can stop no cart the person would accept.
+    pub looser: u64,
 }
 
 impl FieldCounts {
@@ -256,6 +262,7 @@ impl FieldCounts {
         self.correct += other.correct;
         self.stated += other.stated;
         self.found += other.found;
+        self.looser += other.looser;
     }
 }
 
@@ -276,6 +283,10 @@ pub struct HalfReport {
     pub fields: BTreeMap<&'static str, FieldCounts>,
     /// Requests with an element in a non-`other` field the gold does not state.
     pub invented: u64,
+    /// Requests with such an element that is not even a looser form of a
+    /// gold element ([`FieldCounts::looser`]): a fact that can stop a cart
+    /// the person would accept.
+    pub stopping: u64,
     pub misses: Vec<Miss>,
 }
 
@@ -310,6 +321,19 @@ impl HalfReport {
         (self.requests > 0).then(|| self.invented as f64 / self.requests as f64)
     }
 
+    /// Correct or looser / filled over the fields of [`Self::fact_precision`]:
+    /// how often a fact the extractor states stops no cart the gold accepts.
+    pub fn fact_precision_by_check(&self) -> Option<f64> {
+        let facts: Vec<&str> =
+            FIELDS.iter().copied().filter(|field| !matches!(*field, "other" | "other_optional")).collect();
+        let total = self.total(&facts);
+        (total.filled > 0).then(|| (total.correct + total.looser) as f64 / total.filled as f64)
+    }
+
+    pub fn stopping_share(&self) -> Option<f64> {
+        (self.requests > 0).then(|| self.stopping as f64 / self.requests as f64)
+    }
+
     /// The lowest precision over the fields filled at all, and its field.
     pub fn lowest_precision(&self) -> Option<(&'static str, f64)> {
         self.fields
@@ -341,13 +365,17 @@ impl HalfReport {
         }
         let _ = writeln!(
             out,
-            "\nrecall over {}: {}  \nprecision over every field but other and other_optional: {}  \nrequests with an invented fact: {} of {} ({})",
+            "\nrecall over {}: {}  \nprecision over every field but other and other_optional: {}  \nrequests with an invented fact: {} of {} ({})  \nthe same two counting a looser colour as right (it stops no cart the gold accepts): {}, {} of {} ({})",
             RECALL_TARGET_FIELDS.join(", "),
             percent(self.target_recall()),
             percent(self.fact_precision()),
             self.invented,
             self.requests,
-            percent(self.invented_share())
+            percent(self.invented_share()),
+            percent(self.fact_precision_by_check()),
+            self.stopping,
+            self.requests,
+            percent(self.stopping_share())
         );
         if with_misses && !self.misses.is_empty() {
             let _ = writeln!(out, "\nmisses:\n");
@@ -362,11 +390,13 @@ impl HalfReport {
 /// Scores `extract` on the rows of one half. `extract` returns the facts as
 /// JSON (a serialised [`Facts`], or anything with its field names).
 pub fn evaluate(rows: &[Row], half: Half, mut extract: impl FnMut(&Row) -> Value) -> HalfReport {
-    let mut report = HalfReport { half, requests: 0, fields: BTreeMap::new(), invented: 0, misses: Vec::new() };
+    let mut report =
+        HalfReport { half, requests: 0, fields: BTreeMap::new(), invented: 0, stopping: 0, misses: Vec::new() };
     for row in rows.iter().filter(|row| row.half == half) {
         report.requests += 1;
         let got = extract(row);
         let mut invented = false;
+        let mut stopping = false;
         for field in FIELDS {
             let got_value = got.get(field).cloned().unwrap_or(Value::Null);
             let want_value = row.gold_json.get(field).cloned().unwrap_or(Value::Null);
@@ -374,12 +404,14 @@ pub fn evaluate(rows: &[Row], half: Half, mut extract: impl FnMut(&Row) -> Value
             report.fields.entry(field).or_default().add(counts);
             if counts.correct < counts.filled && !matches!(field, "other" | "other_optional") {
                 invented = true;
+                stopping |= counts.correct + counts.looser < counts.filled;
             }
             if counts.correct < counts.filled || counts.found < counts.stated {
                 report.misses.push(Miss { id: row.id.clone(), field, got: got_value, want: want_value });
             }
         }
         report.invented += u64::from(invented);
+        report.stopping += u64::from(stopping);
     }
     report
 }
@@ -400,9 +432,20 @@ pub fn score_field(field: &str, got: &Value, want: &Value) -> FieldCounts {
     let got = elements(got);
     let want = elements(want);
     let matches = |extracted: &Value, gold: &Value| element_matches(field, extracted, gold);
+    let looser = |extracted: &Value, gold: &Value| {
+        matches!(field, "color" | "color_any")
+            && matches!((extracted, gold), (Value::String(got), Value::String(want))
+                if { let got = ColourWords::new(got); !got.is_empty() && got.all_in(&ColourWords::new(want)) })
+    };
     FieldCounts {
         filled: got.len() as u64,
         correct: got.iter().filter(|extracted| want.iter().any(|gold| matches(extracted, gold))).count() as u64,
+        looser: got
+            .iter()
+            .filter(|extracted| {
+                !want.iter().any(|gold| matches(extracted, gold)) && want.iter().any(|gold| looser(extracted, gold))
+            })
+            .count() as u64,
         stated: want.len() as u64,
         found: want.iter().filter(|gold| got.iter().any(|extracted| matches(extracted, gold))).count() as u64,
     }
@@ -507,13 +550,32 @@ mod tests {
     }
 
     #[test]
+    fn a_looser_colour_is_wrong_but_stops_no_cart_the_gold_accepts() {
+        let counts = score_field("color", &json!("yellow"), &json!("sun yellow"));
+        assert_eq!((counts.correct, counts.looser, counts.found), (0, 1, 0));
+        // Stricter or another colour is not looser.
+        assert_eq!(score_field("color", &json!("sun yellow"), &json!("yellow")).looser, 0);
+        assert_eq!(score_field("color", &json!("blue"), &json!("sun yellow")).looser, 0);
+        // An exclusion said more broadly excludes more: never looser.
+        assert_eq!(score_field("color_not", &json!(["red"]), &json!(["dark red"])).looser, 0);
+        let rows = parse(ROWS).unwrap();
+        let report =
+            evaluate(&rows, Half::Open, |_| json!({"color": "black", "color_any": ["navy"], "color_not": ["red"]}));
+        assert_eq!((report.invented, report.stopping), (0, 0));
+        let shade = r#"{"id": "b-1", "source": "s", "lang": "en", "split": "open", "today": "2026-11-02", "request": "a sun yellow rug", "gold": {"color": "sun yellow"}}"#;
+        let report = evaluate(&parse(shade).unwrap(), Half::Open, |_| json!({"color": "yellow"}));
+        assert_eq!((report.invented, report.stopping), (1, 0));
+        assert_eq!((report.fact_precision(), report.fact_precision_by_check()), (Some(0.0), Some(1.0)));
+    }
+
+    #[test]
     fn precision_recall_and_invented_facts() {
         let rows = parse(ROWS).unwrap();
         let report = evaluate(&rows, Half::Open, |_| json!({"color": "red", "quantity": 2}));
         assert_eq!(report.requests, 1);
-        assert_eq!(report.field("color"), FieldCounts { filled: 1, correct: 0, stated: 1, found: 0 });
+        assert_eq!(report.field("color"), FieldCounts { filled: 1, correct: 0, stated: 1, found: 0, looser: 0 });
         assert_eq!(report.field("color_not").stated, 1);
-        assert_eq!(report.invented, 1);
+        assert_eq!((report.invented, report.stopping), (1, 1));
         let perfect = evaluate(&rows, Half::Open, |row| row.gold_json.clone());
         assert_eq!((perfect.invented, perfect.misses.len()), (0, 0));
         assert_eq!(perfect.lowest_precision().map(|(_, precision)| precision), Some(1.0));

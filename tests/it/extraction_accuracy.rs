@@ -330,13 +330,18 @@ mod real3 {
         assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
     }
 
+    /// Measured before any rule was tuned on this batch: precision 87.9%,
+    /// recall 75.0%, invented 13 of 101; after reading this half: 98.4%,
+    /// 88.4%, 2 of 101 (tests/extraction/README.md, sixth round).
     #[test]
     fn real3_open_half() {
-        check(Half::Open, 0.0, 0.0, 1.0);
+        check(Half::Open, 0.97, 0.87, 0.03);
     }
 
+    /// Measured (aggregates only): before 87.1%, 73.6%, 11 of 99; after the
+    /// sixth round 88.2%, 75.2%, 11 of 99.
     #[test]
     fn real3_heldout_half() {
-        check(Half::Heldout, 0.0, 0.0, 1.0);
+        check(Half::Heldout, 0.86, 0.73, 0.13);
     }
 }
