@@ -573,6 +573,9 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         || first.chars().next().is_some_and(|character| character.is_ascii_digit())
         || super::money::currency_of(first).is_some()
         || super::colour::is_colour(first)
+        // "this food from snack puffs": a kind of product, not a maker.
+        || super::chunk::is_product_noun(first)
+        || super::colour::is_food_head(first)
     {
         return None;
     }
@@ -714,14 +717,21 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             }
             "brand"
                 if !matches!(request.word_before(index, 1), "the" | "a" | "an" | "this" | "from" | "of" | "")
-                    && !matches!(request.word(index + 1), ":" | "is" | "called" | "named") =>
+                    && !matches!(request.word(index + 1), ":" | "is" | "called" | "named" | "must" | "should") =>
             {
                 None
             }
             "brand" | "бренда" | "фирмы" | "марки" | "издательства" | "производителя" =>
             {
                 let mut at = index + 1;
-                if matches!(request.word(at), ":" | "is" | "called" | "named") {
+                // "the brand must be trader joes", "brand should be X".
+                if matches!(request.word(at), "must" | "should" | "would" | "needs" | "has" | "can")
+                    && request.word(at + 1) == "be"
+                {
+                    at += 2;
+                } else if matches!(request.word(at), "needs" | "has") && request.phrase_at(at + 1, &["to", "be"]) {
+                    at += 3;
+                } else if matches!(request.word(at), ":" | "is" | "called" | "named") {
                     at += 1;
                 }
                 Some(at)
@@ -903,6 +913,12 @@ mod tests {
         assert_eq!(excluded("no nuts (allergy!!)"), Vec::<String>::new());
         assert_eq!(excluded("not red"), Vec::<String>::new());
         assert_eq!(excluded("Wilson Clash 100 (NOT the L), grip 4 3/8"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_brand_after_must_be_and_no_product_after_from() {
+        assert_eq!(chosen("usda organic fruit leather. the brand must be trader joes"), ["trader joes"]);
+        assert!(chosen("i want this food from snack puffs, aged white cheddar").is_empty());
     }
 
     #[test]

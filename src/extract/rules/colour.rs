@@ -66,7 +66,7 @@ const ENGLISH: [(&str, &str); 48] = [
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 73] = [
+const SHADES: [&str; 82] = [
     "rose",
     "salmon",
     "light",
@@ -140,6 +140,15 @@ const SHADES: [&str; 73] = [
     "canary",
     "cherry",
     "bubblegum",
+    "aqua",
+    "snow",
+    "coffee",
+    "chocolate",
+    "espresso",
+    "mahogany",
+    "warm",
+    "cool",
+    "ombre",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
@@ -739,11 +748,21 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             continue;
         }
         let before = request.word_before(index, 1);
+        // "in the color peaceful purple": a word between the word "colour"
+        // and the colour is part of the colour's name.
+        let named_modifier = matches!(request.word_before(index, 2), "color" | "colour")
+            && request.is_word(index - 1)
+            && request.same_clause(index - 1, index)
+            && !request.is_consumed(index - 1)
+            && colour_of(before).is_none()
+            && !super::clause::is_filler(before)
+            && !matches!(before, "in" | "is" | "of" | "a" | "an" | "the" | "and" | "or" | "be" | "like" | "should");
         // A name after "color of" already holds its words ("sea salt").
-        let modifier =
-            (SHADES.contains(&before) && !canonical.contains(' ') && !request.is_consumed(index.wrapping_sub(1)))
-                .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
-                .flatten();
+        let modifier = ((SHADES.contains(&before) || named_modifier)
+            && !canonical.contains(' ')
+            && !request.is_consumed(index.wrapping_sub(1)))
+        .then(|| request.tokens.get(index - 1).map(|token| token.folded.clone()))
+        .flatten();
         let colour = match modifier {
             Some(modifier) if modifier != canonical => format!("{modifier} {canonical}"),
             _ => canonical.clone(),
@@ -948,6 +967,11 @@ mod tests {
         assert_eq!(colours("a throw in cranberry"), ["cranberry"]);
         assert_eq!(colours("a wirefree pink amethyst 36c bra"), ["pink amethyst"]);
         assert_eq!(colours("a sun yellow plush rug"), ["sun yellow"]);
+        assert_eq!(colours("makeup brushes in the color peaceful purple"), ["peaceful purple"]);
+        assert_eq!(colours("a synthetic coffee brown colored wig"), ["coffee brown"]);
+        assert_eq!(colours("a snow white colored oval area rug"), ["snow white"]);
+        assert_eq!(colours("aqua blue or black"), ["aqua blue", "black"]);
+        assert_eq!(colours("the color is black"), ["black"]);
         assert_eq!(colours("a small mens cranberry t shirt with a classic fit"), ["cranberry"]);
         assert_eq!(colours("womens 8.5 toffee shoe with arch support"), ["toffee"]);
         assert_eq!(colours("pants in the color olive grove, and machine washable"), ["olive grove"]);

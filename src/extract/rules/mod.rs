@@ -952,6 +952,7 @@ fn requirements(
         .take(MAX_REQUIREMENTS)
         .chain(requirement::properties(request))
         .chain(requirement::phone_fits(request))
+        .chain(requirement::vague_times(request))
         .chain(requirement::measures(request))
         .take(4 * MAX_REQUIREMENTS);
     // A voucher's rules after a budget are the terms of a discount.
@@ -1230,6 +1231,8 @@ mod tests {
         assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("Birkenstock"), &[][..]));
         let facts = parse("get me 2 of the Stojo cups, 12oz, any color but red");
         assert_eq!((facts.brand.as_deref(), facts.quantity), (Some("Stojo"), Some(2)));
+        let facts = parse("need new running shoes next week");
+        assert_eq!((facts.deadline_days, facts.other.as_slice()), (None, &["next week".to_owned()][..]));
         let facts = parse("ноут для учебы 16 гб, не acer, бюджет 50-70к");
         assert_eq!(facts.explicit_max_cents, Some(7_000_000));
     }

@@ -378,6 +378,28 @@ fn describes_model(request: &Request, end: usize) -> bool {
 
 /// "for my iPhone 15", "для iPhone 15", "fits an iPhone 15 Pro": the phone a
 /// case must fit, when no model rule has claimed those words.
+/// "next week", "this week", "на следующей неделе": a time too vague for a
+/// deadline (the dev set's labelling rule), still a wish the person said, so
+/// a requirement they are asked about rather than a word that vanishes.
+pub fn vague_times(request: &Request) -> Vec<Requirement> {
+    let mut found = Vec::new();
+    for at in 1..request.len() {
+        if !request.is_consumed(at)
+            && !request.is_consumed(at - 1)
+            && matches!(request.word(at), "week" | "неделе" | "неделю")
+            && matches!(request.word(at - 1), "next" | "this" | "следующей" | "следующую" | "этой" | "эту")
+        {
+            let start = if matches!(request.word_before(at - 1, 1), "for" | "by" | "на" | "к" | "до") {
+                at - 2
+            } else {
+                at - 1
+            };
+            found.push(Requirement { text: request.original(start, at), start, end: at });
+        }
+    }
+    found
+}
+
 pub fn phone_fits(request: &Request) -> Vec<Requirement> {
     let mut found = Vec::new();
     for index in 0..request.len() {
