@@ -576,6 +576,8 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         // "this food from snack puffs": a kind of product, not a maker.
         || super::chunk::is_product_noun(first)
         || super::colour::is_food_head(first)
+        // "from mens clothing": a department.
+        || matches!(first, "mens" | "men's" | "womens" | "women's" | "kids" | "kid's" | "boys" | "girls" | "baby")
     {
         return None;
     }
@@ -593,6 +595,10 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
             break;
         }
         end = next;
+    }
+    // "from pixars movie up": a film or a show it features, not its maker.
+    if (start..=end).any(|at| matches!(request.word(at), "movie" | "movies" | "film" | "show" | "series" | "tv")) {
+        return None;
     }
     // "from mb variety store": a shop, not a brand.
     if matches!(request.word(end), "store" | "shop" | "market" | "mall" | "outlet" | "seller" | "supermarket") {
@@ -919,6 +925,8 @@ mod tests {
     fn a_brand_after_must_be_and_no_product_after_from() {
         assert_eq!(chosen("usda organic fruit leather. the brand must be trader joes"), ["trader joes"]);
         assert!(chosen("i want this food from snack puffs, aged white cheddar").is_empty());
+        assert!(chosen("a youth t-shirt featuring russell and carl from pixars movie up").is_empty());
+        assert!(chosen("i want to purchase from mens clothing a pair of retro jeans").is_empty());
     }
 
     #[test]

@@ -88,10 +88,15 @@ const ACCESSORIES: [&str; 22] = [
 /// Whether a device maker's name is followed, within its clause, by an
 /// accessory: then it names the device the accessory fits.
 fn fitted_by_an_accessory(request: &Request, brand: &vocabulary::BrandMention) -> bool {
-    brand.device
-        && (brand.end + 1..brand.end + 6)
-            .take_while(|at| request.same_clause(brand.end, *at))
-            .any(|at| ACCESSORIES.contains(&request.word(at)))
+    // "a usb wall charger for a samsung galaxy": after "for a"/"for my", a
+    // device maker names the device the item is for.
+    let for_a_device = brand.device
+        && request.preceded_by(brand.start, 2, &[&["for", "a"], &["for", "an"], &["for", "my"], &["for", "the"]]);
+    for_a_device
+        || brand.device
+            && (brand.end + 1..brand.end + 6)
+                .take_while(|at| request.same_clause(brand.end, *at))
+                .any(|at| ACCESSORIES.contains(&request.word(at)))
 }
 
 /// Well-known brands beside the catalog's (issue 12), read from a list
@@ -256,7 +261,12 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             brand.start,
             2,
             &[&["for"], &["fits"], &["fit"], &["compatible", "with"], &["для"], &["на"], &["под"]],
-        ) && !matches!(request.word_before(brand.start, 1), "a" | "an")
+        ) && (!matches!(request.word_before(brand.start, 1), "a" | "an")
+            // "a charger for a samsung galaxy": a device after the brand.
+            || matches!(
+                request.word(brand.end + 1),
+                "galaxy" | "iphone" | "ipad" | "pixel" | "phone" | "tablet" | "laptop" | "macbook" | "watch" | "tv"
+            ))
             && !request.preceded_by(
                 brand.start,
                 3,
@@ -1231,6 +1241,8 @@ mod tests {
         assert_eq!((facts.brand.as_deref(), facts.brand_any.as_slice()), (Some("Birkenstock"), &[][..]));
         let facts = parse("get me 2 of the Stojo cups, 12oz, any color but red");
         assert_eq!((facts.brand.as_deref(), facts.quantity), (Some("Stojo"), Some(2)));
+        let facts = parse("i am looking for a white fast charging usb wall charger for a samsung galaxy");
+        assert_eq!(facts.brand, None);
         let facts = parse("need new running shoes next week");
         assert_eq!((facts.deadline_days, facts.other.as_slice()), (None, &["next week".to_owned()][..]));
         let facts = parse("ноут для учебы 16 гб, не acer, бюджет 50-70к");

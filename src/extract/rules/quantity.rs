@@ -289,7 +289,15 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
                 next,
                 "bigger" | "larger" | "smaller" | "more" | "zoom" | "magnification" | "faster" | "stronger" | "longer"
             );
-        if factor {
+        // "3x optical zoom", "a 60x 50 throw": "Nx" is a count only before
+        // the product or at the end of its phrase ("2x hdmi cables" reads
+        // "hdmi" as part of it, so the noun may come within three words).
+        let suffix_form = word.strip_suffix(['x', '×']).is_some();
+        let product_follows = !request.is_word(index + 1)
+            || (index + 1..index + 4)
+                .any(|at| request.same_clause(index, at) && super::chunk::is_product_noun(request.word(at)))
+                && !request.word(index + 1).starts_with(|character: char| character.is_ascii_digit());
+        if factor || (suffix_form && !product_follows) {
             return None;
         }
         return count(times)
@@ -299,6 +307,15 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     let value = count(word)?;
     // Nobody orders 1992 of a thing; such numbers are years or part numbers.
     if value == 0 || value > MAX_COUNT || is_detail_before(before) {
+        return None;
+    }
+    // "1 case of 20 units", "a box of 12 pens": what one container holds.
+    if before == "of"
+        && matches!(
+            request.word_before(index, 2),
+            "case" | "box" | "carton" | "crate" | "tray" | "bag" | "bundle" | "set" | "packet" | "package" | "packs"
+        )
+    {
         return None;
     }
     // "get me one that's peppermint scented": a pronoun.
@@ -438,6 +455,14 @@ mod tests {
         assert_eq!(quantity("a desktop fan with 6 blades"), None);
         assert_eq!(quantity("also choose three beet flavor one"), None);
         assert_eq!(quantity("vanilla syrup, 25.4 fl oz pack 4"), None);
+        assert_eq!(quantity("samsung galaxy smartphone with 256 gb memory and 3x optical zoom"), None);
+        assert_eq!(quantity("i am looking for a 60x 50 super soft throws"), None);
+        assert_eq!(quantity("2x hdmi cables"), Some(2));
+        assert_eq!(quantity("the vanity light, 2x"), Some(2));
+        // Neither the 20 a case holds nor "1 case" ("case" is also a phone
+        // case's word, so no counting noun): the phrase stays a requirement.
+        assert_eq!(quantity("non gmo seaweed snacks. 1 case of 20 units"), None);
+        assert_eq!(quantity("a box of 12 pens"), None);
     }
 
     #[test]

@@ -628,6 +628,9 @@ fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
     if after_sign {
         return None;
     }
+    if let Some(found) = waist_and_length(request, at) {
+        return Some(found);
+    }
     // "32g ram": memory, not a bra.
     let memory = matches!(request.word(at + 1), "ram" | "rom" | "memory" | "storage" | "ssd" | "emmc");
     if let Some(label) = bra_size(word).filter(|_| !memory).or_else(|| jeans_by(word)).or_else(|| toddler_size(word)) {
@@ -660,6 +663,29 @@ fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
         return Some((format!("W{waist} L{length}"), at));
     }
     None
+}
+
+/// "a 35 waist and 36 long", "a 33 inch waist and a 30 inch length": a jeans
+/// size said in words, as "W35 L36".
+fn waist_and_length(request: &Request, at: usize) -> Option<(String, usize)> {
+    let number = |index: usize| request.word(index).parse::<u32>().ok();
+    let skip_inch = |index: usize| if matches!(request.word(index), "inch" | "in" | "\"") { index + 1 } else { index };
+    let waist = number(at).filter(|value| (22..=50).contains(value))?;
+    let mut index = skip_inch(at + 1);
+    if request.word(index) != "waist" {
+        return None;
+    }
+    index += 1;
+    if !matches!(request.word(index), "and" | "&" | "x" | "by" | ",") {
+        return None;
+    }
+    index += 1;
+    if matches!(request.word(index), "a" | "an") {
+        index += 1;
+    }
+    let length = number(index).filter(|value| (26..=38).contains(value))?;
+    let end = skip_inch(index + 1);
+    matches!(request.word(end), "long" | "length" | "inseam" | "leg").then(|| (format!("W{waist} L{length}"), end))
 }
 
 /// "us5.5", "eu42" → ("US", "5.5").
@@ -1004,6 +1030,9 @@ mod tests {
         assert_eq!(sizes("an iphone case that is pink and xs max in size"), Vec::<String>::new());
         assert_eq!(sizes("a white item 40w x 48h size of home decor"), Vec::<String>::new());
         assert_eq!(sizes("pants with button closure in size 33w x 32l"), ["W33 L32"]);
+        assert_eq!(sizes("relaxed fit jeans. must be a size 35 waist and 36 long in rockdale color"), ["W35 L36"]);
+        assert_eq!(sizes("jeans with a 33 inch waist and a 30 inch length"), ["W33 L30"]);
+        assert!(sizes("a 40 inch waist belt").is_empty());
         assert_eq!(sizes("a pair of gold 30w x 34l pants"), ["W30 L34"]);
         assert_eq!(sizes("some 3 x large high waisted leggings"), ["3x-large"]);
         assert_eq!(sizes("a black 28 inseam 3 x-large stretch pant"), ["3x-large"]);
