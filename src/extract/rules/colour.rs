@@ -66,7 +66,7 @@ const ENGLISH: [(&str, &str); 48] = [
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 82] = [
+const SHADES: [&str; 84] = [
     "rose",
     "salmon",
     "light",
@@ -149,6 +149,8 @@ const SHADES: [&str; 82] = [
     "warm",
     "cool",
     "ombre",
+    "whiskey",
+    "petrol",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
@@ -721,6 +723,10 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         {
             continue;
         }
+        // "blood orange for cocktails": a fruit, unless said as a colour.
+        if word == "orange" && request.word_before(index, 1) == "blood" && !is_cued(request, index, index) {
+            continue;
+        }
         // "tea tree and lavender conditioner": a scent, unless said as a colour.
         if in_scent_name(request, index) && !is_cued(request, index, index) {
             continue;
@@ -972,6 +978,8 @@ mod tests {
         assert_eq!(colours("a snow white colored oval area rug"), ["snow white"]);
         assert_eq!(colours("aqua blue or black"), ["aqua blue", "black"]);
         assert_eq!(colours("the color is black"), ["black"]);
+        assert!(colours("non gmo liquid alchemist blood orange for cocktails").is_empty());
+        assert_eq!(colours("an ottoman that is whiskey brown in color"), ["whiskey brown"]);
         assert_eq!(colours("a small mens cranberry t shirt with a classic fit"), ["cranberry"]);
         assert_eq!(colours("womens 8.5 toffee shoe with arch support"), ["toffee"]);
         assert_eq!(colours("pants in the color olive grove, and machine washable"), ["olive grove"]);
