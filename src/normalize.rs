@@ -120,6 +120,8 @@ const COLOUR_FILLER: [&str; 8] = ["color", "colour", "colored", "coloured", "ц�
 fn canonical_colour_words(word: &str) -> Vec<String> {
     match word {
         "gray" | "grey" => return vec!["grey".into()],
+        // One colour, two English words for it (Russian "прозрачный" is both).
+        "transparent" => return vec!["clear".into()],
         "colour" | "color" => return vec![],
         _ => {}
     }

@@ -277,6 +277,9 @@ fn latin_term(word: &str) -> bool {
             | "bank"
             | "usb"
             | "type"
+            | "type-c"
+            | "usb-c"
+            | "micro-usb"
             | "led"
             | "lcd"
             | "oled"
@@ -637,6 +640,11 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             at += 1;
         }
         let mut items = 0;
+        // "not the Atomic one": a line of the named brand, not another brand.
+        let a_line = |end: usize| {
+            request.word(index + negation.len()) == "the"
+                && matches!(request.word(end + 1), "one" | "ones" | "version" | "model" | "edition")
+        };
         loop {
             // A brand the catalog read is an item of the list too.
             let item_end = if request.is_consumed(at) && request.is_word(at) {
@@ -649,6 +657,9 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                 let mut end = at;
                 while end < at + 2 && name_like(request, end + 1, cyrillic) {
                     end += 1;
+                }
+                if a_line(end) {
+                    break;
                 }
                 push(&mut found, &mut claimed, at, end, BrandRole::Excluded);
                 Some(end)
@@ -818,8 +829,21 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             // "mikasa v200w": a name and a model number.
             // "New Balance 574": a two-word name, and maybe its model.
             let name_end = if starts_a_name(request, index) { index + 1 } else { index };
-            let with_model =
-                end == name_end + 1 && request.word(end).chars().any(|character| character.is_ascii_digit());
+            // "type-c 20w": a power, a voltage or a capacity is no model.
+            let measure = |word: &str| {
+                let digits = word.trim_end_matches(|character: char| character.is_ascii_alphabetic());
+                !digits.is_empty()
+                    && digits.chars().all(|character| character.is_ascii_digit() || character == '.')
+                    && matches!(
+                        word.get(digits.len()..),
+                        Some(
+                            "w" | "v" | "a" | "mah" | "gb" | "tb" | "mm" | "cm" | "hz" | "k" | "ml" | "l" | "kg" | "g"
+                        )
+                    )
+            };
+            let with_model = end == name_end + 1
+                && request.word(end).chars().any(|character| character.is_ascii_digit())
+                && !measure(request.word(end));
             let lone = (end == name_end || with_model) && is_alphabetic_latin(request.word(index));
             let before = request.word_before(index, 1);
             let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");

@@ -210,7 +210,7 @@ const PRODUCT_NOUNS: [&str; 170] = [
 
 /// Russian product nouns as people write them in lists (nominative and
 /// accusative forms; sorted).
-const RUSSIAN_PRODUCT_NOUNS: [&str; 185] = [
+const RUSSIAN_PRODUCT_NOUNS: [&str; 191] = [
     "апельсины",
     "бальзам",
     "бананы",
@@ -236,12 +236,14 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 185] = [
     "духи",
     "жилет",
     "зарядка",
+    "зарядки",
     "зарядку",
     "зонт",
     "зонтик",
     "игрушка",
     "игрушку",
     "йогурт",
+    "кабели",
     "кабель",
     "карандаши",
     "кардиган",
@@ -268,6 +270,7 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 185] = [
     "конструктор",
     "коньки",
     "корм",
+    "корма",
     "костюм",
     "кофе",
     "кофта",
@@ -346,6 +349,7 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 185] = [
     "сапоги",
     "сарафан",
     "сахар",
+    "сачок",
     "свитер",
     "свитшот",
     "серьги",
@@ -371,6 +375,8 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 185] = [
     "тушь",
     "утюг",
     "фен",
+    "фильтр",
+    "фильтры",
     "футболка",
     "футболку",
     "халат",

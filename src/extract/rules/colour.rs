@@ -615,7 +615,7 @@ fn is_cued(request: &Request, start: usize, at: usize) -> bool {
     word.contains("-colo")
         || matches!(
             request.word_before(start, 1),
-            "in" | "is" | "are" | "be" | "color" | "colour" | ":" | "цвет" | "цвета" | "в"
+            "in" | "is" | "are" | "be" | "color" | "colour" | "цвет" | "цвета" | "в"
         )
         || matches!(
             request.word(at + 1),
@@ -684,8 +684,10 @@ const PART_NOUNS: [&str; 26] = [
 ];
 
 /// Words that exclude the colour after them.
-const NEGATIONS: [&[&str]; 10] = [
+const NEGATIONS: [&[&str]; 12] = [
     &["not"],
+    &["nothing"],
+    &["never"],
     &["no"],
     &["except"],
     &["but", "not"],
@@ -858,6 +860,24 @@ fn role_of(request: &Request, index: usize) -> Role {
     {
         return Role::Excluded;
     }
+    // "розовый не предлагать", "pink is a no": excluded after it.
+    if request.followed_by(
+        index,
+        3,
+        &[
+            &["не", "предлагать"],
+            &["не", "надо"],
+            &["не", "нужно"],
+            &["не", "нужен"],
+            &["не", "нужна"],
+            &["не", "хочу"],
+            &["не", "подойдет"],
+            &["не", "подходит"],
+            &["is", "a", "no"],
+        ],
+    ) {
+        return Role::Excluded;
+    }
     if names_a_part(request, index) {
         return Role::Part;
     }
@@ -978,6 +998,11 @@ mod tests {
         assert_eq!(colours("a snow white colored oval area rug"), ["snow white"]);
         assert_eq!(colours("aqua blue or black"), ["aqua blue", "black"]);
         assert_eq!(colours("the color is black"), ["black"]);
+        assert_eq!(
+            roles("baby grows, neutral colours so nothing pink or blue"),
+            [("pink".into(), Role::Excluded), ("blue".into(), Role::Excluded)]
+        );
+        assert_eq!(roles("хочу дешевый фен, розовый не предлагать"), [("pink".into(), Role::Excluded)]);
         assert!(colours("non gmo liquid alchemist blood orange for cocktails").is_empty());
         assert_eq!(colours("an ottoman that is whiskey brown in color"), ["whiskey brown"]);
         assert_eq!(colours("a small mens cranberry t shirt with a classic fit"), ["cranberry"]);

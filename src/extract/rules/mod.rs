@@ -92,7 +92,15 @@ fn fitted_by_an_accessory(request: &Request, brand: &vocabulary::BrandMention) -
     // device maker names the device the item is for.
     let for_a_device = brand.device
         && request.preceded_by(brand.start, 2, &[&["for", "a"], &["for", "an"], &["for", "my"], &["for", "the"]]);
+    // "an Apple Watch band": any brand, its device, then an accessory.
+    let device_then_accessory = matches!(
+        request.word(brand.end + 1),
+        "watch" | "iphone" | "ipad" | "galaxy" | "pixel" | "macbook" | "airpods" | "kindle" | "switch" | "tv"
+    ) && (brand.end + 2..brand.end + 5)
+        .take_while(|at| request.same_clause(brand.end, *at))
+        .any(|at| ACCESSORIES.contains(&request.word(at)));
     for_a_device
+        || device_then_accessory
         || brand.device
             && (brand.end + 1..brand.end + 6)
                 .take_while(|at| request.same_clause(brand.end, *at))
@@ -1243,6 +1251,14 @@ mod tests {
         assert_eq!((facts.brand.as_deref(), facts.quantity), (Some("Stojo"), Some(2)));
         let facts = parse("i am looking for a white fast charging usb wall charger for a samsung galaxy");
         assert_eq!(facts.brand, None);
+        let facts = parse("Looking for an Apple Watch band, 41mm, rose gold ideally but champagne works too");
+        assert_eq!(facts.brand, None);
+        let facts = parse("DeWalt 20V drill driver, bare tool only, not the Atomic one");
+        assert!(facts.brand_not.is_empty(), "{facts:?}");
+        let facts = parse("надо 3 шт зарядки type-c 20w для самсунга, в пределах 2к");
+        assert_eq!((facts.brand, facts.model, facts.quantity), (None, None, Some(3)));
+        let facts = parse("корм для рыбок tetra, сачок и фильтр внутренний на аквариум 100 л, фильтр не дороже 2000р");
+        assert_eq!((facts.brand, facts.explicit_max_cents), (None, None));
         let facts = parse("need new running shoes next week");
         assert_eq!((facts.deadline_days, facts.other.as_slice()), (None, &["next week".to_owned()][..]));
         let facts = parse("ноут для учебы 16 гб, не acer, бюджет 50-70к");

@@ -31,8 +31,10 @@ pub fn currency_of(word: &str) -> Option<&'static str> {
         "₹" | "inr" | "rupees" | "rupee" => "INR",
         "₴" | "uah" | "грн" | "гривен" | "гривны" | "гривна" => "UAH",
         "₸" | "kzt" | "тенге" => "KZT",
-        "cad" => "CAD",
-        "aud" => "AUD",
+        "cad" | "c$" | "ca$" => "CAD",
+        "aud" | "a$" | "au$" => "AUD",
+        "nzd" | "nz$" => "NZD",
+        "rs" | "rs." => "INR",
         "chf" => "CHF",
         "pln" | "zł" | "zl" => "PLN",
         "cny" | "rmb" | "yuan" | "юаней" => "CNY",
@@ -155,7 +157,11 @@ pub fn extract(request: &mut Request) -> Vec<Limit> {
                     &["за", "пару"],
                 ],
             );
-            let budget = request.preceded_by(amount.first, 5, &[&["budget"], &["budget's"], &["бюджет"]])
+            let budget = request.preceded_by(
+                amount.first,
+                5,
+                &[&["budget"], &["budget's"], &["бюджет"], &["total"], &["in", "total"], &["итого"], &["всего"]],
+            )
                 || request.followed_by(
                     amount.last,
                     3,
@@ -299,6 +305,12 @@ fn amounts(request: &Request) -> Vec<Amount> {
         };
         let before = currency_before(request.word_before(index, 1));
         let after = currency_of(request.word(number.end + 1)).filter(|_| number.glued.is_none());
+        // "40 bucks AUD": a code after the currency word names which one.
+        let code_after = after.and_then(|_| {
+            let code = request.word(number.end + 2);
+            (code.len() == 3 && request.same_clause(number.end, number.end + 2)).then(|| currency_of(code)).flatten()
+        });
+        let after = code_after.or(after);
         // "не дороже 8000": the Russian price comparatives say money without
         // a currency.
         let budget_bare = request.preceded_by(
@@ -318,7 +330,11 @@ fn amounts(request: &Request) -> Vec<Amount> {
             && super::brand::is_cyrillic_text(request);
         if before.is_some() || after.is_some() || number.glued.is_some() || budget_bare || scaled_bare || russian_bare {
             let first = if before.is_some() { index - 1 } else { index };
-            let last = if after.is_some() { number.end + 1 } else { number.end };
+            let last = match (code_after, after) {
+                (Some(_), _) => number.end + 2,
+                (None, Some(_)) => number.end + 1,
+                _ => number.end,
+            };
             let currency = before.or(after).or(number.glued);
             let mut amount = Amount { hundredths: number.hundredths, first, last, currency, range: number.range };
             if let Some(lower_start) = range_start(request, first) {
@@ -385,6 +401,15 @@ mod tests {
 
     fn currency(text: &str) -> Option<&'static str> {
         strictest(&extract(&mut Request::new(text))).and_then(|limit| limit.currency)
+    }
+
+    #[test]
+    fn issue_12_fourth_batch_currencies() {
+        assert_eq!((limit("under 40 bucks AUD"), currency("under 40 bucks AUD")), (Some(4000), Some("AUD")));
+        assert_eq!((limit("Under A$150."), currency("Under A$150.")), (Some(15000), Some("AUD")));
+        assert_eq!((limit("within Rs 3000"), currency("within Rs 3000")), (Some(300000), Some("INR")));
+        assert_eq!(currency("under $40"), Some("USD"));
+        assert_eq!(currency("keep it under a $150 budget"), Some("USD"));
     }
 
     #[test]

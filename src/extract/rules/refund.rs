@@ -103,6 +103,8 @@ fn russian_wish(request: &Request, index: usize) -> bool {
         ],
         true,
     ) || request.followed_by(index, 2, &[&["обязателен"], &["нужен"], &["важен"], &["обязательно"], &["должен"]])
+        // "вернуть если не сядет": returning it if it does not fit.
+        || (request.word(index) == "вернуть" && matches!(request.word(index + 1), "если" | "в"))
 }
 
 /// "final sale is fine", "no need to return", "don't need returns", "без возврата".

@@ -628,7 +628,7 @@ fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
     if after_sign {
         return None;
     }
-    if let Some(found) = waist_and_length(request, at) {
+    if let Some(found) = waist_and_length(request, at).or_else(|| age_size(request, at)) {
         return Some(found);
     }
     // "32g ram": memory, not a bra.
@@ -686,6 +686,23 @@ fn waist_and_length(request: &Request, at: usize) -> Option<(String, usize)> {
     let length = number(index).filter(|value| (26..=38).contains(value))?;
     let end = skip_inch(index + 1);
     matches!(request.word(end), "long" | "length" | "inseam" | "leg").then(|| (format!("W{waist} L{length}"), end))
+}
+
+/// A child's size by age: "0-3 months" (baby clothes are sized so; not after
+/// "for" or "ages", which say whom a toy suits) and "size 7-8 years".
+fn age_size(request: &Request, at: usize) -> Option<(String, usize)> {
+    let (low, high) = request.word(at).split_once('-')?;
+    let (low, high): (u32, u32) = (low.parse().ok()?, high.parse().ok()?);
+    if low >= high || high > 18 {
+        return None;
+    }
+    let unit = request.word(at + 1);
+    let months = matches!(unit, "months" | "month" | "mos" | "mo" | "m" | "мес" | "месяцев");
+    let years = matches!(unit, "years" | "year" | "yrs" | "y" | "лет" | "года");
+    let after_size = request.preceded_by(at, 2, &[&["size"], &["sizes"], &["размер"], &["размера"]]);
+    let for_whom = request.preceded_by(at, 2, &[&["for"], &["ages"], &["age"], &["aged"], &["для"], &["от"]]);
+    let label = if months { "months" } else { "years" };
+    ((months && !for_whom) || (years && after_size)).then(|| (format!("{low}-{high} {label}"), at + 1))
 }
 
 /// "us5.5", "eu42" → ("US", "5.5").
@@ -1033,6 +1050,10 @@ mod tests {
         assert_eq!(sizes("relaxed fit jeans. must be a size 35 waist and 36 long in rockdale color"), ["W35 L36"]);
         assert_eq!(sizes("jeans with a 33 inch waist and a 30 inch length"), ["W33 L30"]);
         assert!(sizes("a 40 inch waist belt").is_empty());
+        assert_eq!(sizes("a winter coat, size 7-8 years, waterproof"), ["7-8 years"]);
+        assert_eq!(sizes("baby grows 0-3 months, pack of 5"), ["0-3 months"]);
+        assert!(sizes("a rattle for 6-12 months babies").is_empty());
+        assert!(sizes("a puzzle, 3-5 years").is_empty());
         assert_eq!(sizes("a pair of gold 30w x 34l pants"), ["W30 L34"]);
         assert_eq!(sizes("some 3 x large high waisted leggings"), ["3x-large"]);
         assert_eq!(sizes("a black 28 inseam 3 x-large stretch pant"), ["3x-large"]);

@@ -79,7 +79,15 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             && next.is_some_and(|c| c.is_ascii_digit());
         let joins_letters = matches!(character, '-' | '\'' | '’') && next.is_some_and(char::is_alphanumeric);
         let number_sign = character == '.' && fold(&current) == "no" && number_follows(&characters, position + 1);
-        if character.is_alphanumeric() || (!current.is_empty() && (joins_digits || joins_letters)) || number_sign {
+        // "A$150", "C$20", "NZ$40": the dollar of a country, one token
+        // (written apart, "a $150 budget" keeps its article).
+        let country_dollar =
+            character == '$' && matches!(fold(&current).as_str(), "a" | "au" | "c" | "ca" | "nz" | "us");
+        if country_dollar {
+            current.push(character);
+            push_word(&mut current, &mut tokens, &mut clause);
+        } else if character.is_alphanumeric() || (!current.is_empty() && (joins_digits || joins_letters)) || number_sign
+        {
             current.push(character);
         } else {
             push_word(&mut current, &mut tokens, &mut clause);
