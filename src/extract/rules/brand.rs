@@ -166,6 +166,25 @@ fn never_a_brand(word: &str) -> bool {
             | "generic"
             | "unbranded"
             | "no"
+            // "don't care about brand", "any particular brand": words
+            // before "brand" that say no brand.
+            | "about"
+            | "which"
+            | "what"
+            | "whatever"
+            | "own"
+            | "same"
+            | "other"
+            | "different"
+            | "specific"
+            | "particular"
+            | "certain"
+            | "favorite"
+            | "favourite"
+            | "preferred"
+            | "good"
+            | "known"
+            | "name"
             | "japan"
             | "china"
             | "mainland"
@@ -951,6 +970,8 @@ mod tests {
         assert!(chosen("i want this food from snack puffs, aged white cheddar").is_empty());
         assert!(chosen("a youth t-shirt featuring russell and carl from pixars movie up").is_empty());
         assert!(chosen("i want to purchase from mens clothing a pair of retro jeans").is_empty());
+        assert!(chosen("an esky, hard sided. Don't care about brand but not some no-name junk").is_empty());
+        assert!(chosen("no particular brand, just a good kettle").is_empty());
     }
 
     #[test]

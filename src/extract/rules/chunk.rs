@@ -471,7 +471,12 @@ pub fn is_product_noun(word: &str) -> bool {
             return true;
         }
     }
-    word.strip_suffix("es").is_some_and(listed) || word.strip_suffix('s').is_some_and(listed)
+    // "-es" only after the endings that take it ("dresses", "watches",
+    // "boxes"): "hates" is not "hat".
+    let es_plural = word
+        .strip_suffix("es")
+        .is_some_and(|stem| ["s", "x", "z", "ch", "sh", "o"].iter().any(|end| stem.ends_with(end)) && listed(stem));
+    es_plural || word.strip_suffix('s').is_some_and(listed)
 }
 
 /// The singular form two heads are compared by ("valves" = "valve").
@@ -479,7 +484,10 @@ fn stem(word: &str) -> &str {
     if PRODUCT_NOUNS.binary_search(&word).is_ok() {
         return word;
     }
-    match word.strip_suffix("es").filter(|stem| PRODUCT_NOUNS.binary_search(stem).is_ok()) {
+    match word.strip_suffix("es").filter(|stem| {
+        ["s", "x", "z", "ch", "sh", "o"].iter().any(|end| stem.ends_with(end))
+            && PRODUCT_NOUNS.binary_search(stem).is_ok()
+    }) {
         Some(stem) => stem,
         None => word.strip_suffix('s').unwrap_or(word),
     }
@@ -667,6 +675,12 @@ mod tests {
 
     fn several(text: &str) -> bool {
         several_products(&Request::new(text), usize::MAX)
+    }
+
+    #[test]
+    fn plurals_take_es_only_after_their_endings() {
+        assert!(is_product_noun("dresses") && is_product_noun("watches") && is_product_noun("boxes"));
+        assert!(!is_product_noun("hates"));
     }
 
     #[test]

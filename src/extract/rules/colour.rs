@@ -66,7 +66,7 @@ const ENGLISH: [(&str, &str); 48] = [
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 84] = [
+const SHADES: [&str; 85] = [
     "rose",
     "salmon",
     "light",
@@ -151,6 +151,7 @@ const SHADES: [&str; 84] = [
     "ombre",
     "whiskey",
     "petrol",
+    "carbon",
 ];
 
 /// Words after a colour word that make it part of a flavour or a name
@@ -483,7 +484,9 @@ fn in_food_name(request: &Request, at: usize) -> bool {
 
 /// Effects after a colour word that belong to the shade the person named
 /// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
-const SHADE_AFTER: [&str; 17] = [
+const SHADE_AFTER: [&str; 18] = [
+    // "charcoal heather": a heathered shade.
+    "heather",
     // "pink amethyst", "blue sapphire": a stone names the shade.
     "amethyst",
     "sapphire",
@@ -684,8 +687,12 @@ const PART_NOUNS: [&str; 26] = [
 ];
 
 /// Words that exclude the colour after them.
-const NEGATIONS: [&[&str]; 12] = [
+const NEGATIONS: [&[&str]; 16] = [
     &["not"],
+    &["hates"],
+    &["hate"],
+    &["dislikes"],
+    &["dislike"],
     &["nothing"],
     &["never"],
     &["no"],
@@ -1003,6 +1010,7 @@ mod tests {
             [("pink".into(), Role::Excluded), ("blue".into(), Role::Excluded)]
         );
         assert_eq!(roles("хочу дешевый фен, розовый не предлагать"), [("pink".into(), Role::Excluded)]);
+        assert_eq!(roles("a winter coat, he hates orange so not that"), [("orange".into(), Role::Excluded)]);
         assert!(colours("non gmo liquid alchemist blood orange for cocktails").is_empty());
         assert_eq!(colours("an ottoman that is whiskey brown in color"), ["whiskey brown"]);
         assert_eq!(colours("a small mens cranberry t shirt with a classic fit"), ["cranberry"]);

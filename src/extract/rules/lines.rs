@@ -88,6 +88,25 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
         && colours
             .iter()
             .any(|colour| request.word_before(colour.at, 2) == "and" || request.word_before(colour.at, 1) == "and");
+    // "три штуки: белую, черную и синюю", "3 of them: red, blue and green":
+    // a count, then a colon and as many colours, is one of each.
+    let one_of_each = colours_only
+        && quantities.iter().all(Option::is_none)
+        && colours.first().is_some_and(|first| {
+            let colon = (first.at.saturating_sub(3)..first.at).find(|at| request.word(*at) == ":");
+            colon.and_then(|colon| count_before(request, colon, true)).is_some_and(|(total, at)| {
+                usize::try_from(total).is_ok_and(|total| total == colours.len()) && {
+                    request.consume(at, at);
+                    true
+                }
+            })
+        });
+    if one_of_each {
+        return colours
+            .iter()
+            .map(|colour| Line { model: None, color: Some(colour.colour.clone()), size_label: None, quantity: Some(1) })
+            .collect();
+    }
     if colours_only && quantities.iter().any(Option::is_none) && !another_one {
         return Vec::new();
     }
@@ -133,6 +152,16 @@ mod tests {
 
     fn line(size: Option<&str>, colour: Option<&str>, quantity: Option<u64>) -> Line {
         Line { model: None, color: colour.map(Into::into), size_label: size.map(Into::into), quantity }
+    }
+
+    #[test]
+    fn a_count_then_as_many_colours_is_one_of_each() {
+        assert_eq!(
+            lines("Футболки детские рост 128 три штуки: белую, черную и синюю"),
+            [line(None, Some("white"), Some(1)), line(None, Some("black"), Some(1)), line(None, Some("blue"), Some(1))]
+        );
+        // Not as many colours as the count: no lines.
+        assert!(lines("three packs: black and white").is_empty());
     }
 
     #[test]
