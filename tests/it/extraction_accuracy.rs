@@ -365,13 +365,18 @@ mod real4 {
         assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
     }
 
+    /// Measured before any rule was tuned on this batch: precision 80.7%,
+    /// recall 77.5%, invented 18 of 52; after reading this half: 93.4%,
+    /// 85.3%, 8 of 52.
     #[test]
     fn real4_open_half() {
-        check(Half::Open, 0.0, 0.0, 1.0);
+        check(Half::Open, 0.92, 0.83, 0.17);
     }
 
+    /// Measured (aggregates only): before 88.1%, 70.7%, 10 of 48; after the
+    /// open half was read, the same.
     #[test]
     fn real4_heldout_half() {
-        check(Half::Heldout, 0.0, 0.0, 1.0);
+        check(Half::Heldout, 0.86, 0.68, 0.23);
     }
 }
