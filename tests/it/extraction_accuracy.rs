@@ -200,6 +200,27 @@ mod real {
         score(&rows("real.jsonl", 364), half)
     }
 
+    /// One half of a later batch: its table (with the misses only for the
+    /// open half) and aggregate floors, each the figure measured in the
+    /// round that last read the batch with about one request's slack.
+    pub(super) fn check(
+        file: &str,
+        count: usize,
+        half: Half,
+        precision_floor: f64,
+        recall_floor: f64,
+        invented_ceiling: f64,
+    ) {
+        let report = score(&rows(file, count), half);
+        println!("{}", report.markdown(half == Half::Open));
+        let recall = report.target_recall().unwrap_or(0.0);
+        let precision = report.fact_precision().unwrap_or(0.0);
+        let invented = report.invented_share().unwrap_or(1.0);
+        assert!(recall >= recall_floor, "recall over the target fields {recall:.3} < {recall_floor}");
+        assert!(precision >= precision_floor, "precision over the facts {precision:.3} < {precision_floor}");
+        assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
+    }
+
     pub(super) fn score(rows: &[Row], half: Half) -> HalfReport {
         let extractor = RulesExtractor::for_catalog(&Catalog::embedded().unwrap());
         devset::evaluate(rows, half, |row| {
@@ -280,19 +301,8 @@ mod real {
 mod real2 {
     use asasked::sandbox::devset::Half;
 
-    use super::real::{rows, score};
-
-    /// Aggregate floors: the figures measured at the end of the round
-    /// (tests/extraction/README.md) with about one request's worth of slack.
     fn check(half: Half, precision_floor: f64, recall_floor: f64, invented_ceiling: f64) {
-        let report = score(&rows("real2.jsonl", 184), half);
-        println!("{}", report.markdown(half == Half::Open));
-        let recall = report.target_recall().unwrap_or(0.0);
-        let precision = report.fact_precision().unwrap_or(0.0);
-        let invented = report.invented_share().unwrap_or(1.0);
-        assert!(recall >= recall_floor, "recall over the target fields {recall:.3} < {recall_floor}");
-        assert!(precision >= precision_floor, "precision over the facts {precision:.3} < {precision_floor}");
-        assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
+        super::real::check("real2.jsonl", 184, half, precision_floor, recall_floor, invented_ceiling);
     }
 
     /// Measured: precision 100.0%, recall 89.7%, invented 0 of 93 (issue 12,
@@ -317,17 +327,8 @@ mod real2 {
 mod real3 {
     use asasked::sandbox::devset::Half;
 
-    use super::real::{rows, score};
-
     fn check(half: Half, precision_floor: f64, recall_floor: f64, invented_ceiling: f64) {
-        let report = score(&rows("real3.jsonl", 200), half);
-        println!("{}", report.markdown(half == Half::Open));
-        let recall = report.target_recall().unwrap_or(0.0);
-        let precision = report.fact_precision().unwrap_or(0.0);
-        let invented = report.invented_share().unwrap_or(1.0);
-        assert!(recall >= recall_floor, "recall over the target fields {recall:.3} < {recall_floor}");
-        assert!(precision >= precision_floor, "precision over the facts {precision:.3} < {precision_floor}");
-        assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
+        super::real::check("real3.jsonl", 200, half, precision_floor, recall_floor, invented_ceiling);
     }
 
     /// Measured before any rule was tuned on this batch: precision 87.9%,
@@ -352,17 +353,8 @@ mod real3 {
 mod real4 {
     use asasked::sandbox::devset::Half;
 
-    use super::real::{rows, score};
-
     fn check(half: Half, precision_floor: f64, recall_floor: f64, invented_ceiling: f64) {
-        let report = score(&rows("real4.jsonl", 100), half);
-        println!("{}", report.markdown(half == Half::Open));
-        let recall = report.target_recall().unwrap_or(0.0);
-        let precision = report.fact_precision().unwrap_or(0.0);
-        let invented = report.invented_share().unwrap_or(1.0);
-        assert!(recall >= recall_floor, "recall over the target fields {recall:.3} < {recall_floor}");
-        assert!(precision >= precision_floor, "precision over the facts {precision:.3} < {precision_floor}");
-        assert!(invented <= invented_ceiling, "requests with an invented fact {invented:.3} > {invented_ceiling}");
+        super::real::check("real4.jsonl", 100, half, precision_floor, recall_floor, invented_ceiling);
     }
 
     /// Measured before any rule was tuned on this batch: precision 80.7%,

@@ -446,32 +446,15 @@ fn sentence_case(request: &Request) -> bool {
     capitalised > 0 && capitalised * 4 <= words.len()
 }
 
-/// Capitalised words that are not brands: days, months, holidays, places and
-/// peoples, bed sizes, technologies, shops, and the pronoun.
-const NOT_A_NAME: [&str; 60] = [
+/// Capitalised words that are not brands (besides days and months, which
+/// `deadline` reads): holidays, places and peoples, bed sizes,
+/// technologies, shops, and the pronoun.
+const NOT_A_NAME: [&str; 42] = [
     "i",
     "i'm",
     "i'd",
     "i'll",
     "i've",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
     "christmas",
     "xmas",
     "halloween",
@@ -527,6 +510,8 @@ fn capitalised_name(request: &Request, index: usize) -> bool {
         && !sentence_start
         && !request.is_consumed(index)
         && !NOT_A_NAME.contains(&token.folded.as_str())
+        && super::deadline::weekday_of(&token.folded).is_none()
+        && super::deadline::month_of(&token.folded).is_none()
         && !never_a_brand(&token.folded)
         && !ends_name(&token.folded)
         && !super::colour::is_colour(&token.folded)

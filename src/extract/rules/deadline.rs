@@ -77,7 +77,7 @@ const DEADLINE_BEFORE: [&[&str]; 12] = [
 
 /// A weekday named by one token, allowing one slip of the keyboard in long
 /// names ("thrusday", "wendesday").
-fn weekday_of(word: &str) -> Option<Weekday> {
+pub(super) fn weekday_of(word: &str) -> Option<Weekday> {
     let plain = word.trim_end_matches("'s");
     for (name, weekday) in WEEKDAYS {
         if plain == name || plain.strip_suffix('s') == Some(name) {
@@ -152,7 +152,7 @@ fn days_to_sunday(today: NaiveDate, weeks_ahead: u64) -> u64 {
 
 /// A month named by one token: English names and abbreviations ("May" only
 /// in full), Russian genitive forms ("ноября").
-fn month_of(word: &str) -> Option<u32> {
+pub(super) fn month_of(word: &str) -> Option<u32> {
     let plain = word.trim_end_matches('.');
     Some(match plain {
         "january" | "jan" | "января" => 1,
