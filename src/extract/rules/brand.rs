@@ -402,7 +402,7 @@ const NO_SECOND_BRAND: [&str; 16] = [
 /// the "or" a choice between brands, so the other word is one even when no
 /// list holds it. Returns the word's token and whether it comes first.
 pub fn offered_beside(request: &Request, start: usize, end: usize) -> Option<(usize, bool)> {
-    let cyrillic = is_cyrillic_text(request);
+    let cyrillic = request.is_cyrillic();
     let candidate = |at: usize| {
         let word = request.word(at);
         request.is_word(at)
@@ -519,20 +519,6 @@ fn capitalised_name(request: &Request, index: usize) -> bool {
         && !super::chunk::is_product_noun(&token.folded)
 }
 
-/// Whether the request is written in Russian: two or more Cyrillic words
-/// (a Russian request may quote long English titles).
-pub fn is_cyrillic_text(request: &Request) -> bool {
-    request
-        .tokens
-        .iter()
-        .filter(|token| {
-            token.folded.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
-        })
-        .take(2)
-        .count()
-        >= 2
-}
-
 /// "New Balance", "New Era": a term word that starts a brand's two-word name.
 fn starts_a_name(request: &Request, index: usize) -> bool {
     request.word(index) == "new" && matches!(request.word(index + 1), "balance" | "era" | "look")
@@ -622,7 +608,7 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
 /// `named` marks the tokens the catalog's brands and models claimed: a Latin
 /// word next to one ("lego city") is part of that name.
 pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
-    let cyrillic = is_cyrillic_text(request);
+    let cyrillic = request.is_cyrillic();
     let mut found: Vec<NamedBrand> = Vec::new();
     let mut claimed = vec![false; request.len()];
     let push = |found: &mut Vec<NamedBrand>, claimed: &mut Vec<bool>, start: usize, end: usize, role: BrandRole| {

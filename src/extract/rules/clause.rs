@@ -757,7 +757,7 @@ pub fn residual(
     if let Some(first) = start {
         segments.push((first, request.len().min(voucher).saturating_sub(1)));
     }
-    let cyrillic = super::brand::is_cyrillic_text(request);
+    let cyrillic = request.is_cyrillic();
     let mut found: Vec<Requirement> = Vec::new();
     let mut product: Vec<(usize, usize)> = Vec::new();
     for (first, last) in segments {

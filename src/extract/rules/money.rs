@@ -327,7 +327,7 @@ fn amounts(request: &Request) -> Vec<Amount> {
             && number.hundredths >= 10_000
             && !number.range
             && !request.is_word(number.end + 1)
-            && super::brand::is_cyrillic_text(request);
+            && request.is_cyrillic();
         if before.is_some() || after.is_some() || number.glued.is_some() || budget_bare || scaled_bare || russian_bare {
             let first = if before.is_some() { index - 1 } else { index };
             let last = match (code_after, after) {

@@ -131,6 +131,19 @@ impl Request {
         Request { tokens, consumed }
     }
 
+    /// Whether the request is written in Russian: two or more Cyrillic
+    /// words (a Russian request may quote long English titles).
+    pub fn is_cyrillic(&self) -> bool {
+        self.tokens
+            .iter()
+            .filter(|token| {
+                token.folded.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
+            })
+            .take(2)
+            .count()
+            >= 2
+    }
+
     pub fn len(&self) -> usize {
         self.tokens.len()
     }
