@@ -85,6 +85,13 @@ const ACCESSORIES: [&str; 22] = [
     "sleeve",
 ];
 
+/// Devices a maker's name comes before when the item is for the device
+/// ("an Apple Watch band", "a charger for a samsung galaxy").
+const DEVICES: [&str; 13] = [
+    "watch", "iphone", "ipad", "galaxy", "pixel", "macbook", "airpods", "kindle", "switch", "tv", "phone", "tablet",
+    "laptop",
+];
+
 /// Whether a device maker's name is followed, within its clause, by an
 /// accessory: then it names the device the accessory fits.
 fn fitted_by_an_accessory(request: &Request, brand: &vocabulary::BrandMention) -> bool {
@@ -96,10 +103,7 @@ fn fitted_by_an_accessory(request: &Request, brand: &vocabulary::BrandMention) -
     // brands, its device, then an accessory. Not the catalog's own brands:
     // the sandbox store sells "Samsung Galaxy S24 Silicone Case" by Samsung.
     let device_then_accessory = brand.device
-        && matches!(
-            request.word(brand.end + 1),
-            "watch" | "iphone" | "ipad" | "galaxy" | "pixel" | "macbook" | "airpods" | "kindle" | "switch" | "tv"
-        )
+        && DEVICES.contains(&request.word(brand.end + 1))
         && (brand.end + 2..brand.end + 5)
             .take_while(|at| request.same_clause(brand.end, *at))
             .any(|at| ACCESSORIES.contains(&request.word(at)));
@@ -275,10 +279,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             &[&["for"], &["fits"], &["fit"], &["compatible", "with"], &["для"], &["на"], &["под"]],
         ) && (!matches!(request.word_before(brand.start, 1), "a" | "an")
             // "a charger for a samsung galaxy": a device after the brand.
-            || matches!(
-                request.word(brand.end + 1),
-                "galaxy" | "iphone" | "ipad" | "pixel" | "phone" | "tablet" | "laptop" | "macbook" | "watch" | "tv"
-            ))
+            || DEVICES.contains(&request.word(brand.end + 1)))
             && !request.preceded_by(
                 brand.start,
                 3,
@@ -1226,12 +1227,10 @@ mod tests {
         assert_eq!((facts.brand, facts.other), (None, vec!["vegan".to_owned(), "free from animal testing".to_owned()]));
     }
 
-    /// Issue 12, fourth round: products listed without a marker (`chunk`)
-    /// keep each one's colour, size and count with it in `other`, and a
-    /// colour inside a food's name is no colour. Phrasings written here.
-    /// Issue 12, the third batch's open half (tests/extraction/real3.jsonl):
-    /// brands offered beside a known one, a product line after a brand,
-    /// an excluded colour after "any color but", thousands as money.
+    /// Issue 12, the open halves of the third and fourth batches
+    /// (tests/extraction/real3.jsonl, real4.jsonl): brands offered beside a
+    /// known one, a product line after a brand, devices an item fits, an
+    /// excluded colour after "any color but", thousands as money, vague weeks.
     #[test]
     fn issue_12_third_batch_open_half() {
         let shipped = RulesExtractor::for_catalog(&crate::catalog::Catalog::embedded().unwrap());
@@ -1267,6 +1266,9 @@ mod tests {
         assert_eq!(facts.explicit_max_cents, Some(7_000_000));
     }
 
+    /// Issue 12, fourth round: products listed without a marker (`chunk`)
+    /// keep each one's colour, size and count with it in `other`, and a
+    /// colour inside a food's name is no colour. Phrasings written here.
     #[test]
     fn issue_12_product_phrases() {
         let facts = parse("a red hoodie and black jeans size 32");
