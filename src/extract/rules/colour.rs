@@ -406,17 +406,28 @@ const SCENT_HEADS: [&str; 34] = [
     "freshener",
 ];
 
-/// Whether the scent-colour word at `at` (`SCENT_COLOURS`) names the scent of
-/// a toiletry or a candle said within five words of it, in its phrase.
-fn in_scent_name(request: &Request, at: usize) -> bool {
-    SCENT_COLOURS.contains(&request.word(at))
+/// Words that attach a phrase to the noun before them: a name does not run
+/// past them.
+const ATTACHING: [&str; 8] = ["with", "for", "in", "of", "that", "which", "from", "to"];
+
+/// Whether the colour word at `at`, not said as a colour ("in cranberry",
+/// "lavender color"), is a food's or a scent's name: "cranberry pumpkin
+/// seed" (cranberry and toffee are colours only before a product: "a
+/// cranberry t-shirt"), "blood orange", "tea tree and lavender conditioner"
+/// (a scent colour before a toiletry or a candle within five words).
+fn is_food_or_scent(request: &Request, at: usize) -> bool {
+    let word = request.word(at);
+    let flavour = matches!(word, "cranberry" | "toffee")
+        && !(at + 1..at + 5)
+            .any(|index| request.same_clause(at, index) && super::chunk::is_product_noun(request.word(index)));
+    let fruit = word == "orange" && request.word_before(at, 1) == "blood";
+    let scent = SCENT_COLOURS.contains(&word)
         && (at + 1..at + 6)
             .take_while(|index| {
-                request.is_word(*index)
-                    && request.same_clause(at, *index)
-                    && !matches!(request.word(*index), "with" | "for" | "in" | "of" | "that" | "which" | "from" | "to")
+                request.is_word(*index) && request.same_clause(at, *index) && !ATTACHING.contains(&request.word(*index))
             })
-            .any(|index| SCENT_HEADS.contains(&request.word(index)))
+            .any(|index| SCENT_HEADS.contains(&request.word(index)));
+    (flavour || fruit || scent) && !is_cued(request, at, at)
 }
 
 /// Whether `word` names a food a flavour is said of ("… cookies", "… tea").
@@ -435,7 +446,7 @@ fn in_food_name(request: &Request, at: usize) -> bool {
             return false;
         }
         let word = request.word(index);
-        if matches!(word, "and" | "or" | "with" | "for" | "in" | "of" | "that" | "which" | "from" | "to") {
+        if matches!(word, "and" | "or") || ATTACHING.contains(&word) {
             return false;
         }
         // "yellow dog sweet shake flavored …", "blue chamomile scented …":
@@ -723,21 +734,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
         if colour_of(word).is_some() && !is_named_colour(request, index, index) && in_food_name(request, index) {
             continue;
         }
-        // "cranberry pumpkin seed": foods first; colours when said as one
-        // ("in cranberry") or before a product ("a cranberry t-shirt").
-        if matches!(word, "cranberry" | "toffee")
-            && !is_cued(request, index, index)
-            && !(index + 1..index + 5)
-                .any(|at| request.same_clause(index, at) && super::chunk::is_product_noun(request.word(at)))
-        {
-            continue;
-        }
-        // "blood orange for cocktails": a fruit, unless said as a colour.
-        if word == "orange" && request.word_before(index, 1) == "blood" && !is_cued(request, index, index) {
-            continue;
-        }
-        // "tea tree and lavender conditioner": a scent, unless said as a colour.
-        if in_scent_name(request, index) && !is_cued(request, index, index) {
+        if is_food_or_scent(request, index) {
             continue;
         }
         // "chicken white korma": a food, the colour word, then a name.
