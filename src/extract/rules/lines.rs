@@ -90,18 +90,17 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
             .any(|colour| request.word_before(colour.at, 2) == "and" || request.word_before(colour.at, 1) == "and");
     // "три штуки: белую, черную и синюю", "3 of them: red, blue and green":
     // a count, then a colon and as many colours, is one of each.
-    let one_of_each = colours_only
+    let total_before_colon = || {
+        let first = colours.first()?;
+        let colon = (first.at.saturating_sub(3)..first.at).find(|at| request.word(*at) == ":")?;
+        count_before(request, colon, true)
+            .filter(|(total, _)| usize::try_from(*total).is_ok_and(|n| n == colours.len()))
+    };
+    if colours_only
         && quantities.iter().all(Option::is_none)
-        && colours.first().is_some_and(|first| {
-            let colon = (first.at.saturating_sub(3)..first.at).find(|at| request.word(*at) == ":");
-            colon.and_then(|colon| count_before(request, colon, true)).is_some_and(|(total, at)| {
-                usize::try_from(total).is_ok_and(|total| total == colours.len()) && {
-                    request.consume(at, at);
-                    true
-                }
-            })
-        });
-    if one_of_each {
+        && let Some((_, at)) = total_before_colon()
+    {
+        request.consume(at, at);
         return colours
             .iter()
             .map(|colour| Line { model: None, color: Some(colour.colour.clone()), size_label: None, quantity: Some(1) })
