@@ -519,6 +519,21 @@ fn capitalised_name(request: &Request, index: usize) -> bool {
         && !super::chunk::is_product_noun(&token.folded)
 }
 
+/// A capitalised Cyrillic word ("Кама", "Скарлетт"): a name only where a
+/// list of excluded brands has already begun ("не Triangle и не Кама"),
+/// since a capital in Russian text may as well start a sentence.
+fn capitalised_cyrillic(request: &Request, index: usize) -> bool {
+    let Some(token) = request.tokens.get(index) else { return false };
+    let mut characters = token.text.chars();
+    token.kind == TokenKind::Word
+        && !request.is_consumed(index)
+        && characters.next().is_some_and(|first| first.is_uppercase() && !first.is_ascii())
+        && characters.all(|character| character.is_lowercase() || character == '-')
+        && token.text.chars().count() >= 3
+        && !super::colour::is_colour(&token.folded)
+        && !super::chunk::is_product_noun(&token.folded)
+}
+
 /// "New Balance", "New Era": a term word that starts a brand's two-word name.
 fn starts_a_name(request: &Request, index: usize) -> bool {
     request.word(index) == "new" && matches!(request.word(index + 1), "balance" | "era" | "look")
@@ -641,7 +656,7 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                     end += 1;
                 }
                 Some(end)
-            } else if name_like(request, at, cyrillic) {
+            } else if name_like(request, at, cyrillic) || (items > 0 && capitalised_cyrillic(request, at)) {
                 let mut end = at;
                 while end < at + 2 && name_like(request, end + 1, cyrillic) {
                     end += 1;
@@ -922,6 +937,11 @@ mod tests {
 
     #[test]
     fn excluded_lists() {
+        assert_eq!(
+            brands("шины, только не Triangle и не Кама"),
+            [("Triangle".to_owned(), BrandRole::Excluded), ("Кама".to_owned(), BrandRole::Excluded)]
+        );
+        assert!(brands("шины, только не Кама").is_empty(), "a capital alone is no name in Russian");
         let excluded = |text: &str| -> Vec<String> {
             brands(text).into_iter().filter(|(_, role)| *role == BrandRole::Excluded).map(|(name, _)| name).collect()
         };

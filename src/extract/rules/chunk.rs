@@ -210,7 +210,7 @@ const PRODUCT_NOUNS: [&str; 170] = [
 
 /// Russian product nouns as people write them in lists (nominative and
 /// accusative forms; sorted).
-const RUSSIAN_PRODUCT_NOUNS: [&str; 191] = [
+const RUSSIAN_PRODUCT_NOUNS: [&str; 192] = [
     "апельсины",
     "бальзам",
     "бананы",
@@ -267,6 +267,7 @@ const RUSSIAN_PRODUCT_NOUNS: [&str; 191] = [
     "колонку",
     "кольцо",
     "комбинезон",
+    "кондиционер",
     "конструктор",
     "коньки",
     "корм",
@@ -640,7 +641,16 @@ fn continues(request: &Request, before: &Phrase, piece: &Phrase, joint: Joint) -
         return true;
     }
     let words = (piece.start..=piece.end).filter(|at| request.is_word(*at)).count();
-    let article = matches!(request.word(piece.start), "a" | "an" | "the" | "some" | "one");
+    // Russian has no articles: a piece that opens with a product noun and
+    // has its own attached phrase ("и шапку к нему", "и кондиционер для
+    // белья") after a phrase whose object is no product ("на рост 86", "для
+    // стирки") is a second product, while "чехол на телефон и планшет" and
+    // "сумка для ноутбука и зарядки" (genitive or plural, the list cannot
+    // tell) join two objects of one phrase.
+    let object_is_product =
+        (before.head.map_or(before.start, |head| head + 1)..=before.end).any(|at| is_product_noun(request.word(at)));
+    let article = matches!(request.word(piece.start), "a" | "an" | "the" | "some" | "one")
+        || (request.is_cyrillic() && piece.head == Some(piece.start) && piece.open && !object_is_product);
     let more_of_the_phrase = (joint == Joint::And && before.purpose) || (joint == Joint::Mark && words <= 3);
     if before.open && !article && more_of_the_phrase {
         return true;
@@ -713,6 +723,10 @@ mod tests {
         assert!(several("молоко 2 литра, гречку и сметану"));
         assert!(several("black backpacks for a motorbike, one size; and also taupe loafers, size US 7.5"));
         assert!(several("a kitchen knife made from aluminium, and a prepaid sim card"));
+        // No articles in Russian: a product noun opening the piece after a
+        // phrase with no product in it starts a second product.
+        assert!(several("комбинезон детский на рост 86 и шапку к нему"));
+        assert!(several("гель для стирки 3л 2 бутылки и кондиционер для белья"));
     }
 
     #[test]
@@ -730,6 +744,8 @@ mod tests {
         assert!(!several("a shampoo and conditioner set for dry hair"));
         assert!(!several("i want a black and a white shirt"));
         assert!(!several("a phone case, black, that fits my phone"));
+        assert!(!several("чехол на телефон и планшет"));
+        assert!(!several("сумка для обуви и одежды"));
         assert!(!several("noise cancelling headphones. The headphones should be black"));
         assert!(!several("a grey samsung phone with 256 gb. the camera needs an optical zoom"));
         assert!(!several("кроссовки adidas для бега, мне 44 а сыну 38"));

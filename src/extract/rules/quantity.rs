@@ -270,7 +270,8 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         return Some(1);
     }
     if matches!(word, "пара" | "пару") && request.is_word(index + 1) && request.same_clause(index, index + 1) {
-        return Some(1);
+        // "пару штук" counts pieces: two of them, not one pair.
+        return Some(if matches!(next, "штук" | "штуки" | "шт") { 2 } else { 1 });
     }
     // "a single can of Wilson" (but "a single pack" is a pack size).
     if word == "single" && before == "a" && matches!(next, "can" | "bottle" | "box" | "jar" | "pair" | "tube") {
@@ -427,6 +428,8 @@ mod tests {
         assert_eq!(quantity("two cans of Penn"), Some(2));
         assert_eq!(quantity("3 packs of balls"), Some(3));
         assert_eq!(quantity("a pair of shoes"), Some(1));
+        assert_eq!(quantity("пара кроссовок"), Some(1));
+        assert_eq!(quantity("подушки 50 на 70, возьму пару штук"), Some(2));
         assert_eq!(quantity("две банки мячей"), Some(2));
         assert_eq!(quantity("6 пакетов молока"), Some(6));
         assert_eq!(quantity("a single can of Wilson"), Some(1));

@@ -13,7 +13,14 @@
 use super::text::Request;
 
 /// Phrases that announce a list of products.
-const LIST_MARKERS: [&[&str]; 23] = [
+const LIST_MARKERS: [&[&str]; 29] = [
+    // "I want to buy two things: …", "два товара".
+    &["two", "things"],
+    &["three", "things"],
+    &["two", "different", "things"],
+    &["2", "things"],
+    &["два", "товара"],
+    &["две", "вещи"],
     &["these", "items"],
     &["these", "products"],
     &["these", "two", "items"],
@@ -167,6 +174,7 @@ mod tests {
         assert!(several(
             "tribu sandals in black, size us:6; also, tribu white slippers, size us:6; plus, navy slippers"
         ));
+        assert!(several("I want buy two things: one non-stick frying pan 28 cm, and a set of 6 wine glasses"));
     }
 
     #[test]

@@ -599,6 +599,16 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         let after_size_word = (at.saturating_sub(4)..at).any(|index| SIZE_WORDS.contains(&request.word(index)));
         let counted = matches!(request.word(at + 1), "count" | "ct" | "pcs" | "pieces");
         if after_size_word && (is_measure_unit(request.word(at + 1)) || counted) && request.same_clause(at, at + 1) {
+            // "the size should be 17.7 inches by 23.6 inches": both sides.
+            if request.word(at + 2) == "by"
+                && numeric(request.word(at + 3)).is_some()
+                && request.same_clause(at, at + 3)
+            {
+                let far_unit = is_measure_unit(request.word(at + 4)) && request.same_clause(at, at + 4);
+                let end = if far_unit { at + 4 } else { at + 3 };
+                let far = if far_unit { format!("{} {}", text(at + 3), text(at + 4)) } else { text(at + 3) };
+                return Some((format!("{value} {} by {far}", text(at + 1)), end));
+            }
             return Some((format!("{value} {}", text(at + 1)), at + 1));
         }
         // "a size of 28 by 64": both dimensions, as said.
@@ -731,10 +741,15 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
             at += 1;
         }
         if let Some((label, end)) = value_at(request, at, true) {
-            // "size 7 wide": a shoe's width is part of its size.
+            // "size 7 wide": a shoe's width is part of its size; so is a
+            // fit ("size 34 regular", "size 12 petite").
             let width = match request.word(end + 1) {
-                "wide" if request.same_clause(end, end + 1) => Some("Wide"),
-                "narrow" if request.same_clause(end, end + 1) => Some("Narrow"),
+                _ if !request.same_clause(end, end + 1) => None,
+                "wide" => Some("Wide"),
+                "narrow" => Some("Narrow"),
+                "regular" if request.word(end + 2) != "fit" => Some("Regular"),
+                "petite" => Some("Petite"),
+                "tall" => Some("Tall"),
                 _ => None,
             };
             return match width {
@@ -767,30 +782,40 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
     if word == "twin" && request.word(index + 1) == "xl" {
         return make("Twin XL".to_owned(), index, index + 1);
     }
-    // "queen size", "twin-sized", "a king size bed".
-    let bedding = matches!(
-        request.word(index + 1),
-        "bed"
-            | "beds"
-            | "sheet"
-            | "sheets"
-            | "mattress"
-            | "comforter"
-            | "duvet"
-            | "quilt"
-            | "bedspread"
-            | "blanket"
-            | "headboard"
-            | "pillow"
-            | "pillows"
-            | "pillowcase"
-            | "pillowcases"
-    );
+    // "queen size", "twin-sized", "a king size bed", "a queen fitted sheet".
+    let bedding = |at: usize| {
+        request.same_clause(index, at)
+            && matches!(
+                request.word(at),
+                "bed"
+                    | "beds"
+                    | "sheet"
+                    | "sheets"
+                    | "mattress"
+                    | "comforter"
+                    | "duvet"
+                    | "quilt"
+                    | "bedspread"
+                    | "blanket"
+                    | "headboard"
+                    | "pillow"
+                    | "pillows"
+                    | "pillowcase"
+                    | "pillowcases"
+                    | "frame"
+            )
+    };
+    let said_as_size =
+        word.ends_with("-sized") || word.ends_with("-size") || matches!(request.word(index + 1), "size" | "sized");
+    // "full size" is a bed's only beside bedding: "the gloss bomb, full size
+    // not the mini" and "a full size keyboard" are no bed sizes.
+    let bedding_near = (index + 1..index + 5).any(bedding);
     if let Some(bed) = bed_size(word)
-        && (word.ends_with("-sized")
-            || word.ends_with("-size")
-            || matches!(request.word(index + 1), "size" | "sized")
-            || (bedding && word != "full"))
+        && (if word == "full" || word.starts_with("full-") {
+            bedding_near
+        } else {
+            said_as_size || (index + 1..index + 3).any(bedding)
+        })
     {
         let end = if matches!(request.word(index + 1), "size" | "sized") { index + 1 } else { index };
         return make(bed.to_owned(), index, end);
@@ -868,7 +893,11 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         // "42 размера", but in English only letters come before "size":
         // "medium size", never "Pegasus 41 size 42".
         let value_follows = value_at(request, index + 2, true).is_some();
-        if let Some((label, end)) = value_at(request, index, true)
+        // "nvme m.2 size": the digit of a name cut at its dot is no size.
+        let after_a_dot = request.word_before(index, 1) == "."
+            && request.word_before(index, 2).chars().all(|character| character.is_alphabetic())
+            && request.word_before(index, 2).chars().count() <= 2;
+        if let Some((label, end)) = value_at(request, index, true).filter(|_| !after_a_dot)
             && end == index
             && (after.starts_with("размер") || numeric(&label).is_none() || !value_follows)
         {
@@ -1008,6 +1037,14 @@ mod tests {
         assert_eq!(sizes("a queen size duvet"), ["Queen"]);
         assert_eq!(sizes("a twin xl sheet set"), ["Twin XL"]);
         assert_eq!(sizes("a queen bed sheet set in sage green"), ["Queen"]);
+        assert_eq!(sizes("need a queen fitted sheet in sage green"), ["Queen"]);
+        assert_eq!(sizes("a full size bed frame"), ["Full"]);
+        assert!(sizes("the gloss bomb in fenty glow, full size not the mini").is_empty());
+        assert!(sizes("a full size keyboard").is_empty());
+        assert!(sizes("a 32gb 1tb ssd pcle nvme m.2 size intel core mini").is_empty());
+        assert_eq!(sizes("vinyl dots. the size should be 17.7 inches by 23.6 inches"), ["17.7 inches by 23.6 inches"]);
+        assert_eq!(sizes("a denim short regular fit size 34 regular colour steel black"), ["34 Regular"]);
+        assert_eq!(sizes("jeans size 34 regular fit"), ["34"]);
         assert_eq!(sizes("носки мужские 10 пар размер 43-46"), ["43-46"]);
         assert_eq!(sizes("куртка зимняя детская 128 рост"), ["128"]);
         assert_eq!(sizes("hiking shoes in a size 39m"), ["39M"]);
