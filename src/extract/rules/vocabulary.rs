@@ -23,6 +23,9 @@ struct Brand {
     /// A maker of devices that accessories are sold for ("a samsung galaxy
     /// s22 case" names the phone the case fits, not the case's brand).
     device: bool,
+    /// A brand that is also a common word ("Shark", "Dove"): read only when
+    /// the person capitalises it or names one of its models.
+    capitalised_only: bool,
 }
 
 /// One catalog model: its tokens as spelt (for output), the words of each
@@ -46,6 +49,10 @@ pub struct Vocabulary {
     /// models that share a word with it: a catalog of hundreds of models
     /// would otherwise cost hundreds of scans of every request.
     models_by_word: BTreeMap<String, Vec<usize>>,
+    /// Which brands start with each word, so each request word is matched
+    /// only against the brands it can start (hundreds of known brands would
+    /// otherwise be tried at every word).
+    brands_by_first_word: BTreeMap<String, Vec<usize>>,
 }
 
 /// Brands that are also common words; recognised only when capitalised
@@ -210,9 +217,12 @@ impl Vocabulary {
             if brand_words.is_empty() {
                 continue;
             }
-            if !vocabulary.brands.iter().any(|known| known.words == brand_words) {
-                vocabulary.brands.push(Brand { display: brand.to_owned(), words: brand_words.clone(), device: false });
-            }
+            vocabulary.push_brand(Brand {
+                display: brand.to_owned(),
+                words: brand_words.clone(),
+                device: false,
+                capitalised_only: false,
+            });
             let before_comma = name.as_ref().split(',').next().unwrap_or_default();
             let mut tokens: Vec<String> = before_comma.split_whitespace().map(str::to_owned).collect();
             let leading: Vec<String> = tokens.iter().take(brand_words.len()).flat_map(|token| words(token)).collect();
@@ -247,21 +257,38 @@ impl Vocabulary {
     /// catalog already spells is kept as the catalog spells it.
     pub fn with_known_brands(mut self, list: &str) -> Vocabulary {
         for line in list.lines() {
-            let entry = line.split('#').next().unwrap_or_default();
+            let entry = line.split('#').next().unwrap_or_default().trim_end();
             // "Samsung @device": a maker of devices accessories fit.
-            let (entry, device) = match entry.trim_end().strip_suffix("@device") {
-                Some(name) => (name, true),
+            let (entry, device) = match entry.strip_suffix("@device") {
+                Some(name) => (name.trim_end(), true),
+                None => (entry, false),
+            };
+            // "Shark @capitalised": also a common word.
+            let (entry, capitalised_only) = match entry.strip_suffix("@capitalised") {
+                Some(name) => (name.trim_end(), true),
                 None => (entry, false),
             };
             // "Levis => Levi's": another spelling of a brand.
             let (spelling, display) = entry.split_once("=>").unwrap_or((entry, entry));
             let brand_words = words(spelling.trim());
-            if brand_words.is_empty() || self.brands.iter().any(|known| known.words == brand_words) {
+            if brand_words.is_empty() {
                 continue;
             }
-            self.brands.push(Brand { display: display.trim().to_owned(), words: brand_words, device });
+            self.push_brand(Brand { display: display.trim().to_owned(), words: brand_words, device, capitalised_only });
         }
         self
+    }
+
+    /// Adds a brand unless one with the same words is known already (the
+    /// first spelling wins: the catalog's before the list's).
+    fn push_brand(&mut self, brand: Brand) {
+        let Some(first) = brand.words.first() else { return };
+        let same_first = self.brands_by_first_word.entry(first.clone()).or_default();
+        if same_first.iter().any(|&known| self.brands[known].words == brand.words) {
+            return;
+        }
+        same_first.push(self.brands.len());
+        self.brands.push(brand);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -285,7 +312,12 @@ pub fn find_brands(vocabulary: &Vocabulary, request: &Request) -> Vec<BrandMenti
     let mut index = 0;
     while index < request.len() {
         let mut matched: Option<(usize, &Brand)> = None;
-        for brand in &vocabulary.brands {
+        let candidates = request
+            .words(index)
+            .first()
+            .and_then(|first| vocabulary.brands_by_first_word.get(first))
+            .map_or(&[][..], Vec::as_slice);
+        for brand in candidates.iter().map(|&at| &vocabulary.brands[at]) {
             if let Some(end) = brand_ends_at(request, index, &brand.words)
                 && matched.is_none_or(|(best_end, _)| end > best_end)
             {
@@ -327,13 +359,26 @@ fn brand_ends_at(request: &Request, start: usize, brand_words: &[String]) -> Opt
 }
 
 fn brand_is_meant(vocabulary: &Vocabulary, request: &Request, start: usize, brand: &Brand) -> bool {
+    // "christian dior ambre nuit impression perfume", "inspired by Chanel":
+    // a scent made to resemble the brand's, sold under another.
+    let end = start + brand.words.len();
+    let resembled = request.followed_by(end.saturating_sub(1), 5, &[&["impression"], &["impressions"], &["dupe"]])
+        || request.preceded_by(start, 2, &[&["inspired", "by"]]);
+    if resembled {
+        return false;
+    }
     let folded = brand.words.join(" ");
-    if !COMMON_WORD_BRANDS.contains(&folded.as_str()) {
+    if !brand.capitalised_only && !COMMON_WORD_BRANDS.contains(&folded.as_str()) {
         return true;
     }
     let capitalised =
         request.tokens.get(start).and_then(|token| token.text.chars().next()).is_some_and(char::is_uppercase);
-    capitalised || followed_by_own_model(vocabulary, request, start + brand.words.len(), brand)
+    // A listed common word must be capitalised mid-sentence: "Guess I
+    // need …" starts a sentence, it names no brand.
+    let sentence_start =
+        start == 0 || matches!(request.word(start - 1), "." | "!" | "?" | ":" | "\"" | "(" | "-" | ";");
+    let marked = capitalised && !(brand.capitalised_only && sentence_start);
+    marked || followed_by_own_model(vocabulary, request, start + brand.words.len(), brand)
 }
 
 /// "apple airpods": a lower-case common-word brand is still meant when one of
@@ -580,6 +625,33 @@ mod tests {
         assert_eq!(found("levis 501 in blue"), ["Levi's"]);
         assert_eq!(found("nike pegasus"), ["Nike"], "the catalog's spelling stays");
         assert!(found("a wrangle of cables").is_empty());
+    }
+
+    #[test]
+    fn a_listed_common_word_is_a_brand_only_capitalised_mid_sentence() {
+        let vocabulary = vocabulary().with_known_brands("Shark @capitalised\nGuess @capitalised\nDior\n");
+        let found = |text: &str| {
+            find_brands(&vocabulary, &Request::new(text)).into_iter().map(|brand| brand.display).collect::<Vec<_>>()
+        };
+        assert_eq!(found("a robot hoover, NOT Shark"), ["Shark"]);
+        assert_eq!(found("a robot vacuum, not Shark please"), ["Shark"]);
+        assert!(found("a shark plush toy").is_empty());
+        assert!(found("Guess I need a new wallet").is_empty(), "a capital that starts the sentence");
+        assert_eq!(found("a Guess handbag"), ["Guess"]);
+        // A scent made to resemble the brand's is sold under another.
+        assert!(found("travel size christian dior ambre nuit impression perfume").is_empty());
+        assert!(found("a perfume inspired by dior sauvage").is_empty());
+        assert_eq!(found("dior sauvage eau de toilette"), ["Dior"]);
+    }
+
+    #[test]
+    fn the_first_word_index_finds_every_brand_it_starts() {
+        let vocabulary = vocabulary().with_known_brands("New Balance\nNew Era\nNew Look\n");
+        let found = |text: &str| {
+            find_brands(&vocabulary, &Request::new(text)).into_iter().map(|brand| brand.display).collect::<Vec<_>>()
+        };
+        assert_eq!(found("new era cap and new balance 574"), ["New Era", "New Balance"]);
+        assert!(found("a new bag").is_empty());
     }
 
     #[test]
