@@ -187,6 +187,17 @@ fn day_of(word: &str) -> Option<(u32, bool)> {
     (digits.len() <= 2 && (1..=31).contains(&day)).then_some((day, ordinal))
 }
 
+/// "10.11", "5.12": a day and a month, the month in two digits ("1.5" is a
+/// number, as in "1.5 литра").
+fn day_dot_month(word: &str) -> Option<(u32, u32)> {
+    let (day, month) = word.split_once('.')?;
+    if day.is_empty() || month.len() != 2 || day.len() > 2 {
+        return None;
+    }
+    let (day, month): (u32, u32) = (day.parse().ok()?, month.parse().ok()?);
+    ((1..=31).contains(&day) && (1..=12).contains(&month)).then_some((day, month))
+}
+
 /// Holidays people shop for ("by Christmas", "к новому году"): the day, and
 /// the last token. New Year is its eve: a gift "by New Year" is under the tree
 /// on the 31st.
@@ -265,6 +276,12 @@ fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, us
             None => return None,
         }
     } else if let Ok(date) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
+        return date_deadline(request, index, index, date, today);
+    } else if let Some((day, month)) = day_dot_month(word).filter(|_| request.is_cyrillic()) {
+        // "до 10.11": Russian writes the day first. In English "10.11" may be
+        // either way round, so it is read only in Russian text.
+        let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
+        let date = if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year };
         return date_deadline(request, index, index, date, today);
     } else if let Some((month, day, end)) = holiday_at(request, index) {
         let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
@@ -367,7 +384,9 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
                 days.push((1, index));
                 request.consume(index, index);
             }
-            "tomorrow" | "завтра" => {
+            // Spelt as people type it in a hurry too.
+            "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tommorow" | "tommorrow" | "2morrow" | "2moro" | "завтра" =>
+            {
                 let after = request.word_before(index, 1) == "after" && request.word_before(index, 3) == "day";
                 days.push((if after { 2 } else { 1 }, index));
                 request.consume(index, index);
@@ -517,6 +536,16 @@ mod tests {
 
     fn deadline(text: &str, today: &str) -> Deadline {
         extract(&mut Request::new(text), date(today))
+    }
+
+    #[test]
+    fn issue_12_fifth_batch_dates() {
+        assert_eq!(deadline("Помада матовая. До 10.11 обязательно", "2026-11-02").days, Some(8));
+        assert_eq!(deadline("привезти к 5.12", "2026-11-02").days, Some(33));
+        assert_eq!(deadline("бутылка 1.5 литра до 10.11", "2026-11-02").days, Some(8));
+        assert_eq!(deadline("a 1.5 litre bottle", "2026-11-02").days, None);
+        assert_eq!(deadline("by 10.11", "2026-11-02").days, None, "in English the order of day and month is unknown");
+        assert_eq!(deadline("tmrw delivery if possible", "2026-11-02").days, Some(1));
     }
 
     #[test]

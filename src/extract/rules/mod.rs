@@ -351,6 +351,21 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         // An excluded or one of two models is said, but no fact holds it.
         read.unused(model.start, model.end);
     }
+    // "3 dewalt DCB205 batteries": a part number right after the chosen
+    // brand is its model, unless the brand makes devices or an accessory
+    // follows (the number may be the device it fits: "samsung a5421 case").
+    if facts.model.is_none()
+        && let Some(brand) = brands.iter().find(|brand| {
+            !brand.device && facts.brand.as_deref().is_some_and(|chosen| fold(chosen) == fold(&brand.display))
+        })
+        && let Some(at) = Some(brand.end + 1).filter(|&at| is_part_number(&request, at))
+        && !(at + 1..at + 4).any(|after| request.same_clause(at, after) && ACCESSORIES.contains(&request.word(after)))
+    {
+        request.consume(at, at);
+        facts.model = Some(request.original(at, at));
+        mentions.push(Mention { field: FieldName::Model, at });
+        read.own(at, at, "model");
+    }
     // "Samsung or LG", "lg или samsung": a word offered beside a chosen
     // brand is a brand too, even when no list holds it; the first said is
     // the brand, the rest are alternatives.
@@ -1180,6 +1195,26 @@ fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
     facts.soft = soft.into_iter().collect();
 }
 
+/// A token that reads as a part number ("DCB205", "WH1000XM5"): letters and
+/// digits mixed, four characters or more, and not a measure ("20v",
+/// "128gb", "5ah") nor a size ("xl").
+fn is_part_number(request: &Request, at: usize) -> bool {
+    let word = request.word(at);
+    let letters = word.chars().filter(char::is_ascii_alphabetic).count();
+    let digits = word.chars().filter(char::is_ascii_digit).count();
+    let measure = {
+        let number = word.trim_end_matches(|character: char| character.is_ascii_alphabetic());
+        !number.is_empty() && number.chars().all(|character| character.is_ascii_digit() || character == '.')
+    };
+    request.is_word(at)
+        && !request.is_consumed(at)
+        && word.chars().all(|character| character.is_ascii_alphanumeric() || character == '-')
+        && word.chars().count() >= 4
+        && letters >= 1
+        && digits >= 2
+        && !measure
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1225,6 +1260,27 @@ mod tests {
         // What it must be free from is a requirement, whole, never a brand.
         let facts = parse("vegan makeup free from animal testing");
         assert_eq!((facts.brand, facts.other), (None, vec!["vegan".to_owned(), "free from animal testing".to_owned()]));
+    }
+
+    /// Issue 12, the fifth batch's open half (tests/extraction/real5.jsonl):
+    /// a part number after a brand, a budget for several products together.
+    #[test]
+    fn issue_12_fifth_batch_open_half() {
+        let shipped = RulesExtractor::for_catalog(&crate::catalog::Catalog::embedded().unwrap());
+        let parse = |text: &str| shipped.parse(text, &[], date("2026-11-02"));
+        let facts = parse("need 3 dewalt DCB205 batteries (20v max 5ah) for work");
+        assert_eq!(
+            (facts.brand.as_deref(), facts.model.as_deref(), facts.quantity),
+            (Some("DeWalt"), Some("DCB205"), Some(3))
+        );
+        let facts = parse("dewalt 20v drill");
+        assert_eq!(facts.model, None, "a voltage is no model");
+        let facts = parse("a samsung a5421 case");
+        assert_eq!(facts.model, None, "a device maker's number may be the device the case fits");
+        let facts = parse(
+            "комбинезон детский на рост 86 и шапку к нему. комбез синий, шапка любого цвета. всё вместе не дороже 6 тыс",
+        );
+        assert_eq!((facts.color, facts.size_label, facts.explicit_max_cents), (None, None, Some(600_000)));
     }
 
     /// Issue 12, the open halves of the third and fourth batches

@@ -116,7 +116,8 @@ struct Amount {
     first: usize,
     last: usize,
     currency: Option<&'static str>,
-    /// The upper end of a range ("from 324 to 623 pesos").
+    /// The upper end of a range ("from 324 to 623 pesos"), or a limit word
+    /// inside the amount ("тысяч до пяти"): a limit without a word before.
     range: bool,
 }
 
@@ -160,7 +161,20 @@ pub fn extract(request: &mut Request) -> Vec<Limit> {
             let budget = request.preceded_by(
                 amount.first,
                 5,
-                &[&["budget"], &["budget's"], &["бюджет"], &["total"], &["in", "total"], &["итого"], &["всего"]],
+                &[
+                    &["budget"],
+                    &["budget's"],
+                    &["бюджет"],
+                    &["total"],
+                    &["in", "total"],
+                    &["итого"],
+                    &["всего"],
+                    // "всё вместе не дороже 6 тыс", "all together under $100".
+                    &["вместе"],
+                    &["together"],
+                    &["altogether"],
+                    &["for", "both"],
+                ],
             )
                 || request.followed_by(
                     amount.last,
@@ -169,6 +183,9 @@ pub fn extract(request: &mut Request) -> Vec<Limit> {
                         &["total"],
                         &["in", "total"],
                         &["altogether"],
+                        &["together"],
+                        &["for", "both"],
+                        &["вместе"],
                         &["overall"],
                         &["всего"],
                         &["на", "все"],
@@ -294,6 +311,25 @@ fn amounts(request: &Request) -> Vec<Amount> {
     while index < request.len() {
         if request.is_consumed(index) {
             index += 1;
+            continue;
+        }
+        // "тысяч до пяти", "тысячи за две": thousands said first, then the
+        // limit (or the price aimed at) and how many.
+        if matches!(request.word(index), "тысяч" | "тысячи" | "тыщ" | "тыщи")
+            && matches!(request.word(index + 1), "до" | "за")
+            && let Some(number) = number_at(request, index + 2, true)
+            && (1..1000 * 100).contains(&number.hundredths)
+            && !number.scaled
+            && number.glued.is_none()
+        {
+            found.push(Amount {
+                hundredths: number.hundredths.saturating_mul(1000),
+                first: index,
+                last: number.end,
+                currency: None,
+                range: true,
+            });
+            index = number.end + 1;
             continue;
         }
         // Words are money only with a currency after them ("twenty dollars").
@@ -422,6 +458,8 @@ mod tests {
         assert_eq!(limit("budget $150 max"), Some(15000));
         assert_eq!(limit("don't spend more than $50"), Some(5000));
         assert_eq!(limit("no more than $30 total"), Some(3000));
+        let together = extract(&mut Request::new("комбез синий, шапка любого цвета. всё вместе не дороже 6 тыс"));
+        assert!(together.iter().all(|limit| limit.budget), "said of the whole order");
         assert_eq!(limit("не дороже 1000 рублей"), Some(100000));
         assert_eq!(limit("до 15 000 ₽"), Some(1500000));
         assert_eq!(limit("under $12.50"), Some(1250));
@@ -442,6 +480,10 @@ mod tests {
         assert_eq!(limit("no more than fifty bucks"), Some(5000));
         assert_eq!(limit("не дороже пяти тысяч рублей").or(limit("до пять тысяч рублей")), Some(500000));
         assert_eq!(limit("до тысячи рублей"), Some(100000));
+        // Thousands first, then the limit: colloquial Russian.
+        assert_eq!(limit("Вернуть чтобы можно было. Тысяч до пяти"), Some(500000));
+        assert_eq!(limit("конструктор типа Cobi. Тысячи за две."), Some(200000));
+        assert_eq!(limit("тысяч до 7"), Some(700000));
     }
 
     #[test]

@@ -269,6 +269,15 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     if word == "pair" && matches!(before, "a" | "one") && next == "of" {
         return Some(1);
     }
+    // "a sturdy pair of gloves", "a new pair of jeans": one word between.
+    if word == "pair"
+        && next == "of"
+        && matches!(request.word_before(index, 2), "a" | "one")
+        && request.is_word(index - 1)
+        && count(before).is_none()
+    {
+        return Some(1);
+    }
     if matches!(word, "пара" | "пару") && request.is_word(index + 1) && request.same_clause(index, index + 1) {
         // "пару штук" counts pieces: two of them, not one pair.
         return Some(if matches!(next, "штук" | "штуки" | "шт") { 2 } else { 1 });
@@ -354,6 +363,11 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     if next == "of" && matches!(request.word(index + 2), "them" | "these" | "those" | "the" | "each") {
         return Some(value);
     }
+    // "12 cases of nitrile gloves", "3 crates of apples": containers counted
+    // ("case" alone is as often a phone case, so only before "of").
+    if matches!(next, "cases" | "crates" | "sacks" | "rolls" | "reams") && request.word(index + 2) == "of" {
+        return Some(value);
+    }
     if !request.is_word(index + 1) || !request.same_clause(index, index + 1) {
         return None;
     }
@@ -429,6 +443,9 @@ mod tests {
         assert_eq!(quantity("3 packs of balls"), Some(3));
         assert_eq!(quantity("a pair of shoes"), Some(1));
         assert_eq!(quantity("пара кроссовок"), Some(1));
+        assert_eq!(quantity("I am in want of a sturdy pair of gardening gloves"), Some(1));
+        assert_eq!(quantity("Restaurant order: 12 cases of nitrile gloves, size large"), Some(12));
+        assert_eq!(quantity("a phone case, 2 cases would be nice"), None);
         assert_eq!(quantity("подушки 50 на 70, возьму пару штук"), Some(2));
         assert_eq!(quantity("две банки мячей"), Some(2));
         assert_eq!(quantity("6 пакетов молока"), Some(6));

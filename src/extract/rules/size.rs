@@ -571,9 +571,12 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
     if let Some((system, value)) = glued_system(word) {
         return Some((format!("{system} {value}"), at));
     }
-    // "43-46": a range of sizes, as said.
+    // "43-46": a range of sizes, as said; after "рост" a range of heights
+    // ("на рост 110-116").
+    let height = request.word_before(at, 1) == "рост";
+    let value = |part: &str| if height { sized_number(part) } else { numeric(part) };
     if let Some((low, high)) = word.split_once('-')
-        && let (Some(low), Some(high)) = (numeric(low), numeric(high))
+        && let (Some(low), Some(high)) = (value(low), value(high))
     {
         return Some((format!("{low}-{high}"), at));
     }
@@ -820,6 +823,43 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         let end = if matches!(request.word(index + 1), "size" | "sized") { index + 1 } else { index };
         return make(bed.to_owned(), index, end);
     }
+    // "постельное бельё евро", "одеяло 1.5-спальное": Russian bed sizes,
+    // beside bedding only ("евро" is also the currency).
+    if matches!(
+        word,
+        "евро"
+            | "евро-макси"
+            | "полуторка"
+            | "полутороспальное"
+            | "двуспальное"
+            | "семейное"
+            | "1,5-спальное"
+            | "1.5-спальное"
+            | "2-спальное"
+    ) && (index.saturating_sub(4)..index + 5).any(|at| {
+        request.same_clause(index, at)
+            && matches!(
+                request.word(at),
+                "постельное"
+                    | "белье"
+                    | "пододеяльник"
+                    | "простыня"
+                    | "простынь"
+                    | "одеяло"
+                    | "покрывало"
+                    | "наволочки"
+            )
+    }) {
+        return make(request.original(index, index), index, index);
+    }
+    // "белые, 43 EU", "43 EU": a shoe size with its system after it.
+    if let Some(value) = numeric(word)
+        && request.word(index + 1) == "eu"
+        && request.same_clause(index, index + 1)
+        && value.parse::<f32>().is_ok_and(|number| (15.0..=50.0).contains(&number))
+    {
+        return make(format!("EU {value}"), index, index + 1);
+    }
     // "women's 8", "US mens 10.5", "womens size 11" (the size word is read above).
     if is_gender(word)
         && let Some(value) = numeric(request.word(index + 1))
@@ -1041,6 +1081,10 @@ mod tests {
         assert_eq!(sizes("a full size bed frame"), ["Full"]);
         assert!(sizes("the gloss bomb in fenty glow, full size not the mini").is_empty());
         assert!(sizes("a full size keyboard").is_empty());
+        assert_eq!(sizes("Нужна детская футболка на рост 110-116, 2 штуки"), ["110-116"]);
+        assert_eq!(sizes("кроссовки Nike Air Force 1, белые, 43 EU"), ["EU 43"]);
+        assert_eq!(sizes("постельное бельё евро сатин, только не белое"), ["евро"]);
+        assert!(sizes("чехол до 20 евро").is_empty());
         assert!(sizes("a 32gb 1tb ssd pcle nvme m.2 size intel core mini").is_empty());
         assert_eq!(sizes("vinyl dots. the size should be 17.7 inches by 23.6 inches"), ["17.7 inches by 23.6 inches"]);
         assert_eq!(sizes("a denim short regular fit size 34 regular colour steel black"), ["34 Regular"]);
