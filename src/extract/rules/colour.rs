@@ -9,7 +9,7 @@
 //! that extractors agree: "чёрные" → "black".
 
 use super::text::Request;
-use crate::normalize::russian_colour_stem;
+use crate::normalize::{fold, russian_colour_stem};
 
 /// English colour words and their canonical spelling.
 const ENGLISH: [(&str, &str); 48] = [
@@ -833,7 +833,137 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             named: is_named_colour(request, start, index),
         });
     }
+    if mentions.is_empty()
+        && let Some((colour, start, end)) = called_a_colour(request)
+    {
+        request.consume(start, end);
+        mentions.push(ColourMention { colour, at: start, role: Role::Chosen, cued: true, named: true });
+    }
     mentions
+}
+
+/// Words that come before "color" without naming one ("any color", "hair
+/// color", "a different color", "water color").
+/// Features and places are no names either ("long lasting 14 color
+/// palette", "hands free … color flip cases", "for living room color …").
+const NOT_A_COLOUR_NAME: [&str; 50] = [
+    "any",
+    "different",
+    "same",
+    "one",
+    "single",
+    "solid",
+    "bright",
+    "nice",
+    "favorite",
+    "favourite",
+    "neutral",
+    "other",
+    "each",
+    "every",
+    "matching",
+    "random",
+    "multiple",
+    "various",
+    "true",
+    "full",
+    "skin",
+    "hair",
+    "eye",
+    "water",
+    "lip",
+    "nail",
+    "natural",
+    "light",
+    "dark",
+    "rich",
+    "vibrant",
+    "my",
+    "primary",
+    "long",
+    "lasting",
+    "high",
+    "quality",
+    "free",
+    "hands",
+    "easy",
+    "room",
+    "living",
+    "bedroom",
+    "kitchen",
+    "bathroom",
+    "office",
+    "studio",
+    "home",
+    "house",
+    "your",
+];
+
+/// A name the person calls a colour that no list holds: "in wineberry
+/// color", "a 2bottle color toothpaste", "multi 06 color" (WebShop options
+/// copied from a product page, LABELLING.md), and "color: redwood" when the
+/// name is all its clause says. Read only when no known colour was said;
+/// the name runs back from "color" to the word that opens the phrase ("a",
+/// "in", "for", …), at most three words, none a product, a measure or a
+/// word that names no colour ("any color", "hair color").
+fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
+    let opens = |word: &str| {
+        matches!(word, "a" | "an" | "the" | "in" | "for" | "of" | "with" | "this" | "that" | "and" | "or" | "is" | "am")
+    };
+    let usable = |at: usize| {
+        let word = request.word(at);
+        request.is_word(at)
+            && !request.is_consumed(at)
+            && !opens(word)
+            && !NOT_A_COLOUR_NAME.contains(&word)
+            && !super::clause::is_filler(word)
+            && !super::chunk::is_product_noun(word)
+            && !super::size::is_measure_unit(word)
+    };
+    for index in 0..request.len() {
+        if !matches!(request.word(index), "color" | "colour") || request.is_consumed(index) {
+            continue;
+        }
+        // "color: redwood", "color : #18p613": the clause after is the name.
+        if request.word(index + 1) == ":" {
+            let first = index + 2;
+            let mut last = first;
+            while request.same_clause(first, last + 1) && last + 1 < request.len() && last < first + 2 {
+                last += 1;
+            }
+            let whole_clause = !request.same_clause(first, last + 1) || last + 1 >= request.len();
+            if whole_clause && (first..=last).all(|at| request.is_consumed(at) || usable(at) || !request.is_word(at)) {
+                let name = request.original(first, last);
+                if !name.trim().is_empty() && (first..=last).any(usable) {
+                    return Some((fold(&name), first, last));
+                }
+            }
+            continue;
+        }
+        let mut start = index;
+        while start > 0 && index - start < 3 && request.same_clause(start - 1, index) && usable(start - 1) {
+            start -= 1;
+        }
+        let opener = start.checked_sub(1);
+        // A feature word before the name opens it too ("hands free z-floral
+        // color flip cases").
+        let opened = opener.is_some_and(|at| {
+            (opens(request.word(at)) || NOT_A_COLOUR_NAME.contains(&request.word(at))) && request.same_clause(at, index)
+        });
+        // "trust in the lord color": after a preposition and "the", the name
+        // may begin further back; "14 color palette" counts colours.
+        let name_goes_on = opener.is_some_and(|at| {
+            request.word(at) == "the" && matches!(request.word_before(at, 1), "in" | "of" | "on" | "with" | "to")
+        });
+        let counted = index - start == 1 && {
+            let word = request.word(start);
+            word.bytes().all(|byte| byte.is_ascii_digit()) && !word.starts_with('0')
+        };
+        if start < index && opened && !name_goes_on && !counted {
+            return Some((fold(&request.original(start, index - 1)), start, index));
+        }
+    }
+    None
 }
 
 /// Whether the person says, after offering colours, that the colour does
@@ -914,6 +1044,30 @@ mod tests {
 
     fn roles(text: &str) -> Vec<(String, Role)> {
         extract(&mut Request::new(text)).into_iter().map(|mention| (mention.colour, mention.role)).collect()
+    }
+
+    #[test]
+    fn a_name_the_person_calls_a_colour_is_read_as_said() {
+        let chosen = |text: &str| -> Vec<String> { roles(text).into_iter().map(|(colour, _)| colour).collect() };
+        assert_eq!(chosen("i need an area rug for my living room in wineberry color"), ["wineberry"]);
+        assert_eq!(chosen("i am looking for a 2bottle color floride free teeth whitening toothpaste"), ["2bottle"]);
+        assert_eq!(chosen("i am looking for multi 06 color duvet cover set for king size bed"), ["multi 06"]);
+        assert_eq!(chosen("a dining chair, color: redwood"), ["redwood"]);
+        assert_eq!(chosen("a rug in navy blue color"), ["navy blue"], "a known colour is read as before");
+        assert_eq!(chosen("i am looking for a hands free z-floral color flip cases"), ["z-floral"]);
+        for text in [
+            "a shirt in any color",
+            "a permanent hair color for my mom",
+            "a set of water color paints",
+            "a tee in a different color",
+            "color: please pick one that fits my sofa and my curtains",
+            "a super soft blanket in bible verse trust in the lord color",
+            "a throw pillow covers set for living room color natural-w",
+            "i am looking for long lasting 14 color pressed powder palette",
+            "i need a ottoman for my living room in a primary color",
+        ] {
+            assert!(chosen(text).is_empty(), "{text}");
+        }
     }
 
     #[test]
