@@ -340,7 +340,8 @@ mod real3 {
     }
 
     /// Measured (aggregates only): before 87.1%, 73.6%, 11 of 99; after the
-    /// sixth round 88.2%, 75.2%, 11 of 99.
+    /// sixth round 88.2%, 75.2%, 11 of 99; after the eighth 89.2%, 77.5%,
+    /// 10 of 99.
     #[test]
     fn real3_heldout_half() {
         check(Half::Heldout, 0.86, 0.73, 0.13);
@@ -366,7 +367,8 @@ mod real4 {
     }
 
     /// Measured (aggregates only): before 88.1%, 70.7%, 10 of 48; after the
-    /// open half was read, the same.
+    /// open half was read, the same; after the eighth round 88.2%, 72.8%,
+    /// 10 of 48.
     #[test]
     fn real4_heldout_half() {
         check(Half::Heldout, 0.86, 0.68, 0.23);
@@ -385,13 +387,18 @@ mod real5 {
         super::real::check("real5.jsonl", 200, half, precision_floor, recall_floor, invented_ceiling);
     }
 
+    /// Measured before any rule was tuned on this batch: precision 89.0%,
+    /// recall 58.6%, invented 15 of 106; after reading this half (the eighth
+    /// round): 95.5%, 75.1%, 7 of 106.
     #[test]
     fn real5_open_half() {
-        check(Half::Open, 0.0, 0.0, 1.0);
+        check(Half::Open, 0.94, 0.73, 0.076);
     }
 
+    /// Measured (aggregates only): before 89.0%, 69.4%, 9 of 94; after the
+    /// eighth round 88.2%, 72.0%, 10 of 94.
     #[test]
     fn real5_heldout_half() {
-        check(Half::Heldout, 0.0, 0.0, 1.0);
+        check(Half::Heldout, 0.86, 0.70, 0.12);
     }
 }
