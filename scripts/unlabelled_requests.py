@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints what `rules` fills on requests from ../shared/data/ that are NOT in
-tests/extraction/real.jsonl, real2.jsonl or real3.jsonl (neither half, nor the same text), for reading
+any batch of the dev set, tests/extraction/real.jsonl … real5.jsonl (neither half, nor the same text), for reading
 by hand: how the parser's precision rules were checked on phrasings outside
 the dev set without looking at its held-out half.
 
@@ -24,7 +24,7 @@ def main() -> None:
     binary, seed = sys.argv[1], int(sys.argv[2])
     counts = [int(value) for value in sys.argv[3:6]]
     # Every batch, so no held-out half is ever printed.
-    real = [json.loads(line) for name in ("real.jsonl", "real2.jsonl", "real3.jsonl")
+    real = [json.loads(line) for name in ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl", "real5.jsonl")
             for line in (ROOT / "tests/extraction" / name).open()]
     ids = {row["id"] for row in real}
     texts = {row["request"].strip().lower() for row in real}
