@@ -4,7 +4,7 @@
     python3 scripts/devset_carts.py          # writes datasets/real/tasks.jsonl
     python3 scripts/devset_carts.py --check  # exit 1 if the file is not what it would write
 
-The dev set (tests/extraction/real.jsonl, real2.jsonl, real3.jsonl, real4.jsonl) holds verbatim requests
+The dev set (tests/extraction/real.jsonl … real5.jsonl) holds verbatim requests
 with hand-labelled gold facts but no carts, so `asasked compare` could not say
 what an extractor's errors do to the guard's decisions on it. This script
 turns every row into a task of the dataset format (datasets/README.md) whose
@@ -45,7 +45,7 @@ weakening that test; none is needed at present (one was a generator bug:
 "Medium" as "another size" for "M", which normalize::Size reads as the same
 size, now avoided by OTHER_LETTER_SIZES).
 
-Deterministic: rows in file order (real.jsonl, real2.jsonl, real3.jsonl, real4.jsonl), no clock,
+Deterministic: rows in file order (real.jsonl … real5.jsonl), no clock,
 no randomness. The split is copied from the row and checked against the dev
 set's rule (heldout iff int(sha256(id)[:8], 16) is odd). Rows are processed
 mechanically; nothing is printed about any row.
@@ -58,7 +58,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "tests" / "extraction" / name for name in ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl")]
+SOURCES = [ROOT / "tests" / "extraction" / name for name in ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl", "real5.jsonl")]
 OUT = ROOT / "datasets" / "real" / "tasks.jsonl"
 NOTE = "synthetic carts from gold"
 CATEGORY = "devset"
