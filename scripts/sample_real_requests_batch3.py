@@ -16,28 +16,12 @@ No ShoppingBench rows: the budget and multi-product pools (250 each) were mostly
 drawn by the two earlier batches and the hand-read rounds, whose exact counts per
 seed are not all on record, so no remaining row is known to be unread.
 """
-import hashlib
 import json
 import random
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-BATCHES = [ROOT / "tests" / "extraction" / name for name in ("real.jsonl", "real2.jsonl")]
+from devset_pool import DATA, EXTRACTION, eligible, labelled, split
 
-
-def split(identifier: str) -> str:
-    return "heldout" if int(hashlib.sha256(identifier.encode()).hexdigest()[:8], 16) % 2 == 1 else "open"
-
-
-def labelled(paths):
-    rows = [json.loads(line) for path in paths for line in path.open() if line.strip()]
-    return {row["id"] for row in rows}, {row["request"].strip().lower() for row in rows}
-
-
-def eligible(web, ids, texts):
-    return [index for index in range(len(web))
-            if "webshop-%05d" % index not in ids and web[index].strip().lower() not in texts]
+BATCHES = [EXTRACTION / name for name in ("real.jsonl", "real2.jsonl")]
 
 
 def main() -> None:

@@ -15,28 +15,12 @@ index, excluding:
 What is left is small (307 of 12,035 goals): the batch is the goals no rule was ever
 written from. No ShoppingBench rows, for the reason batch 3's script gives.
 """
-import hashlib
 import json
 import random
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-BATCHES = [ROOT / "tests" / "extraction" / name for name in ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl")]
+from devset_pool import DATA, EXTRACTION, eligible, labelled, split
 
-
-def split(identifier: str) -> str:
-    return "heldout" if int(hashlib.sha256(identifier.encode()).hexdigest()[:8], 16) % 2 == 1 else "open"
-
-
-def labelled(paths):
-    rows = [json.loads(line) for path in paths for line in path.open() if line.strip()]
-    return {row["id"] for row in rows}, {row["request"].strip().lower() for row in rows}
-
-
-def eligible(web, ids, texts):
-    return [index for index in range(len(web))
-            if "webshop-%05d" % index not in ids and web[index].strip().lower() not in texts]
+BATCHES = [EXTRACTION / name for name in ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl")]
 
 
 def main() -> None:

@@ -17,11 +17,10 @@ import random
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-BATCHES = ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl", "real5.jsonl")
+from devset_pool import EXTRACTION, eligible, labelled, pools
+
+BATCHES = [EXTRACTION / name for name in ("real.jsonl", "real2.jsonl", "real3.jsonl", "real4.jsonl", "real5.jsonl")]
 
 
 def facts(binary: str, text: str) -> dict:
@@ -38,18 +37,13 @@ def facts(binary: str, text: str) -> dict:
 
 def main() -> None:
     old, new, seed, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    rows = [json.loads(line) for name in BATCHES for line in (ROOT / "tests/extraction" / name).open()]
-    ids = {row["id"] for row in rows}
-    texts = {row["request"].strip().lower() for row in rows}
-    web = json.loads((DATA / "webshop_human_requests.json").read_text())
-    budget = [json.loads(line)["query"] for line in (DATA / "shoppingbench_budget.jsonl").open()]
-    multi = [json.loads(line)["query"] for line in (DATA / "shoppingbench_multi_product.jsonl").open()]
+    ids, texts = labelled(BATCHES)
+    web, budget, multi = pools()
     rng = random.Random(seed)
     requests = []
     for pool, wanted, pattern in [(web, count, "webshop-%05d"), (budget, min(count // 10, 100), "sbbudget-%03d"),
                                   (multi, min(count // 10, 100), "sbmulti-%03d")]:
-        candidates = [index for index in range(len(pool))
-                      if pattern % index not in ids and pool[index].strip().lower() not in texts]
+        candidates = eligible(pool, ids, texts, pattern)
         requests.extend((pattern % index, pool[index]) for index in rng.sample(candidates, min(wanted, len(candidates))))
 
     def both(request):
