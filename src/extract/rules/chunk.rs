@@ -648,9 +648,9 @@ fn continues(request: &Request, before: &Phrase, piece: &Phrase, joint: Joint) -
     // "сумка для ноутбука и зарядки" (genitive or plural, the list cannot
     // tell) join two objects of one phrase.
     let object_is_product =
-        (before.head.map_or(before.start, |head| head + 1)..=before.end).any(|at| is_product_noun(request.word(at)));
+        || (before.head.map_or(before.start, |head| head + 1)..=before.end).any(|at| is_product_noun(request.word(at)));
     let article = matches!(request.word(piece.start), "a" | "an" | "the" | "some" | "one")
-        || (request.is_cyrillic() && piece.head == Some(piece.start) && piece.open && !object_is_product);
+        || (piece.open && piece.head == Some(piece.start) && request.is_cyrillic() && !object_is_product());
     let more_of_the_phrase = (joint == Joint::And && before.purpose) || (joint == Joint::Mark && words <= 3);
     if before.open && !article && more_of_the_phrase {
         return true;

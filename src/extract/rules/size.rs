@@ -812,10 +812,9 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         word.ends_with("-sized") || word.ends_with("-size") || matches!(request.word(index + 1), "size" | "sized");
     // "full size" is a bed's only beside bedding: "the gloss bomb, full size
     // not the mini" and "a full size keyboard" are no bed sizes.
-    let bedding_near = (index + 1..index + 5).any(bedding);
     if let Some(bed) = bed_size(word)
         && (if word == "full" || word.starts_with("full-") {
-            bedding_near
+            (index + 1..index + 5).any(bedding)
         } else {
             said_as_size || (index + 1..index + 3).any(bedding)
         })
