@@ -187,6 +187,13 @@ fn day_of(word: &str) -> Option<(u32, bool)> {
     (digits.len() <= 2 && (1..=31).contains(&day)).then_some((day, ordinal))
 }
 
+/// The next day-and-month on or after today: a date already past this year
+/// is next year's.
+fn next_occurrence(today: NaiveDate, month: u32, day: u32) -> Option<NaiveDate> {
+    let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
+    if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day) } else { Some(this_year) }
+}
+
 /// "10.11", "5.12": a day and a month, the month in two digits ("1.5" is a
 /// number, as in "1.5 литра").
 fn day_dot_month(word: &str) -> Option<(u32, u32)> {
@@ -280,12 +287,10 @@ fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, us
     } else if let Some((day, month)) = day_dot_month(word).filter(|_| request.is_cyrillic()) {
         // "до 10.11": Russian writes the day first. In English "10.11" may be
         // either way round, so it is read only in Russian text.
-        let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
-        let date = if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year };
+        let date = next_occurrence(today, month, day)?;
         return date_deadline(request, index, index, date, today);
     } else if let Some((month, day, end)) = holiday_at(request, index) {
-        let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
-        let date = if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year };
+        let date = next_occurrence(today, month, day)?;
         return date_deadline(request, index, end, date, today);
     } else {
         return None;
@@ -299,10 +304,7 @@ fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, us
     }
     let start = if month.is_none() { index - 1 } else { index };
     let date = match month {
-        Some(month) => {
-            let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
-            if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day)? } else { this_year }
-        }
+        Some(month) => next_occurrence(today, month, day)?,
         None => {
             let this_month = NaiveDate::from_ymd_opt(today.year(), today.month(), day);
             match this_month.filter(|date| *date >= today) {
