@@ -519,21 +519,6 @@ fn capitalised_name(request: &Request, index: usize) -> bool {
         && !super::chunk::is_product_noun(&token.folded)
 }
 
-/// A capitalised Cyrillic word ("Кама", "Скарлетт"): a name only where a
-/// list of excluded brands has already begun ("не Triangle и не Кама"),
-/// since a capital in Russian text may as well start a sentence.
-fn capitalised_cyrillic(request: &Request, index: usize) -> bool {
-    let Some(token) = request.tokens.get(index) else { return false };
-    let mut characters = token.text.chars();
-    token.kind == TokenKind::Word
-        && !request.is_consumed(index)
-        && characters.next().is_some_and(|first| first.is_uppercase() && !first.is_ascii())
-        && characters.all(|character| character.is_lowercase() || character == '-')
-        && token.text.chars().count() >= 3
-        && !super::colour::is_colour(&token.folded)
-        && !super::chunk::is_product_noun(&token.folded)
-}
-
 /// "New Balance", "New Era": a term word that starts a brand's two-word name.
 fn starts_a_name(request: &Request, index: usize) -> bool {
     request.word(index) == "new" && matches!(request.word(index + 1), "balance" | "era" | "look")
@@ -656,7 +641,12 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                     end += 1;
                 }
                 Some(end)
-            } else if name_like(request, at, cyrillic) || (items > 0 && capitalised_cyrillic(request, at)) {
+            } else if name_like(request, at, cyrillic)
+                // "не Triangle и не Кама": once a list of excluded brands has
+                // begun, a capitalised Cyrillic name continues it (alone, a
+                // capital in Russian may as well start a sentence).
+                || (items > 0 && cyrillic && capitalised_name(request, at))
+            {
                 let mut end = at;
                 while end < at + 2 && name_like(request, end + 1, cyrillic) {
                     end += 1;
