@@ -23,9 +23,23 @@ struct Brand {
     /// A maker of devices that accessories are sold for ("a samsung galaxy
     /// s22 case" names the phone the case fits, not the case's brand).
     device: bool,
-    /// A brand that is also a common word ("Shark", "Dove"): read only when
-    /// the person capitalises it or names one of its models.
-    capitalised_only: bool,
+    /// When a mention of it in the request names the brand.
+    recognised: Recognised,
+}
+
+/// When a brand's words in a request name the brand. Decided once, when the
+/// brand is added, so matching allocates nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Recognised {
+    /// Its words are no ordinary words ("wrangler jeans").
+    Always,
+    /// A catalog brand that is a common word (`COMMON_WORD_BRANDS`):
+    /// capitalised anywhere ("Head Speed MP", not "a head band").
+    Capitalised,
+    /// A listed brand that is a common word (`@capitalised` in
+    /// extractors/brands.txt): capitalised mid-sentence ("NOT Shark", not
+    /// "Guess I need …").
+    CapitalisedMidSentence,
 }
 
 /// One catalog model: its tokens as spelt (for output), the words of each
@@ -221,7 +235,7 @@ impl Vocabulary {
                 display: brand.to_owned(),
                 words: brand_words.clone(),
                 device: false,
-                capitalised_only: false,
+                recognised: Recognised::Always,
             });
             let before_comma = name.as_ref().split(',').next().unwrap_or_default();
             let mut tokens: Vec<String> = before_comma.split_whitespace().map(str::to_owned).collect();
@@ -274,15 +288,19 @@ impl Vocabulary {
             if brand_words.is_empty() {
                 continue;
             }
-            self.push_brand(Brand { display: display.trim().to_owned(), words: brand_words, device, capitalised_only });
+            let recognised = if capitalised_only { Recognised::CapitalisedMidSentence } else { Recognised::Always };
+            self.push_brand(Brand { display: display.trim().to_owned(), words: brand_words, device, recognised });
         }
         self
     }
 
     /// Adds a brand unless one with the same words is known already (the
     /// first spelling wins: the catalog's before the list's).
-    fn push_brand(&mut self, brand: Brand) {
+    fn push_brand(&mut self, mut brand: Brand) {
         let Some(first) = brand.words.first() else { return };
+        if brand.recognised == Recognised::Always && COMMON_WORD_BRANDS.contains(&brand.words.join(" ").as_str()) {
+            brand.recognised = Recognised::Capitalised;
+        }
         let same_first = self.brands_by_first_word.entry(first.clone()).or_default();
         if same_first.iter().any(|&known| self.brands[known].words == brand.words) {
             return;
@@ -367,18 +385,16 @@ fn brand_is_meant(vocabulary: &Vocabulary, request: &Request, start: usize, bran
     if resembled {
         return false;
     }
-    let folded = brand.words.join(" ");
-    if !brand.capitalised_only && !COMMON_WORD_BRANDS.contains(&folded.as_str()) {
-        return true;
-    }
     let capitalised =
-        request.tokens.get(start).and_then(|token| token.text.chars().next()).is_some_and(char::is_uppercase);
-    // A listed common word must be capitalised mid-sentence: "Guess I
-    // need …" starts a sentence, it names no brand.
+        || request.tokens.get(start).and_then(|token| token.text.chars().next()).is_some_and(char::is_uppercase);
     let sentence_start =
-        start == 0 || matches!(request.word(start - 1), "." | "!" | "?" | ":" | "\"" | "(" | "-" | ";");
-    let marked = capitalised && !(brand.capitalised_only && sentence_start);
-    marked || followed_by_own_model(vocabulary, request, start + brand.words.len(), brand)
+        || start == 0 || matches!(request.word(start - 1), "." | "!" | "?" | ":" | "\"" | "(" | "-" | ";");
+    let marked = match brand.recognised {
+        Recognised::Always => return true,
+        Recognised::Capitalised => capitalised(),
+        Recognised::CapitalisedMidSentence => capitalised() && !sentence_start(),
+    };
+    marked || followed_by_own_model(vocabulary, request, end, brand)
 }
 
 /// "apple airpods": a lower-case common-word brand is still meant when one of
