@@ -122,6 +122,8 @@ fn canonical_colour_words(word: &str) -> Vec<String> {
         "gray" | "grey" => return vec!["grey".into()],
         // One colour, two English words for it (Russian "прозрачный" is both).
         "transparent" => return vec!["clear".into()],
+        // The adjective names the colour ("golden cupcake toppers").
+        "golden" => return vec!["gold".into()],
         "colour" | "color" => return vec![],
         _ => {}
     }

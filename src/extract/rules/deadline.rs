@@ -77,7 +77,7 @@ const DEADLINE_BEFORE: [&[&str]; 12] = [
 
 /// A weekday named by one token, allowing one slip of the keyboard in long
 /// names ("thrusday", "wendesday").
-pub(super) fn weekday_of(word: &str) -> Option<Weekday> {
+pub(crate) fn weekday_of(word: &str) -> Option<Weekday> {
     let plain = word.trim_end_matches("'s");
     for (name, weekday) in WEEKDAYS {
         if plain == name || plain.strip_suffix('s') == Some(name) {
@@ -124,7 +124,7 @@ fn near(typed: &str, name: &str) -> bool {
 }
 
 /// "fri", "sat.": read only after "by"/"before"/"on", where nothing else fits.
-fn abbreviated_weekday(word: &str) -> Option<Weekday> {
+pub(crate) fn abbreviated_weekday(word: &str) -> Option<Weekday> {
     Some(match word {
         "mon" => Weekday::Monday,
         "tue" | "tues" => Weekday::Tuesday,
@@ -152,7 +152,7 @@ fn days_to_sunday(today: NaiveDate, weeks_ahead: u64) -> u64 {
 
 /// A month named by one token: English names and abbreviations ("May" only
 /// in full), Russian genitive forms ("ноября").
-pub(super) fn month_of(word: &str) -> Option<u32> {
+pub(crate) fn month_of(word: &str) -> Option<u32> {
     let plain = word.trim_end_matches('.');
     Some(match plain {
         "january" | "jan" | "января" => 1,
@@ -172,7 +172,7 @@ pub(super) fn month_of(word: &str) -> Option<u32> {
 }
 
 /// A day of the month: "5", "05", "5th", "1st", "22nd", "3rd", "5-го".
-fn day_of(word: &str) -> Option<(u32, bool)> {
+pub(crate) fn day_of(word: &str) -> Option<(u32, bool)> {
     let (digits, ordinal) = match word.find(|character: char| !character.is_ascii_digit()) {
         Some(end) => {
             let suffix = word.get(end..)?;
@@ -189,9 +189,21 @@ fn day_of(word: &str) -> Option<(u32, bool)> {
 
 /// The next day-and-month on or after today: a date already past this year
 /// is next year's.
-fn next_occurrence(today: NaiveDate, month: u32, day: u32) -> Option<NaiveDate> {
+pub(crate) fn next_occurrence(today: NaiveDate, month: u32, day: u32) -> Option<NaiveDate> {
     let this_year = NaiveDate::from_ymd_opt(today.year(), month, day)?;
     if this_year < today { NaiveDate::from_ymd_opt(today.year() + 1, month, day) } else { Some(this_year) }
+}
+
+/// "the 9th": this month's 9th, or next month's once it is past.
+pub(crate) fn next_day_of_month(today: NaiveDate, day: u32) -> Option<NaiveDate> {
+    let this_month = NaiveDate::from_ymd_opt(today.year(), today.month(), day);
+    match this_month.filter(|date| *date >= today) {
+        Some(date) => Some(date),
+        None => {
+            let next = today.with_day(1)?.checked_add_months(Months::new(1))?;
+            NaiveDate::from_ymd_opt(next.year(), next.month(), day)
+        }
+    }
 }
 
 /// "10.11", "5.12": a day and a month, the month in two digits ("1.5" is a
@@ -305,16 +317,7 @@ fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, us
     let start = if month.is_none() { index - 1 } else { index };
     let date = match month {
         Some(month) => next_occurrence(today, month, day)?,
-        None => {
-            let this_month = NaiveDate::from_ymd_opt(today.year(), today.month(), day);
-            match this_month.filter(|date| *date >= today) {
-                Some(date) => date,
-                None => {
-                    let next = today.with_day(1)?.checked_add_months(Months::new(1))?;
-                    NaiveDate::from_ymd_opt(next.year(), next.month(), day)?
-                }
-            }
-        }
+        None => next_day_of_month(today, day)?,
     };
     date_deadline(request, start, end, date, today)
 }
@@ -386,9 +389,7 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
                 days.push((1, index));
                 request.consume(index, index);
             }
-            // Spelt as people type it in a hurry too.
-            "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tommorow" | "tommorrow" | "2morrow" | "2moro" | "завтра" =>
-            {
+            _ if is_tomorrow(&word) => {
                 let after = request.word_before(index, 1) == "after" && request.word_before(index, 3) == "day";
                 days.push((if after { 2 } else { 1 }, index));
                 request.consume(index, index);
@@ -442,6 +443,11 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
         days: first_days.map(|(value, _)| value),
         at: weekday.map(|(_, at)| at).or(first_days.map(|(_, at)| at)),
     }
+}
+
+/// "tomorrow", spelt as people type it in a hurry too.
+pub(crate) fn is_tomorrow(word: &str) -> bool {
+    matches!(word, "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tommorow" | "tommorrow" | "2morrow" | "2moro" | "завтра")
 }
 
 /// Whether a token is alone in its clause (", сегодня"): its neighbours are

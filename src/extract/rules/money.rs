@@ -137,6 +137,14 @@ pub struct Limit {
     pub budget: bool,
 }
 
+/// Every limit the parser reads in `text`, with the words that state it as
+/// the person wrote them: grounding's witness for a limit said in a form
+/// its own number reading does not know ("тысячи за две", "до 6 тыщ").
+pub(crate) fn limits_in(text: &str) -> Vec<(u64, String)> {
+    let mut request = Request::new(text);
+    extract(&mut request).into_iter().map(|limit| (limit.hundredths, request.original(limit.at, limit.end))).collect()
+}
+
 /// Every stated spending limit, in order; consumes every amount it reads.
 pub fn extract(request: &mut Request) -> Vec<Limit> {
     let amounts = amounts(request);
