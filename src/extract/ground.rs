@@ -383,6 +383,11 @@ impl<'a> Words<'a> {
             {
                 values.push(value);
             }
+            // "4 dozen": forty-eight.
+            if self.tokens.get(index + 1).is_some_and(|next| next.folded.starts_with("dozen")) {
+                let dozens: Vec<f64> = values.iter().map(|value| value * 12.0).collect();
+                values.extend(dozens);
+            }
             let thousands = matches!(suffix, "k" | "к" | "тыс")
                 || self.tokens.get(index + 1).is_some_and(|next| {
                     matches!(next.folded.as_str(), "k" | "к" | "thousand" | "тыс" | "тысяч" | "тысячи" | "тысяча")
@@ -548,9 +553,11 @@ impl<'a> Words<'a> {
             // Abbreviations ("by thurs") only after a deadline word, as the
             // offline parser reads them: "sun" and "sat" are words too.
             let after_cue = matches!(before, "by" | "before" | "until" | "till" | "on" | "for" | "к" | "до");
-            let weekday = weekday_word(word)
-                .or_else(|| deadline::weekday_of(word))
-                .or_else(|| after_cue.then(|| deadline::abbreviated_weekday(word)).flatten());
+            // So are slips of the keyboard ("by thrusday"), looked for only
+            // there: the typo test is the costly one.
+            let weekday = weekday_word(word).or_else(|| {
+                after_cue.then(|| deadline::weekday_of(word).or_else(|| deadline::abbreviated_weekday(word))).flatten()
+            });
             if let Some(weekday) = weekday {
                 let days = days_until(self.today, weekday);
                 candidates.push(days);
@@ -1532,6 +1539,7 @@ mod tests {
         let dropped = [
             ("need em by fri for a sleepover", r#"{"deadline_days": 4}"#),
             ("it needs to come by thurs", r#"{"deadline_days": 3}"#),
+            ("need it by thrusday", r#"{"deadline_days": 3}"#),
             ("need by wed we're almost out", r#"{"deadline_days": 2}"#),
             ("tmrw delivery if possible", r#"{"deadline_days": 1}"#),
             ("it needs to arrive before the 10th", r#"{"deadline_days": 7}"#),
@@ -1554,6 +1562,7 @@ mod tests {
             ("one pair in W7 pink for her", r#"{"size_label": "W7"}"#),
             ("under 300 pounds, good for pet hair", r#"{"explicit_max_cents": 30000, "explicit_max_currency": "GBP"}"#),
             ("im looking for golden decorated birthday cupcake", r#"{"color": "gold"}"#),
+            ("i am looking for 4 dozen individually wrapped gourmet cookies", r#"{"quantity": 48}"#),
             (
                 "кросовки asics gel-kayano 30 две пары: 38,5 и 44",
                 r#"{"lines": [{"size_label": "38,5", "quantity": 1}, {"size_label": "44", "quantity": 1}]}"#,
@@ -1573,6 +1582,7 @@ mod tests {
             ("Ну и до 6 тыщ", r#"{"explicit_max_cents": 60000}"#),
             ("one pair in size 7 pink", r#"{"size_label": "W7"}"#),
             ("футболки три штуки: белую и черную", r#"{"lines": [{"quantity": 1}, {"quantity": 1}]}"#),
+            ("a 18 x24 nero black mirror", r#"{"quantity": 24}"#),
         ]
         .into_iter()
         .filter(|(request, json)| grounded(request, json).1.dropped.is_empty())

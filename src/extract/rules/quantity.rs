@@ -303,6 +303,14 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         // the product or at the end of its phrase ("2x hdmi cables" reads
         // "hdmi" as part of it, so the noun may come within three words).
         let suffix_form = word.strip_suffix(['x', '×']).is_some();
+        // "18 x24", "50”x60”": the second side of a dimension.
+        let is_number =
+            |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
+        let inch_mark = matches!(before, "\"" | "”" | "″" | "''" | "'");
+        let dimension = !suffix_form && (is_number(before) || (inch_mark && is_number(request.word_before(index, 2))));
+        if dimension {
+            return None;
+        }
         let product_follows = !request.is_word(index + 1)
             || (index + 1..index + 4)
                 .any(|at| request.same_clause(index, at) && super::chunk::is_product_noun(request.word(at)))
@@ -452,6 +460,9 @@ mod tests {
         assert_eq!(quantity("a single can of Wilson"), Some(1));
         assert_eq!(quantity("super crema beans, two of them"), Some(2));
         assert_eq!(quantity("JBL Tune 510BT x2"), Some(2));
+        // The second side of a dimension is not a count.
+        assert_eq!(quantity("i would like a 18 x24 nero black mirror"), None);
+        assert_eq!(quantity("a fleece throw for a couch which is 50”x60” in size"), None);
         assert_eq!(quantity("a dozen eggs"), Some(12));
         assert_eq!(quantity("Head & Shoulders 400 мл, 3 шт"), Some(3));
         assert_eq!(quantity("i want 1 solawave renew complex serum"), Some(1));
