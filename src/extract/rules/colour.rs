@@ -846,7 +846,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
 /// color", "a different color", "water color").
 /// Features and places are no names either ("long lasting 14 color
 /// palette", "hands free … color flip cases", "for living room color …").
-const NOT_A_COLOUR_NAME: [&str; 50] = [
+const NOT_A_COLOUR_NAME: [&str; 61] = [
     "any",
     "different",
     "same",
@@ -897,6 +897,18 @@ const NOT_A_COLOUR_NAME: [&str; 50] = [
     "home",
     "house",
     "your",
+    // Qualities of the item: "a super soft multi color throw" is multi.
+    "super",
+    "soft",
+    "ultra",
+    "cozy",
+    "cosy",
+    "cute",
+    "beautiful",
+    "pretty",
+    "lightweight",
+    "durable",
+    "waterproof",
 ];
 
 /// A name the person calls a colour that no list holds: "in wineberry
@@ -1052,6 +1064,7 @@ mod tests {
         assert_eq!(chosen("i need an area rug for my living room in wineberry color"), ["wineberry"]);
         assert_eq!(chosen("i am looking for a 2bottle color floride free teeth whitening toothpaste"), ["2bottle"]);
         assert_eq!(chosen("i am looking for multi 06 color duvet cover set for king size bed"), ["multi 06"]);
+        assert_eq!(chosen("a super soft multi color throw blanket"), ["multi"]);
         assert_eq!(chosen("a dining chair, color: redwood"), ["redwood"]);
         assert_eq!(chosen("a rug in navy blue color"), ["navy blue"], "a known colour is read as before");
         assert_eq!(chosen("i am looking for a hands free z-floral color flip cases"), ["z-floral"]);

@@ -310,6 +310,14 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
                     | "channel"
             )
     };
+    // "18 x24", "50”x60”": the last token of a dimension whose second side
+    // is glued to its "x", after the first side and its inch mark.
+    let inch_mark = |word: &str| matches!(word, "\"" | "”" | "″" | "''" | "'");
+    let second_side = |first: usize| {
+        let at = if inch_mark(request.word(first + 1)) { first + 2 } else { first + 1 };
+        let side = request.word(at).strip_prefix(['x', 'х', '×'])?;
+        (number(side) || glued(side)).then(|| if inch_mark(request.word(at + 1)) { at + 1 } else { at })
+    };
     let mut index = 0;
     while index < request.len() {
         let free = |at: usize| !request.is_consumed(at);
@@ -324,6 +332,11 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
             && (number(request.word(index + 2)) || number(request.word(index + 3)) || glued(request.word(index + 2)))
         {
             let end = if request.word(index + 1) == "in" { index + 1 } else { index };
+            span = Some((index, end));
+        } else if free(index)
+            && number(word)
+            && let Some(end) = second_side(index)
+        {
             span = Some((index, end));
         } else if free(index) && number(word) && unit(request.word(index + 1)) {
             let mut end = index + 1;
@@ -553,6 +566,8 @@ mod tests {
             ("гель для душа 400 мл", "400 мл"),
             ("i need 2 tier shelf for bathroom", "2 tier"),
             ("a 12 volt car charger", "12 volt"),
+            ("i would like a 18 x24 nero black mirror", "18 x24"),
+            ("a fleece throw for a couch which is 50”x60” in size", "50” x60”"),
         ] {
             let request = Request::new(text);
             let found = texts(measures(&request));

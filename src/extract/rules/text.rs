@@ -240,7 +240,9 @@ impl Request {
         let mut out = String::new();
         let mut after_sign = false;
         for token in self.tokens.iter().skip(from).take(to_inclusive.saturating_add(1).saturating_sub(from)) {
-            let glue = token.kind == TokenKind::Punct && matches!(token.text.as_str(), "," | "." | "!" | "?" | ")");
+            // A closing curly quote or an inch mark closes too ("50” x60”").
+            let glue = token.kind == TokenKind::Punct
+                && matches!(token.text.as_str(), "," | "." | "!" | "?" | ")" | "”" | "″");
             if !out.is_empty() && !glue && !after_sign {
                 out.push(' ');
             }

@@ -382,7 +382,8 @@ fn brand_is_meant(vocabulary: &Vocabulary, request: &Request, start: usize, bran
     let end = start + brand.words.len();
     let resembled = request.followed_by(end.saturating_sub(1), 5, &[&["impression"], &["impressions"], &["dupe"]])
         || request.preceded_by(start, 2, &[&["inspired", "by"]]);
-    if resembled {
+    // "penn state nittany lions", "a Penn State hoodie": a school's name.
+    if resembled || matches!(request.word(end), "state" | "university" | "college") {
         return false;
     }
     let capitalised =
@@ -658,6 +659,20 @@ mod tests {
         assert!(found("travel size christian dior ambre nuit impression perfume").is_empty());
         assert!(found("a perfume inspired by dior sauvage").is_empty());
         assert_eq!(found("dior sauvage eau de toilette"), ["Dior"]);
+    }
+
+    #[test]
+    fn a_brand_s_name_before_state_or_university_is_a_school() {
+        let vocabulary = vocabulary().with_known_brands("Amazon @capitalised\nAmazon Basics\n");
+        let found = |text: &str| {
+            find_brands(&vocabulary, &Request::new(text)).into_iter().map(|brand| brand.display).collect::<Vec<_>>()
+        };
+        assert!(found("i want a penn state nittany lions t-shirt").is_empty());
+        assert!(found("a Penn University mug").is_empty());
+        assert_eq!(found("Penn tennis balls, a 4-can box"), ["Penn"]);
+        // The longer name wins over the one-word brand.
+        assert_eq!(found("a usb cable, not Amazon Basics"), ["Amazon Basics"]);
+        assert_eq!(found("an Amazon gift card"), ["Amazon"]);
     }
 
     #[test]
