@@ -246,12 +246,36 @@ impl Size {
         // A decimal comma between digits is a decimal point ("42,5" = "42.5").
         let characters: Vec<char> = folded.chars().collect();
         let mut text = String::with_capacity(folded.len());
+        // A dimension's sides are apart by one " x " however typed
+        // ("61*41", "61x41", "90cm×190cm", "12 x20"): a side ends in a
+        // digit, or in a digit and a unit of up to two letters or an inch mark.
+        let digit_before = |position: usize| {
+            let mut before = characters[..position]
+                .iter()
+                .rev()
+                .skip_while(|character| character.is_whitespace() || matches!(character, '"' | '”' | '″'))
+                .peekable();
+            let mut letters = 0;
+            while before.peek().is_some_and(|character| character.is_ascii_lowercase()) && letters < 2 {
+                before.next();
+                letters += 1;
+            }
+            before.next().is_some_and(char::is_ascii_digit)
+        };
+        let digit_after = |position: usize| {
+            characters[position + 1..]
+                .iter()
+                .find(|character| !character.is_whitespace())
+                .is_some_and(char::is_ascii_digit)
+        };
         for (position, character) in characters.iter().enumerate() {
             let between_digits = position > 0
                 && characters[position - 1].is_ascii_digit()
                 && characters.get(position + 1).is_some_and(char::is_ascii_digit);
             if *character == ',' && between_digits {
                 text.push('.');
+            } else if matches!(character, 'x' | '*' | '×') && digit_before(position) && digit_after(position) {
+                text.push_str(" x ");
             } else {
                 text.push(*character);
             }
@@ -271,6 +295,7 @@ impl Size {
             tokens.push(token.to_owned());
         }
         let value = spelled_out_letter_size(&tokens.join(" "))
+            .or_else(|| waist_and_length(&tokens.concat()))
             .unwrap_or_else(|| tokens.iter().map(|token| normalise_number(token)).collect::<Vec<_>>().join(" "));
         Size { system, value }
     }
@@ -284,6 +309,29 @@ impl Size {
         }
         self.value == other.value
     }
+}
+
+/// Jeans' waist and length in one form, "w33 l34", however typed: "W33
+/// L34", "33W x 34L", "33w by 34l", "33w*34l" (`joined`: the label's
+/// tokens without spaces).
+fn waist_and_length(joined: &str) -> Option<String> {
+    fn digits(text: &str) -> (&str, &str) {
+        let end = text.find(|character: char| !character.is_ascii_digit()).unwrap_or(text.len());
+        text.split_at(end)
+    }
+    fn separator(text: &str) -> &str {
+        ["by", "x", "*", "×"].iter().find_map(|separator| text.strip_prefix(separator)).unwrap_or(text)
+    }
+    let (waist, length) = if let Some(rest) = joined.strip_prefix('w') {
+        let (waist, rest) = digits(rest);
+        let (length, rest) = digits(separator(rest).strip_prefix('l')?);
+        rest.is_empty().then_some((waist, length))?
+    } else {
+        let (waist, rest) = digits(joined);
+        let (length, rest) = digits(separator(rest.strip_prefix('w')?));
+        (rest == "l").then_some((waist, length))?
+    };
+    (!waist.is_empty() && !length.is_empty()).then(|| format!("w{waist} l{length}"))
 }
 
 /// Puts a space between a size system and its number ("EU42" → "eu 42",
@@ -429,5 +477,24 @@ mod tests {
         assert!(same("４２", "42"));
         assert!(!same("42", "44"));
         assert!(same("42.0", "42"));
+    }
+
+    #[test]
+    fn jeans_and_dimensions_are_one_size_however_typed() {
+        let same = |a: &str, b: &str| Size::parse(a).matches(&Size::parse(b));
+        for typed in ["33W x 34L", "33w by 34l", "33w*34l", "w33 l34", "W33L34"] {
+            assert!(same("W33 L34", typed), "{typed}");
+        }
+        assert!(!same("W33 L34", "34W x 33L"));
+        assert!(!same("W33 L34", "W33 L32"));
+        assert!(same("90cm x 190cm", "90cm×190cm"));
+        assert!(!same("2XL", "2 x 4"));
+        for typed in ["61*41cm", "61x41cm", "61 × 41 cm", "61 x41cm"] {
+            assert!(same("61 x 41cm", typed), "{typed}");
+        }
+        assert!(!same("61 x 41cm", "41 x 61cm"));
+        // A letter size's "x" is not a dimension's.
+        assert!(same("2XL", "xx-large"));
+        assert!(!same("3x", "3 x 4"));
     }
 }

@@ -552,7 +552,7 @@ impl<'a> Words<'a> {
             let mut candidates: Vec<u64> = Vec::new();
             // Abbreviations ("by thurs") only after a deadline word, as the
             // offline parser reads them: "sun" and "sat" are words too.
-            let after_cue = matches!(before, "by" | "before" | "until" | "till" | "on" | "for" | "к" | "до");
+            let after_cue = matches!(before, "by" | "before" | "until" | "till" | "on" | "к" | "до");
             // So are slips of the keyboard ("by thrusday"), looked for only
             // there: the typo test is the costly one.
             let weekday = weekday_word(word).or_else(|| {
@@ -1562,6 +1562,11 @@ mod tests {
             ("one pair in W7 pink for her", r#"{"size_label": "W7"}"#),
             ("under 300 pounds, good for pet hair", r#"{"explicit_max_cents": 30000, "explicit_max_currency": "GBP"}"#),
             ("im looking for golden decorated birthday cupcake", r#"{"color": "gold"}"#),
+            ("jeans in the size 46w by 29l", r#"{"size_label": "W46 L29"}"#),
+            ("a pair of gold 30w x 34l pants", r#"{"size_label": "W30 L34"}"#),
+            ("mens jeans size 32w*36l color :crest", r#"{"size_label": "W32 L36"}"#),
+            ("poster size 61*41cm the bridges of amsterdam", r#"{"size_label": "61 x 41cm"}"#),
+            ("a folding mattress of size  90cm×190cm", r#"{"size_label": "90cm x 190cm"}"#),
             ("i am looking for 4 dozen individually wrapped gourmet cookies", r#"{"quantity": 48}"#),
             (
                 "кросовки asics gel-kayano 30 две пары: 38,5 и 44",
@@ -1583,6 +1588,8 @@ mod tests {
             ("one pair in size 7 pink", r#"{"size_label": "W7"}"#),
             ("футболки три штуки: белую и черную", r#"{"lines": [{"quantity": 1}, {"quantity": 1}]}"#),
             ("a 18 x24 nero black mirror", r#"{"quantity": 24}"#),
+            ("jeans in the size 46w by 29l", r#"{"size_label": "W29 L46"}"#),
+            ("poster size 61*41cm", r#"{"size_label": "41 x 61cm"}"#),
         ]
         .into_iter()
         .filter(|(request, json)| grounded(request, json).1.dropped.is_empty())

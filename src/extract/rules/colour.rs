@@ -24,7 +24,8 @@ const ENGLISH: [(&str, &str); 48] = [
     ("yellow", "yellow"),
     ("orange", "orange"),
     ("purple", "purple"),
-    ("violet", "purple"),
+    // Kept as said: a "Violet" item is not read as purple by the check.
+    ("violet", "violet"),
     ("brown", "brown"),
     ("beige", "beige"),
     ("navy", "navy"),
@@ -1158,6 +1159,7 @@ mod tests {
         assert!(colours("tea tree and lavender conditioner").is_empty());
         assert!(colours("an amber soy candle").is_empty());
         assert_eq!(colours("a lavender dress"), ["lavender"]);
+        assert_eq!(colours("i want violet walkie talkies"), ["violet"]);
         assert_eq!(colours("bath towels in lavender"), ["lavender"]);
         assert_eq!(colours("lavender color soap dispenser"), ["lavender"]);
         assert!(colours("hand crafted cranberry pumpkin seed").is_empty());

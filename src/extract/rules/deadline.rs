@@ -376,9 +376,15 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
         }
         // "by the weekend", "к выходным": the weekend starts on Saturday.
         let weekend = matches!(word.as_str(), "weekend" | "выходным" | "выходных" | "выходные");
-        let abbreviation = abbreviated_weekday(&word);
-        if (weekend || abbreviation.is_some())
-            && request.preceded_by(index, 3, &[&["by"], &["before"], &["until"], &["к"], &["до"], &["on"], &["for"]])
+        // An abbreviation only right after its deadline word ("by fri",
+        // "on thurs"): "sun" and "sat" are words too ("for me women's sun
+        // sandals", "for sun protection").
+        let abbreviation = abbreviated_weekday(&word).filter(|_| {
+            matches!(request.word_before(index, 1), "by" | "before" | "until" | "till" | "on" | "к" | "до")
+        });
+        if (weekend
+            && request.preceded_by(index, 3, &[&["by"], &["before"], &["until"], &["к"], &["до"], &["on"], &["for"]]))
+            || abbreviation.is_some()
         {
             request.consume(index, index);
             strong_weekday = strong_weekday.or(Some((abbreviation.unwrap_or(Weekday::Saturday), index)));
@@ -567,6 +573,10 @@ mod tests {
         assert_eq!(deadline("к выходным", "2026-11-02").weekday, Some(Weekday::Saturday));
         assert_eq!(deadline("срочно к завтрашнему дню", "2026-11-02").days, Some(1));
         assert_eq!(deadline("the sun is out", "2026-11-02").weekday, None);
+        assert_eq!(deadline("need em by fri for a sleepover", "2026-11-02").weekday, Some(Weekday::Friday));
+        // An abbreviation counts only right after its deadline word.
+        assert_eq!(deadline("order for me women's sun sandals size 10", "2026-11-02").weekday, None);
+        assert_eq!(deadline("a bucket hat for sun protection", "2026-11-02").weekday, None);
         assert_eq!(deadline("для среднего уровня", "2026-11-02").weekday, None);
         let race = deadline("MUST arrive by Saturday, we're running a race on Sunday", "2026-11-04");
         assert_eq!(race.weekday, Some(Weekday::Saturday));
