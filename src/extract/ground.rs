@@ -1009,23 +1009,18 @@ impl Shown for PricePreference {
     }
 }
 
-/// Currency words by their stem, in the forms [`money::currency_of`] leaves
-/// out: it reads amounts, where "300 pounds" may be a weight, while here an
-/// extractor has already read a limit and asks only whether its currency
-/// was said ("фунтов", "долларах").
+/// Currency words [`money::currency_of`] leaves out: it reads amounts,
+/// where "300 pounds" may be a weight, while here an extractor has already
+/// read a limit and asks only whether its currency was said. Russian words
+/// by their stem, for their endings ("фунтов", "долларах", "рублях"); a
+/// stem that starts other words is not one ("руб" starts "рубашка").
 fn currency_stem(word: &str) -> Option<&'static str> {
-    const STEMS: [(&str, &str); 9] = [
-        ("pound", "GBP"),
-        ("фунт", "GBP"),
-        ("dollar", "USD"),
-        ("доллар", "USD"),
-        ("бакс", "USD"),
-        ("buck", "USD"),
-        ("euro", "EUR"),
-        ("евро", "EUR"),
-        ("руб", "RUB"),
-    ];
-    STEMS.iter().find(|(stem, _)| word.starts_with(stem)).map(|(_, code)| *code)
+    const STEMS: [(&str, &str); 5] =
+        [("фунт", "GBP"), ("доллар", "USD"), ("бакс", "USD"), ("евро", "EUR"), ("рубл", "RUB")];
+    match word {
+        "pound" | "pounds" => Some("GBP"),
+        _ => STEMS.iter().find(|(stem, _)| word.starts_with(stem)).map(|(_, code)| *code),
+    }
 }
 
 /// The field a quote's name covers: a quote for `color` backs the colour,
@@ -1561,6 +1556,7 @@ mod tests {
             ("a light ash brown mix bleach blonde hair extension", r#"{"color": "light ash brown mix bleach blonde"}"#),
             ("one pair in W7 pink for her", r#"{"size_label": "W7"}"#),
             ("under 300 pounds, good for pet hair", r#"{"explicit_max_cents": 30000, "explicit_max_currency": "GBP"}"#),
+            ("до 3000 рублях", r#"{"explicit_max_cents": 300000, "explicit_max_currency": "RUB"}"#),
             ("im looking for golden decorated birthday cupcake", r#"{"color": "gold"}"#),
             ("jeans in the size 46w by 29l", r#"{"size_label": "W46 L29"}"#),
             ("a pair of gold 30w x 34l pants", r#"{"size_label": "W30 L34"}"#),
@@ -1588,6 +1584,8 @@ mod tests {
             ("one pair in size 7 pink", r#"{"size_label": "W7"}"#),
             ("футболки три штуки: белую и черную", r#"{"lines": [{"quantity": 1}, {"quantity": 1}]}"#),
             ("a 18 x24 nero black mirror", r#"{"quantity": 24}"#),
+            ("рубашка до 3000", r#"{"explicit_max_cents": 300000, "explicit_max_currency": "RUB"}"#),
+            ("a european plug under 30", r#"{"explicit_max_cents": 3000, "explicit_max_currency": "EUR"}"#),
             ("jeans in the size 46w by 29l", r#"{"size_label": "W29 L46"}"#),
             ("poster size 61*41cm", r#"{"size_label": "41 x 61cm"}"#),
         ]

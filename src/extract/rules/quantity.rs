@@ -306,8 +306,8 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         // "18 x24", "50”x60”": the second side of a dimension.
         let is_number =
             |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
-        let inch_mark = matches!(before, "\"" | "”" | "″" | "''" | "'");
-        let dimension = !suffix_form && (is_number(before) || (inch_mark && is_number(request.word_before(index, 2))));
+        let dimension = !suffix_form
+            && (is_number(before) || (super::text::is_inch_mark(before) && is_number(request.word_before(index, 2))));
         if dimension {
             return None;
         }

@@ -312,8 +312,8 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
     };
     // "18 x24", "50”x60”": the last token of a dimension whose second side
     // is glued to its "x", after the first side and its inch mark.
-    let inch_mark = |word: &str| matches!(word, "\"" | "”" | "″" | "''" | "'");
     let second_side = |first: usize| {
+        let inch_mark = super::text::is_inch_mark;
         let at = if inch_mark(request.word(first + 1)) { first + 2 } else { first + 1 };
         let side = request.word(at).strip_prefix(['x', 'х', '×'])?;
         (number(side) || glued(side)).then(|| if inch_mark(request.word(at + 1)) { at + 1 } else { at })

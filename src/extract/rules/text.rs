@@ -255,6 +255,11 @@ impl Request {
     }
 }
 
+/// An inch mark or a closing quote after a number ("50”x60”", "14\" x 14\"").
+pub fn is_inch_mark(word: &str) -> bool {
+    matches!(word, "\"" | "”" | "″" | "''" | "'")
+}
+
 /// A count said in words: "two", "две", "a dozen" is not handled (rare).
 pub fn number_word(word: &str) -> Option<u64> {
     Some(match word {
