@@ -139,6 +139,11 @@ fn is_invisible(character: char) -> bool {
         && normalize::fold(&character.to_string()).is_empty()
 }
 
+/// A currency sign: a token of its own, and a number beside it is a price.
+fn is_currency_sign(character: char) -> bool {
+    matches!(character, '$' | '€' | '₽' | '£' | '₱' | '¥' | '₹' | '₴' | '₸')
+}
+
 fn is_clause_break(character: char) -> bool {
     matches!(character, '.' | '!' | '?' | ';' | '\n' | ',' | '(' | ')' | ':')
 }
@@ -180,7 +185,7 @@ impl<'a> Words<'a> {
                     index = end_index;
                     continue;
                 }
-                if matches!(character, '$' | '€' | '₽' | '£' | '₱' | '¥' | '₹' | '₴' | '₸') {
+                if is_currency_sign(character) {
                     let end = start + character.len_utf8();
                     tokens.push(Token { source, start, end, folded: character.to_string(), clause });
                 } else if is_clause_break(character) {
@@ -439,9 +444,8 @@ impl<'a> Words<'a> {
         let before = word(index.checked_sub(1));
         let two_before = word(index.checked_sub(2));
         let after = word(Some(index + 1));
-        let is_currency_symbol = |character: char| matches!(character, '$' | '€' | '£' | '₽' | '₱' | '¥' | '₹');
-        let symbol_before = text[..token.start].trim_end().chars().next_back().is_some_and(is_currency_symbol);
-        let symbol_after = text[token.end..].trim_start().chars().next().is_some_and(is_currency_symbol);
+        let symbol_before = text[..token.start].trim_end().chars().next_back().is_some_and(is_currency_sign);
+        let symbol_after = text[token.end..].trim_start().chars().next().is_some_and(is_currency_sign);
         let suffix = token
             .folded
             .trim_start_matches(|character: char| character.is_ascii_digit() || character == '.' || character == ',');
@@ -552,7 +556,7 @@ impl<'a> Words<'a> {
             let mut candidates: Vec<u64> = Vec::new();
             // Abbreviations ("by thurs") only after a deadline word, as the
             // offline parser reads them: "sun" and "sat" are words too.
-            let after_cue = matches!(before, "by" | "before" | "until" | "till" | "on" | "к" | "до");
+            let after_cue = deadline::is_abbreviation_cue(before);
             // So are slips of the keyboard ("by thrusday"), looked for only
             // there: the typo test is the costly one.
             let weekday = weekday_word(word).or_else(|| {
@@ -927,6 +931,10 @@ fn number_word(word: &str) -> Option<f64> {
     })
 }
 
+/// A weekday by the start of its name, in any form ("fridays", "пятницу",
+/// "понедельника"). Broader than the parser's `deadline::weekday_of` on
+/// purpose: the parser decides whether a word is a deadline, grounding only
+/// whether a value already read has a word behind it.
 fn weekday_word(word: &str) -> Option<Weekday> {
     const NAMES: [(&str, Weekday); 14] = [
         ("monday", Weekday::Monday),

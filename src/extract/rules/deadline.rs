@@ -123,6 +123,12 @@ fn near(typed: &str, name: &str) -> bool {
         && a.get(prefix + 2..) == b.get(prefix + 2..)
 }
 
+/// The deadline words an abbreviated weekday must follow right away ("by
+/// fri", "on thurs"): "sun" and "sat" are words too.
+pub(crate) fn is_abbreviation_cue(word: &str) -> bool {
+    matches!(word, "by" | "before" | "until" | "till" | "on" | "к" | "до")
+}
+
 /// "fri", "sat.": read only after "by"/"before"/"on", where nothing else fits.
 pub(crate) fn abbreviated_weekday(word: &str) -> Option<Weekday> {
     Some(match word {
@@ -379,9 +385,7 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
         // An abbreviation only right after its deadline word ("by fri",
         // "on thurs"): "sun" and "sat" are words too ("for me women's sun
         // sandals", "for sun protection").
-        let abbreviation = abbreviated_weekday(&word).filter(|_| {
-            matches!(request.word_before(index, 1), "by" | "before" | "until" | "till" | "on" | "к" | "до")
-        });
+        let abbreviation = abbreviated_weekday(&word).filter(|_| is_abbreviation_cue(request.word_before(index, 1)));
         if (weekend
             && request.preceded_by(index, 3, &[&["by"], &["before"], &["until"], &["к"], &["до"], &["on"], &["for"]]))
             || abbreviation.is_some()

@@ -304,10 +304,9 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         // "hdmi" as part of it, so the noun may come within three words).
         let suffix_form = word.strip_suffix(['x', '×']).is_some();
         // "18 x24", "50”x60”": the second side of a dimension.
-        let is_number =
-            |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
         let dimension = !suffix_form
-            && (is_number(before) || (super::text::is_inch_mark(before) && is_number(request.word_before(index, 2))));
+            && (super::text::is_numeral(before)
+                || (super::text::is_inch_mark(before) && super::text::is_numeral(request.word_before(index, 2))));
         if dimension {
             return None;
         }

@@ -257,11 +257,7 @@ fn is_glued_unit(suffix: &str) -> bool {
 /// those), and none is a count: each is a condition on the item.
 pub fn measures(request: &Request) -> Vec<Requirement> {
     let mut found: Vec<Requirement> = Vec::new();
-    let number = |word: &str| {
-        !word.is_empty()
-            && word.chars().next().is_some_and(|character| character.is_ascii_digit())
-            && word.chars().all(|character| character.is_ascii_digit() || matches!(character, '.' | ','))
-    };
+    let number = super::text::is_numeral;
     let glued = |word: &str| {
         let Some(split) = word.find(|character: char| !(character.is_ascii_digit() || matches!(character, '.' | ',')))
         else {

@@ -255,6 +255,13 @@ impl Request {
     }
 }
 
+/// A number written in digits, with a decimal point or comma ("18", "8.5",
+/// "1,200"), and nothing else.
+pub fn is_numeral(word: &str) -> bool {
+    word.chars().next().is_some_and(|character| character.is_ascii_digit())
+        && word.chars().all(|character| character.is_ascii_digit() || matches!(character, '.' | ','))
+}
+
 /// An inch mark or a closing quote after a number ("50”x60”", "14\" x 14\"").
 pub fn is_inch_mark(word: &str) -> bool {
     matches!(word, "\"" | "”" | "″" | "''" | "'")
