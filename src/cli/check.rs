@@ -84,6 +84,9 @@ fn check_request(
         CheckError::InvalidArgument { .. } => CommandError::InvalidArgument(error),
         other => CommandError::Check(other),
     })?;
+    // Where the record went, on stderr so that stdout stays the result (JSON
+    // with --json): the default data folder is named nowhere else.
+    eprintln!("asasked: record {} sealed in {}", result.record_id, service.evidence_location());
     if arguments.json || checked.format.is_some() {
         serde_json::to_writer_pretty(&mut *out, &result)?;
         writeln!(out)?;

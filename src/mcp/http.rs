@@ -138,9 +138,11 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     let body_read_timeout = options.body_read_timeout;
     // Layers run outside in: the concurrency limit, then the bearer check (it
     // refuses without reading the body), then the timed body read, then the
-    // session limit (which looks into the body read whole).
+    // session limit (which looks into the body read whole), then DELETE's
+    // status, set on rmcp's own answer.
     let mut app = axum::Router::new()
         .nest_service(HTTP_PATH, mcp)
+        .layer(axum::middleware::from_fn(no_content_on_delete))
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| {
             let limit = Arc::clone(&limit);
             async move { limit.admit(request, next).await }
@@ -215,6 +217,20 @@ impl SessionLimit {
         }
         next.run(Request::from_parts(parts, Body::from(bytes))).await
     }
+}
+
+/// Answers a session DELETE that rmcp accepted with 204 No Content instead of
+/// its 202. The official Python SDK takes only 200 or 204 as a closed session
+/// and logs "Session termination failed: 202" on every close otherwise
+/// (mcp 2.3.0, `StreamableHTTPTransport.terminate_session`); the session is
+/// gone either way, and the body is empty either way.
+async fn no_content_on_delete(request: Request, next: Next) -> Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
 }
 
 /// The header naming a request's MCP session.

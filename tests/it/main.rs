@@ -3,6 +3,7 @@
 
 mod brief;
 mod conformance;
+mod distribution;
 mod elicitation;
 mod extraction_accuracy;
 mod faults;

@@ -168,8 +168,17 @@ fn check_with_a_request_seals_evidence_and_maps_the_decision_to_the_exit_status(
     let proceed = check("shoe-003", false);
     assert_eq!(proceed.status.code(), Some(0), "{}", String::from_utf8_lossy(&proceed.stderr));
     assert!(String::from_utf8_lossy(&proceed.stdout).contains("record: rec_"));
+    // Issue 31: where the record went, on stderr (stdout stays the result).
+    let log = data.join("evidence.jsonl");
+    let stderr = String::from_utf8_lossy(&proceed.stderr);
+    let record_id = String::from_utf8_lossy(&proceed.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("record: ")?.split_whitespace().next().map(str::to_owned))
+        .unwrap();
+    assert!(stderr.contains(&format!("asasked: record {record_id} sealed in {}", log.display())), "{stderr}");
     let ask = check("shoe-002", true);
     assert_eq!(ask.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&ask.stderr).contains(&format!("sealed in {}", log.display())));
     let result: Value = serde_json::from_slice(&ask.stdout).unwrap();
     assert_eq!(result["acf_v01"]["format"], "acf-v0.1");
     assert_eq!(result["acf_v01"]["verdict"], "BLOCK");
