@@ -20,7 +20,7 @@
 //! the batch's records in order with one `fsync`, and only then sends any
 //! reply that reveals one of them. In memory it keeps an index entry per
 //! record (id, position, attempt, request digest) and only the latest
-//! `store::RECENT_RECORDS` records' lines; older ones are read back from the log.
+//! `index::RECENT_RECORDS` records' lines; older ones are read back from the log.
 //! The index is shared with `get`, which answers from it, without waking the
 //! writer, for a record that is absent or already fsynced.
 //!
@@ -32,6 +32,7 @@
 //! This module does not know what a check is: a record's `body` is the
 //! service's JSON. It knows record ids, request text, attempt links and hashes.
 
+mod index;
 mod record;
 mod store;
 #[cfg(test)]
@@ -116,7 +117,24 @@ pub enum LinkError {
     NotHead(String, String),
 }
 
+/// The outcome of an append, from either store.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Appended {
+    /// Written and fsynced.
+    New(Arc<SealedRecord>),
+    /// A record with this id already existed: nothing was written.
+    Existing(Arc<SealedRecord>),
+}
+
+impl Appended {
+    pub fn record(&self) -> &Arc<SealedRecord> {
+        match self {
+            Appended::New(record) | Appended::Existing(record) => record,
+        }
+    }
+}
+
 pub use record::{Draft, SealedRecord, seal};
-pub use store::{Appended, EvidenceStore};
+pub use store::EvidenceStore;
 pub use torn::{SetAside, TORN_PREFIX, set_aside_files, set_aside_torn_tail};
 pub use verify::{Broken, VerifyReport, chain, read_all, show, verify_bytes, verify_file};

@@ -4,7 +4,7 @@
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 
-use super::store::RECENT_RECORDS;
+use super::index::RECENT_RECORDS;
 use super::*;
 use crate::digest;
 use serde_json::json;

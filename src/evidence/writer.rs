@@ -8,8 +8,27 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::store::{Command, Index, Recent, request_digest};
+use super::index::{Index, Recent, request_digest};
 use super::{Appended, Draft, LinkError, SealedRecord, StoreError};
+
+/// What the store handle asks of the writer thread.
+pub(super) enum Command {
+    /// `body`: the draft's body as canonical JSON, written by the caller's
+    /// task so the one writer thread does not.
+    Append {
+        draft: Draft,
+        body: Vec<u8>,
+        reply: oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>>,
+    },
+    Get {
+        record_id: String,
+        reply: oneshot::Sender<Result<Option<Arc<SealedRecord>>, StoreError>>,
+    },
+    Successor {
+        record_id: String,
+        reply: oneshot::Sender<Result<Option<String>, StoreError>>,
+    },
+}
 
 /// The most commands one group commit serves: the channel's bound, so a full
 /// queue is one batch.

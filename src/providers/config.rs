@@ -15,26 +15,17 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::ProviderSettings;
 use super::anthropic::{self, AnthropicExtractor};
 use super::family::{ModelFamily, RequestOptions, TokenLimitField};
 use super::http::{ApiKey, HttpSettings};
 use super::openai::{self, OpenAiExtractor, ResponseFormat};
+use super::{Provider, ProviderSettings};
 use crate::extract::merge::MergePolicy;
 use crate::extract::name::ExtractorName;
 use crate::extract::{ExtractError, Extractor};
 
 /// The checked-in configuration, for a binary started without `--extractors-config`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../extractors/extractors.toml");
-
-/// Which wire protocol an extractor speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Provider {
-    Anthropic,
-    /// OpenAI Chat Completions, and every server compatible with it.
-    Openai,
-}
 
 /// One `[extractors.NAME]` table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -38,7 +38,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::Provider;
+use super::Provider;
 
 /// The most tokens a non-reasoning model may spend on one facts object. A
 /// complete object with every field is a few hundred tokens; the bound

@@ -35,6 +35,15 @@ use http::{ApiKey, HttpSettings};
 /// will not be fixed by a third try, and every turn adds latency to a check.
 pub const FEEDBACK_ROUNDS: u32 = 1;
 
+/// Which wire protocol an extractor speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    Anthropic,
+    /// OpenAI Chat Completions, and every server compatible with it.
+    Openai,
+}
+
 /// What every provider needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderSettings {

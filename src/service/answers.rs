@@ -9,9 +9,9 @@
 //! previous record before, and re-extraction of the person's own words
 //! happens after.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::answer_state::{AnswerState, Decided, Reply};
 use super::record::CheckRecord;
 use super::{Answer, CheckError, MAX_ANSWER_BYTES, invalid};
 use crate::cart::Cart;
@@ -19,71 +19,10 @@ use crate::digest;
 use crate::finding::{Finding, Severity};
 use crate::messages::Message;
 
-/// The reply that accepts a finding (read case-insensitively).
-pub const ACCEPT_REPLY: &str = "accept";
-/// The reply that declines a finding.
-pub const DECLINE_REPLY: &str = "decline";
-
 /// The note appended to an accepted finding (guard.md §6: the person decided).
 pub const ACCEPTED: &str = "accepted by the person";
 /// The note appended to a declined finding.
 pub const DECLINED: &str = "the person declined this";
-
-/// What one reply says. `accept` and `decline` are read case-insensitively
-/// and without surrounding space, everywhere a reply is read (the service
-/// and the redacted export alike), so "Accept" is an acceptance in both.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
-    Accept,
-    Decline,
-    /// The person's own words: a clarification, re-extracted with the request.
-    Words(String),
-}
-
-impl Reply {
-    pub fn parse(reply: &str) -> Reply {
-        let trimmed = reply.trim();
-        if trimmed.eq_ignore_ascii_case(ACCEPT_REPLY) {
-            Reply::Accept
-        } else if trimmed.eq_ignore_ascii_case(DECLINE_REPLY) {
-            Reply::Decline
-        } else {
-            Reply::Words(trimmed.to_owned())
-        }
-    }
-}
-
-/// Answers in effect for a check: inherited along the attempt chain plus
-/// the ones given now. Part of the mandate digest.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnswerState {
-    pub accepted: Vec<Decided>,
-    pub declined: Vec<Decided>,
-    pub clarifications: Vec<String>,
-}
-
-/// A finding the person decided on, pinned to the item and value they saw.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Decided {
-    pub finding_id: String,
-    pub item_digest: String,
-    pub actual: Value,
-}
-
-impl AnswerState {
-    /// Whether the person accepted or declined the finding `id`.
-    pub fn decision_on(&self, finding_id: &str) -> Option<Severity> {
-        if self.accepted.iter().any(|decided| decided.finding_id == finding_id) {
-            Some(Severity::Warn)
-        } else if self.declined.iter().any(|decided| decided.finding_id == finding_id) {
-            Some(Severity::Block)
-        } else {
-            None
-        }
-    }
-}
 
 /// The digest of the item a finding is about (its cart entry), or of the
 /// whole cart for whole-cart findings: an acceptance holds only for it.

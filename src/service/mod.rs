@@ -9,6 +9,7 @@
 //! clock are constructor arguments. This module knows no transport and reads
 //! no environment.
 
+pub mod answer_state;
 pub mod answers;
 pub mod brief;
 pub mod input;
@@ -35,7 +36,8 @@ use crate::finding::Finding;
 use crate::messages::{self, Language};
 use crate::protocols::CartShape;
 use crate::receipt::{self, Jwks, KeyRing, Verification};
-pub use answers::{ACCEPT_REPLY, ACCEPTED, DECLINE_REPLY, DECLINED};
+pub use answer_state::{ACCEPT_REPLY, DECLINE_REPLY};
+pub use answers::{ACCEPTED, DECLINED};
 pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
 use input::Input;
 use record::{CheckRecord, RecordError};
@@ -406,7 +408,7 @@ impl Service {
 impl Inner {
     /// One check, as a sequence of typed stages, each consumed once:
     /// arguments → [`input::Input`]; the previous record (link rules) and
-    /// answers → [`answers::AnswerState`]; digests and record id; replay or
+    /// answers → [`answer_state::AnswerState`]; digests and record id; replay or
     /// retry budget; extraction → facts; the guard → [`Verdict`]; ACF; seal.
     async fn check(&self, arguments: CheckRequest) -> Result<CheckResult, CheckError> {
         let input = input::validate(arguments, self.catalog.as_deref(), || self.clock.now().date_naive())?;

@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::answers::{AnswerState, Reply};
+use super::answer_state::{AnswerState, Reply};
 use super::{Answer, CheckResult};
 use crate::acf::{AcfVerdict, Action, MessageSeverity};
 use crate::cart::Cart;
