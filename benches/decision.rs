@@ -23,6 +23,7 @@ fn shoe(index: usize, size: u32) -> Item {
         currency: Some("USD".into()),
         sku: None,
         merchant: None,
+        words: Default::default(),
     }
 }
 

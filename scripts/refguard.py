@@ -73,6 +73,13 @@ def size_equal(item_size, stated):
     return a == b
 
 
+def name_begins_with(name, brand):
+    """An item without a brand is of the brand its name begins with (whole
+    folded words: "Nikes" and "Nikon D750" are not Nike; docs/semantics.md)."""
+    brand_words = words(brand)
+    return bool(name) and bool(brand_words) and words(name)[:len(brand_words)] == brand_words
+
+
 class Ambiguous(Exception):
     pass
 
@@ -87,11 +94,14 @@ def item_findings(facts, item, quantity, with_quantity=True, shared_only=False):
     brand = facts.get("brand")
     if brand:
         if attr("brand") is None:
-            out.append(("unchecked", "brand"))
+            if not name_begins_with(attr("name"), brand):
+                out.append(("unchecked", "brand"))
         elif norm(attr("brand")) != norm(brand):
             out.append(("brand", "brand"))
     for excluded in facts.get("brand_not") or []:
         if attr("brand") is not None and norm(attr("brand")) == norm(excluded):
+            out.append(("brand-excluded", "brand_not"))
+        elif attr("brand") is None and name_begins_with(attr("name"), excluded):
             out.append(("brand-excluded", "brand_not"))
     level = facts.get("level")
     if level:

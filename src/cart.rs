@@ -89,6 +89,78 @@ pub struct Item {
     /// compared with it). Left out when unknown, like `sku`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merchant: Option<String>,
+    /// What the item's own words say beyond its name and brand. Left out of
+    /// the serialised item when empty, so that a cart that sends none of
+    /// them digests as it always did.
+    #[serde(default, skip_serializing_if = "ItemWords::stays_out_of_the_digest")]
+    pub words: ItemWords,
+}
+
+/// One named value of an item, as the store writes both (`Material`:
+/// `Denim`; a variant option `Color`: `Black`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedValue {
+    pub name: String,
+    pub value: String,
+}
+
+impl NamedValue {
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> NamedValue {
+        NamedValue { name: name.into(), value: value.into() }
+    }
+}
+
+/// The item's words besides its name and brand (which stay on [`Item`]):
+/// what a check of *what the item is*, and of requirements no attribute
+/// field holds, reads together with `name` and `brand`.
+///
+/// Order is the sender's where the sender's document has one (a list of
+/// variant options or custom attributes), and by name where it has none (a
+/// JSON object of attributes): the same document always gives the same
+/// words, whatever order a map happens to iterate in.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ItemWords {
+    /// The store's description of the item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The store's category (`running-shoes`, `Shoes > Running`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// The variant options chosen (`Color`: `Black`, `Size`: `EU 42`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<NamedValue>,
+    /// Every other attribute the store gives, name and value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<NamedValue>,
+    /// The keywords a catalog files the item under (the sandbox catalog's
+    /// `tags`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Whether these words are the catalog's own, resolved from a catalog
+    /// id. The id (with the attributes the item always had) already names
+    /// them in the digest; leaving them out keeps the record ids of every
+    /// catalog cart what they were.
+    #[serde(skip)]
+    pub from_catalog: bool,
+}
+
+impl ItemWords {
+    /// No words beyond the name and brand.
+    pub fn is_empty(&self) -> bool {
+        self.description.is_none()
+            && self.category.is_none()
+            && self.options.is_empty()
+            && self.attributes.is_empty()
+            && self.tags.is_empty()
+    }
+
+    /// Whether the serialised item (and so the subject digest) leaves the
+    /// words out: when there are none, or when the catalog supplied them.
+    fn stays_out_of_the_digest(&self) -> bool {
+        self.is_empty() || self.from_catalog
+    }
 }
 
 impl Item {
@@ -145,7 +217,7 @@ pub fn error(path: &str, message: impl Into<String>) -> CartError {
     CartError { path: path.to_owned(), message: message.into() }
 }
 
-const CANONICAL_ITEM_KEYS: [&str; 13] = [
+const CANONICAL_ITEM_KEYS: [&str; 16] = [
     "id",
     "brand",
     "name",
@@ -159,6 +231,9 @@ const CANONICAL_ITEM_KEYS: [&str; 13] = [
     "currency",
     "sku",
     "merchant",
+    "description",
+    "category",
+    "attributes",
 ];
 
 /// Keys of the flat shape besides the canonical item keys.
@@ -337,7 +412,60 @@ fn item_from_object(object: &Map<String, Value>, path: &str) -> Result<Item, Car
         currency,
         sku: string("sku")?,
         merchant: string("merchant")?,
+        words: ItemWords {
+            description: string("description")?,
+            category: string("category")?,
+            attributes: attributes(object.get("attributes"), &format!("{path}.attributes"))?,
+            ..ItemWords::default()
+        },
     })
+}
+
+/// The most named values (attributes, variant options) one item may carry:
+/// the bound of a cart's entries, so that an item costs no more to read
+/// than a cart.
+pub const MAX_ITEM_VALUES: usize = MAX_CART_ENTRIES;
+
+/// An item's `attributes`: a JSON object of names and string values, read in
+/// name order (a `null` value says nothing and is left out).
+pub fn attributes(value: Option<&Value>, path: &str) -> Result<Vec<NamedValue>, CartError> {
+    let object = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(object)) => object,
+        Some(_) => return Err(error(path, "expected an object of attribute names and values")),
+    };
+    if object.len() > MAX_ITEM_VALUES {
+        return Err(error(path, format!("{} attributes, more than the bound of {MAX_ITEM_VALUES}", object.len())));
+    }
+    let mut named = Vec::with_capacity(object.len());
+    for (name, value) in object {
+        let value_path = member_path(path, name);
+        if name.len() > MAX_ITEM_STRING_BYTES {
+            return Err(error(
+                &value_path,
+                format!("a name of {} bytes, longer than {MAX_ITEM_STRING_BYTES}", name.len()),
+            ));
+        }
+        if let Some(value) = optional_string(Some(value), &value_path)? {
+            named.push(NamedValue::new(name.clone(), value));
+        }
+    }
+    // serde_json's map iterates in key order already (no `preserve_order`);
+    // sorting says so instead of relying on it.
+    named.sort_by(|left, right| left.name.cmp(&right.name));
+    Ok(named)
+}
+
+/// The JSONPath of `key` under `parent`: `.key` for a plain name,
+/// `['Heel height']` for any other.
+pub fn member_path(parent: &str, key: &str) -> String {
+    let plain = key.chars().next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && key.chars().all(|character| character.is_ascii_alphanumeric() || character == '_');
+    if plain {
+        format!("{parent}.{key}")
+    } else {
+        format!("{parent}['{}']", key.replace('\\', "\\\\").replace('\'', "\\'"))
+    }
 }
 
 /// An optional string attribute, bounded like every item string.
@@ -504,5 +632,80 @@ mod tests {
         assert_eq!(item.size.as_deref(), Some("EU 42"));
         assert_eq!(item.level, None);
         assert_eq!(serde_json::to_value(&cart).unwrap()[0]["item"]["price_cents"], 12999);
+    }
+
+    #[test]
+    fn a_flat_item_s_words_are_read() {
+        let cart = Cart::from_value(&json!([{"name": "Levi's 501 Original Jeans", "brand": "Levi's",
+            "description": "Straight fit, button fly", "category": "Jeans",
+            "attributes": {"Material": "Denim", "Fit": "Straight", "Heel height": null}, "quantity": 1}]))
+        .unwrap();
+        let words = &cart.entries[0].item.words;
+        assert_eq!(words.description.as_deref(), Some("Straight fit, button fly"));
+        assert_eq!(words.category.as_deref(), Some("Jeans"));
+        assert_eq!(words.attributes, [NamedValue::new("Fit", "Straight"), NamedValue::new("Material", "Denim")]);
+        assert!(words.options.is_empty() && !words.from_catalog);
+        let canonical = Cart::from_value(&json!([{"item": {"name": "x", "description": "y", "category": "z",
+            "attributes": {"Material": "Denim"}}, "quantity": 1}]))
+        .unwrap();
+        assert_eq!(canonical.entries[0].item.words.attributes, [NamedValue::new("Material", "Denim")]);
+    }
+
+    #[test]
+    fn bad_words_name_their_path() {
+        let cases = [
+            (json!([{"name": "x", "description": 7, "quantity": 1}]), "$.cart[0].description"),
+            (json!([{"name": "x", "category": ["a"], "quantity": 1}]), "$.cart[0].category"),
+            (json!([{"name": "x", "attributes": ["Denim"], "quantity": 1}]), "$.cart[0].attributes"),
+            (json!([{"name": "x", "attributes": {"Material": 1}, "quantity": 1}]), "$.cart[0].attributes.Material"),
+            (
+                json!([{"name": "x", "attributes": {"Heel height": true}, "quantity": 1}]),
+                "$.cart[0].attributes['Heel height']",
+            ),
+            (json!([{"item": {"attributes": {"Fit": {"a": 1}}}, "quantity": 1}]), "$.cart[0].item.attributes.Fit"),
+            (json!([{"name": "x", "description": "x".repeat(5000), "quantity": 1}]), "$.cart[0].description"),
+            (
+                json!([{"name": "x", "attributes": {"Note": "x".repeat(5000)}, "quantity": 1}]),
+                "$.cart[0].attributes.Note",
+            ),
+        ];
+        for (value, path) in cases {
+            let error = Cart::from_value(&value).unwrap_err();
+            assert_eq!(error.path, path, "{error}");
+        }
+        let many: Map<String, Value> = (0..=MAX_ITEM_VALUES).map(|index| (format!("a{index}"), json!("v"))).collect();
+        let error = Cart::from_value(&json!([{"name": "x", "attributes": many, "quantity": 1}])).unwrap_err();
+        assert_eq!(error.path, "$.cart[0].attributes");
+        assert!(error.message.contains("more than the bound"), "{error}");
+    }
+
+    #[test]
+    fn words_enter_the_serialised_item_only_when_sent() {
+        let plain = json!([{"name": "Nike Pegasus 41", "brand": "Nike", "price": 129.99, "quantity": 1}]);
+        let serialised = serde_json::to_value(Cart::from_value(&plain).unwrap()).unwrap();
+        // The serialised form of a cart without words, as it was before the
+        // words were read: the subject digest is taken over exactly this.
+        assert_eq!(
+            serialised,
+            json!([{"item": {"id": null, "brand": "Nike", "name": "Nike Pegasus 41", "color": null, "size": null,
+                "level": null, "final_sale": null, "delivery_days": null, "units": 1, "price_cents": 12999,
+                "currency": null}, "quantity": 1}])
+        );
+        let mut described = plain.clone();
+        described[0]["description"] = json!("Road running shoe");
+        let serialised = serde_json::to_value(Cart::from_value(&described).unwrap()).unwrap();
+        assert_eq!(serialised[0]["item"]["words"], json!({"description": "Road running shoe"}));
+        let mut catalog_item = Cart::from_value(&plain).unwrap();
+        catalog_item.entries[0].item.words =
+            ItemWords { category: Some("running-shoes".into()), from_catalog: true, ..ItemWords::default() };
+        assert!(serde_json::to_value(&catalog_item).unwrap()[0]["item"].get("words").is_none());
+    }
+
+    #[test]
+    fn member_paths_quote_what_is_not_a_plain_name() {
+        assert_eq!(member_path("$.a", "Material"), "$.a.Material");
+        assert_eq!(member_path("$.a", "Heel height"), "$.a['Heel height']");
+        assert_eq!(member_path("$.a", "it's"), "$.a['it\\'s']");
+        assert_eq!(member_path("$.a", "1st"), "$.a['1st']");
     }
 }

@@ -2,7 +2,9 @@
 //! id, and searched by keyword for simulated agents.
 //!
 //! Each catalog file is a JSON array of items (one per line by convention),
-//! each an item of the FORMAT.md shape plus `category` and `tags`. A bad item
+//! each an item of the FORMAT.md shape plus `category` and `tags` (which
+//! become the item's [`ItemWords`](crate::cart::ItemWords) with any
+//! `description` and `attributes` it has). A bad item
 //! is reported with its file and line, never skipped. The repository's own
 //! catalog is embedded in the binary so the offline default works anywhere.
 
@@ -196,10 +198,16 @@ pub fn parse_catalog_item(value: &Value, path: &str) -> Result<CatalogItem, Cart
             .collect::<Result<_, _>>()?,
         Some(_) => return Err(error(&format!("{path}.tags"), "expected a list of strings")),
     };
-    let item = parse_item(&Value::Object(object), path)?;
+    let mut item = parse_item(&Value::Object(object), path)?;
     if item.id.as_deref().is_none_or(str::is_empty) {
         return Err(error(&format!("{path}.id"), "every catalog item needs an id"));
     }
+    // The catalog's words travel with the item into a cart, for the checks
+    // that read what an item is; they stay out of its digest (the id names
+    // them), so catalog carts keep their record ids.
+    item.words.category = Some(category.clone());
+    item.words.tags = tags.clone();
+    item.words.from_catalog = true;
     Ok(CatalogItem { category, tags, item })
 }
 
@@ -244,5 +252,21 @@ mod tests {
         assert_eq!(ids, vec!["b", "a"]);
         assert_eq!(catalog.search("can", 5)[0].id(), "c");
         assert!(catalog.search("racket", 5).is_empty());
+    }
+
+    #[test]
+    fn catalog_items_carry_the_catalog_s_words() {
+        let mut catalog = Catalog::default();
+        let text = r#"[{"id": "a", "category": "running-shoes", "brand": "Nike", "name": "Nike Pegasus 41",
+            "tags": ["road running", "neutral"], "description": "Daily trainer", "attributes": {"Drop": "10 mm"}}]"#;
+        catalog.add_file("t.json", text).unwrap();
+        let words = &catalog.get("a").unwrap().item.words;
+        assert_eq!(words.category.as_deref(), Some("running-shoes"));
+        assert_eq!(words.tags, ["road running", "neutral"]);
+        assert_eq!(words.description.as_deref(), Some("Daily trainer"));
+        assert_eq!(words.attributes, [crate::cart::NamedValue::new("Drop", "10 mm")]);
+        assert!(words.from_catalog, "the catalog's words stay out of the digest");
+        let embedded = Catalog::embedded().unwrap();
+        assert!(embedded.items().iter().all(|item| item.item.words.category.as_deref() == Some(&item.category)));
     }
 }

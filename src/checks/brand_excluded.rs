@@ -1,8 +1,11 @@
-//! `brand-excluded`: the item's brand is one the person excluded.
+//! `brand-excluded`: the item's brand is one the person excluded. An item
+//! that gives no brand is of the brand its name begins with (as in
+//! `brand`): "anything but Nike" blocks "Nike Pegasus 41".
 
 use serde_json::json;
 
-use super::{Detail, PreparedItem, Status, Target};
+use super::brand::name_begins_with;
+use super::{Detail, PreparedItem, Status, Target, Text};
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -10,6 +13,7 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
         return Status::Pass;
     }
     match &item.brand {
+        None if name_brand(target, item).is_some() => Status::Fail,
         None => Status::Unknown,
         // A look-alike of an excluded brand is excluded too: otherwise "Nіke"
         // with a Cyrillic і would pass "anything but Nike" silently.
@@ -24,15 +28,29 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
     }
 }
 
+/// The excluded brand an item without a brand field has by its name.
+fn name_brand<'t>(target: &'t Target, item: &PreparedItem) -> Option<&'t Text> {
+    if item.brand.is_some() {
+        return None;
+    }
+    target.brand_not.iter().find(|excluded| name_begins_with(item, excluded))
+}
+
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let excluded: Vec<&str> = target.brand_not.iter().map(|brand| brand.raw.as_str()).collect();
-    let exact = target.brand_not.iter().any(|brand| item.brand.as_deref() == Some(&brand.folded));
+    let from_name = name_brand(target, item);
+    let exact =
+        from_name.is_some() || target.brand_not.iter().any(|brand| item.brand.as_deref() == Some(&brand.folded));
+    let actual = match from_name {
+        Some(brand) => Some(brand.raw.clone()),
+        None => item.item.brand.clone(),
+    };
     Detail {
         expected: json!({ "not": excluded }),
-        actual: json!(item.item.brand),
+        actual: json!(actual),
         message: Message::BrandExcluded {
             excluded: excluded.iter().map(|brand| (*brand).to_owned()).collect(),
-            actual: item.item.brand.clone(),
+            actual,
             look_alike: !exact,
             item: ItemName::of(item.item),
         },
@@ -46,9 +64,29 @@ mod tests {
     use crate::facts::Facts;
 
     fn check(excluded: &[&str], brand: Option<&str>) -> Status {
+        check_named(excluded, brand, None)
+    }
+
+    fn check_named(excluded: &[&str], brand: Option<&str>, name: Option<&str>) -> Status {
         let facts = Facts { brand_not: excluded.iter().map(|brand| brand.to_string()).collect(), ..Facts::default() };
-        let item = Item { brand: brand.map(Into::into), ..Item::default() };
+        let item = Item { brand: brand.map(Into::into), name: name.map(Into::into), ..Item::default() };
         status(&Target::shared(&facts), &PreparedItem::new(&item))
+    }
+
+    #[test]
+    fn an_excluded_brand_the_name_begins_with_blocks() {
+        assert_eq!(check_named(&["Nike"], None, Some("Nike Pegasus 41")), Status::Fail);
+        assert_eq!(check_named(&["Wilson", "Head"], None, Some("HEAD Speed MP")), Status::Fail);
+        assert_eq!(check_named(&["Nike"], None, Some("Nikon D750")), Status::Unknown, "whole words");
+        assert_eq!(check_named(&["Nike"], None, Some("Nikes")), Status::Unknown);
+        assert_eq!(check_named(&["Apple"], None, Some("Case for Apple iPhone")), Status::Unknown);
+        assert_eq!(check_named(&["Nike"], Some("Adidas"), Some("Nike-style runner")), Status::Pass, "the field rules");
+        let facts = Facts { brand_not: vec!["Nike".into()], ..Facts::default() };
+        let item = Item { name: Some("Nike Pegasus 41".into()), ..Item::default() };
+        let detail = detail(&Target::shared(&facts), &PreparedItem::new(&item));
+        assert_eq!(detail.actual, json!("Nike"));
+        let message = detail.message.to_string();
+        assert!(message.contains("the cart has Nike") && !message.contains("look-alike"), "{message}");
     }
 
     #[test]

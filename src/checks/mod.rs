@@ -50,11 +50,18 @@ pub struct Text {
     pub folded: String,
     /// The confusable skeleton, to catch look-alikes.
     pub skeleton: String,
+    /// Its words, folded, in order (a brand the item's name begins with).
+    pub words: Vec<String>,
 }
 
 impl Text {
     fn new(raw: &str) -> Text {
-        Text { raw: raw.to_owned(), folded: normalize::fold(raw), skeleton: normalize::skeleton(raw) }
+        Text {
+            raw: raw.to_owned(),
+            folded: normalize::fold(raw),
+            skeleton: normalize::skeleton(raw),
+            words: normalize::words(raw),
+        }
     }
 }
 
@@ -235,6 +242,8 @@ pub struct PreparedItem<'a> {
     pub brand_words: Vec<String>,
     /// Sorted, deduplicated words of the name.
     pub name_words: Option<Vec<String>>,
+    /// The words of the name in order, folded (the brand it begins with).
+    pub name_sequence: Vec<String>,
     pub first_colour: Option<ColourWords>,
     pub size: Option<Size>,
 }
@@ -253,6 +262,7 @@ impl<'a> PreparedItem<'a> {
             brand_skeleton: item.brand.as_deref().map(normalize::skeleton),
             brand_words: item.brand.as_deref().map(normalize::words).unwrap_or_default(),
             name_words,
+            name_sequence: item.name.as_deref().map(normalize::words).unwrap_or_default(),
             first_colour: item
                 .color
                 .as_deref()

@@ -39,7 +39,10 @@ string), each entry `{id, quantity}` for a catalog item (no other attributes bes
 attributes. Send every attribute you know, as each one lets a check run instead of becoming a note that it could \
 not: `brand`, `name` (with the model), `color`, `size`, `level`, `price` (or `price_cents`) with `currency` (ISO \
 4217, for a budget in a currency), `returnable` (false = final sale), `delivery_days` (for a deadline), `units` \
-(how many of what the person counts one entry unit holds: a 3-can pack is 3; absent in a flat item = 1).\n\
+(how many of what the person counts one entry unit holds: a 3-can pack is 3; absent in a flat item = 1). Send \
+the item's own words too: `description`, `category` and `attributes` (`{\"Material\": \"Denim\", \"Wattage\": \"65 W\"}`, \
+every name and value the store shows): they let the guard check what the person required beyond the attributes \
+above (a material, a feature, a spec); what the item's words do not say is put to the person as a question.\n\
 If you hold the checkout in a commerce protocol's shape, send it as it is instead: `cart` = a UCP checkout, an ACP \
 CheckoutSession or an AP2 CartMandate object; `request` = the person's words, or the AP2 IntentMandate holding \
 them (or `{text, mandates}` with AP2 v0.2 open mandates), whose merchants, SKUs, amount and expiry are then checked \

@@ -9,6 +9,9 @@
 //! `selected_fulfillment_options` (or the one option there is): the days
 //! from today to the option's `latest_delivery_time`. A variant option (or
 //! custom attribute) named Color/Colour or Size gives the colour or size.
+//! The item's words: the line's `name`, `description` and `category` (else
+//! its item's), every variant option and every custom attribute
+//! (`display_name`, `value`), in the session's order.
 
 use chrono::{DateTime, NaiveDate};
 use serde_json::{Map, Value};
@@ -17,7 +20,7 @@ use super::{
     CartShape, DocumentCart, Variant, currency, line_items, list, messages, minor, object, path, required, status,
     string, variant_kind,
 };
-use crate::cart::{self, Cart, CartEntry, CartError, Item, MAX_DELIVERY_DAYS};
+use crate::cart::{self, Cart, CartEntry, CartError, Item, ItemWords, MAX_DELIVERY_DAYS, NamedValue};
 
 /// ACP's CheckoutSession statuses.
 pub const STATUSES: [&str; 11] = [
@@ -65,7 +68,20 @@ pub fn checkout_session(
             Some(name) => Some(name),
             None => string(item, "name", &item_path)?,
         };
-        let (color, size) = variants(line, &line_path)?;
+        let variants = variants(line, &line_path)?;
+        let line_or_item = |key: &str| -> Result<Option<String>, CartError> {
+            match string(line, key, &line_path)? {
+                Some(text) => Ok(Some(text)),
+                None => string(item, key, &item_path),
+            }
+        };
+        let words = ItemWords {
+            description: line_or_item("description")?,
+            category: line_or_item("category")?,
+            options: variants.options,
+            attributes: variants.attributes,
+            ..ItemWords::default()
+        };
         let merchant = match line.get("marketplace_seller_details") {
             None | Some(Value::Null) => None,
             Some(seller) => {
@@ -81,13 +97,14 @@ pub fn checkout_session(
                 delivery_days: delivery.days_for(line_id.as_deref(), item_id.as_deref()),
                 id: item_id,
                 name,
-                color,
-                size,
+                color: variants.colour,
+                size: variants.size,
                 units: Some(1),
                 price_cents: price,
                 currency: Some(currency.clone()),
                 sku: string(line, "sku", &line_path)?,
                 merchant,
+                words,
                 ..Item::default()
             },
             quantity,
@@ -98,10 +115,18 @@ pub fn checkout_session(
     Ok(DocumentCart { shape: CartShape::AcpCheckoutSession, cart: Cart { entries }, params, payment })
 }
 
-/// The colour and size of a line: `variant_options`, else `custom_attributes`.
-fn variants(line: &Map<String, Value>, at: &str) -> Result<(Option<String>, Option<String>), CartError> {
-    let mut colour = None;
-    let mut size = None;
+/// What a line's `variant_options` and `custom_attributes` say.
+struct Variants {
+    colour: Option<String>,
+    size: Option<String>,
+    options: Vec<NamedValue>,
+    attributes: Vec<NamedValue>,
+}
+
+/// The variant options and custom attributes of a line, in its order; the
+/// colour and size from `variant_options`, else `custom_attributes`.
+fn variants(line: &Map<String, Value>, at: &str) -> Result<Variants, CartError> {
+    let mut read = Variants { colour: None, size: None, options: Vec::new(), attributes: Vec::new() };
     for (key, name_key) in [("variant_options", "name"), ("custom_attributes", "display_name")] {
         let options_path = path(at, key);
         let Some(options) = line.get(key).filter(|value| !value.is_null()) else { continue };
@@ -111,13 +136,17 @@ fn variants(line: &Map<String, Value>, at: &str) -> Result<(Option<String>, Opti
             let name = string(option, name_key, &option_path)?.unwrap_or_default();
             let value = string(option, "value", &option_path)?;
             match variant_kind(&name) {
-                Some(Variant::Colour) if colour.is_none() => colour = value,
-                Some(Variant::Size) if size.is_none() => size = value,
+                Some(Variant::Colour) if read.colour.is_none() => read.colour = value.clone(),
+                Some(Variant::Size) if read.size.is_none() => read.size = value.clone(),
                 _ => {}
+            }
+            if let Some(value) = value {
+                let named = NamedValue::new(name, value);
+                if key == "variant_options" { read.options.push(named) } else { read.attributes.push(named) }
             }
         }
     }
-    Ok((colour, size))
+    Ok(read)
 }
 
 /// Delivery days per line, from the fulfillment options.
@@ -266,5 +295,58 @@ mod tests {
         bad["selected_fulfillment_options"][0]["option_id"] = json!("none");
         let error = checkout_session(bad.as_object().unwrap(), "$.cart", today()).unwrap_err();
         assert_eq!(error.path, "$.cart.selected_fulfillment_options[0].option_id");
+    }
+
+    #[test]
+    fn the_line_s_words_are_read() {
+        use crate::cart::NamedValue;
+        let mut document = session();
+        document["line_items"][0]["description"] = json!("Neutral road running shoe");
+        document["line_items"][0]["category"] = json!("Running Shoes");
+        document["line_items"][0]["custom_attributes"] =
+            json!([{"display_name": "Upper", "value": "Engineered mesh"}, {"display_name": "Drop", "value": "10 mm"}]);
+        let cart = checkout_session(document.as_object().unwrap(), "$.cart", today()).unwrap();
+        let item = &cart.cart.entries[0].item;
+        assert_eq!(item.name.as_deref(), Some("Nike Pegasus 41"));
+        assert_eq!(item.words.description.as_deref(), Some("Neutral road running shoe"));
+        assert_eq!(item.words.category.as_deref(), Some("Running Shoes"));
+        assert_eq!(item.words.options, [NamedValue::new("Color", "Black"), NamedValue::new("Size", "EU 42")]);
+        assert_eq!(
+            item.words.attributes,
+            [NamedValue::new("Upper", "Engineered mesh"), NamedValue::new("Drop", "10 mm")],
+            "the session's order"
+        );
+        // The item's own description stands in for the line's.
+        let mut document = session();
+        document["line_items"][0]["item"]["description"] = json!("Road shoe");
+        let cart = checkout_session(document.as_object().unwrap(), "$.cart", today()).unwrap();
+        assert_eq!(cart.cart.entries[0].item.words.description.as_deref(), Some("Road shoe"));
+    }
+
+    #[test]
+    fn bad_words_name_their_path() {
+        for (key, value, at) in [
+            ("description", json!(["Road shoe"]), "$.cart.line_items[0].description"),
+            ("category", json!({"name": "Shoes"}), "$.cart.line_items[0].category"),
+            (
+                "custom_attributes",
+                json!([{"display_name": "Upper", "value": 3}]),
+                "$.cart.line_items[0].custom_attributes[0].value",
+            ),
+            ("custom_attributes", json!({"Upper": "mesh"}), "$.cart.line_items[0].custom_attributes"),
+        ] {
+            let mut bad = session();
+            bad["line_items"][0][key] = value;
+            let error = checkout_session(bad.as_object().unwrap(), "$.cart", today()).unwrap_err();
+            assert_eq!(error.path, at, "{error}");
+        }
+    }
+
+    #[test]
+    fn a_session_without_words_reads_none() {
+        let mut document = session();
+        document["line_items"][0].as_object_mut().unwrap().remove("variant_options");
+        let cart = checkout_session(document.as_object().unwrap(), "$.cart", today()).unwrap();
+        assert!(cart.cart.entries[0].item.words.is_empty());
     }
 }

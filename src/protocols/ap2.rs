@@ -6,7 +6,8 @@
 //! amount{currency, value}, refund_period}], total}}, merchant_name}` (or the
 //! contents alone); each display item is one entry of quantity 1, its
 //! `value` in currency units (W3C PaymentCurrencyAmount), read exactly;
-//! `refund_period` 0 is final sale, more is returnable, absent is unknown.
+//! `refund_period` 0 is final sale, more is returnable, absent is unknown;
+//! the `label` is the item's name, and all the words a display item has.
 //!
 //! `IntentMandate`: `natural_language_description` is the request text;
 //! `merchants`, `skus`, `requires_refundability` and `intent_expiry` become
@@ -313,5 +314,11 @@ mod tests {
         );
         assert_eq!(cart.payment, Some(MandateAmount { minor: 13999, currency: "USD".into() }));
         assert_eq!(cart.params, ["$.contents.payment_request.details.display_items[0]"]);
+        assert_eq!(item.name.as_deref(), Some("Nike Pegasus 41"), "the label is the item's words");
+        assert!(item.words.is_empty(), "a display item has no words besides its label");
+        let mut bad = mandate;
+        bad["contents"]["payment_request"]["details"]["display_items"][0]["label"] = json!(41);
+        let error = cart_mandate(bad.as_object().unwrap(), "$.cart").unwrap_err();
+        assert_eq!(error.path, "$.cart.contents.payment_request.details.display_items[0].label");
     }
 }

@@ -12,7 +12,10 @@
 //! the days from today to the `latest_fulfillment_time` of the group's
 //! selected option (or of its only option) for the line items the group
 //! names. UCP carries no brand, colour, size or merchant: those checks
-//! report them unchecked.
+//! report them unchecked. The item's words are its `title` and, where the
+//! business sends one, its `description` (a string, or its `plain`,
+//! `markdown` or `html` form, as a policy's); the checkout's item carries
+//! no category, options or attributes.
 
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
@@ -20,7 +23,7 @@ use serde_json::{Map, Value};
 use super::{
     CartShape, DocumentCart, currency, line_items, list, messages, minor, object, path, required, status, string,
 };
-use crate::cart::{self, Cart, CartEntry, CartError, Item};
+use crate::cart::{self, Cart, CartEntry, CartError, Item, ItemWords};
 
 /// UCP's checkout statuses.
 pub const STATUSES: [&str; 6] =
@@ -57,6 +60,7 @@ pub fn checkout(document: &Map<String, Value>, root: &str, today: NaiveDate) -> 
                 id: string(item, "id", &item_path)?,
                 delivery_days,
                 name: string(item, "title", &item_path)?,
+                words: ItemWords { description: item_description(item, &item_path)?, ..ItemWords::default() },
                 price_cents: price,
                 currency: Some(currency.clone()),
                 units: Some(1),
@@ -214,6 +218,25 @@ fn description(policy: &Map<String, Value>, at: &str) -> Result<String, CartErro
     }
 }
 
+/// An item's `description`, if it has one: a string, or the first of its
+/// `plain`, `markdown` and `html` forms (one form, so the text stays within
+/// the bound of an item string).
+fn item_description(item: &Map<String, Value>, at: &str) -> Result<Option<String>, CartError> {
+    let description_path = path(at, "description");
+    match item.get("description") {
+        Some(Value::Object(forms)) => {
+            for form in ["plain", "markdown", "html"] {
+                if let Some(text) = string(forms, form, &description_path)? {
+                    return Ok(Some(text));
+                }
+            }
+            Ok(None)
+        }
+        Some(Value::String(_)) | None | Some(Value::Null) => string(item, "description", at),
+        Some(_) => Err(cart::error(&description_path, "expected a string or {plain, markdown, html}")),
+    }
+}
+
 /// Whether a return policy's words say the item cannot be returned.
 fn says_final_sale(text: &str) -> bool {
     let folded = text.to_lowercase();
@@ -305,5 +328,26 @@ mod tests {
         let mut bad = document(json!([]));
         bad["line_items"][0]["quantity"] = json!(0);
         assert_eq!(read(bad).unwrap_err().path, "$.cart.line_items[0].quantity");
+    }
+
+    #[test]
+    fn the_item_s_title_and_description_are_read() {
+        let mut checkout = document(json!([]));
+        checkout["line_items"][0]["item"]["description"] = json!("Neutral road running shoe");
+        checkout["line_items"][1]["item"]["description"] = json!({"html": "<p>Brass pen</p>", "plain": "Brass pen"});
+        let cart = read(checkout).unwrap();
+        let words = |index: usize| cart.cart.entries[index].item.words.clone();
+        assert_eq!(cart.cart.entries[0].item.name.as_deref(), Some("Shoe"));
+        assert_eq!(words(0).description.as_deref(), Some("Neutral road running shoe"));
+        assert_eq!(words(1).description.as_deref(), Some("Brass pen"), "the plain form first");
+        assert!(read(document(json!([]))).unwrap().cart.entries.iter().all(|entry| entry.item.words.is_empty()));
+        for (value, at) in [
+            (json!(7), "$.cart.line_items[0].item.description"),
+            (json!({"plain": 7}), "$.cart.line_items[0].item.description.plain"),
+        ] {
+            let mut bad = document(json!([]));
+            bad["line_items"][0]["item"]["description"] = value;
+            assert_eq!(read(bad).unwrap_err().path, at);
+        }
     }
 }

@@ -120,15 +120,21 @@ pub struct CheckRequest {
     /// ACP CheckoutSession or an AP2 CartMandate object, sent as it is. Each
     /// entry of a list is `{"id": "<catalog id>", "quantity": n}` (nothing
     /// else beside a catalog id), or `{"item": {id, brand, name, color, size,
-    /// level, final_sale, delivery_days, units, price_cents, currency},
-    /// "quantity": n}`, or a flat item `{name, brand, color, size, level,
-    /// price, currency, returnable, delivery_days, units, quantity}`. Every
-    /// attribute is optional, and each one you leave out turns its check into
-    /// a note that it could not run: `delivery_days` for a deadline,
-    /// `returnable: false` (or `final_sale: true`) for a wish to return,
-    /// `currency` (ISO 4217) for a budget, `units` (what the person counts in
-    /// one entry unit: a 3-can pack is 3; a flat item without it is 1) for a
-    /// quantity.
+    /// level, final_sale, delivery_days, units, price_cents, currency,
+    /// description, category, attributes}, "quantity": n}`, or a flat item
+    /// `{name, brand, color, size, level, price, currency, returnable,
+    /// delivery_days, units, description, category, attributes, quantity}`.
+    /// Every attribute is optional, and each one you leave out turns its
+    /// check into a note that it could not run: `delivery_days` for a
+    /// deadline, `returnable: false` (or `final_sale: true`) for a wish to
+    /// return, `currency` (ISO 4217) for a budget, `units` (what the person
+    /// counts in one entry unit: a 3-can pack is 3; a flat item without it
+    /// is 1) for a quantity. The item's words, `description`, `category` and
+    /// `attributes` (`{"Material": "Denim"}`: every name and value the store
+    /// shows, as strings), let the guard check what the person required
+    /// beyond those attributes; what the item's words do not say is
+    /// put to the person. A protocol's checkout carries them as it has them
+    /// (an ACP line's `description`, `variant_options`, `custom_attributes`).
     #[schemars(with = "CartArgument")]
     pub cart: Value,
     /// After an `ask`: the person's answers to the findings of the previous

@@ -105,6 +105,12 @@ async fn the_tool_is_described_for_the_calling_model() {
     for attribute in ["units", "delivery_days", "currency", "returnable"] {
         assert!(cart_doc.contains(attribute), "{attribute} not in the cart's schema: {cart_doc}");
     }
+    // Issue 28 §7: the item's words, and what becomes of what they do not say.
+    for text in [description, cart_doc] {
+        for words in ["`description`", "`attributes`", "`category`", "put to the person"] {
+            assert!(text.contains(words), "{words} not in: {text}");
+        }
+    }
     let annotations = tool.annotations.as_ref().unwrap();
     assert_eq!(
         (annotations.read_only_hint, annotations.idempotent_hint, annotations.open_world_hint),

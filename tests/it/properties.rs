@@ -57,6 +57,7 @@ fn item() -> impl Strategy<Value = Item> {
                 currency,
                 sku: None,
                 merchant: None,
+                words: Default::default(),
             },
         )
 }

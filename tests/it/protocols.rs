@@ -341,3 +341,38 @@ fn every_fixture_checks_through_the_cli_and_its_receipt_verifies() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("$.cart") && stderr.contains("UCP checkout"), "{stderr}");
 }
+
+/// Issue 28: the item's words join the subject digest only when a cart sends
+/// them. The digests pinned here were computed by the build before the words
+/// were read (commit beead8b), so record ids and receipts of such carts stay
+/// what they were.
+#[test]
+fn a_cart_without_the_item_s_words_digests_as_before() {
+    use asasked::service::input::cart_digest;
+    let catalog = Catalog::embedded().unwrap();
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
+    let digest = |cart: &Value| cart_digest(cart, Some(&catalog), today).unwrap();
+    let flat = json!([{"name": "Nike Pegasus 41", "brand": "Nike", "color": "Black", "size": "EU 42",
+        "price": 129.99, "currency": "USD", "quantity": 1}]);
+    let pinned = [
+        (flat.clone(), "sha256:7049dd4ec13109facc0cf5e35b1e26d270f8bf246aaa99aa2921a501330c9167"),
+        (
+            json!([{"id": "shoe-001", "quantity": 1}, {"id": "shoe-002", "quantity": 2}]),
+            "sha256:cb8a0a3236f7956397bae8e2530e16391fb57ab1313a7b317a57a32ba36d8b62",
+        ),
+        (fixture("ucp-checkout.json"), "sha256:1626e08b77c9dee33ba2c28eb44005967d29feeac25e16181580b3f3674afc87"),
+        (fixture("ap2-cart-mandate.json"), "sha256:03434bb1e63ffa25d964851080f46f3828817003ae555c5ee69663d8bf51c821"),
+    ];
+    for (cart, before) in pinned {
+        assert_eq!(digest(&cart), before, "{cart}");
+    }
+    // Words sent are part of what was checked: another description is
+    // another cart, and so is another attribute value.
+    let mut described = flat.clone();
+    described[0]["description"] = json!("Neutral road running shoe");
+    described[0]["attributes"] = json!({"Upper": "Engineered mesh"});
+    assert_ne!(digest(&described), digest(&flat));
+    let mut changed = described.clone();
+    changed[0]["attributes"]["Upper"] = json!("Knit");
+    assert_ne!(digest(&changed), digest(&described));
+}
