@@ -234,15 +234,14 @@ def replacement(task_id, line, products, pool, task_words):
     replaced = products[line]
     task_ids = {product.id for product in products}
     best = None
-    for candidate in pool:
-        if candidate.id in task_ids or content_words(candidate.title) & task_words:
+    wanted = [(value or "").casefold() for value in (replaced.brand, replaced.colour, replaced.size)]
+    for candidate, kind_words, own in pool:
+        if candidate.id in task_ids or kind_words & task_words:
             continue
-        same = [
-            bool(replaced.brand) and (candidate.brand or "").casefold() == replaced.brand.casefold(),
-            bool(replaced.colour) and (candidate.colour or "").casefold() == replaced.colour.casefold(),
-            bool(replaced.size) and (candidate.size or "").casefold() == replaced.size.casefold(),
-        ]
-        key = (-sum(same), stable(task_id, str(line), candidate.id))
+        same = sum(1 for mine, theirs in zip(wanted, own) if mine and mine == theirs)
+        if best is not None and -same > best[0][0]:
+            continue
+        key = (-same, stable(task_id, str(line), candidate.id))
         if best is None or key < best[0]:
             best = (key, candidate)
     wrong = best[1].copy()
@@ -384,12 +383,15 @@ def language(text):
 
 def tasks():
     rows = [json.loads(line) for line in SOURCE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    # Every answer product once, with its title's content words and its brand, colour and size folded.
     pool, seen = [], set()
     for row in rows:
         for raw in row["reward"]:
             if raw["product_id"] not in seen:
                 seen.add(raw["product_id"])
-                pool.append(Product(raw))
+                product = Product(raw)
+                own = [(value or "").casefold() for value in (product.brand, product.colour, product.size)]
+                pool.append((product, content_words(product.title), own))
     out = []
     for number, row in enumerate(rows):
         task_id = f"sbmulti-{number:03d}"
