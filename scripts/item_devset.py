@@ -323,8 +323,9 @@ def attribute_changes(product, query):
             out.append(("colour", colour, new, wrong))
     key, size = product.option(SIZE_KEYS)
     if size:
-        prefix, _, bare = size.rpartition(":")
-        bare = bare.strip()
+        prefix, colon, rest = size.rpartition(":")
+        bare = rest.strip()
+        prefix += colon + rest[: len(rest) - len(rest.lstrip())]  # "eu: 36" keeps its space
         new_bare = None
         if bare.casefold() in LETTER_SIZES:
             new_bare = LETTER_SIZES[bare.casefold()]
@@ -334,7 +335,7 @@ def attribute_changes(product, query):
                 number += 2
             new_bare = str(number)
         if new_bare:
-            new = f"{prefix}:{new_bare}" if prefix else new_bare
+            new = prefix + new_bare
             wrong = product.copy()
             wrong.options[key] = new
             out.append(("size", size, new, wrong))
@@ -353,7 +354,7 @@ def attribute_changes(product, query):
             wrong.options = {k: pattern.sub(swap, v) for k, v in wrong.options.items()}
             wrong.attributes = {k: pattern.sub(swap, v) for k, v in wrong.attributes.items()}
             wrong.title = pattern.sub(swap, wrong.title)
-            out.append(("number_unit", match.group(0), f"{new_number}{match.group(2)}", wrong))
+            out.append(("number_unit", match.group(0), f"{new_number}{match.group(0)[len(number):]}", wrong))
             break
         if seen:
             break
