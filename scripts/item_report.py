@@ -73,6 +73,9 @@ class Runner:
             command += ["--extractors", self.extractors]
         done = subprocess.run(command, capture_output=True, text=True, env=self.env)
         cart_path.unlink()
+        # Every check reads the whole evidence log it appends to; a log of one
+        # record per check keeps the run linear. The receipt keys stay.
+        (Path(self.data_dir()) / "evidence.jsonl").unlink(missing_ok=True)
         if done.returncode not in (0, 1):
             return {"error": done.stderr.strip() or f"exit {done.returncode}"}
         return json.loads(done.stdout)
