@@ -12,7 +12,9 @@ kind:
 - right carts asked for any reason (share and count);
 - wrong products caught for a reason the right cart of the same task does not
   share: a blocking finding (code, field) on the wrong cart that is absent
-  from the right cart's blocking findings;
+  from the right cart's blocking findings; and, finer, by (code, field, path,
+  expected), so that a free-text requirement (`other`) the wrong item
+  contradicts counts even when the right cart asks about another one;
 - wrong attributes caught, by the same rule;
 - near misses (written by hand): right carts asked, wrong carts caught.
 
@@ -81,9 +83,11 @@ class Runner:
         return json.loads(done.stdout)
 
 
-def blocking(result):
-    return {(finding["code"], finding.get("field")) for finding in result.get("findings", [])
-            if finding.get("severity") == "block"}
+def blocking(result, fine=False):
+    """The blocking findings' (code, field), or with `fine` (code, field, path, expected)."""
+    return {(finding["code"], finding.get("field"))
+            + ((finding.get("path"), json.dumps(finding.get("expected"), ensure_ascii=False)) if fine else ())
+            for finding in result.get("findings", []) if finding.get("severity") == "block"}
 
 
 def run_cart(runner, shape, request, each):
@@ -98,7 +102,8 @@ def run_cart(runner, shape, request, each):
     if "error" in result:
         return {"error": result["error"], "fallback": fallback}
     findings = [f for f in result.get("findings", []) if f.get("severity") == "block"]
-    return {"decision": result["decision"], "blocking": sorted(blocking(result), key=str), "fallback": fallback,
+    return {"decision": result["decision"], "blocking": sorted(blocking(result), key=str),
+            "fine": sorted(blocking(result, fine=True), key=str), "fallback": fallback,
             "other": [f.get("expected") for f in findings if f["code"] == "other"]}
 
 
@@ -157,7 +162,10 @@ def main():
     asked_tasks_only_other = 0
     for half in halves:
         for source, tasks in (("bench", data[half]), ("near", near)):
+            if not tasks:
+                continue
             counts = collections.defaultdict(lambda: [0, 0])  # kind -> [hits, total]
+            fine = collections.Counter()  # kind -> hits by (code, field, path, expected)
             errors = fallbacks = 0
             for task_index, task in enumerate(tasks):
                 if source == "near" and task["split"] != half:
@@ -167,6 +175,7 @@ def main():
                 fallbacks += sum(1 for r in results if r.get("fallback"))
                 right = next(r for r, each in zip(results, task["carts"]) if each["kind"] == "right")
                 right_blocking = {tuple(key) for key in right.get("blocking", [])}
+                right_fine = {tuple(key) for key in right.get("fine", [])}
                 for result, each in zip(results, task["carts"]):
                     if "error" in result:
                         continue
@@ -181,6 +190,7 @@ def main():
                             asked_tasks_only_other += keys == {("other", "other")}
                     elif "error" not in right:
                         counts[kind][0] += bool({tuple(key) for key in result["blocking"]} - right_blocking)
+                        fine[kind] += bool({tuple(key) for key in result["fine"]} - right_fine)
                     else:
                         continue
                     counts[kind][1] += 1
@@ -194,7 +204,8 @@ def main():
                      "near_miss": "near misses caught (own reason)"}
             for kind in ("right", "wrong_product", "wrong_attribute", "near_miss"):
                 if counts[kind][1] or kind in {"right"}:
-                    print(f"  {names[kind]:<38} {share(*counts[kind])}")
+                    finer = "" if kind == "right" else f"   finer: {share(fine[kind], counts[kind][1])}"
+                    print(f"  {names[kind]:<38} {share(*counts[kind])}{finer}")
             if errors and half == "open":
                 first = next(outcomes[job]["error"] for job in outcomes
                              if job[0] == "open" and "error" in outcomes[job])
