@@ -24,9 +24,19 @@ Checks:
             color-excluded). They are checked against the engine instead, by
             `cargo test --lib the_dev_set_carts_hold_their_labels_under_gold` and
             scripts/crosscheck_engine.py.
+  items     datasets/items (the item-words dev set of issue 28, scripts/item_devset.py):
+            open.jsonl and heldout.jsonl hold the tasks of their half by the dev
+            set's hash rule, ids unique; each task has one right cart, one
+            wrong_product cart per answer product and wrong_attribute carts with
+            the attribute changed; every cart is an ACP CheckoutSession with one
+            line per product and a flat cart of as many items; near_misses.jsonl
+            has >= 40 rows in English and Russian, each with a right and a wrong
+            cart; when ../shared/data is there, the files are what the generator
+            writes. Only shapes are checked here: the labels are the construction's.
 Exit code 0 only if everything passes.
 """
 
+import collections
 import json
 import re
 import sys
@@ -37,6 +47,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 import refguard  # noqa: E402
 import devset_carts  # noqa: E402
+import devset_pool  # noqa: E402
+import item_devset  # noqa: E402
 
 BLOCK_CODES = {"brand", "brand-excluded", "model", "color", "size", "level", "refund", "deadline", "price",
                "explicit-max", "quantity", "other", "missing", "extra", "lines"}
@@ -248,6 +260,100 @@ def check_real(catalog):
     return len(tasks), splits, carts
 
 
+ITEM_TASK_KEYS = {"id", "split", "source", "request", "lang", "today", "products", "carts"}
+ITEM_CART_KEYS = {"right": {"name", "kind", "acp", "flat"},
+                  "wrong_product": {"name", "kind", "acp", "flat", "line", "replaced_by", "adjusted", "differs"},
+                  "wrong_attribute": {"name", "kind", "acp", "flat", "line", "attribute", "from", "to"}}
+ITEM_ATTRIBUTES = {"colour", "size", "number_unit", "material"}
+
+
+def check_item_cart(where, each, lines):
+    """An ACP CheckoutSession of `lines` line items (name and price each) and a flat cart as long."""
+    acp, flat = each.get("acp"), each.get("flat")
+    if not isinstance(acp, dict) or acp.get("status") != "ready_for_payment" or not acp.get("currency"):
+        err(f"{where}: acp is not a ready_for_payment CheckoutSession with a currency")
+        return
+    items = acp.get("line_items")
+    if not isinstance(items, list) or len(items) != lines:
+        err(f"{where}: acp has {len(items) if isinstance(items, list) else 'no'} line items, want {lines}")
+        return
+    for index, line in enumerate(items):
+        if not (isinstance(line.get("name"), str) and line["name"] and isinstance(line.get("unit_amount"), int)
+                and line.get("quantity") == 1 and isinstance(line.get("item", {}).get("id"), str)):
+            err(f"{where}: acp line_items[{index}] needs name, unit_amount, quantity 1 and item.id")
+        for option in line.get("variant_options", []):
+            if set(option) != {"name", "value"} or not all(isinstance(v, str) for v in option.values()):
+                err(f"{where}: acp line_items[{index}].variant_options entry is not {{name, value}} strings")
+        for attribute in line.get("custom_attributes", []):
+            if set(attribute) != {"display_name", "value"} or not all(isinstance(v, str) for v in attribute.values()):
+                err(f"{where}: acp line_items[{index}].custom_attributes entry is not {{display_name, value}} strings")
+    total = sum(line["unit_amount"] for line in items if isinstance(line.get("unit_amount"), int))
+    stated = [t.get("amount") for t in acp.get("totals", []) if t.get("type") == "total"]
+    if stated != [total]:
+        err(f"{where}: acp total {stated}, the lines add up to {total}")
+    if not isinstance(flat, list) or len(flat) != lines or not all(
+            isinstance(item, dict) and item.get("name") and item.get("quantity") == 1 and item.get("price")
+            for item in flat):
+        err(f"{where}: flat is not a list of {lines} items with name, price and quantity 1")
+
+
+def check_items():
+    """datasets/items: shapes, splits and, when the source is here, freshness."""
+    folder = ROOT / "datasets" / "items"
+    if item_devset.SOURCE.exists():
+        files = item_devset.build()
+        for name, text in files.items():
+            if (folder / name).read_text(encoding="utf-8") != text:
+                err(f"items: datasets/items/{name} is not what scripts/item_devset.py writes; run it")
+    counts = {}
+    ids = set()
+    for half in ("open", "heldout"):
+        tasks = [json.loads(line) for line in (folder / f"{half}.jsonl").read_text(encoding="utf-8").splitlines()]
+        kinds = collections.Counter()
+        for task in tasks:
+            tid = task.get("id")
+            if tid in ids:
+                err(f"items: id {tid} twice")
+            ids.add(tid)
+            if set(task) != ITEM_TASK_KEYS:
+                err(f"items {tid}: fields {sorted(task)}, want {sorted(ITEM_TASK_KEYS)}")
+                continue
+            if task["split"] != half or devset_pool.split(tid) != half:
+                err(f"items {tid}: in {half}.jsonl with split {task['split']}, the hash rule says {devset_pool.split(tid)}")
+            lines = len(task["products"])
+            if not 2 <= lines <= 4:
+                err(f"items {tid}: {lines} products, want 2 to 4")
+            carts = task["carts"]
+            if not carts or carts[0].get("kind") != "right" or sum(c.get("kind") == "right" for c in carts) != 1:
+                err(f"items {tid}: the first cart and only it must be the right cart")
+            if sorted(c.get("line") for c in carts if c.get("kind") == "wrong_product") != list(range(lines)):
+                err(f"items {tid}: want one wrong_product cart per product")
+            for each in carts:
+                kind = each.get("kind")
+                where = f"items {tid} cart {each.get('name')}"
+                if kind not in ITEM_CART_KEYS or set(each) != ITEM_CART_KEYS[kind]:
+                    err(f"{where}: kind {kind} with fields {sorted(each)}")
+                    continue
+                kinds[kind] += 1
+                if kind == "wrong_attribute" and (each["attribute"] not in ITEM_ATTRIBUTES or each["from"] == each["to"]):
+                    err(f"{where}: attribute {each['attribute']} from {each['from']!r} to {each['to']!r}")
+                check_item_cart(where, each, lines)
+        counts[half] = (len(tasks), kinds)
+    near = [json.loads(line) for line in (folder / "near_misses.jsonl").read_text(encoding="utf-8").splitlines()]
+    if len(near) < 40 or {row.get("lang") for row in near} != {"en", "ru"}:
+        err(f"items: {len(near)} near misses in {sorted({row.get('lang') for row in near})}, want >= 40 in en and ru")
+    for row in near:
+        nid = row.get("id")
+        if row.get("split") != devset_pool.split(str(nid)):
+            err(f"items {nid}: split {row.get('split')}, the hash rule says {devset_pool.split(str(nid))}")
+        if [c.get("kind") for c in row.get("carts", [])] != ["right", "near_miss"]:
+            err(f"items {nid}: want a right and a near_miss cart")
+            continue
+        for each in row["carts"]:
+            check_item_cart(f"items {nid} cart {each.get('name')}", each, 1)
+    return counts, len(near)
+
+
 def main():
     catalog, by_cat = load_catalog()
     if len(catalog) < 300 or len(by_cat) < 8:
@@ -259,6 +365,9 @@ def main():
     n, splits, carts = check_real(catalog)
     print(f"real: {n} tasks, open {splits['open']}, heldout {splits['heldout']}, "
           f"{carts['right']} right and {carts['wrong']} wrong carts (labels checked against the engine, not refguard)")
+    counts, near = check_items()
+    print("items: " + "; ".join(f"{half} {n} tasks ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})"
+                                for half, (n, kinds) in counts.items()) + f"; {near} near misses")
     for e in errors:
         print("FAIL", e)
     print("OK" if not errors else f"{len(errors)} problems")
