@@ -36,6 +36,20 @@ use crate::finding::{Code, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
 
+/// Which checks run. guard.md §5 puts every free-text requirement to the
+/// person; the project also reads the item's own words (issue 28), and a
+/// requirement those words say is a note, not a question
+/// (docs/semantics.md, "The item's words"). `Spec` keeps guard.md exactly:
+/// the conformance cases run under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CheckPolicy {
+    /// guard.md §5 exactly.
+    Spec,
+    /// guard.md §5, and the item's own words read (the default).
+    #[default]
+    Words,
+}
+
 /// Where a fact value came from: the shared facts or one line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {

@@ -173,6 +173,9 @@ pub fn render(message: &Message) -> String {
         Message::Other { text, items } => {
             format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }
+        Message::OtherSaid { text, said, item } => {
+            format!("\u{201c}{text}\u{201d}: the item says \u{201c}{said}\u{201d} ({}).", name(item))
+        }
         Message::OtherOptional { text, items } => {
             format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }

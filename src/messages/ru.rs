@@ -209,6 +209,9 @@ pub fn render(message: &Message) -> String {
         Message::Other { text, items } => {
             format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", names(items))
         }
+        Message::OtherSaid { text, said, item } => {
+            format!("«{text}»: у товара указано «{said}» ({}).", name(item))
+        }
         Message::OtherOptional { text, items } => {
             format!("Вы указали как пожелание «{text}»; проверить это по товару я не могу: {}.", names(items))
         }

@@ -33,6 +33,7 @@ fn kind(message: &Message) -> &'static str {
         Message::Quantity { .. } => "Quantity",
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
+        Message::OtherSaid { .. } => "OtherSaid",
         Message::Unchecked { .. } => "Unchecked",
         Message::MixedCurrencies { .. } => "MixedCurrencies",
         Message::LimitInOtherCurrency { .. } => "LimitInOtherCurrency",
@@ -58,7 +59,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 43;
+const KINDS: usize = 44;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -200,6 +201,7 @@ fn samples() -> Vec<Message> {
         },
         Message::Other { text: "без орехов".into(), items: vec!["Granola".into(), "Muesli".into()] },
         Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
+        Message::OtherSaid { text: "made of denim".into(), said: "Denim".into(), item: item() },
         Message::MixedCurrencies { seen: "USD".into(), other: "EUR".into(), item: item() },
         Message::LimitInOtherCurrency {
             max: Money::new(500_000, Some("RUB")),

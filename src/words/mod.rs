@@ -5,3 +5,4 @@
 //!   the person asked for (the product lexicon in `extractors/lexicon/`).
 
 pub mod product;
+pub mod requirement;
