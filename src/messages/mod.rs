@@ -474,6 +474,11 @@ pub enum Message {
         text: String,
         items: Vec<ItemName>,
     },
+    /// The item is plainly another kind of thing than `wanted`.
+    Product {
+        wanted: String,
+        item: ItemName,
+    },
     /// A free-text requirement the item's own words say (a note): `said`
     /// is those words as the item spells them.
     OtherSaid {
