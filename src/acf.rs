@@ -174,6 +174,7 @@ pub struct CodeRule {
 pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
     let of = |acf, recoverable, action, dimension| CodeRule { acf, recoverable, action, dimension };
     match code {
+        Code::Product => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),
         Code::Brand => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),
         Code::Model => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),
         Code::Level => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "item_match"),

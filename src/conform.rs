@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::cart::{Cart, Item, parse_item};
+use crate::checks::CheckPolicy;
 use crate::decision::{Verdict, run_with_mandate};
 use crate::extract::ground::ground;
 use crate::extract::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
@@ -217,7 +218,8 @@ fn run_decision(case: &Map<String, Value>) -> Result<DecisionOutcome, String> {
     let expected_block = code_set("block")?;
     let expected_warn = code_set("warn")?;
 
-    let (facts, findings) = run_with_mandate(&facts, &mandate, &cart, payment.as_ref(), &allowed, today);
+    let (facts, findings) =
+        run_with_mandate(CheckPolicy::Spec, &facts, &mandate, &cart, payment.as_ref(), &allowed, today);
     let verdict = Verdict::checked(findings, &facts.disputed, Language::En);
     let block: Vec<String> = verdict.codes(Severity::Block).into_iter().map(str::to_owned).collect();
     let warn: Vec<String> = verdict.codes(Severity::Warn).into_iter().map(str::to_owned).collect();

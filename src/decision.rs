@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::cart::{Cart, Item};
-use crate::checks::{self, ItemRule, PreparedItem, SeverityRules, Target, item_finding};
+use crate::checks::{self, CheckPolicy, ItemRule, PreparedItem, SeverityRules, Target, item_finding};
 use crate::facts::FieldName;
 use crate::facts::{Facts, FieldRef, MandateAmount, MandateFacts};
 use crate::finding::Code;
@@ -230,6 +230,7 @@ pub fn check(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Verdict {
 /// the mandate's own rules (`checks::mandate`, counted from `today`, with
 /// `payment` the total the checkout states). Returns the facts as checked.
 pub fn run_with_mandate(
+    policy: CheckPolicy,
     facts: &Facts,
     mandate: &MandateFacts,
     cart: &Cart,
@@ -238,7 +239,7 @@ pub fn run_with_mandate(
     today: chrono::NaiveDate,
 ) -> (Facts, Vec<Finding>) {
     let facts = mandate.apply(facts.clone());
-    let mut findings = run(&facts, cart, allowed);
+    let mut findings = run_under(policy, &facts, cart, allowed);
     findings.extend(checks::mandate::findings(mandate, cart, payment, today));
     (facts, findings)
 }
@@ -247,6 +248,21 @@ pub fn run_with_mandate(
 /// (empty: only the cart's own items). Findings come back in a fixed order:
 /// by cart entry, then rule; cart-wide findings last.
 pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
+    run_under(CheckPolicy::default(), facts, cart, allowed)
+}
+
+/// [`run`] under a given [`CheckPolicy`] (`Spec` for the conformance cases).
+pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
+    // guard.md §5 has no product check: under `spec` the kind asked for is
+    // not read at all.
+    let spec_facts;
+    let facts = match policy {
+        CheckPolicy::Spec if facts.product.is_some() => {
+            spec_facts = Facts { product: None, ..facts.clone() };
+            &spec_facts
+        }
+        _ => facts,
+    };
     let rules = SeverityRules::new(facts);
     let shared = Target::shared(facts);
     let prepared: Vec<PreparedItem> = cart.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
@@ -268,7 +284,7 @@ pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
 
     findings.extend(checks::explicit_max::findings(facts, cart, &rules));
     findings.extend(checks::price::findings(facts, cart, allowed, &entry_targets, &rules));
-    findings.extend(checks::other::findings(facts, cart, &rules));
+    findings.extend(checks::other::findings(facts, cart, &rules, policy));
     findings
 }
 

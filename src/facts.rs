@@ -96,6 +96,13 @@ impl Line {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Facts {
+    /// What kind of thing the person asked for, in their words ("running
+    /// shoes", "чехол"): checked against the item's own words under the
+    /// `words` check policy (issue 28). Extension of guard.md §3; absent
+    /// from the serialised facts when not read, so facts without it digest
+    /// as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
     /// Brand chosen. An excluded brand is not a choice.
     #[serde(default)]
     pub brand: Option<String>,
@@ -198,10 +205,11 @@ pub enum FieldName {
     Lines,
     Other,
     OtherOptional,
+    Product,
 }
 
 impl FieldName {
-    pub const ALL: [FieldName; 15] = [
+    pub const ALL: [FieldName; 16] = [
         FieldName::Brand,
         FieldName::BrandNot,
         FieldName::Model,
@@ -217,6 +225,7 @@ impl FieldName {
         FieldName::Lines,
         FieldName::Other,
         FieldName::OtherOptional,
+        FieldName::Product,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -236,6 +245,7 @@ impl FieldName {
             FieldName::Lines => "lines",
             FieldName::Other => "other",
             FieldName::OtherOptional => "other_optional",
+            FieldName::Product => "product",
         }
     }
 
@@ -393,6 +403,7 @@ impl Facts {
                 _ => Ok(()),
             }
         };
+        check_string("$.product", &self.product)?;
         check_string("$.brand", &self.brand)?;
         check_string("$.model", &self.model)?;
         check_string("$.color", &self.color)?;

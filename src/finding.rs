@@ -18,6 +18,10 @@ use crate::messages::Message;
 /// The finding codes of guard.md §5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Code {
+    /// The item is plainly another kind of thing than the one asked for
+    /// (issue 28; an extension of guard.md §5).
+    #[serde(rename = "product")]
+    Product,
     #[serde(rename = "brand")]
     Brand,
     #[serde(rename = "brand-excluded")]
@@ -76,7 +80,8 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 22] = [
+    pub const ALL: [Code; 23] = [
+        Code::Product,
         Code::Brand,
         Code::BrandExcluded,
         Code::Model,
@@ -103,6 +108,7 @@ impl Code {
 
     pub fn as_str(self) -> &'static str {
         match self {
+            Code::Product => "product",
             Code::Brand => "brand",
             Code::BrandExcluded => "brand-excluded",
             Code::Model => "model",

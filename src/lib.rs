@@ -16,6 +16,7 @@
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
 //! - [`sandbox`]: replaying labelled datasets and comparing extractors (guard.md §10).
 //! - [`today`]: reading the date deadlines are counted from.
+//! - [`words`]: the word layer: word classes and lexicons as data.
 //! - [`digest`]: canonical JSON and SHA-256 digests.
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
@@ -62,6 +63,7 @@ pub mod sandbox;
 #[cfg(feature = "server")]
 pub mod service;
 pub mod today;
+pub mod words;
 
 pub use cart::{Cart, CartEntry, Item};
 pub use decision::{Decision, Verdict, check};

@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let mandate = parse_request(&document, "$.request").map(|request| request.mandate).unwrap_or_default();
     if let Ok(cart) = parse_cart(&document, "$.cart", today) {
         let facts = Facts { needs_refundable: true, deadline_days: Some(3), ..Facts::default() };
-        let (facts, findings) = run_with_mandate(&facts, &mandate, &cart.cart, cart.payment.as_ref(), &[], today);
+        let (facts, findings) = run_with_mandate(asasked::checks::CheckPolicy::Words, &facts, &mandate, &cart.cart, cart.payment.as_ref(), &[], today);
         let _ = Verdict::checked(findings, &facts.disputed, asasked::messages::Language::En);
     }
 });

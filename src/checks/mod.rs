@@ -21,6 +21,7 @@ pub mod mandate;
 pub mod model;
 pub mod other;
 pub mod price;
+pub mod product;
 pub mod quantity;
 pub mod refund;
 pub mod size;
@@ -35,6 +36,20 @@ use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
+
+/// Which checks run. guard.md §5 puts every free-text requirement to the
+/// person; the project also reads the item's own words (issue 28), and a
+/// requirement those words say is a note, not a question
+/// (docs/semantics.md, "The item's words"). `Spec` keeps guard.md exactly:
+/// the conformance cases run under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CheckPolicy {
+    /// guard.md §5 exactly.
+    Spec,
+    /// guard.md §5, and the item's own words read (the default).
+    #[default]
+    Words,
+}
 
 /// Where a fact value came from: the shared facts or one line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +113,8 @@ pub struct QuantityWanted {
 /// not per pair, so that assignment only compares prepared values.
 #[derive(Debug, Clone)]
 pub struct Target {
+    /// The kind of thing asked for (`product`), as said.
+    pub product: Option<String>,
     pub brand: Option<Text>,
     /// Other accepted brands (`brand_any`): any of them fits.
     pub brand_any: Vec<Text>,
@@ -131,6 +148,7 @@ impl Target {
             |raw: &str| ColourWanted { raw: raw.to_owned(), words: ColourWords::new(raw), source: Source::Shared };
         let size = |raw: &str| SizeWanted { raw: raw.to_owned(), size: Size::parse(raw), source: Source::Shared };
         Target {
+            product: facts.product.clone(),
             brand,
             brand_any: facts.brand_any.iter().map(|raw| Text::new(raw)).collect(),
             brand_not: facts.brand_not.iter().map(|raw| Text::new(raw)).collect(),
@@ -295,6 +313,7 @@ pub struct Detail {
 /// The rules that compare one item with the target, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ItemRule {
+    Product,
     Brand,
     BrandExcluded,
     Model,
@@ -307,7 +326,8 @@ pub enum ItemRule {
 }
 
 impl ItemRule {
-    pub const ALL: [ItemRule; 9] = [
+    pub const ALL: [ItemRule; 10] = [
+        ItemRule::Product,
         ItemRule::Brand,
         ItemRule::BrandExcluded,
         ItemRule::Model,
@@ -321,6 +341,7 @@ impl ItemRule {
 
     pub fn code(self) -> Code {
         match self {
+            ItemRule::Product => Code::Product,
             ItemRule::Brand => Code::Brand,
             ItemRule::BrandExcluded => Code::BrandExcluded,
             ItemRule::Model => Code::Model,
@@ -335,6 +356,7 @@ impl ItemRule {
 
     pub fn field(self) -> FieldName {
         match self {
+            ItemRule::Product => FieldName::Product,
             ItemRule::Brand => FieldName::Brand,
             ItemRule::BrandExcluded => FieldName::BrandNot,
             ItemRule::Model => FieldName::Model,
@@ -359,6 +381,7 @@ impl ItemRule {
 
     pub fn status(self, target: &Target, item: &PreparedItem) -> Status {
         match self {
+            ItemRule::Product => product::status(target, item),
             ItemRule::Brand => brand::status(target, item),
             ItemRule::BrandExcluded => brand_excluded::status(target, item),
             ItemRule::Model => model::status(target, item),
@@ -373,6 +396,7 @@ impl ItemRule {
 
     pub fn detail(self, target: &Target, item: &PreparedItem) -> Detail {
         match self {
+            ItemRule::Product => product::detail(target, item),
             ItemRule::Brand => brand::detail(target, item),
             ItemRule::BrandExcluded => brand_excluded::detail(target, item),
             ItemRule::Model => model::detail(target, item),
@@ -406,7 +430,7 @@ impl ItemRule {
     pub fn attribute(self) -> Attribute {
         match self {
             ItemRule::Brand | ItemRule::BrandExcluded => Attribute::Brand,
-            ItemRule::Model => Attribute::Name,
+            ItemRule::Model | ItemRule::Product => Attribute::Name,
             ItemRule::Color | ItemRule::ColorExcluded => Attribute::Colour,
             ItemRule::Size => Attribute::Size,
             ItemRule::Level => Attribute::Level,

@@ -1,16 +1,20 @@
-//! `other`: free-text requirements the guard cannot check against an item.
-//! Each must-have (`other`) is put to the person (block, unless soft or
-//! disputed); each nice-to-have (`other_optional`) is a note.
+//! `other`: free-text requirements. Each must-have (`other`) is put to the
+//! person (block, unless soft or disputed); each nice-to-have
+//! (`other_optional`) is a note. Under [`CheckPolicy::Words`] a must-have
+//! that one item's own words say (`words::requirement`) is a note quoting
+//! them instead of a question: the person already asked for what the item
+//! says it is.
 
 use serde_json::json;
 
-use super::{SeverityRules, Source};
-use crate::cart::Cart;
+use super::{CheckPolicy, SeverityRules, Source};
+use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Finding, Severity};
 use crate::messages::{ItemName, Message};
+use crate::words::requirement;
 
-pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
+pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: CheckPolicy) -> Vec<Finding> {
     let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
     // One finding per requirement, on the whole cart: nothing in an item
     // can show that it meets free text.
@@ -31,6 +35,17 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
         .say(message)
     };
     let must = facts.other.iter().enumerate().map(|(index, text)| {
+        if policy == CheckPolicy::Words
+            && let Some((item, said)) = cart
+                .entries
+                .iter()
+                .find_map(|entry| requirement::said(text, &item_texts(&entry.item)).map(|said| (&entry.item, said)))
+        {
+            let message = Message::OtherSaid { text: text.clone(), said: said.quote.clone(), item: ItemName::of(item) };
+            let mut note = finding(FieldName::Other, index, text, Severity::Warn, message);
+            note.actual = json!(said.quote);
+            return note;
+        }
         let severity = rules.severity(FieldName::Other, Source::Shared);
         finding(FieldName::Other, index, text, severity, Message::Other { text: text.clone(), items: names.clone() })
     });
@@ -39,6 +54,12 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
         finding(FieldName::OtherOptional, index, text, Severity::Warn, message)
     });
     must.chain(optional).collect()
+}
+
+/// The texts of an item that can say what a requirement asks: its name and
+/// the attributes the cart gives.
+fn item_texts(item: &Item) -> Vec<&str> {
+    [&item.name, &item.brand, &item.color, &item.size].into_iter().filter_map(|text| text.as_deref()).collect()
 }
 
 #[cfg(test)]
@@ -53,7 +74,7 @@ mod tests {
         let cart = Cart {
             entries: vec![CartEntry { item: Item { name: Some("Crackers".into()), ..Item::default() }, quantity: 1 }],
         };
-        let found = findings(&facts, &cart, &SeverityRules::new(&facts));
+        let found = findings(&facts, &cart, &SeverityRules::new(&facts), CheckPolicy::Spec);
         let severities: Vec<_> = found.iter().map(|finding| (finding.id.as_str(), finding.severity)).collect();
         assert_eq!(
             severities,
@@ -65,6 +86,27 @@ mod tests {
             "Asked for \u{201c}gluten-free\u{201d}, which I cannot check against the item: Crackers."
         );
         let disputed = Facts { disputed: [FieldName::Other.into()].into(), ..facts };
-        assert_eq!(findings(&disputed, &cart, &SeverityRules::new(&disputed))[0].severity, Severity::Warn);
+        assert_eq!(
+            findings(&disputed, &cart, &SeverityRules::new(&disputed), CheckPolicy::Spec)[0].severity,
+            Severity::Warn
+        );
+    }
+
+    #[test]
+    fn a_requirement_the_items_words_say_is_a_note_unless_under_spec() {
+        let facts = Facts { other: vec!["made of denim".into(), "organic".into()], ..Facts::default() };
+        let item = Item { name: Some("Women's High Waist Straight Denim Jeans".into()), ..Item::default() };
+        let cart = Cart { entries: vec![CartEntry { item, quantity: 1 }] };
+        let rules = SeverityRules::new(&facts);
+        let found = findings(&facts, &cart, &rules, CheckPolicy::Words);
+        let severities: Vec<_> = found.iter().map(|finding| finding.severity).collect();
+        assert_eq!(severities, vec![Severity::Warn, Severity::Block], "denim is said, organic is not");
+        assert_eq!(
+            found[0].reason,
+            "\u{201c}made of denim\u{201d}: the item says \u{201c}Denim\u{201d} (Women's High Waist Straight Denim Jeans)."
+        );
+        assert_eq!(found[0].actual, json!("Denim"));
+        let spec = findings(&facts, &cart, &rules, CheckPolicy::Spec);
+        assert!(spec.iter().all(|finding| finding.severity == Severity::Block));
     }
 }

@@ -183,6 +183,7 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
     }
 
     Ok(Facts {
+        product: merge_product(all.iter().map(|facts| facts.product.as_deref())),
         brand,
         brand_any,
         brand_not,
@@ -223,6 +224,7 @@ fn size_key(value: &str) -> String {
 fn states(facts: &Facts, field: FieldRef) -> bool {
     match field {
         FieldRef::Shared(name) => match name {
+            FieldName::Product => facts.product.is_some(),
             FieldName::Brand => facts.brand.is_some(),
             FieldName::BrandNot => !facts.brand_not.is_empty(),
             FieldName::Model => facts.model.is_some(),
@@ -255,6 +257,17 @@ fn merge_found<T: PartialEq + Clone>(values: impl Iterator<Item = Option<T>>) ->
     let found: Vec<T> = values.flatten().collect();
     let disputed = found.windows(2).any(|pair| pair[0] != pair[1]);
     (found.first().cloned(), disputed)
+}
+
+/// The kind of thing asked for, under either policy: the value every
+/// extractor that read one agrees on (folded), else none. It is not a fact
+/// of guard.md §3, so it is never disputed: extractors that disagree on it
+/// leave the product check nothing to check, which can only ever spare a
+/// block (docs/semantics.md, "The item's words").
+fn merge_product<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
+    let said: Vec<&str> = values.flatten().collect();
+    let first = *said.first()?;
+    said.iter().all(|value| normalize::fold(value) == normalize::fold(first)).then(|| first.to_owned())
 }
 
 /// Models under `grounded`: the base model and its candidates, never
@@ -408,6 +421,7 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
     disputed.extend(outputs.iter().flat_map(|facts| facts.disputed.iter().copied()));
 
     Ok(Facts {
+        product: merge_product(outputs.iter().map(|facts| facts.product.as_deref())),
         brand,
         brand_any,
         brand_not,

@@ -116,6 +116,13 @@ impl ExtractedLine {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractedFacts {
+    /// What kind of thing the person asked for, in their words. Read by the
+    /// `rules` extractor only for now: not in the schema models are held to
+    /// (which is at Anthropic's limit of 16 nullable fields; issue 28 §2
+    /// restructures it), so a model's reply never carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub product: Option<String>,
     /// Brand the person chose; null if none or only excluded. With several
     /// accepted brands ("brand A or brand B"), the first named.
     #[serde(default)]
@@ -213,6 +220,7 @@ impl ExtractedFacts {
             (days, weekday) => days.or(weekday),
         };
         Facts {
+            product: self.product,
             brand: self.brand,
             brand_any: self.brand_any,
             brand_not: self.brand_not,

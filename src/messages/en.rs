@@ -173,6 +173,12 @@ pub fn render(message: &Message) -> String {
         Message::Other { text, items } => {
             format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }
+        Message::Product { wanted, item } => {
+            format!("You asked for {wanted}; the cart has \u{201c}{}\u{201d}.", name(item))
+        }
+        Message::OtherSaid { text, said, item } => {
+            format!("\u{201c}{text}\u{201d}: the item says \u{201c}{said}\u{201d} ({}).", name(item))
+        }
         Message::OtherOptional { text, items } => {
             format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }
@@ -263,6 +269,7 @@ pub fn field_name(field: FieldName) -> &'static str {
         FieldName::Lines => "the items of the order",
         FieldName::Other => "a requirement",
         FieldName::OtherOptional => "a wish",
+        FieldName::Product => "what kind of thing it is",
     }
 }
 

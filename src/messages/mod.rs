@@ -474,6 +474,18 @@ pub enum Message {
         text: String,
         items: Vec<ItemName>,
     },
+    /// The item is plainly another kind of thing than `wanted`.
+    Product {
+        wanted: String,
+        item: ItemName,
+    },
+    /// A free-text requirement the item's own words say (a note): `said`
+    /// is those words as the item spells them.
+    OtherSaid {
+        text: String,
+        said: String,
+        item: ItemName,
+    },
     Unchecked {
         field: FieldName,
         attribute: Attribute,

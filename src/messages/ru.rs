@@ -209,6 +209,12 @@ pub fn render(message: &Message) -> String {
         Message::Other { text, items } => {
             format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", names(items))
         }
+        Message::Product { wanted, item } => {
+            format!("Вы просили «{wanted}»; в корзине «{}».", name(item))
+        }
+        Message::OtherSaid { text, said, item } => {
+            format!("«{text}»: у товара указано «{said}» ({}).", name(item))
+        }
         Message::OtherOptional { text, items } => {
             format!("Вы указали как пожелание «{text}»; проверить это по товару я не могу: {}.", names(items))
         }
@@ -308,6 +314,7 @@ pub fn field_name(field: FieldName) -> &'static str {
         FieldName::Lines => "состав заказа",
         FieldName::Other => "требование",
         FieldName::OtherOptional => "пожелание",
+        FieldName::Product => "что это за товар",
     }
 }
 

@@ -33,6 +33,8 @@ fn kind(message: &Message) -> &'static str {
         Message::Quantity { .. } => "Quantity",
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
+        Message::OtherSaid { .. } => "OtherSaid",
+        Message::Product { .. } => "Product",
         Message::Unchecked { .. } => "Unchecked",
         Message::MixedCurrencies { .. } => "MixedCurrencies",
         Message::LimitInOtherCurrency { .. } => "LimitInOtherCurrency",
@@ -58,7 +60,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 43;
+const KINDS: usize = 45;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -200,6 +202,8 @@ fn samples() -> Vec<Message> {
         },
         Message::Other { text: "без орехов".into(), items: vec!["Granola".into(), "Muesli".into()] },
         Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
+        Message::OtherSaid { text: "made of denim".into(), said: "Denim".into(), item: item() },
+        Message::Product { wanted: "running shoes".into(), item: "Nike Everyday Cushioned Crew Socks".into() },
         Message::MixedCurrencies { seen: "USD".into(), other: "EUR".into(), item: item() },
         Message::LimitInOtherCurrency {
             max: Money::new(500_000, Some("RUB")),

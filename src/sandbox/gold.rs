@@ -45,6 +45,7 @@ impl GoldBook {
 /// days already, so no weekday is set; gold is never disputed.
 pub fn to_extracted(gold: &Facts) -> ExtractedFacts {
     ExtractedFacts {
+        product: gold.product.clone(),
         brand: gold.brand.clone(),
         brand_any: gold.brand_any.clone(),
         brand_not: gold.brand_not.clone(),

@@ -618,7 +618,12 @@ mod tests {
             let facts = set.extract(&input).await.merged.clone().unwrap();
             let allowed = task.allowed_items(catalog);
             for (index, cart) in task.carts.iter().enumerate() {
-                let verdict = check(&facts, &cart.cart, &allowed);
+                // The labels are guard.md's reading (every free-text must is
+                // a question), so they are held under the `spec` policy.
+                let findings =
+                    crate::decision::run_under(crate::checks::CheckPolicy::Spec, &facts, &cart.cart, &allowed);
+                let verdict =
+                    crate::decision::Verdict::checked(findings, &facts.disputed, crate::messages::Language::En);
                 let raised: BTreeSet<String> = verdict.codes(Severity::Block).into_iter().map(str::to_owned).collect();
                 let expected: BTreeSet<String> = match cart.label {
                     Label::Wrong => cart.codes.union(&task.expect_ask_on_right).cloned().collect(),

@@ -26,6 +26,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::acf::{self, AcfProjection, AcfV01, AcpProjection, Binding, MAX_ATTEMPTS};
 use crate::catalog::Catalog;
+use crate::checks::CheckPolicy;
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
 use crate::evidence::{Appended, Draft, LinkError, RecordStore, StoreError};
@@ -467,6 +468,7 @@ impl Inner {
         let outcome = self.extractors.extract(&extract_input).await;
         let checked = outcome.merged.as_ref().map(|merged| {
             decision::run_with_mandate(
+                CheckPolicy::Words,
                 merged,
                 &input.mandate,
                 &input.cart,

@@ -4,7 +4,7 @@
 //!
 //! - rmcp, axum and hyper are named only under `src/mcp/`: the protocol is
 //!   one module's business, and the core stays usable without a server.
-//! - The core (`normalize`, `facts`, `cart`, `messages`, `finding`, `checks`,
+//! - The core (`normalize`, `words`, `facts`, `cart`, `messages`, `finding`, `checks`,
 //!   `lines`, `decision`) imports only modules below it in that order, and touches no
 //!   file system, environment, clock, network, process or async runtime: the
 //!   decision is a function of facts, cart and today (guard.md §6).
@@ -20,7 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The core modules, lowest first: each may import only those before it.
-const CORE: [&str; 8] = ["normalize", "facts", "cart", "messages", "finding", "checks", "lines", "decision"];
+const CORE: [&str; 9] = ["normalize", "words", "facts", "cart", "messages", "finding", "checks", "lines", "decision"];
 
 /// Paths a core module must not name: I/O, the environment, the clock, the
 /// network, processes, the async runtime and the HTTP/model clients.

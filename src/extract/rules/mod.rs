@@ -1018,6 +1018,15 @@ fn requirements(
         }
     }
     let (residual, product) = clause::residual(request, &free, &taken, several);
+    // The kind of thing asked for: the product phrase the clause reading
+    // found, when the request names one product in one phrase. Of several
+    // products there is no one kind for the whole order (lines carry theirs
+    // in a later round of issue 28).
+    if let [(start, end)] = product.as_slice()
+        && !several
+    {
+        facts.product = Some(request.original(*start, *end).chars().take(MAX_REQUIREMENT_CHARS).collect());
+    }
     for candidate in residual.into_iter().take(4 * MAX_REQUIREMENTS) {
         if in_soft_clause(candidate.start) { optional.push(candidate) } else { musts.push(candidate) }
     }

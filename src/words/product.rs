@@ -1,0 +1,692 @@
+//! What kind of thing an item is, read from its own words, against the kind
+//! of thing the person asked for (issue 28 §3).
+//!
+//! Three answers, precision first: the item's words *name* the product (the
+//! same noun, a synonym or a narrower kind: "Road Running Shoes" for running
+//! shoes, "Sneakers" for shoes), the item is plainly *another* kind of thing
+//! (its title's head noun is a different product, or the requested noun is
+//! only a modifier or comes after "for": "Crew Socks", "Running Shoe Bag",
+//! "Case for iPhone 15"), or *unknown*. Only the second may block; anything
+//! the words leave open is unknown, never a block.
+//!
+//! Which nouns are products, and which kinds are narrower than which, comes
+//! from the lexicon in `extractors/lexicon/` (WordNet 3.1's artifact and food
+//! nouns, plus a short documented list of newer and Russian words), loaded
+//! once. This module decides nothing about findings or wording: the product
+//! check turns its answer into one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
+
+use crate::normalize::words;
+
+const PRODUCTS: &str = include_str!("../../extractors/lexicon/products.tsv");
+const PRODUCTS_EXTRA: &str = include_str!("../../extractors/lexicon/products-extra.txt");
+const TITLE_WORDS: &str = include_str!("../../extractors/lexicon/title-words.txt");
+
+/// A requested noun with more narrower kinds than this is too general to
+/// block on ("device", "clothing"): an item of another kind may still be what
+/// the person meant, so the answer is unknown, not another product. The
+/// count is an upper bound (a kind under two parents counts twice), which
+/// errs on the side of unknown.
+const TOO_GENERAL: u32 = 400;
+
+/// How many kinds up the hierarchy a relation is looked for. WordNet's
+/// artifact tree is under 20 deep; the bound keeps a malformed lexicon from
+/// looping.
+const MAX_DEPTH: usize = 32;
+
+/// One kind of thing: its lemmas (the first is its name) and the kinds it is
+/// a narrower one of.
+#[derive(Debug)]
+struct Kind {
+    lemmas: Vec<String>,
+    parents: Vec<usize>,
+    /// How many narrower kinds lie under it (an upper bound).
+    narrower: u32,
+}
+
+/// The words of a title that never name the product.
+#[derive(Debug, Default)]
+struct TitleWords {
+    collection: Vec<String>,
+    noise: Vec<String>,
+    for_words: Vec<String>,
+    with_words: Vec<String>,
+    colours: Vec<String>,
+}
+
+/// The product lexicon: kinds, and the kinds each folded word (or run of
+/// words) can name.
+#[derive(Debug)]
+pub struct Lexicon {
+    kinds: Vec<Kind>,
+    by_words: BTreeMap<String, Vec<usize>>,
+    /// Words whose commonest sense is a product (WordNet's sense order), and
+    /// every word of `products-extra.txt`: only these are read as the head of
+    /// a title or as the noun another one modifies. "Drive" is first the act
+    /// of driving, so "Babolat Pure Drive" has no head; "socks" are socks.
+    commonest: BTreeSet<String>,
+    title: TitleWords,
+}
+
+/// An error in the embedded lexicon files, caught by this module's tests
+/// before a build ships.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LexiconError {
+    #[error("products.tsv line {line}: {problem}")]
+    Products { line: usize, problem: &'static str },
+    #[error("products-extra.txt line {line}: {problem}")]
+    Extra { line: usize, problem: &'static str },
+    #[error("title-words.txt line {line}: {problem}")]
+    TitleWords { line: usize, problem: &'static str },
+}
+
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    // The files are embedded and parsed by this module's tests, so a failure
+    // here is a build that never passed them.
+    Lexicon::parse(PRODUCTS, PRODUCTS_EXTRA, TITLE_WORDS)
+        .unwrap_or_else(|error| panic!("embedded product lexicon: {error}"))
+});
+
+/// The embedded product lexicon.
+pub fn lexicon() -> &'static Lexicon {
+    &LEXICON
+}
+
+/// How an item's kind stands to the requested one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Relation {
+    /// The same kind, a synonym, or a narrower kind ("sneaker" for "shoe").
+    Names,
+    /// A broader kind ("footwear" for "running shoe"): not plainly the thing.
+    Broader,
+    /// Neither.
+    Unrelated,
+}
+
+/// The answer for one item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProductMatch {
+    /// The item's words name the product; `said` is the words that do.
+    Named { said: String },
+    /// The item is plainly another kind of thing; `kind` is its own noun as
+    /// its words say it, `why` how that was read.
+    Other { kind: String, why: OtherWhy },
+    /// The words leave it open.
+    Unknown,
+}
+
+/// Why an item was read as another kind of thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherWhy {
+    /// Its title's head noun is a different product ("Crew Socks").
+    HeadNoun,
+    /// The requested noun is in its title only as a modifier or after
+    /// "for" ("Running Shoe Bag", "Case for iPhone 15").
+    OnlyModifier,
+}
+
+/// Where a title word stands: in the part that names the item, after "for"
+/// (what it fits), or after "with" (what comes with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Zone {
+    Main,
+    For,
+    With,
+}
+
+/// A title read as words, each with its segment and zone.
+#[derive(Debug)]
+struct Reading {
+    words: Vec<String>,
+    /// Per word: its segment (cut at punctuation) and its zone.
+    place: Vec<(usize, Zone)>,
+}
+
+/// A noun found in a reading: the words `start..=end` and the kinds they name.
+#[derive(Debug, Clone)]
+struct Noun {
+    start: usize,
+    end: usize,
+    kinds: Vec<usize>,
+}
+
+impl Lexicon {
+    /// Parses the three lexicon files.
+    pub fn parse(products: &str, extra: &str, title_words: &str) -> Result<Lexicon, LexiconError> {
+        let mut kinds = Vec::new();
+        let mut offsets = BTreeMap::new();
+        let mut commonest = BTreeSet::new();
+        let mut parent_offsets = Vec::new();
+        for (index, line) in products.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let problem = |problem| LexiconError::Products { line: index + 1, problem };
+            let mut fields = line.split('\t');
+            let (Some(offset), Some(_lexfile), Some(lemmas), Some(parents), Some(first)) =
+                (fields.next(), fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                return Err(problem("expected five tab-separated fields"));
+            };
+            commonest.extend(first.split('|').map(|lemma| words(lemma).join(" ")).filter(|lemma| !lemma.is_empty()));
+            if offsets.insert(offset.to_owned(), kinds.len()).is_some() {
+                return Err(problem("duplicate offset"));
+            }
+            let lemmas: Vec<String> =
+                lemmas.split('|').map(|lemma| words(lemma).join(" ")).filter(|lemma| !lemma.is_empty()).collect();
+            if lemmas.is_empty() {
+                return Err(problem("no lemma"));
+            }
+            kinds.push(Kind { lemmas, parents: Vec::new(), narrower: 0 });
+            parent_offsets.push((
+                index + 1,
+                parents.split(',').filter(|parent| !parent.is_empty()).map(str::to_owned).collect::<Vec<_>>(),
+            ));
+        }
+        for (kind, (line, parents)) in parent_offsets.into_iter().enumerate() {
+            for parent in parents {
+                let Some(&parent) = offsets.get(&parent) else {
+                    return Err(LexiconError::Products { line, problem: "parent offset not in the file" });
+                };
+                kinds[kind].parents.push(parent);
+            }
+        }
+        let mut by_words: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (index, kind) in kinds.iter().enumerate() {
+            for lemma in &kind.lemmas {
+                let entry = by_words.entry(lemma.clone()).or_default();
+                if !entry.contains(&index) {
+                    entry.push(index);
+                }
+            }
+        }
+        for (index, line) in extra.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            let problem = |problem| LexiconError::Extra { line: index + 1, problem };
+            let Some((word, lemma)) = line.split_once("=>") else {
+                return Err(problem("expected `word => lemma`"));
+            };
+            let (word, lemma) = (words(word).join(" "), words(lemma).join(" "));
+            let Some(senses) = by_words.get(&lemma).cloned() else {
+                return Err(problem("the lemma is not in products.tsv"));
+            };
+            commonest.insert(word.clone());
+            let entry = by_words.entry(word).or_default();
+            for sense in senses {
+                if !entry.contains(&sense) {
+                    entry.push(sense);
+                }
+            }
+        }
+        count_narrower(&mut kinds);
+        Ok(Lexicon { kinds, by_words, commonest, title: TitleWords::parse(title_words)? })
+    }
+
+    /// The kinds a run of folded words names, trying the word as written and
+    /// then its singular ("shoes" → "shoe", "batteries" → "battery").
+    fn kinds_of(&self, run: &[String]) -> Option<&[usize]> {
+        let joined = run.join(" ");
+        if let Some(kinds) = self.by_words.get(&joined) {
+            return Some(kinds);
+        }
+        let (last, head) = run.split_last()?;
+        let prefix = head.iter().map(|word| format!("{word} ")).collect::<String>();
+        singulars(last)
+            .into_iter()
+            .find_map(|singular| self.by_words.get(&format!("{prefix}{singular}")).map(Vec::as_slice))
+    }
+
+    /// [`Lexicon::kinds_of`], for a word whose commonest sense is a product
+    /// (or a run of words, which WordNet lists only where it names a thing).
+    fn product_kinds_of(&self, run: &[String]) -> Option<&[usize]> {
+        if run.len() == 1 {
+            let commonest = singulars(&run[0]).iter().any(|form| self.commonest.contains(form));
+            if !commonest {
+                return None;
+            }
+        }
+        self.kinds_of(run)
+    }
+
+    /// The longest noun ending at word `end` of the reading, within one
+    /// segment and zone (up to three words: "running shoe", "tea bag").
+    /// `strict`: only words whose commonest sense is a product (a title's
+    /// head); otherwise any sense (what the person named, and its matches).
+    fn noun_ending_at(&self, reading: &Reading, end: usize, strict: bool) -> Option<Noun> {
+        let place = reading.place[end];
+        (end.saturating_sub(2)..=end)
+            .filter(|start| (*start..=end).all(|index| reading.place[index] == place))
+            .find_map(|start| {
+                let run = &reading.words[start..=end];
+                let kinds = if strict { self.product_kinds_of(run) } else { self.kinds_of(run) };
+                kinds.map(|kinds| Noun { start, end, kinds: kinds.to_vec() })
+            })
+    }
+
+    /// Whether `word` describes or counts a product without naming one.
+    fn is_filler(&self, word: &str) -> bool {
+        word.chars().any(|character| character.is_ascii_digit())
+            || self.title.noise.iter().any(|noise| noise == word)
+            || self.title.collection.iter().any(|collection| collection == word)
+            || self.title.colours.iter().any(|colour| colour == word)
+    }
+
+    /// How kinds `item` stand to kinds `requested`.
+    fn relation(&self, item: &[usize], requested: &[usize]) -> Relation {
+        if item.iter().any(|kind| self.within(*kind, requested)) {
+            Relation::Names
+        } else if requested.iter().any(|kind| self.within(*kind, item)) {
+            Relation::Broader
+        } else {
+            Relation::Unrelated
+        }
+    }
+
+    /// Whether `kind` is one of `targets` or lies under one of them.
+    fn within(&self, kind: usize, targets: &[usize]) -> bool {
+        let mut frontier = vec![kind];
+        for _ in 0..MAX_DEPTH {
+            if frontier.iter().any(|kind| targets.contains(kind)) {
+                return true;
+            }
+            frontier = frontier.iter().flat_map(|kind| self.kinds[*kind].parents.iter().copied()).collect();
+            if frontier.is_empty() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Reads `title` into words with their segments and zones.
+    fn read(&self, title: &str) -> Reading {
+        let mut reading = Reading { words: Vec::new(), place: Vec::new() };
+        for (segment, piece) in segments(title).into_iter().enumerate() {
+            let mut zone = Zone::Main;
+            for word in words(&piece) {
+                if self.title.for_words.contains(&word) {
+                    zone = Zone::For;
+                    continue;
+                }
+                if self.title.with_words.contains(&word) && zone == Zone::Main {
+                    zone = Zone::With;
+                    continue;
+                }
+                reading.words.push(word);
+                reading.place.push((segment, zone));
+            }
+        }
+        reading
+    }
+
+    /// The head noun of a reading: in its first segment that has a main part,
+    /// the last word before "for"/"with" that is not filler, when it is a
+    /// product noun. A last word the lexicon does not know ("Pro Max",
+    /// "Pegasus") leaves the head unknown: the title may be naming a model.
+    fn head(&self, reading: &Reading) -> Option<Noun> {
+        let segment = reading.place.iter().find(|(_, zone)| *zone == Zone::Main)?.0;
+        let last = (0..reading.words.len())
+            .rev()
+            .filter(|index| reading.place[*index] == (segment, Zone::Main))
+            .find(|index| !self.is_filler(&reading.words[*index]))?;
+        self.noun_ending_at(reading, last, true)
+    }
+
+    /// The next word after `index`, past filler, in its segment and zone.
+    fn next_word(&self, reading: &Reading, index: usize) -> Option<usize> {
+        let place = reading.place[index];
+        (index + 1..reading.words.len())
+            .take_while(|next| reading.place[*next] == place)
+            .find(|next| !self.is_filler(&reading.words[*next]))
+    }
+
+    /// Whether the noun at `noun` is followed, past filler in its zone, by
+    /// a product noun not of the requested kinds: then the title may be
+    /// naming something for it ("iPhone 15 Case Clear"), so it does not
+    /// name the product plainly.
+    fn precedes_another(&self, reading: &Reading, noun: &Noun, requested: &[usize]) -> bool {
+        let place = reading.place[noun.end];
+        let Some(next) = self.next_word(reading, noun.end) else {
+            return false;
+        };
+        (next..reading.words.len().min(next + 3))
+            .take_while(|end| reading.place[*end] == place)
+            .filter_map(|end| self.product_kinds_of(&reading.words[next..=end]))
+            .any(|kinds| requested.is_empty() || self.relation(kinds, requested) == Relation::Unrelated)
+    }
+
+    /// Judges one item's words against the requested product phrase
+    /// ("running shoes", "iPhone 15"). `title` is the item's name; `others`
+    /// are further texts that may name its kind (its category), read only for
+    /// a match, never to find another kind.
+    pub fn judge(&self, requested: &str, title: &str, others: &[&str]) -> ProductMatch {
+        let Some(wanted) = self.wanted(requested) else {
+            return ProductMatch::Unknown;
+        };
+        let reading = self.read(title);
+        let occurrences = self.occurrences(&reading, &wanted);
+        let head = self.head(&reading);
+        if let Some(noun) = occurrences.iter().find(|noun| {
+            reading.place[noun.end].1 == Zone::Main && !self.precedes_another(&reading, noun, &wanted.kinds)
+        }) {
+            return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
+        }
+        if let Some(head) = head {
+            let kind = reading.words[head.start..=head.end].join(" ");
+            let related = !wanted.kinds.is_empty() && self.relation(&head.kinds, &wanted.kinds) != Relation::Unrelated;
+            let literal_head = reading.words[head.start..=head.end].ends_with(&wanted.words);
+            if !related && !literal_head {
+                // Named only after "for" (what the item fits), or right
+                // before a one-word head ("Shoe Bag"): a modifier. A longer
+                // head ("Control Board Power Tool") is too often a pile of
+                // nouns to read this way; "with" lists what comes with it,
+                // which may be the product itself, so it decides nothing.
+                let modifier_only = occurrences.iter().all(|noun| match reading.place[noun.end].1 {
+                    Zone::For => true,
+                    Zone::Main => head.start == head.end && self.next_word(&reading, noun.end) == Some(head.start),
+                    Zone::With => false,
+                });
+                if !occurrences.is_empty() && modifier_only {
+                    return ProductMatch::Other { kind, why: OtherWhy::OnlyModifier };
+                }
+                if occurrences.is_empty() && wanted.specific(self) {
+                    return ProductMatch::Other { kind, why: OtherWhy::HeadNoun };
+                }
+            }
+        }
+        for other in others {
+            let reading = self.read(other);
+            if let Some(noun) = self.occurrences(&reading, &wanted).into_iter().find(|noun| {
+                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(&reading, noun, &wanted.kinds)
+            }) {
+                return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
+            }
+        }
+        ProductMatch::Unknown
+    }
+
+    /// The requested product's noun: its last word that is not filler, as
+    /// the longest lexicon noun ending there, or as the word itself when the
+    /// lexicon does not know it ("Galaxy S24").
+    fn wanted(&self, requested: &str) -> Option<Wanted> {
+        let reading = self.read(requested);
+        let last = (0..reading.words.len()).rev().find(|index| !self.is_filler(&reading.words[*index]))?;
+        Some(match self.noun_ending_at(&reading, last, false) {
+            Some(noun) => Wanted { words: reading.words[noun.start..=noun.end].to_vec(), kinds: noun.kinds },
+            None => Wanted { words: vec![reading.words[last].clone()], kinds: Vec::new() },
+        })
+    }
+
+    /// Where a reading names the wanted product: a lexicon noun of its kind
+    /// (or narrower), or its own words.
+    fn occurrences(&self, reading: &Reading, wanted: &Wanted) -> Vec<Noun> {
+        (0..reading.words.len())
+            .filter_map(|end| {
+                if let Some(noun) = self.noun_ending_at(reading, end, false)
+                    && !wanted.kinds.is_empty()
+                    && self.relation(&noun.kinds, &wanted.kinds) == Relation::Names
+                {
+                    return Some(noun);
+                }
+                let start = (end + 1).checked_sub(wanted.words.len())?;
+                let run = &reading.words[start..=end];
+                let same = run == wanted.words.as_slice()
+                    || (run[..run.len() - 1] == wanted.words[..wanted.words.len() - 1]
+                        && singulars(&run[run.len() - 1]).contains(&wanted.words[wanted.words.len() - 1]));
+                (same && (start..=end).all(|index| reading.place[index] == reading.place[end])).then(|| Noun {
+                    start,
+                    end,
+                    kinds: wanted.kinds.clone(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The requested product's noun.
+#[derive(Debug)]
+struct Wanted {
+    words: Vec<String>,
+    kinds: Vec<usize>,
+}
+
+impl Wanted {
+    /// Whether this noun is specific enough that an item of an unrelated
+    /// kind is plainly not it.
+    fn specific(&self, lexicon: &Lexicon) -> bool {
+        !self.kinds.is_empty() && self.kinds.iter().all(|kind| lexicon.kinds[*kind].narrower <= TOO_GENERAL)
+    }
+}
+
+impl TitleWords {
+    fn parse(text: &str) -> Result<TitleWords, LexiconError> {
+        let mut title = TitleWords::default();
+        let mut section: Option<&mut Vec<String>> = None;
+        for (index, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(name) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+                section = Some(match name {
+                    "collection" => &mut title.collection,
+                    "noise" => &mut title.noise,
+                    "for" => &mut title.for_words,
+                    "with" => &mut title.with_words,
+                    "colour" => &mut title.colours,
+                    _ => return Err(LexiconError::TitleWords { line: index + 1, problem: "unknown section" }),
+                });
+                continue;
+            }
+            let Some(words) = section.as_deref_mut() else {
+                return Err(LexiconError::TitleWords { line: index + 1, problem: "a word before any section" });
+            };
+            let word = crate::normalize::fold(line);
+            if words.contains(&word) {
+                return Err(LexiconError::TitleWords { line: index + 1, problem: "duplicate word in its section" });
+            }
+            words.push(word);
+        }
+        Ok(title)
+    }
+}
+
+/// A title cut at the punctuation that separates its parts: commas, bars,
+/// brackets, colons, dashes between spaces. "Study Guide: The Hobbit" is two
+/// parts; "T-Shirt" stays one word.
+fn segments(title: &str) -> Vec<String> {
+    let mut segments = vec![String::new()];
+    let characters: Vec<char> = title.chars().collect();
+    for (index, character) in characters.iter().enumerate() {
+        let spaced = |offset: isize| {
+            let at = index as isize + offset;
+            at < 0 || at as usize >= characters.len() || characters[at as usize].is_whitespace()
+        };
+        let cuts = matches!(character, ',' | '|' | '(' | ')' | '[' | ']' | ':' | ';' | '•' | '/')
+            || (matches!(character, '-' | '–' | '—') && spaced(-1) && spaced(1));
+        if cuts {
+            segments.push(String::new());
+        } else if let Some(last) = segments.last_mut() {
+            last.push(*character);
+        }
+    }
+    segments.retain(|segment| !segment.trim().is_empty());
+    segments
+}
+
+/// A folded English word's possible singulars, the word itself first;
+/// other scripts only as written.
+fn singulars(word: &str) -> Vec<String> {
+    let mut out = vec![word.to_owned()];
+    if !word.is_ascii() || word.len() < 3 {
+        return out;
+    }
+    let mut push = |candidate: String| {
+        if !candidate.is_empty() && !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    };
+    if let Some(stem) = word.strip_suffix("ies") {
+        push(format!("{stem}y"));
+    }
+    if let Some(stem) = word.strip_suffix("ves") {
+        push(format!("{stem}f"));
+        push(format!("{stem}fe"));
+    }
+    if let Some(stem) = word.strip_suffix("men") {
+        push(format!("{stem}man"));
+    }
+    if let Some(stem) = word.strip_suffix("es") {
+        push(stem.to_owned());
+    }
+    if let Some(stem) = word.strip_suffix('s')
+        && !word.ends_with("ss")
+    {
+        push(stem.to_owned());
+    }
+    out
+}
+
+/// Fills each kind's count of narrower kinds (an upper bound: a kind under
+/// two parents counts under both), children before parents.
+fn count_narrower(kinds: &mut [Kind]) {
+    let mut children = vec![Vec::new(); kinds.len()];
+    for (index, kind) in kinds.iter().enumerate() {
+        for parent in &kind.parents {
+            children[*parent].push(index);
+        }
+    }
+    let mut memo: Vec<Option<u32>> = vec![None; kinds.len()];
+    for index in 0..kinds.len() {
+        // An explicit stack, so a deep tree cannot overflow the call stack.
+        let mut stack = vec![(index, false)];
+        while let Some((kind, expanded)) = stack.pop() {
+            if memo[kind].is_some() {
+                continue;
+            }
+            if expanded {
+                let total =
+                    children[kind].iter().map(|child| 1 + memo[*child].unwrap_or(0)).fold(0u32, u32::saturating_add);
+                memo[kind] = Some(total);
+            } else {
+                stack.push((kind, true));
+                stack
+                    .extend(children[kind].iter().filter(|child| memo[**child].is_none()).map(|child| (*child, false)));
+            }
+        }
+    }
+    for (kind, count) in kinds.iter_mut().zip(memo) {
+        kind.narrower = count.unwrap_or(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(requested: &str, title: &str) -> ProductMatch {
+        lexicon().judge(requested, title, &[])
+    }
+
+    fn other(requested: &str, title: &str) -> bool {
+        matches!(judge(requested, title), ProductMatch::Other { .. })
+    }
+
+    fn named(requested: &str, title: &str) -> bool {
+        matches!(judge(requested, title), ProductMatch::Named { .. })
+    }
+
+    #[test]
+    fn the_embedded_files_parse() {
+        let lexicon = Lexicon::parse(PRODUCTS, PRODUCTS_EXTRA, TITLE_WORDS).expect("the embedded lexicon parses");
+        assert!(lexicon.kinds.len() > 10_000, "WordNet's artifact and food nouns: {}", lexicon.kinds.len());
+        assert!(lexicon.kinds_of(&["shoes".to_owned()]).is_some());
+    }
+
+    #[test]
+    fn a_bad_line_is_an_error_naming_its_file_and_line() {
+        assert_eq!(
+            Lexicon::parse("1\tartifact\tshoe\t2\tshoe\n", "", "").unwrap_err(),
+            LexiconError::Products { line: 1, problem: "parent offset not in the file" }
+        );
+        assert_eq!(
+            Lexicon::parse("1\tartifact\tshoe\t\tshoe\n", "sneaker => boot\n", "").unwrap_err(),
+            LexiconError::Extra { line: 1, problem: "the lemma is not in products.tsv" }
+        );
+        assert_eq!(
+            Lexicon::parse("", "", "word\n").unwrap_err(),
+            LexiconError::TitleWords { line: 1, problem: "a word before any section" }
+        );
+    }
+
+    #[test]
+    fn the_item_named_by_its_noun_a_plural_or_a_narrower_kind_is_the_product() {
+        assert!(named("running shoes", "Nike Air Zoom Pegasus 41 Men's Road Running Shoes - Black"));
+        assert!(named("shoes", "Adidas Sneakers White"));
+        assert!(named("couch", "Mid-Century Modern Sofa, Grey"));
+        assert!(named("earbuds", "Wireless Earbuds Bluetooth 5.3"));
+        assert!(named("t-shirt", "Men's Cotton T-Shirt 100% Cotton"));
+        assert!(named("belt", "MEN LEATHER BUSINESS CASUAL BELT"));
+        assert!(named("knife", "Kitchen Knife Set 5 Pieces"));
+        assert!(named("tea", "Organic Green Tea Bags 100 Count"));
+        assert!(named("кроссовки", "Кроссовки Nike Pegasus 41 мужские"));
+        assert!(named("iPhone 15", "Apple iPhone 15 128GB Black"));
+    }
+
+    #[test]
+    fn another_kind_of_thing_is_other() {
+        assert_eq!(
+            judge("running shoes", "Nike Everyday Cushioned Crew Socks (3 Pairs)"),
+            ProductMatch::Other { kind: "socks".into(), why: OtherWhy::HeadNoun }
+        );
+        assert_eq!(
+            judge("running shoes", "Running Shoe Bag"),
+            ProductMatch::Other { kind: "bag".into(), why: OtherWhy::OnlyModifier }
+        );
+        assert!(other("iPhone 15", "Case for iPhone 15, Clear"));
+        assert!(other("iPhone 15", "iPhone 15 Case"));
+        // The requested noun piled among others, the head unread: left open.
+        assert_eq!(judge("iPhone 15", "iPhone 15 Case Clear Shockproof"), ProductMatch::Unknown);
+        assert!(other("iphone 15", "Чехол для iPhone 15"));
+        assert!(other("телефон", "Чехол для телефона"));
+    }
+
+    #[test]
+    fn what_the_words_leave_open_is_unknown() {
+        // A model name the lexicon does not know, or one whose last word is
+        // first something else ("drive": the act of driving).
+        assert_eq!(judge("running shoes", "Nike Pegasus 41"), ProductMatch::Unknown);
+        assert_eq!(judge("tennis racket", "Babolat Pure Drive"), ProductMatch::Unknown);
+        // A broader kind is not plainly the thing, nor plainly another.
+        assert_eq!(judge("running shoes", "Nike Footwear"), ProductMatch::Unknown);
+        // A requested noun too general to block on.
+        assert_eq!(judge("device", "Garden Hose 50 ft"), ProductMatch::Unknown);
+        // A requested word the lexicon does not know, absent from the title.
+        assert_eq!(judge("Galaxy S24", "Samsung Phone Case"), ProductMatch::Unknown);
+    }
+
+    #[test]
+    fn the_category_can_name_the_product_but_never_another() {
+        assert_eq!(
+            lexicon().judge("running shoes", "Nike Pegasus 41", &["Shoes > Running Shoes"]),
+            ProductMatch::Named { said: "running shoes".into() }
+        );
+        assert_eq!(lexicon().judge("running shoes", "Nike Pegasus 41", &["Socks"]), ProductMatch::Unknown);
+    }
+
+    #[test]
+    fn every_extra_word_reads_as_its_lemma() {
+        for line in PRODUCTS_EXTRA
+            .lines()
+            .map(|line| line.split('#').next().unwrap_or_default().trim())
+            .filter(|line| !line.is_empty())
+        {
+            let (word, _) = line.split_once("=>").expect("word => lemma");
+            assert!(lexicon().kinds_of(&words(word)).is_some(), "{word}");
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Whether an item's own words say what a free-text requirement asks for
+//! (issue 28 §4, the *met* half): "made of denim" against "… High Waist
+//! Straight Denim …", "65W" against "USB-C charger 65 W".
+//!
+//! Met means every content word of the requirement is among the words of one
+//! item (its name, category, description, options and attributes together),
+//! insensitive to case, hyphens, a plural's ending and the space between a
+//! number and its unit. A requirement that negates ("no sugar", "without
+//! parabens", "paraben-free", "без сахара") is met only where the item says
+//! the whole phrase itself, so the thing negated is never read as the thing
+//! asked for. Anything less is not met, and the caller keeps the question:
+//! this module can only ever remove a question, never add a block.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use crate::normalize::fold;
+
+const REQUIREMENT_WORDS: &str = include_str!("../../extractors/lexicon/requirement-words.txt");
+
+/// The two word classes of `requirement-words.txt`.
+#[derive(Debug, Default)]
+struct RequirementWords {
+    /// Words that carry no requirement of their own ("made of", "in").
+    filler: BTreeSet<String>,
+    /// Words that negate what follows or precedes them.
+    negations: BTreeSet<String>,
+}
+
+static WORDS: LazyLock<RequirementWords> = LazyLock::new(|| {
+    // Embedded and parsed by this module's tests, so a failure here is a
+    // build that never passed them.
+    parse(REQUIREMENT_WORDS).unwrap_or_else(|line| panic!("requirement-words.txt line {line}: not a word in a section"))
+});
+
+/// Where an item says what a requirement asks: the item's own words for
+/// each content word of the requirement, as the item spells them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    pub quote: String,
+}
+
+/// Whether the item whose texts are `texts` says what `requirement` asks.
+/// `None` when it does not, or when the requirement has no content word.
+pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
+    let wanted = tokens(requirement);
+    let words = &*WORDS;
+    if wanted.iter().any(|token| words.negations.contains(&token.folded)) {
+        return said_whole(&wanted, texts);
+    }
+    let content: Vec<&Token> = wanted.iter().filter(|token| !words.filler.contains(&token.folded)).collect();
+    if content.is_empty() {
+        return None;
+    }
+    let item: Vec<Token> = texts.iter().flat_map(|text| tokens(text)).collect();
+    let mut quoted: Vec<String> = Vec::new();
+    for token in content {
+        let found = item.iter().find(|candidate| same_word(&candidate.folded, &token.folded))?;
+        if !quoted.contains(&found.original) {
+            quoted.push(found.original.clone());
+        }
+    }
+    Some(Said { quote: quoted.join(" ") })
+}
+
+/// A negating requirement is met only by the same words in the same order
+/// in one clause of one text ("paraben-free" in "Paraben-Free Shampoo",
+/// not in "contains parabens, free shipping").
+fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
+    let clauses = texts.iter().flat_map(|text| text.split([',', ';', ':', '.', '|', '(', ')', '[', ']', '/']));
+    clauses.into_iter().find_map(|text| {
+        let item = tokens(text);
+        (0..item.len().checked_sub(wanted.len())? + 1).find_map(|start| {
+            let run = &item[start..start + wanted.len()];
+            run.iter()
+                .zip(wanted)
+                .all(|(candidate, token)| same_word(&candidate.folded, &token.folded))
+                .then(|| Said { quote: run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ") })
+        })
+    })
+}
+
+/// Two folded words are the same word: equal, or one the other's plural
+/// ("shoes", "boxes", "batteries"). Other scripts compare as written.
+fn same_word(item: &str, wanted: &str) -> bool {
+    item == wanted || plural_of(item, wanted) || plural_of(wanted, item)
+}
+
+fn plural_of(plural: &str, singular: &str) -> bool {
+    if !plural.is_ascii() || singular.len() < 3 || plural.chars().any(|character| character.is_ascii_digit()) {
+        return false;
+    }
+    plural.strip_suffix('s') == Some(singular)
+        || plural.strip_suffix("es") == Some(singular)
+        || plural.strip_suffix("ies").is_some_and(|stem| singular.strip_suffix('y') == Some(stem))
+}
+
+/// One word of a text: folded for comparison, and as the text spells it.
+#[derive(Debug, Clone)]
+struct Token {
+    folded: String,
+    original: String,
+}
+
+/// The words of a text, split on everything that is not a letter or a
+/// digit (a decimal point stays in its number), and between a number and
+/// the letters after it ("65W" is "65" and "W", as "65 W" is), `ё` read
+/// as `е`.
+fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    // A decimal point or comma between digits belongs to the number: "1.5L"
+    // is 1.5 litres, not 1 and 5 L.
+    let characters: Vec<char> = text.chars().collect();
+    let joins = |index: usize| {
+        matches!(characters[index], '.' | ',')
+            && index > 0
+            && characters[index - 1].is_ascii_digit()
+            && characters.get(index + 1).is_some_and(char::is_ascii_digit)
+    };
+    let mut pieces: Vec<String> = vec![String::new()];
+    for (index, character) in characters.iter().enumerate() {
+        if character.is_alphanumeric() || joins(index) {
+            if let Some(last) = pieces.last_mut() {
+                last.push(if *character == ',' { '.' } else { *character });
+            }
+        } else if pieces.last().is_some_and(|last| !last.is_empty()) {
+            pieces.push(String::new());
+        }
+    }
+    for piece in pieces.iter().filter(|piece| !piece.is_empty()) {
+        let mut start = 0;
+        let characters: Vec<(usize, char)> = piece.char_indices().collect();
+        for window in characters.windows(2) {
+            let ((_, before), (at, after)) = (window[0], window[1]);
+            if before.is_ascii_digit() && after.is_alphabetic() {
+                out.push(token(&piece[start..at]));
+                start = at;
+            }
+        }
+        out.push(token(&piece[start..]));
+    }
+    out
+}
+
+fn token(original: &str) -> Token {
+    Token { folded: fold(original).replace('ё', "е"), original: original.to_owned() }
+}
+
+/// Parses `requirement-words.txt`: `[filler]` and `[negations]` sections,
+/// one word a line, `#` comments. Returns the line of the first bad one.
+fn parse(text: &str) -> Result<RequirementWords, usize> {
+    let mut words = RequirementWords::default();
+    let mut section: Option<&mut BTreeSet<String>> = None;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        match line {
+            "[filler]" => section = Some(&mut words.filler),
+            "[negations]" => section = Some(&mut words.negations),
+            _ => {
+                let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
+                if line.contains(' ') || !set.insert(fold(line)) {
+                    return Err(index + 1);
+                }
+            }
+        }
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn met(requirement: &str, texts: &[&str]) -> Option<String> {
+        said(requirement, texts).map(|said| said.quote)
+    }
+
+    #[test]
+    fn the_embedded_word_list_parses() {
+        let words = parse(REQUIREMENT_WORDS).expect("requirement-words.txt parses");
+        assert!(words.filler.contains("made") && words.negations.contains("without"));
+        assert_eq!(parse("word\n").unwrap_err(), 1);
+        assert_eq!(parse("[filler]\nmade\nmade\n").unwrap_err(), 3);
+    }
+
+    #[test]
+    fn every_content_word_said_by_the_item_meets_the_requirement() {
+        assert_eq!(met("made of denim", &["Women's High Waist Straight Denim Jeans"]).as_deref(), Some("Denim"));
+        assert_eq!(met("65W", &["USB-C charger 65 W"]).as_deref(), Some("65 W"));
+        assert_eq!(met("50 ml", &["Eau de Parfum 50ml"]).as_deref(), Some("50 ml"));
+        assert_eq!(met("waist 44", &["MEN LEATHER BELT", "waist:44"]).as_deref(), Some("waist 44"));
+        assert_eq!(met("leather business casual belts", &["MEN LEATHER BUSINESS CASUAL BELT"]).is_some(), true);
+        assert_eq!(met("из натуральной кожи", &["Ремень из натуральной кожи"]).is_some(), true);
+    }
+
+    #[test]
+    fn a_word_the_item_does_not_say_leaves_it_unmet() {
+        assert_eq!(met("made of denim", &["Women's High Waist Straight Jeans"]), None);
+        assert_eq!(met("65W", &["USB-C charger 45W"]), None);
+        assert_eq!(met("5L", &["Water bottle 1.5L"]), None);
+        assert_eq!(met("1,5 л", &["Бутылка 1.5 л"]).as_deref(), Some("1.5 л"));
+        assert_eq!(met("of", &["Bag of chips"]), None, "no content word: nothing to meet");
+    }
+
+    #[test]
+    fn a_negation_is_never_read_as_the_thing_itself() {
+        assert_eq!(met("no sugar", &["Sugar Cookies"]), None);
+        assert_eq!(met("without parabens", &["Shampoo with parabens"]), None);
+        assert_eq!(met("paraben-free", &["Shampoo, contains parabens, free shipping"]), None);
+        assert_eq!(met("paraben-free", &["Paraben-Free Shampoo"]).as_deref(), Some("Paraben Free"));
+        assert_eq!(met("без сахара", &["Печенье с сахаром"]), None);
+        assert_eq!(met("без сахара", &["Печенье без сахара"]).as_deref(), Some("без сахара"));
+    }
+}
