@@ -56,10 +56,19 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
     must.chain(optional).collect()
 }
 
-/// The texts of an item that can say what a requirement asks: its name and
-/// the attributes the cart gives.
+/// The texts of an item that can say what a requirement asks: its name,
+/// the attributes the guard reads, and the item's own words (description,
+/// category, options and attributes with their names, tags).
 fn item_texts(item: &Item) -> Vec<&str> {
-    [&item.name, &item.brand, &item.color, &item.size].into_iter().filter_map(|text| text.as_deref()).collect()
+    let words = &item.words;
+    [&item.name, &item.brand, &item.color, &item.size, &words.description, &words.category]
+        .into_iter()
+        .filter_map(|text| text.as_deref())
+        .chain(
+            words.options.iter().chain(&words.attributes).flat_map(|named| [named.name.as_str(), named.value.as_str()]),
+        )
+        .chain(words.tags.iter().map(String::as_str))
+        .collect()
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let (Some(wanted), Some(name)) = (&target.product, item.item.name.as_deref()) else {
         return Status::Pass;
     };
-    match lexicon().judge(wanted, name, &[]) {
+    let category: Vec<&str> = item.item.words.category.as_deref().into_iter().collect();
+    match lexicon().judge(wanted, name, &category) {
         ProductMatch::Other { .. } => Status::Fail,
         ProductMatch::Named { .. } | ProductMatch::Unknown => Status::Pass,
     }
