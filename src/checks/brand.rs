@@ -1,9 +1,8 @@
 //! `brand`: the item's brand is not the brand the person chose, nor one of
 //! the other brands they accept (`brand_any`).
 
-use serde_json::json;
-
-use super::{Detail, PreparedItem, Status, Target, expected_of};
+use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -21,14 +20,14 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.brand_any.iter().map(|brand| brand.raw.as_str())).collect();
     let look_alike = target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
-    let expected = expected_of(&accepted);
+    let expected = Compared::any_text(&accepted);
     let message = Message::Brand {
         wanted: accepted.iter().map(|brand| (*brand).to_owned()).collect(),
         actual: item.item.brand.clone(),
         look_alike,
         item: ItemName::of(item.item),
     };
-    Detail { expected, actual: json!(item.item.brand), message }
+    Detail { expected, actual: Compared::text_or_nothing(item.item.brand.as_deref()), message }
 }
 
 #[cfg(test)]

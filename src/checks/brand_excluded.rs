@@ -1,8 +1,7 @@
 //! `brand-excluded`: the item's brand is one the person excluded.
 
-use serde_json::json;
-
 use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -28,8 +27,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let excluded: Vec<&str> = target.brand_not.iter().map(|brand| brand.raw.as_str()).collect();
     let exact = target.brand_not.iter().any(|brand| item.brand.as_deref() == Some(&brand.folded));
     Detail {
-        expected: json!({ "not": excluded }),
-        actual: json!(item.item.brand),
+        expected: Compared::Not { not: excluded.iter().map(|name| (*name).to_owned()).collect() },
+        actual: Compared::text_or_nothing(item.item.brand.as_deref()),
         message: Message::BrandExcluded {
             excluded: excluded.iter().map(|brand| (*brand).to_owned()).collect(),
             actual: item.item.brand.clone(),

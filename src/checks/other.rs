@@ -2,12 +2,10 @@
 //! Each must-have (`other`) is put to the person (block, unless soft or
 //! disputed); each nice-to-have (`other_optional`) is a note.
 
-use serde_json::json;
-
 use super::{SeverityRules, Source};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
-use crate::finding::{Code, Finding, Severity};
+use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{ItemName, Message};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Finding> {
@@ -23,8 +21,8 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Vec<Findin
             line: None,
             path: "$.cart".to_owned(),
             entry: None,
-            expected: json!(text),
-            actual: json!(null),
+            expected: Compared::Text(text.clone()),
+            actual: Compared::Nothing,
             reason: String::new(),
             message: None,
         }

@@ -16,7 +16,7 @@ use super::record::CheckRecord;
 use super::{Answer, CheckError, MAX_ANSWER_BYTES, invalid};
 use crate::cart::Cart;
 use crate::digest;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Compared, Finding, Severity};
 use crate::messages::Message;
 
 /// The reply that accepts a finding (read case-insensitively).
@@ -69,7 +69,7 @@ pub struct AnswerState {
 pub struct Decided {
     pub finding_id: String,
     pub item_digest: String,
-    pub actual: Value,
+    pub actual: Compared,
 }
 
 impl AnswerState {
@@ -205,7 +205,6 @@ mod tests {
     use crate::cart::{CartEntry, Item};
     use crate::facts::FieldName;
     use crate::finding::{Code, cart_path};
-    use serde_json::json;
 
     fn cart(sizes: &[&str]) -> Cart {
         Cart {
@@ -228,8 +227,8 @@ mod tests {
             line: None,
             path: cart_path(Some(entry)),
             entry: Some(entry),
-            expected: json!("42"),
-            actual: json!(actual),
+            expected: Compared::Text("42".into()),
+            actual: Compared::Text(actual.into()),
             reason: String::new(),
             message: None,
         }
@@ -272,7 +271,8 @@ mod tests {
         let finding = size_finding(0, "EU 44");
         let record = previous(vec![finding.clone()], cart.clone(), AnswerState::default());
         let digest = item_digest(&cart, Some(0));
-        let decided = Decided { finding_id: finding.id.clone(), item_digest: digest, actual: json!("EU 44") };
+        let decided =
+            Decided { finding_id: finding.id.clone(), item_digest: digest, actual: Compared::Text("EU 44".into()) };
 
         // (answers, expected accepted, declined, clarifications) or the errored field.
         let accepted = resolve(Some(&record), &[answer(&finding.id, "Accept")]).unwrap();
@@ -316,7 +316,7 @@ mod tests {
             accepted: vec![Decided {
                 finding_id: finding.id.clone(),
                 item_digest: item_digest(&cart_seen, Some(0)),
-                actual: json!("EU 44"),
+                actual: Compared::Text("EU 44".into()),
             }],
             ..AnswerState::default()
         };

@@ -10,11 +10,10 @@
 //! nothing changes.
 
 use chrono::NaiveDate;
-use serde_json::Value;
 
 use crate::cart::Cart;
 use crate::extract::set::ExtractorReport;
-use crate::finding::{Code, Finding};
+use crate::finding::{Code, Compared, Finding};
 use crate::messages::{ItemName, Message};
 
 /// Quotes the person's words in the reasons of size and model findings whose
@@ -46,7 +45,7 @@ pub fn quote_reasons(
                 Code::Model => "model",
                 _ => return finding,
             };
-            let (Value::String(expected), Some(entry)) = (&finding.expected, finding.entry) else {
+            let (Compared::Text(expected), Some(entry)) = (&finding.expected, finding.entry) else {
                 return finding;
             };
             let field = match finding.line {
@@ -76,8 +75,14 @@ pub fn quote_reasons(
 /// `You asked for it by “Friday” (Friday, 6 November); it would arrive in 8
 /// days (Tuesday, 10 November): Nike Pegasus 41.`
 fn deadline_message(finding: &Finding, cart: &Cart, reports: &[ExtractorReport], today: NaiveDate) -> Option<Message> {
-    let deadline = finding.expected.get("delivery_days_at_most")?.as_u64()?;
-    let arrives = finding.actual.get("delivery_days")?.as_u64()?;
+    let (
+        Compared::DeliveryWithin { delivery_days_at_most: deadline },
+        Compared::Delivery { delivery_days: Some(arrives) },
+    ) = (&finding.expected, &finding.actual)
+    else {
+        return None;
+    };
+    let (deadline, arrives) = (*deadline, *arrives);
     let item = &cart.entries.get(finding.entry?)?.item;
     let quoted = words_for(reports, "deadline_days", &deadline.to_string())
         .filter(|words| DEADLINE_WORDS.contains(&words.to_lowercase().as_str()))
