@@ -6,6 +6,7 @@
 //! code table (guard code → ACF code, severity, action) lives here and only
 //! here; docs/acf.md documents it.
 
+use chrono::{DateTime, SubsecRound, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -130,10 +131,15 @@ pub struct Conformity {
     pub mandate_ref: MandateRef,
     /// SHA-256 of the canonical cart as checked.
     pub subject_digest: String,
-    /// RFC 3339, UTC.
-    pub issued_at: String,
-    /// RFC 3339, UTC: the verdict must not be acted on after this.
-    pub expires_at: String,
+    /// RFC 3339, UTC, on the wire ([`wire_time`]).
+    #[serde(with = "wire_time")]
+    #[schemars(with = "String")]
+    pub issued_at: DateTime<Utc>,
+    /// The verdict must not be acted on after this. RFC 3339, UTC, on the
+    /// wire ([`wire_time`]).
+    #[serde(with = "wire_time")]
+    #[schemars(with = "String")]
+    pub expires_at: DateTime<Utc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_record_id: Option<String>,
     pub max_attempts: u32,
@@ -308,8 +314,33 @@ pub fn verdict(decision: Decision, messages: &[Message]) -> AcfVerdict {
     if all_recoverable { AcfVerdict::Block } else { AcfVerdict::Review }
 }
 
-pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
+pub fn rfc3339(time: DateTime<Utc>) -> String {
     time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// A time as the wire carries it: whole seconds, which is all that
+/// [`rfc3339`] renders. Times are cut to this when they are made, so a
+/// time read back from a sealed record equals the one that was sealed.
+pub fn whole_seconds(time: DateTime<Utc>) -> DateTime<Utc> {
+    time.trunc_subsecs(0)
+}
+
+/// The serde form of a time: [`rfc3339`] text, read back with any offset
+/// and kept in UTC. Times stay `DateTime` until they are written.
+pub mod wire_time {
+    use chrono::{DateTime, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&super::rfc3339(*time))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        DateTime::parse_from_rfc3339(&text)
+            .map(|time| time.with_timezone(&Utc))
+            .map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
+    }
 }
 
 /// Renders a verdict as the ACF v0.2 projection bound to `binding`: one
@@ -336,8 +367,8 @@ pub fn project(decision: Decision, messages: Vec<Message>, binding: &Binding) ->
             record_id: binding.record_id.clone(),
             mandate_ref: MandateRef { scheme: MANDATE_SCHEME.to_owned(), digest: binding.mandate_digest.clone() },
             subject_digest: binding.subject_digest.clone(),
-            issued_at: rfc3339(binding.issued_at),
-            expires_at: rfc3339(binding.issued_at + binding.validity),
+            issued_at: whole_seconds(binding.issued_at),
+            expires_at: whole_seconds(binding.issued_at + binding.validity),
             previous_record_id: binding.previous_record_id.clone(),
             max_attempts: MAX_ATTEMPTS,
         },
@@ -742,7 +773,7 @@ mod tests {
         let projection = project(Decision::Ask, vec![colour.clone()], &binding());
         assert_eq!(projection.conformity.verdict, AcfVerdict::Block);
         assert_eq!(projection.ucp_status, UcpStatus::Incomplete);
-        assert_eq!(projection.conformity.expires_at, "2023-11-14T22:28:20Z");
+        assert_eq!(rfc3339(projection.conformity.expires_at), "2023-11-14T22:28:20Z");
         let refund = message(
             &finding(
                 Code::Refund,
