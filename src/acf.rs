@@ -6,13 +6,14 @@
 //! code table (guard code → ACF code, severity, action) lives here and only
 //! here; docs/acf.md documents it.
 
+use chrono::{DateTime, SubsecRound, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::decision::{Basis, Decision, Verdict};
 use crate::facts::{FieldName, FieldRef};
-use crate::finding::{Code, Finding, Severity};
+use crate::finding::{Code, Compared, Finding, Severity};
 
 /// The namespace of the conformity object and of ACF codes.
 pub const CONFORMITY_KEY: &str = "com.provecart.conformity";
@@ -101,8 +102,10 @@ pub struct Message {
     pub path: String,
     /// The reason, for people.
     pub content: String,
-    pub expected: Value,
-    pub actual: Value,
+    #[schemars(with = "Value")]
+    pub expected: Compared,
+    #[schemars(with = "Value")]
+    pub actual: Compared,
     /// The fix, where one of the closed vocabulary fits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<Action>,
@@ -128,10 +131,15 @@ pub struct Conformity {
     pub mandate_ref: MandateRef,
     /// SHA-256 of the canonical cart as checked.
     pub subject_digest: String,
-    /// RFC 3339, UTC.
-    pub issued_at: String,
-    /// RFC 3339, UTC: the verdict must not be acted on after this.
-    pub expires_at: String,
+    /// RFC 3339, UTC, on the wire ([`wire_time`]).
+    #[serde(with = "wire_time")]
+    #[schemars(with = "String")]
+    pub issued_at: DateTime<Utc>,
+    /// The verdict must not be acted on after this. RFC 3339, UTC, on the
+    /// wire ([`wire_time`]).
+    #[serde(with = "wire_time")]
+    #[schemars(with = "String")]
+    pub expires_at: DateTime<Utc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_record_id: Option<String>,
     pub max_attempts: u32,
@@ -208,12 +216,13 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
 /// than every candidate count when there are several (`{"any_of": [...]}`);
 /// a count above the smallest can be reduced to it within what was said.
 fn quantity_below(finding: &Finding) -> bool {
-    let smallest = match finding.expected.get("any_of").and_then(serde_json::Value::as_array) {
-        Some(counts) => counts.iter().filter_map(serde_json::Value::as_u64).min(),
-        None => finding.expected.as_u64(),
+    let smallest = match &finding.expected {
+        Compared::AnyCount { any_of } => any_of.iter().min().copied(),
+        Compared::Count(count) => Some(*count),
+        _ => None,
     };
-    match (smallest, finding.actual.as_u64()) {
-        (Some(expected), Some(actual)) => actual < expected,
+    match (smallest, &finding.actual) {
+        (Some(expected), Compared::Count(actual)) => *actual < expected,
         _ => false,
     }
 }
@@ -267,8 +276,8 @@ pub fn engine_error_message(detail: &str, finding: Option<&Finding>) -> Message 
         severity: MessageSeverity::RequiresBuyerReview,
         path: "$".to_owned(),
         content: finding.map_or_else(|| detail.to_owned(), |finding| finding.reason.clone()),
-        expected: Value::Null,
-        actual: Value::Null,
+        expected: Compared::Nothing,
+        actual: Compared::Nothing,
         action: None,
         uncertain: true,
         requires_buyer_approval: !accepted,
@@ -285,8 +294,8 @@ pub fn retry_budget_message(content: &str) -> Message {
         severity: MessageSeverity::RequiresBuyerReview,
         path: "$".to_owned(),
         content: content.to_owned(),
-        expected: Value::from(MAX_ATTEMPTS),
-        actual: Value::from(MAX_ATTEMPTS + 1),
+        expected: Compared::Count(u64::from(MAX_ATTEMPTS)),
+        actual: Compared::Count(u64::from(MAX_ATTEMPTS) + 1),
         action: None,
         uncertain: false,
         requires_buyer_approval: true,
@@ -306,8 +315,33 @@ pub fn verdict(decision: Decision, messages: &[Message]) -> AcfVerdict {
     if all_recoverable { AcfVerdict::Block } else { AcfVerdict::Review }
 }
 
-pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
+pub fn rfc3339(time: DateTime<Utc>) -> String {
     time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// A time as the wire carries it: whole seconds, which is all that
+/// [`rfc3339`] renders. Times are cut to this when they are made, so a
+/// time read back from a sealed record equals the one that was sealed.
+pub fn whole_seconds(time: DateTime<Utc>) -> DateTime<Utc> {
+    time.trunc_subsecs(0)
+}
+
+/// The serde form of a time: [`rfc3339`] text, read back with any offset
+/// and kept in UTC. Times stay `DateTime` until they are written.
+pub mod wire_time {
+    use chrono::{DateTime, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&super::rfc3339(*time))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        DateTime::parse_from_rfc3339(&text)
+            .map(|time| time.with_timezone(&Utc))
+            .map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
+    }
 }
 
 /// Renders a verdict as the ACF v0.2 projection bound to `binding`: one
@@ -334,8 +368,8 @@ pub fn project(decision: Decision, messages: Vec<Message>, binding: &Binding) ->
             record_id: binding.record_id.clone(),
             mandate_ref: MandateRef { scheme: MANDATE_SCHEME.to_owned(), digest: binding.mandate_digest.clone() },
             subject_digest: binding.subject_digest.clone(),
-            issued_at: rfc3339(binding.issued_at),
-            expires_at: rfc3339(binding.issued_at + binding.validity),
+            issued_at: whole_seconds(binding.issued_at),
+            expires_at: whole_seconds(binding.issued_at + binding.validity),
             previous_record_id: binding.previous_record_id.clone(),
             max_attempts: MAX_ATTEMPTS,
         },
@@ -428,7 +462,7 @@ fn acp_code(message: &Message) -> &'static str {
     let code = message.code.as_str();
     match message.guard_code.as_str() {
         "explicit-max" => "maximum_exceeded",
-        "mandate-amount" if message.expected.get("amount_at_least").is_some() => "minimum_not_met",
+        "mandate-amount" if matches!(message.expected, Compared::AmountAtLeast { .. }) => "minimum_not_met",
         "mandate-amount" => "maximum_exceeded",
         "quantity" if code.ends_with("quantity_over_max") => "quantity_exceeded",
         "mandate-expired" => "expired",
@@ -514,8 +548,10 @@ pub struct Correction {
     pub action: Action,
     pub path: String,
     pub reason: String,
-    pub expected: Value,
-    pub actual: Value,
+    #[schemars(with = "Value")]
+    pub expected: Compared,
+    #[schemars(with = "Value")]
+    pub actual: Compared,
 }
 
 /// The ACF v0.1 verdict object.
@@ -625,7 +661,7 @@ mod tests {
     use crate::facts::FieldName;
     use serde_json::json;
 
-    fn finding(code: Code, severity: Severity, expected: Value, actual: Value) -> Finding {
+    fn finding(code: Code, severity: Severity, expected: Compared, actual: Compared) -> Finding {
         let field = match code {
             Code::Quantity => FieldName::Quantity,
             Code::Refund => FieldName::NeedsRefundable,
@@ -660,21 +696,32 @@ mod tests {
     #[test]
     fn codes_severities_and_actions_follow_the_table() {
         let none = Default::default();
-        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
+        let colour = message(
+            &finding(Code::Color, Severity::Block, Compared::Text("black".into()), Compared::Text("white".into())),
+            &none,
+        );
         assert_eq!(colour.code, "com.provecart.conformity.variant_mismatch");
         assert_eq!((colour.severity, colour.action), (MessageSeverity::Recoverable, Some(Action::ChangeVariant)));
         assert_eq!(colour.guard_code, "color");
-        let over = message(&finding(Code::Quantity, Severity::Block, json!(2), json!(3)), &none);
+        let over = message(&finding(Code::Quantity, Severity::Block, Compared::Count(2), Compared::Count(3)), &none);
         assert_eq!(over.code, "com.provecart.conformity.quantity_over_max");
-        let below = message(&finding(Code::Quantity, Severity::Block, json!(3), json!(2)), &none);
+        let below = message(&finding(Code::Quantity, Severity::Block, Compared::Count(3), Compared::Count(2)), &none);
         assert_eq!(below.code, "com.provecart.conformity.quantity_below_min");
         assert_eq!((below.severity, below.action), (MessageSeverity::RequiresBuyerReview, None));
-        let candidates = json!({"any_of": [2, 6]});
-        let between = message(&finding(Code::Quantity, Severity::Block, candidates.clone(), json!(4)), &none);
+        let candidates = Compared::AnyCount { any_of: vec![2, 6] };
+        let between = message(&finding(Code::Quantity, Severity::Block, candidates.clone(), Compared::Count(4)), &none);
         assert_eq!(between.code, "com.provecart.conformity.quantity_over_max", "4 reduces to 2");
-        let under = message(&finding(Code::Quantity, Severity::Block, candidates, json!(1)), &none);
+        let under = message(&finding(Code::Quantity, Severity::Block, candidates, Compared::Count(1)), &none);
         assert_eq!(under.code, "com.provecart.conformity.quantity_below_min", "1 is fewer than every candidate");
-        let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
+        let refund = message(
+            &finding(
+                Code::Refund,
+                Severity::Block,
+                Compared::FinalSale { final_sale: Some(false) },
+                Compared::FinalSale { final_sale: Some(true) },
+            ),
+            &none,
+        );
         assert_eq!(refund.code, "asasked.refund");
         assert!(refund.requires_buyer_approval);
     }
@@ -682,8 +729,12 @@ mod tests {
     #[test]
     fn acp_messages_point_into_the_callers_document_and_carry_acp_fields_only() {
         let none = Default::default();
-        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
-        let mut note = message(&finding(Code::Unchecked, Severity::Warn, json!("x"), Value::Null), &none);
+        let colour = message(
+            &finding(Code::Color, Severity::Block, Compared::Text("black".into()), Compared::Text("white".into())),
+            &none,
+        );
+        let mut note =
+            message(&finding(Code::Unchecked, Severity::Warn, Compared::Text("x".into()), Compared::Nothing), &none);
         note.path = "$.cart".into();
         let mut late = colour.clone();
         late.guard_code = "mandate-expired".into();
@@ -716,12 +767,23 @@ mod tests {
     #[test]
     fn verdicts_and_status() {
         let none = Default::default();
-        let colour = message(&finding(Code::Color, Severity::Block, json!("black"), json!("white")), &none);
+        let colour = message(
+            &finding(Code::Color, Severity::Block, Compared::Text("black".into()), Compared::Text("white".into())),
+            &none,
+        );
         let projection = project(Decision::Ask, vec![colour.clone()], &binding());
         assert_eq!(projection.conformity.verdict, AcfVerdict::Block);
         assert_eq!(projection.ucp_status, UcpStatus::Incomplete);
-        assert_eq!(projection.conformity.expires_at, "2023-11-14T22:28:20Z");
-        let refund = message(&finding(Code::Refund, Severity::Block, json!(true), json!(false)), &none);
+        assert_eq!(rfc3339(projection.conformity.expires_at), "2023-11-14T22:28:20Z");
+        let refund = message(
+            &finding(
+                Code::Refund,
+                Severity::Block,
+                Compared::FinalSale { final_sale: Some(false) },
+                Compared::FinalSale { final_sale: Some(true) },
+            ),
+            &none,
+        );
         assert_eq!(verdict(Decision::Ask, &[colour, refund]), AcfVerdict::Review);
         let engine = project(Decision::Ask, vec![engine_error_message("x", None)], &binding());
         assert_eq!(engine.conformity.verdict, AcfVerdict::Review);

@@ -15,8 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::cart::{Cart, Item, parse_item};
 use crate::checks::CheckPolicy;
 use crate::decision::{Verdict, run_with_mandate};
-use crate::extract::ground::ground;
-use crate::extract::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
+use crate::extract::merge::{MergePolicy, Output, Words, ground_and_merge};
 use crate::facts::{Facts, MandateFacts};
 use crate::finding::Severity;
 use crate::messages::Language;
@@ -249,28 +248,22 @@ fn run_merge(case: &Map<String, Value>) -> Result<(Value, bool), String> {
         }
         Some(_) => return Err("$.merge_policy: expected a string".into()),
     };
-    let merged = match policy {
-        MergePolicy::Spec => merge(&outputs),
+    // Grounded merge cases give the person's words they ground in; a spec
+    // merge reads none.
+    let request = match policy {
+        MergePolicy::Spec => "",
         MergePolicy::Grounded => {
-            // Grounded merge cases give the person's words they ground in.
-            let request =
-                case.get("request").and_then(Value::as_str).ok_or("$.request: missing (merge_policy grounded)")?;
-            let today = match case.get("today").and_then(Value::as_str) {
-                Some(text) => {
-                    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|error| format!("$.today: {error}"))?
-                }
-                None => GROUNDED_CASE_TODAY,
-            };
-            let grounded: Vec<GroundedFacts> = outputs
-                .iter()
-                .map(|facts| {
-                    let (facts, grounding) = ground(facts, &[], request, &[], today);
-                    GroundedFacts { facts, soft_grounded: grounding.soft_grounded }
-                })
-                .collect();
-            merge_grounded(&grounded)
+            case.get("request").and_then(Value::as_str).ok_or("$.request: missing (merge_policy grounded)")?
         }
     };
+    let today = match case.get("today").and_then(Value::as_str) {
+        Some(text) if policy == MergePolicy::Grounded => {
+            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|error| format!("$.today: {error}"))?
+        }
+        _ => GROUNDED_CASE_TODAY,
+    };
+    let outputs: Vec<Output> = outputs.iter().map(|facts| Output { facts, quotes: &[] }).collect();
+    let (merged, _) = ground_and_merge(policy, &outputs, Words { request, answers: &[], today });
     let merged = merged.map_err(|error| error.to_string())?;
     let merged_value = serde_json::to_value(&merged).map_err(|error| error.to_string())?;
     let expected = case.get("expected_facts").and_then(Value::as_object).ok_or("$.expected_facts: missing")?;

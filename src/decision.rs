@@ -13,7 +13,7 @@ use crate::checks::{self, CheckPolicy, ItemRule, PreparedItem, SeverityRules, Ta
 use crate::facts::FieldName;
 use crate::facts::{Facts, FieldRef, MandateAmount, MandateFacts};
 use crate::finding::Code;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Compared, Finding, Severity};
 use crate::lines;
 use crate::messages::{self, Cause, EntryLine, ItemName, Language, Message, Money, Screened};
 use crate::normalize;
@@ -91,8 +91,8 @@ pub fn engine_error_finding(found: Option<Screened>) -> Finding {
         line: None,
         path: "$".to_owned(),
         entry: None,
-        expected: serde_json::Value::Null,
-        actual: serde_json::Value::Null,
+        expected: Compared::Nothing,
+        actual: Compared::Nothing,
         reason: String::new(),
         message: None,
     }

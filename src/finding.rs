@@ -8,11 +8,11 @@
 
 use std::fmt;
 
+use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::facts::FieldName;
+use crate::facts::{FieldName, Line};
 use crate::messages::Message;
 
 /// The finding codes of guard.md §5.
@@ -179,8 +179,12 @@ pub struct Finding {
     /// The same as `path`, typed, so that nobody parses the path back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<usize>,
-    pub expected: Value,
-    pub actual: Value,
+    /// What the facts ask for.
+    #[schemars(with = "serde_json::Value")]
+    pub expected: Compared,
+    /// What the cart holds.
+    #[schemars(with = "serde_json::Value")]
+    pub actual: Compared,
     /// One human sentence naming the item and the values, in the language
     /// of the check ([`Message`] rendered; English until a verdict renders
     /// it in the person's language).
@@ -201,10 +205,194 @@ impl Finding {
     }
 }
 
+/// One side of what a finding compares: the value the facts ask for (its
+/// `expected`) or the one the cart holds (its `actual`).
+///
+/// On the wire each is plain JSON, a bare value or an object naming what it
+/// measures (`{"delivery_days_at_most": 3}`), as guard.md §5 has always
+/// shown them; record ids are digests of that JSON, so it must not change.
+/// Hence `untagged`, with two rules that keep a value's JSON and its
+/// reading back one-to-one: no two variants share a set of keys and a JSON
+/// type, and each variant declares its fields in key order (serde_json
+/// sorts an object's keys, which is the order the wire has always had).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum Compared {
+    /// No value: the item lacks the attribute, or the side has nothing to
+    /// show (the actual of an `unchecked` finding).
+    Nothing,
+    /// A count: units, a quantity, attempts.
+    Count(u64),
+    /// A word value: a brand, colour, size, model name, level or free text.
+    Text(String),
+    /// Several accepted counts, any of which passes.
+    AnyCount { any_of: Vec<u64> },
+    /// Several accepted word values, any of which passes.
+    AnyText { any_of: Vec<String> },
+    /// Values the person excluded.
+    Not { not: Vec<String> },
+    /// Whether the item is a final sale, no refund (`None`: it does not say).
+    FinalSale { final_sale: Option<bool> },
+    /// The latest delivery the person accepts, in days.
+    DeliveryWithin { delivery_days_at_most: u64 },
+    /// The item's delivery, in days (`None`: the item does not say).
+    Delivery { delivery_days: Option<u64> },
+    /// A much cheaper alternative that fits the request.
+    CheaperItem { cheaper_item: String, price_minor: u64 },
+    /// The item's price, in minor units.
+    Price { price_minor: u64 },
+    /// The currency of the cart.
+    Currency { currency: String },
+    /// The person's limit on the total, with its currency.
+    LimitIn { currency: String, total_at_most_minor: u64 },
+    /// The person's limit on the total.
+    Limit { total_at_most_minor: u64 },
+    /// The cart's total (`None`: beyond u64) and its currency.
+    Total { currency: Option<String>, total_minor: Option<u64> },
+    /// How many lines the person asked for.
+    Lines { lines: usize },
+    /// How many entries the cart holds.
+    Entries { entries: usize },
+    /// The merchants a mandate allows.
+    MerchantIn { merchant_in: Vec<String> },
+    /// The item's merchant.
+    Merchant { merchant: Option<String> },
+    /// The SKUs a mandate allows.
+    SkuIn { sku_in: Vec<String> },
+    /// The item's SKU (or id).
+    Sku { sku: Option<String> },
+    /// A mandate's least payment.
+    AmountAtLeast { amount_at_least: Amount },
+    /// A mandate's greatest payment.
+    AmountAtMost { amount_at_most: Amount },
+    /// The payment compared with a mandate's amount; `None`: not comparable.
+    Payment { total: Option<Amount> },
+    /// The day a mandate expires.
+    ExpiresOn { expires_on: NaiveDate },
+    /// Today, as the check was told it.
+    Today { today: NaiveDate },
+    /// A requested line that no cart entry fills. Last: a line's object
+    /// always has its `model`, `color`, `size_label` and `quantity` keys.
+    #[serde(serialize_with = "sorted_keys")]
+    Line(Box<Line>),
+}
+
+/// An amount in minor units of its currency (fields in key order: see
+/// [`Compared`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Amount {
+    /// ISO 4217.
+    pub currency: String,
+    pub minor: u64,
+}
+
+impl Compared {
+    /// The `expected` value of a finding on a field that may have
+    /// candidates: the stated value alone, or `{"any_of": [stated,
+    /// candidates…]}`. One shape for every such field (brand, model, colour,
+    /// size, quantity), so a reader of findings tells one value from several
+    /// the same way everywhere.
+    pub fn any_text<T: AsRef<str>>(accepted: &[T]) -> Compared {
+        match accepted {
+            [only] => Compared::Text(only.as_ref().to_owned()),
+            _ => Compared::AnyText { any_of: accepted.iter().map(|text| text.as_ref().to_owned()).collect() },
+        }
+    }
+
+    /// [`Compared::any_text`] for counts.
+    pub fn any_count(accepted: &[u64]) -> Compared {
+        match accepted {
+            [only] => Compared::Count(*only),
+            _ => Compared::AnyCount { any_of: accepted.to_vec() },
+        }
+    }
+
+    /// A word value the item may lack.
+    pub fn text_or_nothing(text: Option<&str>) -> Compared {
+        text.map_or(Compared::Nothing, |text| Compared::Text(text.to_owned()))
+    }
+}
+
+/// A line's JSON as `serde_json::Value` writes it, keys sorted: the form
+/// a missing line has always had on the wire.
+fn sorted_keys<S: serde::Serializer>(line: &Line, serializer: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(line).map_err(serde::ser::Error::custom)?.serialize(serializer)
+}
+
 /// The JSONPath of a finding's scope: one cart entry, or the whole cart.
 pub fn cart_path(entry: Option<usize>) -> String {
     match entry {
         Some(index) => format!("$.cart[{index}]"),
         None => "$.cart".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Every variant against the JSON the checks wrote before the type
+    /// existed (`json!`, keys sorted), and back: a sealed record read again
+    /// must give the same value, or its id would not verify.
+    #[test]
+    fn each_value_writes_the_json_it_always_had_and_reads_back_as_itself() {
+        let amount = Amount { currency: "EUR".into(), minor: 5000 };
+        let line = Line { color: Some("black".into()), quantity: Some(2), ..Line::default() };
+        let date = NaiveDate::from_ymd_opt(2026, 11, 6).unwrap();
+        let table = [
+            (Compared::Nothing, json!(null)),
+            (Compared::Count(3), json!(3)),
+            (Compared::Text("black".into()), json!("black")),
+            (Compared::AnyCount { any_of: vec![2, 6] }, json!({ "any_of": [2, 6] })),
+            (Compared::AnyText { any_of: vec!["42".into(), "43".into()] }, json!({ "any_of": ["42", "43"] })),
+            (Compared::Not { not: vec!["Nike".into()] }, json!({ "not": ["Nike"] })),
+            (Compared::FinalSale { final_sale: Some(false) }, json!({ "final_sale": false })),
+            (Compared::FinalSale { final_sale: None }, json!({ "final_sale": null })),
+            (Compared::DeliveryWithin { delivery_days_at_most: 3 }, json!({ "delivery_days_at_most": 3 })),
+            (Compared::Delivery { delivery_days: Some(5) }, json!({ "delivery_days": 5 })),
+            (
+                Compared::CheaperItem { cheaper_item: "b-2".into(), price_minor: 900 },
+                json!({ "cheaper_item": "b-2", "price_minor": 900 }),
+            ),
+            (Compared::Price { price_minor: 2400 }, json!({ "price_minor": 2400 })),
+            (Compared::Currency { currency: "USD".into() }, json!({ "currency": "USD" })),
+            (
+                Compared::LimitIn { currency: "EUR".into(), total_at_most_minor: 100 },
+                json!({ "total_at_most_minor": 100, "currency": "EUR" }),
+            ),
+            (Compared::Limit { total_at_most_minor: 100 }, json!({ "total_at_most_minor": 100 })),
+            (
+                Compared::Total { currency: Some("EUR".into()), total_minor: Some(120) },
+                json!({ "total_minor": 120, "currency": "EUR" }),
+            ),
+            (Compared::Total { currency: None, total_minor: None }, json!({ "total_minor": null, "currency": null })),
+            (Compared::Lines { lines: 2 }, json!({ "lines": 2 })),
+            (Compared::Entries { entries: 3 }, json!({ "entries": 3 })),
+            (Compared::MerchantIn { merchant_in: vec!["shop".into()] }, json!({ "merchant_in": ["shop"] })),
+            (Compared::Merchant { merchant: None }, json!({ "merchant": null })),
+            (Compared::SkuIn { sku_in: vec!["s-1".into()] }, json!({ "sku_in": ["s-1"] })),
+            (Compared::Sku { sku: Some("s-2".into()) }, json!({ "sku": "s-2" })),
+            (
+                Compared::AmountAtLeast { amount_at_least: amount.clone() },
+                json!({ "amount_at_least": { "minor": 5000, "currency": "EUR" } }),
+            ),
+            (
+                Compared::AmountAtMost { amount_at_most: amount.clone() },
+                json!({ "amount_at_most": { "minor": 5000, "currency": "EUR" } }),
+            ),
+            (Compared::Payment { total: Some(amount) }, json!({ "total": { "minor": 5000, "currency": "EUR" } })),
+            (Compared::Payment { total: None }, json!({ "total": null })),
+            (Compared::ExpiresOn { expires_on: date }, json!({ "expires_on": date.to_string() })),
+            (Compared::Today { today: date }, json!({ "today": date.to_string() })),
+            (Compared::Line(Box::new(line.clone())), serde_json::to_value(&line).unwrap()),
+        ];
+        for (value, json) in table {
+            let written = serde_json::to_string(&value).unwrap();
+            assert_eq!(written, serde_json::to_string(&json).unwrap(), "{value:?}");
+            assert_eq!(serde_json::from_str::<Compared>(&written).unwrap(), value, "{written}");
+        }
     }
 }

@@ -9,12 +9,10 @@
 //! prefers entry i), through lexicographic weights, so the result never
 //! depends on anything but the input order.
 
-use serde_json::{Value, json};
-
 use crate::cart::Cart;
 use crate::checks::{ItemRule, PairCost, PreparedItem, SeverityRules, Target, item_finding, pair_cost, pair_findings};
 use crate::facts::{Facts, FieldName, Line};
-use crate::finding::{Code, Finding, Severity, cart_path};
+use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, Message, MissingLine};
 
 /// Above this many lines or cart entries the guard does not assign: it
@@ -183,8 +181,8 @@ pub fn findings(
                 line: None,
                 path: "$.cart".to_owned(),
                 entry: None,
-                expected: json!({ "lines": facts.lines.len() }),
-                actual: json!({ "entries": cart.entries.len() }),
+                expected: Compared::Lines { lines: facts.lines.len() },
+                actual: Compared::Entries { entries: cart.entries.len() },
                 reason: String::new(),
                 message: None,
             }
@@ -223,8 +221,8 @@ pub fn findings(
                         line: None,
                         path,
                         entry: Some(entry_index),
-                        expected: Value::Null,
-                        actual: json!(entry.item.display_name()),
+                        expected: Compared::Nothing,
+                        actual: Compared::Text(entry.item.display_name()),
                         reason: String::new(),
                         message: None,
                     }
@@ -265,8 +263,8 @@ fn missing(index: usize, line: &Line, target: &Target) -> Finding {
         line: Some(index),
         path: "$.cart".to_owned(),
         entry: None,
-        expected: serde_json::to_value(line).unwrap_or(Value::Null),
-        actual: Value::Null,
+        expected: Compared::Line(Box::new(line.clone())),
+        actual: Compared::Nothing,
         reason: String::new(),
         message: None,
     }

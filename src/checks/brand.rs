@@ -6,9 +6,8 @@
 //! folded words only, so "Nikes" and "Nikon D750" are not Nike; a brand the
 //! name only mentions later ("Case for Apple iPhone") is not the item's.
 
-use serde_json::json;
-
-use super::{Detail, PreparedItem, Status, Target, Text, expected_of};
+use super::{Detail, PreparedItem, Status, Target, Text};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -35,14 +34,14 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.brand_any.iter().map(|brand| brand.raw.as_str())).collect();
     let look_alike = target.brand.as_ref().is_some_and(|brand| item.brand_skeleton.as_deref() == Some(&brand.skeleton));
-    let expected = expected_of(&accepted);
+    let expected = Compared::any_text(&accepted);
     let message = Message::Brand {
         wanted: accepted.iter().map(|brand| (*brand).to_owned()).collect(),
         actual: item.item.brand.clone(),
         look_alike,
         item: ItemName::of(item.item),
     };
-    Detail { expected, actual: json!(item.item.brand), message }
+    Detail { expected, actual: Compared::text_or_nothing(item.item.brand.as_deref()), message }
 }
 
 #[cfg(test)]

@@ -2,10 +2,9 @@
 //! that gives no brand is of the brand its name begins with (as in
 //! `brand`): "anything but Nike" blocks "Nike Pegasus 41".
 
-use serde_json::json;
-
 use super::brand::name_begins_with;
 use super::{Detail, PreparedItem, Status, Target, Text};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -46,8 +45,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         None => item.item.brand.clone(),
     };
     Detail {
-        expected: json!({ "not": excluded }),
-        actual: json!(actual),
+        expected: Compared::Not { not: excluded.iter().map(|name| (*name).to_owned()).collect() },
+        actual: Compared::text_or_nothing(actual.as_deref()),
         message: Message::BrandExcluded {
             excluded: excluded.iter().map(|brand| (*brand).to_owned()).collect(),
             actual,
@@ -84,7 +83,7 @@ mod tests {
         let facts = Facts { brand_not: vec!["Nike".into()], ..Facts::default() };
         let item = Item { name: Some("Nike Pegasus 41".into()), ..Item::default() };
         let detail = detail(&Target::shared(&facts), &PreparedItem::new(&item));
-        assert_eq!(detail.actual, json!("Nike"));
+        assert_eq!(detail.actual, Compared::Text("Nike".into()));
         let message = detail.message.to_string();
         assert!(message.contains("the cart has Nike") && !message.contains("look-alike"), "{message}");
     }

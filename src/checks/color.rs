@@ -3,9 +3,8 @@
 //! An item listed as `White/Black` is white; black as its second colour is a
 //! finding, and the reason says so.
 
-use serde_json::json;
-
-use super::{Detail, PreparedItem, Status, Target, expected_of};
+use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 use crate::normalize::{self, ColourWords};
 
@@ -38,8 +37,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
         },
         _ => Message::Color { wanted, actual: item.item.color.clone(), item: name },
     };
-    let expected = expected_of(&accepted);
-    Detail { expected, actual: json!(item.item.color), message }
+    let expected = Compared::any_text(&accepted);
+    Detail { expected, actual: Compared::text_or_nothing(item.item.color.as_deref()), message }
 }
 
 #[cfg(test)]

@@ -3,9 +3,8 @@
 //! counterpart of `brand-excluded`; like `color`, an item counts as its first
 //! colour, so "White/Red" is white and passes "not red".
 
-use serde_json::json;
-
 use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -19,8 +18,8 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let excluded: Vec<&str> = target.color_not.iter().map(|colour| colour.raw.as_str()).collect();
     Detail {
-        expected: json!({ "not": excluded }),
-        actual: json!(item.item.color),
+        expected: Compared::Not { not: excluded.iter().map(|name| (*name).to_owned()).collect() },
+        actual: Compared::text_or_nothing(item.item.color.as_deref()),
         message: Message::ColorExcluded {
             excluded: excluded.iter().map(|colour| (*colour).to_owned()).collect(),
             actual: item.item.color.clone(),

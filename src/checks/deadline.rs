@@ -1,8 +1,7 @@
 //! `deadline`: the item arrives after the stated deadline (equal is in time).
 
-use serde_json::json;
-
 use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -18,8 +17,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let deadline = target.deadline_days.unwrap_or_default();
     let days = item.item.delivery_days;
     Detail {
-        expected: json!({ "delivery_days_at_most": deadline }),
-        actual: json!({ "delivery_days": days }),
+        expected: Compared::DeliveryWithin { delivery_days_at_most: deadline },
+        actual: Compared::Delivery { delivery_days: days },
         message: Message::Deadline { days: deadline, arrives: days, item: ItemName::of(item.item) },
     }
 }

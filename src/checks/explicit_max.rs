@@ -5,12 +5,10 @@
 //! about a cart of 40 dollars. A cart that names no currency is compared as
 //! guard.md does, by the number.
 
-use serde_json::json;
-
 use super::{SeverityRules, Source, unchecked};
 use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
-use crate::finding::{Code, Finding, Severity};
+use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{Attribute, ItemName, Message, Money};
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
@@ -20,12 +18,25 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
     for (index, entry) in cart.entries.iter().enumerate() {
         let name = ItemName::of(&entry.item);
         let Some(price) = entry.item.price_cents else {
-            return Some(unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), name, index, None));
+            return Some(unchecked(
+                FieldName::ExplicitMaxCents,
+                Attribute::Price,
+                Compared::Count(max),
+                name,
+                index,
+                None,
+            ));
         };
         match (currency, entry.item.currency.as_deref()) {
             (Some(seen), Some(this)) if seen != this => {
-                let finding =
-                    unchecked(FieldName::ExplicitMaxCents, Attribute::Price, json!(max), name.clone(), index, None);
+                let finding = unchecked(
+                    FieldName::ExplicitMaxCents,
+                    Attribute::Price,
+                    Compared::Count(max),
+                    name.clone(),
+                    index,
+                    None,
+                );
                 return Some(finding.say(Message::MixedCurrencies {
                     seen: seen.to_owned(),
                     other: this.to_owned(),
@@ -66,8 +77,8 @@ fn other_currency(max: u64, limit_currency: &str, cart_currency: &str, cart: &Ca
         line: None,
         path: "$.cart".to_owned(),
         entry: None,
-        expected: json!({ "total_at_most_minor": max, "currency": limit_currency }),
-        actual: json!({ "currency": cart_currency }),
+        expected: Compared::LimitIn { currency: limit_currency.to_owned(), total_at_most_minor: max },
+        actual: Compared::Currency { currency: cart_currency.to_owned() },
         reason: String::new(),
         message: None,
     }
@@ -88,8 +99,8 @@ fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityR
         line: None,
         path: "$.cart".to_owned(),
         entry: None,
-        expected: json!({ "total_at_most_minor": max }),
-        actual: json!({ "total_minor": total, "currency": currency }),
+        expected: Compared::Limit { total_at_most_minor: max },
+        actual: Compared::Total { currency: currency.map(str::to_owned), total_minor: total },
         reason: String::new(),
         message: None,
     }
@@ -156,7 +167,7 @@ mod tests {
     fn a_total_beyond_u64_blocks() {
         let over = run(30000, &[(Some(u64::MAX / 2), "USD", 1), (Some(u64::MAX / 2), "USD", 3)]).unwrap();
         assert_eq!((over.code, over.severity), (Code::ExplicitMax, crate::finding::Severity::Block));
-        assert_eq!(over.actual["total_minor"], serde_json::Value::Null);
+        assert!(matches!(over.actual, Compared::Total { total_minor: None, .. }));
         assert!(over.reason.contains("the cart totals more than"), "{}", over.reason);
     }
 }

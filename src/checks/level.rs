@@ -1,8 +1,7 @@
 //! `level`: the item is made for another level (`any` fits every level).
 
-use serde_json::json;
-
 use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -18,8 +17,8 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let wanted = target.level.map(|level| level.as_str()).unwrap_or_default();
     let actual = item.item.level.map(|level| level.as_str());
     Detail {
-        expected: json!(wanted),
-        actual: json!(actual),
+        expected: Compared::Text(wanted.to_owned()),
+        actual: Compared::text_or_nothing(actual),
         message: Message::Level {
             // A detail is built only for a rule that did not pass, which
             // needs a stated level; the default is never shown.

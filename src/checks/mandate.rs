@@ -10,11 +10,10 @@
 //! let it through on a guess. Pure: today is an input.
 
 use chrono::NaiveDate;
-use serde_json::{Value, json};
 
 use crate::cart::Cart;
 use crate::facts::{FieldName, MandateAmount, MandateFacts};
-use crate::finding::{Code, Finding, Severity, cart_path};
+use crate::finding::{Amount, Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, Message, Money};
 use crate::normalize;
 
@@ -43,8 +42,8 @@ pub fn findings(
                 findings.push(finding(
                     Code::MandateMerchant,
                     Some(index),
-                    json!({ "merchant_in": mandate.merchants }),
-                    json!({ "merchant": item.merchant }),
+                    Compared::MerchantIn { merchant_in: mandate.merchants.clone() },
+                    Compared::Merchant { merchant: item.merchant.clone() },
                     Message::MandateMerchant {
                         allowed: mandate.merchants.clone(),
                         actual: item.merchant.clone(),
@@ -63,8 +62,8 @@ pub fn findings(
                 findings.push(finding(
                     Code::MandateSku,
                     Some(index),
-                    json!({ "sku_in": mandate.skus }),
-                    json!({ "sku": sku }),
+                    Compared::SkuIn { sku_in: mandate.skus.clone() },
+                    Compared::Sku { sku: sku.map(str::to_owned) },
                     Message::MandateSku {
                         allowed: mandate.skus.clone(),
                         actual: sku.map(str::to_owned),
@@ -87,12 +86,17 @@ pub fn findings(
             None => true,
         };
         if outside {
-            let bound = if at_least { "amount_at_least" } else { "amount_at_most" };
+            let amount = |minor| Amount { currency: limit.currency.clone(), minor };
+            let bound = amount(limit.minor);
             findings.push(finding(
                 Code::MandateAmount,
                 None,
-                json!({ bound: limit }),
-                json!({ "total": total.map(|minor| json!({ "minor": minor, "currency": limit.currency })) }),
+                if at_least {
+                    Compared::AmountAtLeast { amount_at_least: bound }
+                } else {
+                    Compared::AmountAtMost { amount_at_most: bound }
+                },
+                Compared::Payment { total: total.map(amount) },
                 Message::MandateAmount {
                     limit: Money::new(limit.minor, Some(&limit.currency)),
                     at_least,
@@ -107,8 +111,8 @@ pub fn findings(
         let mut expired = finding(
             Code::MandateExpired,
             None,
-            json!({ "expires_on": expires_on.to_string() }),
-            json!({ "today": today.to_string() }),
+            Compared::ExpiresOn { expires_on },
+            Compared::Today { today },
             Message::MandateExpired { expired_on: expires_on, today },
         );
         expired.path = MANDATE_PATH.to_owned();
@@ -133,7 +137,7 @@ fn payment_in(cart: &Cart, payment: Option<&MandateAmount>, currency: &str) -> O
     })
 }
 
-fn finding(code: Code, entry: Option<usize>, expected: Value, actual: Value, message: Message) -> Finding {
+fn finding(code: Code, entry: Option<usize>, expected: Compared, actual: Compared, message: Message) -> Finding {
     let path = cart_path(entry);
     Finding {
         id: format!("{code}@{path}"),
@@ -210,7 +214,7 @@ mod tests {
         assert_eq!(codes(&findings(&at_most(350), &basket, Some(&stated), day(11, 2))), [("mandate-amount", "$.cart")]);
         let euros = MandateAmount { minor: 10, currency: "EUR".into() };
         let other = findings(&at_most(350), &basket, Some(&euros), day(11, 2));
-        assert_eq!(other[0].actual, json!({ "total": null }));
+        assert_eq!(other[0].actual, Compared::Payment { total: None });
         let at_least = MandateFacts {
             amount_at_least: Some(MandateAmount { minor: 1000, currency: "USD".into() }),
             ..MandateFacts::default()

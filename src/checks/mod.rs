@@ -28,12 +28,9 @@ pub mod size;
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
-use serde_json::{Value, json};
-
 use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
-use crate::finding::{Code, Finding, Severity, cart_path};
+use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
 
@@ -240,17 +237,6 @@ fn model_wanted(raw: &str, brand: Option<&Text>, source: Source) -> ModelWanted 
     ModelWanted { raw: raw.to_owned(), words, source }
 }
 
-/// The `expected` value of a finding on a field that may have candidates:
-/// the stated value alone, or `{"any_of": [stated, candidates…]}`. One shape
-/// for every such field (brand, model, colour, size, quantity), so a reader
-/// of findings tells one value from several the same way everywhere.
-pub fn expected_of<T: Serialize>(accepted: &[T]) -> Value {
-    match accepted {
-        [only] => json!(only),
-        _ => json!({ "any_of": accepted }),
-    }
-}
-
 /// An item with its attributes normalised once for all comparisons.
 #[derive(Debug, Clone)]
 pub struct PreparedItem<'a> {
@@ -305,8 +291,8 @@ pub enum Status {
 /// the reason says about them (rendered in the person's language later).
 #[derive(Debug, Clone)]
 pub struct Detail {
-    pub expected: Value,
-    pub actual: Value,
+    pub expected: Compared,
+    pub actual: Compared,
     pub message: Message,
 }
 
@@ -543,7 +529,7 @@ pub fn item_finding(
 pub fn unchecked(
     field: FieldName,
     attribute: Attribute,
-    expected: Value,
+    expected: Compared,
     item: ItemName,
     entry: usize,
     line: Option<usize>,
@@ -558,7 +544,7 @@ pub fn unchecked(
         path,
         entry: Some(entry),
         expected,
-        actual: Value::Null,
+        actual: Compared::Nothing,
         reason: String::new(),
         message: None,
     }

@@ -3,9 +3,8 @@
 //! "Pegasus 40" and "Pure Drive" matches "Babolat Pure Drive 2025". An item
 //! that fits one of the candidate models (`model_any`) passes.
 
-use serde_json::json;
-
-use super::{Detail, ModelWanted, PreparedItem, Status, Target, expected_of};
+use super::{Detail, ModelWanted, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -24,8 +23,8 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let accepted: Vec<String> = target.model.iter().chain(&target.model_any).map(|model| model.raw.clone()).collect();
     Detail {
-        expected: expected_of(&accepted),
-        actual: json!(item.item.name),
+        expected: Compared::any_text(&accepted),
+        actual: Compared::text_or_nothing(item.item.name.as_deref()),
         message: Message::Model { wanted: accepted, item: ItemName::of(item.item) },
     }
 }
@@ -67,7 +66,7 @@ mod tests {
         let prepared = PreparedItem::new(&structure);
         assert_eq!(status(&target, &prepared), Status::Fail);
         let detail = detail(&target, &prepared);
-        assert_eq!(detail.expected, json!({"any_of": ["Pegasus 41", "Vomero 17"]}));
+        assert_eq!(detail.expected, Compared::AnyText { any_of: vec!["Pegasus 41".into(), "Vomero 17".into()] });
         assert_eq!(
             detail.message.to_string(),
             "Asked for the model Pegasus 41 or Vomero 17, the cart has Nike Structure 25."

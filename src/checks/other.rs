@@ -5,12 +5,10 @@
 //! them instead of a question: the person already asked for what the item
 //! says it is.
 
-use serde_json::json;
-
 use super::{CheckPolicy, SeverityRules, Source};
 use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
-use crate::finding::{Code, Finding, Severity};
+use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{ItemName, Message};
 use crate::words::requirement;
 
@@ -27,8 +25,8 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
             line: None,
             path: "$.cart".to_owned(),
             entry: None,
-            expected: json!(text),
-            actual: json!(null),
+            expected: Compared::Text(text.clone()),
+            actual: Compared::Nothing,
             reason: String::new(),
             message: None,
         }
@@ -43,7 +41,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
         {
             let message = Message::OtherSaid { text: text.clone(), said: said.quote.clone(), item: ItemName::of(item) };
             let mut note = finding(FieldName::Other, index, text, Severity::Warn, message);
-            note.actual = json!(said.quote);
+            note.actual = Compared::Text(said.quote);
             return note;
         }
         let severity = rules.severity(FieldName::Other, Source::Shared);
@@ -114,7 +112,7 @@ mod tests {
             found[0].reason,
             "\u{201c}made of denim\u{201d}: the item says \u{201c}Denim\u{201d} (Women's High Waist Straight Denim Jeans)."
         );
-        assert_eq!(found[0].actual, json!("Denim"));
+        assert_eq!(found[0].actual, Compared::Text("Denim".into()));
         let spec = findings(&facts, &cart, &rules, CheckPolicy::Spec);
         assert!(spec.iter().all(|finding| finding.severity == Severity::Block));
     }

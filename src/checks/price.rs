@@ -5,13 +5,11 @@
 //! that fit everything else, with a fixed threshold, so a cheaper item of the
 //! wrong colour never makes the cart look expensive.
 
-use serde_json::json;
-
 use super::{ItemRule, PreparedItem, SeverityRules, Source, Status, Target, unchecked};
 use crate::cart::{Cart, Item};
 use crate::checks::quantity::entry_units;
 use crate::facts::{Facts, FieldName, PricePreference};
-use crate::finding::{Code, Finding, cart_path};
+use crate::finding::{Code, Compared, Finding, cart_path};
 use crate::messages::{Attribute, ItemName, Message, Money};
 
 /// "More than 15% cheaper": `alternative < 0.85 × cart`, in integers.
@@ -30,7 +28,14 @@ pub fn findings(
     let entry = &cart.entries[0];
     let name = ItemName::of(&entry.item);
     let Some(price) = entry.item.price_cents else {
-        return Some(unchecked(FieldName::PricePreference, Attribute::Price, json!("cheap"), name, 0, None));
+        return Some(unchecked(
+            FieldName::PricePreference,
+            Attribute::Price,
+            Compared::Text("cheap".to_owned()),
+            name,
+            0,
+            None,
+        ));
     };
     let shared;
     let target = match entry_targets.first().and_then(Option::as_ref) {
@@ -50,25 +55,30 @@ pub fn findings(
         .min_by(|left, right| compare_per_unit(left, right))?;
     let alternative_price = cheapest.price_cents?;
     let currency = entry.item.currency.as_deref();
-    Some(Finding {
-        id: "price@$.cart[0]".to_owned(),
-        code: Code::Price,
-        severity: rules.severity(FieldName::PricePreference, Source::Shared),
-        field: FieldName::PricePreference,
-        line: target.line,
-        path: cart_path(Some(0)),
-        entry: Some(0),
-        expected: json!({ "cheaper_item": cheapest.id.clone().unwrap_or_else(|| cheapest.display_name()), "price_minor": alternative_price }),
-        actual: json!({ "price_minor": price }),
-        reason: String::new(),
-        message: None,
-    }
-    .say(Message::Price {
-        cheaper: ItemName::of(cheapest),
-        cheaper_price: Money::new(alternative_price, currency),
-        price: Money::new(price, currency),
-        item: name,
-    }))
+    Some(
+        Finding {
+            id: "price@$.cart[0]".to_owned(),
+            code: Code::Price,
+            severity: rules.severity(FieldName::PricePreference, Source::Shared),
+            field: FieldName::PricePreference,
+            line: target.line,
+            path: cart_path(Some(0)),
+            entry: Some(0),
+            expected: Compared::CheaperItem {
+                cheaper_item: cheapest.id.clone().unwrap_or_else(|| cheapest.display_name()),
+                price_minor: alternative_price,
+            },
+            actual: Compared::Price { price_minor: price },
+            reason: String::new(),
+            message: None,
+        }
+        .say(Message::Price {
+            cheaper: ItemName::of(cheapest),
+            cheaper_price: Money::new(alternative_price, currency),
+            price: Money::new(price, currency),
+            item: name,
+        }),
+    )
 }
 
 fn same_item(left: &Item, right: &Item) -> bool {

@@ -7,9 +7,8 @@
 //! other checks. Runs only under the `words` check policy (the facts carry
 //! no `product` under `spec`).
 
-use serde_json::json;
-
 use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 use crate::words::product::{ProductMatch, lexicon};
 
@@ -27,8 +26,8 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let wanted = target.product.clone().unwrap_or_default();
     Detail {
-        expected: json!(wanted),
-        actual: json!(item.item.name),
+        expected: Compared::Text(wanted.clone()),
+        actual: Compared::text_or_nothing(item.item.name.as_deref()),
         message: Message::Product { wanted, item: ItemName::of(item.item) },
     }
 }
@@ -61,7 +60,7 @@ mod tests {
         let facts = Facts { product: Some("running shoes".into()), ..Facts::default() };
         let item = Item { name: Some("Nike Everyday Cushioned Crew Socks".into()), ..Item::default() };
         let detail = detail(&Target::shared(&facts), &PreparedItem::new(&item));
-        assert_eq!(detail.expected, json!("running shoes"));
+        assert_eq!(detail.expected, Compared::Text("running shoes".into()));
         assert_eq!(
             detail.message.to_string(),
             "You asked for running shoes; the cart has \u{201c}Nike Everyday Cushioned Crew Socks\u{201d}."

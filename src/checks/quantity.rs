@@ -3,12 +3,10 @@
 //! or fewer. Without lines the whole cart is counted; with lines, each line.
 //! A count that is one of the candidate counts (`quantity_any`) passes.
 
-use serde_json::json;
-
-use super::{SeverityRules, Source, Target, expected_of, unchecked};
+use super::{SeverityRules, Source, Target, unchecked};
 use crate::cart::{Cart, CartEntry, Item};
 use crate::facts::FieldName;
-use crate::finding::{Code, Finding, cart_path};
+use crate::finding::{Code, Compared, Finding, cart_path};
 use crate::messages::{Attribute, Counted, ItemName, Message};
 
 /// Units of the person's counting in one entry; `None` if the item does not
@@ -25,7 +23,7 @@ fn describe(entry: &CartEntry) -> Counted {
 /// The whole-cart quantity check (no lines).
 pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
     target.quantity?;
-    let expected = expected_of(&target.quantities());
+    let expected = Compared::any_count(&target.quantities());
     let mut total: u64 = 0;
     for (index, entry) in cart.entries.iter().enumerate() {
         match entry_units(&entry.item, entry.quantity).and_then(|units| total.checked_add(units)) {
@@ -56,7 +54,7 @@ pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules) -> Opt
             path: "$.cart".to_owned(),
             entry: None,
             expected,
-            actual: json!(total),
+            actual: Compared::Count(total),
             reason: String::new(),
             message: None,
         }
@@ -72,7 +70,7 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
         Source::Shared => target.line,
     };
     let path = cart_path(Some(index));
-    let expected = expected_of(&target.quantities());
+    let expected = Compared::any_count(&target.quantities());
     let Some(units) = entry_units(&entry.item, entry.quantity) else {
         return Some(unchecked(
             FieldName::Quantity,
@@ -96,7 +94,7 @@ pub fn entry_finding(target: &Target, entry: &CartEntry, index: usize, rules: &S
             path,
             entry: Some(index),
             expected,
-            actual: json!(units),
+            actual: Compared::Count(units),
             reason: String::new(),
             message: None,
         }
@@ -133,7 +131,10 @@ mod tests {
         assert_eq!(run(4, &[(Some(1), 4)]), None);
         assert_eq!(run(4, &[(Some(1), 2), (Some(2), 1)]), None);
         let more = run(4, &[(Some(4), 2)]).unwrap();
-        assert_eq!((more.code, more.severity, more.actual.clone()), (Code::Quantity, Severity::Block, json!(8)));
+        assert_eq!(
+            (more.code, more.severity, more.actual.clone()),
+            (Code::Quantity, Severity::Block, Compared::Count(8))
+        );
         assert_eq!(more.reason, "Asked for 4, the cart has 8: 2 × Dunlop ATP balls (4 each).");
         assert_eq!(run(4, &[(Some(1), 3)]).unwrap().code, Code::Quantity, "fewer is a finding too");
         assert_eq!(run(4, &[(None, 4)]).unwrap().code, Code::Unchecked);
@@ -153,7 +154,7 @@ mod tests {
         assert_eq!(run(&[(Some(1), 2)]), None);
         let none = run(&[(Some(1), 4)]).unwrap();
         assert_eq!((none.code, none.severity), (Code::Quantity, Severity::Block));
-        assert_eq!(none.expected, json!({"any_of": [2, 6]}));
+        assert_eq!(none.expected, Compared::AnyCount { any_of: vec![2, 6] });
         assert_eq!(none.reason, "Asked for 2 or 6, the cart has 4: 4 × Dunlop ATP balls.");
         let disputed = Facts { disputed: [FieldName::Quantity.into()].into_iter().collect(), ..facts.clone() };
         let relaxed =
@@ -174,7 +175,7 @@ mod tests {
         let none = entry_finding(&target, &entry(3), 0, &rules).unwrap();
         assert_eq!(
             (none.expected.clone(), none.severity, none.line),
-            (json!({"any_of": [1, 2]}), Severity::Block, Some(0))
+            (Compared::AnyCount { any_of: vec![1, 2] }, Severity::Block, Some(0))
         );
     }
 
@@ -185,6 +186,6 @@ mod tests {
             Target::shared(&facts).for_line(0, &crate::facts::Line { quantity: Some(1), ..Default::default() });
         let entry = CartEntry { item: Item { units: Some(1), ..Item::default() }, quantity: 6 };
         let finding = entry_finding(&target, &entry, 0, &SeverityRules::new(&facts)).unwrap();
-        assert_eq!((finding.expected.clone(), finding.severity), (json!(1), Severity::Block));
+        assert_eq!((finding.expected.clone(), finding.severity), (Compared::Count(1), Severity::Block));
     }
 }

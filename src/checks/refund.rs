@@ -1,8 +1,7 @@
 //! `refund`: the person wants to be able to return it and the item is final sale.
 
-use serde_json::json;
-
 use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -18,8 +17,8 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
 
 pub fn detail(_target: &Target, item: &PreparedItem) -> Detail {
     Detail {
-        expected: json!({ "final_sale": false }),
-        actual: json!({ "final_sale": item.item.final_sale }),
+        expected: Compared::FinalSale { final_sale: Some(false) },
+        actual: Compared::FinalSale { final_sale: item.item.final_sale },
         message: Message::Refund { item: ItemName::of(item.item) },
     }
 }

@@ -3,9 +3,8 @@
 //! comma and spelled-out letter sizes are ignored; a size system counts only
 //! when both sides name one (see `normalize::Size`).
 
-use serde_json::json;
-
-use super::{Detail, PreparedItem, Status, Target, expected_of};
+use super::{Detail, PreparedItem, Status, Target};
+use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
@@ -19,10 +18,10 @@ pub fn detail(target: &Target, item: &PreparedItem) -> Detail {
     let first = target.size.as_ref().map(|size| size.raw.as_str()).unwrap_or_default();
     let accepted: Vec<&str> =
         std::iter::once(first).chain(target.size_any.iter().map(|size| size.raw.as_str())).collect();
-    let expected = expected_of(&accepted);
+    let expected = Compared::any_text(&accepted);
     Detail {
         expected,
-        actual: json!(item.item.size),
+        actual: Compared::text_or_nothing(item.item.size.as_deref()),
         message: Message::Size {
             wanted: accepted.iter().map(|size| (*size).to_owned()).collect(),
             actual: item.item.size.clone(),

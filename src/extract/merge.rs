@@ -10,6 +10,10 @@
 
 use std::collections::BTreeSet;
 
+use chrono::NaiveDate;
+
+use super::Quote;
+use super::ground::{Grounding, ground};
 use crate::facts::{Facts, FieldName, FieldRef, Line};
 use crate::normalize;
 
@@ -46,6 +50,53 @@ impl MergePolicy {
             "spec" => Some(MergePolicy::Spec),
             "grounded" => Some(MergePolicy::Grounded),
             _ => None,
+        }
+    }
+}
+
+/// One extractor's output as the merge takes it: its facts and the quotes
+/// it gave for them.
+#[derive(Debug, Clone, Copy)]
+pub struct Output<'a> {
+    pub facts: &'a Facts,
+    pub quotes: &'a [Quote],
+}
+
+/// The person's words the outputs are grounded in, and the day they count
+/// dates from.
+#[derive(Debug, Clone, Copy)]
+pub struct Words<'a> {
+    pub request: &'a str,
+    pub answers: &'a [String],
+    pub today: NaiveDate,
+}
+
+/// The one path from extractor outputs to merged facts, for a check
+/// (`extract::set`) and a conformance merge case alike, so the two cannot
+/// drift apart: under `grounded`, each output is grounded in `words` and the
+/// grounded facts merged by [`merge_grounded`]; under `spec`, the raw facts
+/// are merged by [`merge`] and nothing is grounded. Also returns each
+/// output's grounding, in order (`None` under `spec`).
+pub fn ground_and_merge(
+    policy: MergePolicy,
+    outputs: &[Output],
+    words: Words,
+) -> (Result<Facts, MergeError>, Vec<Option<Grounding>>) {
+    match policy {
+        MergePolicy::Spec => {
+            let facts: Vec<Facts> = outputs.iter().map(|output| output.facts.clone()).collect();
+            (merge(&facts), vec![None; outputs.len()])
+        }
+        MergePolicy::Grounded => {
+            let (grounded, groundings): (Vec<GroundedFacts>, Vec<Option<Grounding>>) = outputs
+                .iter()
+                .map(|output| {
+                    let (facts, grounding) =
+                        ground(output.facts, output.quotes, words.request, words.answers, words.today);
+                    (GroundedFacts { facts, soft_grounded: grounding.soft_grounded.clone() }, Some(grounding))
+                })
+                .unzip();
+            (merge_grounded(&grounded), groundings)
         }
     }
 }

@@ -21,8 +21,8 @@ use lru::LruCache;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ground::{Grounding, ground};
-use super::merge::{GroundedFacts, MergePolicy, merge, merge_grounded};
+use super::ground::Grounding;
+use super::merge::{MergePolicy, Output, Words, ground_and_merge};
 use super::screen::{Flag, screen_input};
 use super::{Cost, ExtractError, ExtractInput, Extractor, Quote};
 use crate::facts::Facts;
@@ -391,34 +391,30 @@ impl ExtractorSet {
         let mut reports: Vec<ExtractorReport> = join_all(runs).await;
         // Grounding runs on every extractor's facts, `rules` included: the
         // person's words are the referee, not any one extractor.
-        let mut grounded: Vec<GroundedFacts> = Vec::new();
-        if self.policy == MergePolicy::Grounded {
-            for report in &mut reports {
-                if let Some(facts) = &report.facts {
-                    let (facts, grounding) = ground(facts, &report.quotes, &input.request, &input.answers, input.today);
-                    grounded.push(GroundedFacts { facts, soft_grounded: grounding.soft_grounded.clone() });
-                    report.grounding = Some(grounding);
-                }
-            }
+        let outputs: Vec<Output> = reports
+            .iter()
+            .filter_map(|report| report.facts.as_ref().map(|facts| Output { facts, quotes: &report.quotes }))
+            .collect();
+        let succeeded = outputs.len();
+        let words = Words { request: &input.request, answers: &input.answers, today: input.today };
+        let (merged, groundings) = ground_and_merge(self.policy, &outputs, words);
+        let mut groundings = groundings.into_iter();
+        for report in reports.iter_mut().filter(|report| report.facts.is_some()) {
+            report.grounding = groundings.next().flatten();
         }
-        let succeeded: Vec<Facts> = reports.iter().filter_map(|report| report.facts.clone()).collect();
-        let merged = if succeeded.len() < self.required {
+        let merged = if succeeded < self.required {
             let failures: Vec<String> = reports
                 .iter()
                 .filter_map(|report| report.error.as_ref().map(|error| format!("{}: {error}", report.name)))
                 .collect();
             Err(FailClosed::new(format!(
                 "{} of {} extractors succeeded, {} required ({})",
-                succeeded.len(),
+                succeeded,
                 reports.len(),
                 self.required,
                 failures.join("; ")
             )))
         } else {
-            let merged = match self.policy {
-                MergePolicy::Spec => merge(&succeeded),
-                MergePolicy::Grounded => merge_grounded(&grounded),
-            };
             merged.map_err(|error| FailClosed::new(error.to_string())).and_then(|facts| {
                 facts
                     .validate()

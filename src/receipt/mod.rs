@@ -70,8 +70,10 @@ pub enum Verification {
     },
     /// Signed by us, but past its `exp`.
     Expired {
-        /// RFC 3339.
-        expired_at: String,
+        /// RFC 3339 on the wire.
+        #[serde(serialize_with = "crate::acf::wire_time::serialize")]
+        #[schemars(with = "String")]
+        expired_at: DateTime<Utc>,
         claims: Claims,
     },
     /// Signed by us and fresh, but for another cart than the one presented.
@@ -182,7 +184,7 @@ pub fn verify(token: &str, keys: &Jwks, now: DateTime<Utc>, cart_digest: Option<
     }
     if now.timestamp() >= claims.exp {
         let expired_at = DateTime::from_timestamp(claims.exp, 0).unwrap_or(DateTime::<Utc>::MIN_UTC);
-        return Verification::Expired { expired_at: crate::acf::rfc3339(expired_at), claims };
+        return Verification::Expired { expired_at, claims };
     }
     if let Some(presented) = cart_digest
         && presented != claims.subject_digest

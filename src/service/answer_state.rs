@@ -3,9 +3,8 @@
 //! beyond reading one reply, so both can use it without using each other.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::finding::Severity;
+use crate::finding::{Compared, Severity};
 
 /// The reply that accepts a finding (read case-insensitively).
 pub const ACCEPT_REPLY: &str = "accept";
@@ -52,7 +51,7 @@ pub struct AnswerState {
 pub struct Decided {
     pub finding_id: String,
     pub item_digest: String,
-    pub actual: Value,
+    pub actual: Compared,
 }
 
 impl AnswerState {

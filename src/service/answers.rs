@@ -143,8 +143,7 @@ mod tests {
     use super::*;
     use crate::cart::{CartEntry, Item};
     use crate::facts::FieldName;
-    use crate::finding::{Code, cart_path};
-    use serde_json::json;
+    use crate::finding::{Code, Compared, cart_path};
 
     fn cart(sizes: &[&str]) -> Cart {
         Cart {
@@ -167,8 +166,8 @@ mod tests {
             line: None,
             path: cart_path(Some(entry)),
             entry: Some(entry),
-            expected: json!("42"),
-            actual: json!(actual),
+            expected: Compared::Text("42".into()),
+            actual: Compared::Text(actual.into()),
             reason: String::new(),
             message: None,
         }
@@ -211,7 +210,8 @@ mod tests {
         let finding = size_finding(0, "EU 44");
         let record = previous(vec![finding.clone()], cart.clone(), AnswerState::default());
         let digest = item_digest(&cart, Some(0));
-        let decided = Decided { finding_id: finding.id.clone(), item_digest: digest, actual: json!("EU 44") };
+        let decided =
+            Decided { finding_id: finding.id.clone(), item_digest: digest, actual: Compared::Text("EU 44".into()) };
 
         // (answers, expected accepted, declined, clarifications) or the errored field.
         let accepted = resolve(Some(&record), &[answer(&finding.id, "Accept")]).unwrap();
@@ -255,7 +255,7 @@ mod tests {
             accepted: vec![Decided {
                 finding_id: finding.id.clone(),
                 item_digest: item_digest(&cart_seen, Some(0)),
-                actual: json!("EU 44"),
+                actual: Compared::Text("EU 44".into()),
             }],
             ..AnswerState::default()
         };

@@ -593,10 +593,9 @@ impl Inner {
     fn renew_if_expired(&self, result: &mut CheckResult) {
         let conformity = &mut result.acf.conformity;
         let now = self.clock.now();
-        let expired = DateTime::parse_from_rfc3339(&conformity.expires_at).map_or(true, |expires| expires < now);
-        if expired {
-            conformity.issued_at = acf::rfc3339(now);
-            conformity.expires_at = acf::rfc3339(now + self.validity);
+        if conformity.expires_at < now {
+            conformity.issued_at = acf::whole_seconds(now);
+            conformity.expires_at = acf::whole_seconds(now + self.validity);
         }
     }
 
@@ -609,9 +608,7 @@ impl Inner {
             return Ok(());
         }
         let conformity = &result.acf.conformity;
-        let expires_at = DateTime::parse_from_rfc3339(&conformity.expires_at)
-            .map_err(|error| CheckError::Receipt(format!("expires_at {:?}: {error}", conformity.expires_at)))?
-            .with_timezone(&Utc);
+        let expires_at = conformity.expires_at;
         let subject = receipt::Subject {
             record_id: &result.record_id,
             subject_digest: &conformity.subject_digest,

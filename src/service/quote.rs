@@ -10,11 +10,11 @@
 //! nothing changes.
 
 use chrono::NaiveDate;
-use serde_json::Value;
 
 use crate::cart::Cart;
 use crate::extract::set::ExtractorReport;
-use crate::finding::{Code, Finding};
+use crate::facts::{FieldName, FieldRef};
+use crate::finding::{Code, Compared, Finding};
 use crate::messages::{ItemName, Message};
 
 /// Quotes the person's words in the reasons of size and model findings whose
@@ -42,18 +42,18 @@ pub fn quote_reasons(
                 };
             }
             let field = match finding.code {
-                Code::Size => "size_label",
-                Code::Model => "model",
+                Code::Size => FieldName::SizeLabel,
+                Code::Model => FieldName::Model,
                 _ => return finding,
             };
-            let (Value::String(expected), Some(entry)) = (&finding.expected, finding.entry) else {
+            let (Compared::Text(expected), Some(entry)) = (&finding.expected, finding.entry) else {
                 return finding;
             };
             let field = match finding.line {
-                Some(line) => format!("lines[{line}].{field}"),
-                None => field.to_owned(),
+                Some(index) => FieldRef::Line { index, field },
+                None => FieldRef::Shared(field),
             };
-            let Some(quote) = words_for(reports, &field, expected) else {
+            let Some(quote) = words_for(reports, field, expected) else {
                 return finding;
             };
             let Some(item) = cart.entries.get(entry).map(|entry| &entry.item) else {
@@ -76,10 +76,16 @@ pub fn quote_reasons(
 /// `You asked for it by “Friday” (Friday, 6 November); it would arrive in 8
 /// days (Tuesday, 10 November): Nike Pegasus 41.`
 fn deadline_message(finding: &Finding, cart: &Cart, reports: &[ExtractorReport], today: NaiveDate) -> Option<Message> {
-    let deadline = finding.expected.get("delivery_days_at_most")?.as_u64()?;
-    let arrives = finding.actual.get("delivery_days")?.as_u64()?;
+    let (
+        Compared::DeliveryWithin { delivery_days_at_most: deadline },
+        Compared::Delivery { delivery_days: Some(arrives) },
+    ) = (&finding.expected, &finding.actual)
+    else {
+        return None;
+    };
+    let (deadline, arrives) = (*deadline, *arrives);
     let item = &cart.entries.get(finding.entry?)?.item;
-    let quoted = words_for(reports, "deadline_days", &deadline.to_string())
+    let quoted = words_for(reports, FieldName::DeadlineDays.into(), &deadline.to_string())
         .filter(|words| DEADLINE_WORDS.contains(&words.to_lowercase().as_str()))
         .map(str::to_owned);
     Some(Message::DeadlineDated {
@@ -104,7 +110,9 @@ const DEADLINE_WORDS: [&str; 10] =
 /// extractor's grounding kept ("size 42" over a bare "42", which may be the
 /// 42 of "Pegasus 42"), and only one that says more than the value itself;
 /// a bare value quotes nothing the reason does not already say.
-fn words_for<'a>(reports: &'a [ExtractorReport], field: &str, value: &str) -> Option<&'a str> {
+fn words_for<'a>(reports: &'a [ExtractorReport], field: FieldRef, value: &str) -> Option<&'a str> {
+    // Grounding names its fields as text (`lines[1].size_label`).
+    let field = field.to_string();
     reports
         .iter()
         .filter_map(|report| report.grounding.as_ref())
@@ -126,7 +134,7 @@ mod tests {
     use crate::extract::set::ExtractorReport;
     use crate::facts::{Facts, FieldName};
 
-    fn report(field: &str, value: &str, text: &str) -> ExtractorReport {
+    fn report(field: FieldName, value: &str, text: &str) -> ExtractorReport {
         ExtractorReport {
             name: "rules".into(),
             facts: None,
@@ -136,7 +144,7 @@ mod tests {
             quotes: Vec::new(),
             grounding: Some(Grounding {
                 supported: vec![Support {
-                    field: field.into(),
+                    field: field.to_string(),
                     value: value.into(),
                     span: Span { source: "request".into(), start: 0, end: text.len(), text: text.into() },
                 }],
@@ -159,15 +167,15 @@ mod tests {
         let reason =
             |reports: &[ExtractorReport]| quote_reasons(findings.clone(), &cart, reports, today())[0].reason.clone();
         assert_eq!(
-            reason(&[report("deadline_days", "4", "Friday")]),
+            reason(&[report(FieldName::DeadlineDays, "4", "Friday")]),
             "You asked for it by \u{201c}Friday\u{201d} (Friday, 6 November); it would arrive in 8 days (Tuesday, 10 November): Nike Pegasus 41."
         );
         assert_eq!(
             reason(&[]),
             "You asked for it within 4 days (by Friday, 6 November); it would arrive in 8 days (Tuesday, 10 November): Nike Pegasus 41."
         );
-        assert_eq!(reason(&[report("deadline_days", "4", "4")]), reason(&[]), "a bare number is not quoted");
-        assert_eq!(reason(&[report("deadline_days", "4", "a")]), reason(&[]), "nor a word of a longer phrase");
+        assert_eq!(reason(&[report(FieldName::DeadlineDays, "4", "4")]), reason(&[]), "a bare number is not quoted");
+        assert_eq!(reason(&[report(FieldName::DeadlineDays, "4", "a")]), reason(&[]), "nor a word of a longer phrase");
     }
 
     #[test]
@@ -176,7 +184,8 @@ mod tests {
         let item = Item { name: Some("Nike Pegasus 41".into()), size: Some("EU 44".into()), ..Item::default() };
         let cart = Cart { entries: vec![CartEntry { item, quantity: 1 }] };
         let findings = crate::decision::run(&facts, &cart, &[]);
-        let reports = [report("size_label", "42", "size 42"), report("model", "Pegasus 42", "Pegasus-42")];
+        let reports =
+            [report(FieldName::SizeLabel, "42", "size 42"), report(FieldName::Model, "Pegasus 42", "Pegasus-42")];
         let quoted = quote_reasons(findings.clone(), &cart, &reports, today());
         let reasons: Vec<&str> = quoted.iter().map(|finding| finding.reason.as_str()).collect();
         assert_eq!(
@@ -192,14 +201,20 @@ mod tests {
 
         // No grounding (the spec policy) or words for another value: the reason stays.
         assert_eq!(quote_reasons(findings.clone(), &cart, &[], today()), findings);
-        assert_eq!(quote_reasons(findings.clone(), &cart, &[report("size_label", "43", "size 43")], today()), findings);
+        assert_eq!(
+            quote_reasons(findings.clone(), &cart, &[report(FieldName::SizeLabel, "43", "size 43")], today()),
+            findings
+        );
         // A bare "42" may be the 42 of "Pegasus 42": the longest span wins, and a bare value alone quotes nothing.
-        let both = [report("size_label", "42", "42"), report("size_label", "42", "EU 42")];
+        let both = [report(FieldName::SizeLabel, "42", "42"), report(FieldName::SizeLabel, "42", "EU 42")];
         assert!(
             quote_reasons(findings.clone(), &cart, &both, today())[1]
                 .reason
                 .starts_with("You asked for \u{201c}EU 42\u{201d}")
         );
-        assert_eq!(quote_reasons(findings.clone(), &cart, &[report("size_label", "42", "42")], today()), findings);
+        assert_eq!(
+            quote_reasons(findings.clone(), &cart, &[report(FieldName::SizeLabel, "42", "42")], today()),
+            findings
+        );
     }
 }

@@ -21,7 +21,7 @@ use crate::digest;
 use crate::evidence::{self, SealedRecord, StoreError};
 use crate::extract::set::ExtractorReport;
 use crate::facts::{MandateAmount, MandateFacts};
-use crate::finding::{Code, Severity};
+use crate::finding::{Code, Compared, Severity};
 
 /// The version of the body's shape; a reader refuses any other.
 pub const RECORD_SCHEMA: u32 = 1;
@@ -268,8 +268,8 @@ pub struct RedactedFinding {
     pub path: String,
     /// The name of the item the finding is about; none for whole-cart findings.
     pub item: Option<String>,
-    pub expected: Value,
-    pub actual: Value,
+    pub expected: Compared,
+    pub actual: Compared,
     /// Whether the person accepted or declined it in this chain.
     pub person: Option<PersonDecision>,
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use asasked::catalog::Catalog;
 use asasked::evidence::EvidenceStore;
+use asasked::finding::{Amount, Compared};
 use asasked::receipt::KeyRing;
 use asasked::service::{CheckError, CheckRequest, CheckResult, Clock, Service};
 use chrono::{DateTime, Utc};
@@ -87,8 +88,8 @@ async fn a_ucp_checkout_is_checked_as_it_is_and_its_return_policy_sets_returnabi
     let result = check(&service, json!(hurried), checkout.clone(), "2026-11-19").await;
     assert_eq!(codes(&result, "block"), ["deadline"]);
     assert_eq!(
-        result.findings.iter().find(|finding| finding.code.as_str() == "deadline").unwrap().actual["delivery_days"],
-        5
+        result.findings.iter().find(|finding| finding.code.as_str() == "deadline").unwrap().actual,
+        Compared::Delivery { delivery_days: Some(5) }
     );
 
     // The same checkout with the line declared final sale.
@@ -192,7 +193,11 @@ async fn open_mandates_constrain_merchant_sku_and_amount() {
     blocks.sort();
     assert_eq!(blocks, ["mandate-amount", "mandate-merchant", "mandate-sku"]);
     let amount = result.findings.iter().find(|finding| finding.code.as_str() == "mandate-amount").unwrap();
-    assert_eq!(amount.actual["total"]["minor"], 15999);
+    assert!(
+        matches!(&amount.actual, Compared::Payment { total: Some(Amount { minor: 15999, .. }) }),
+        "{:?}",
+        amount.actual
+    );
     let acp = result.acp.as_ref().unwrap();
     let over = acp.messages.iter().find(|message| message.code.as_deref() == Some("maximum_exceeded")).unwrap();
     assert_eq!(over.param, "$", "a whole-checkout finding points at the session itself");

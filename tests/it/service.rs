@@ -149,8 +149,8 @@ async fn issue_10_an_answer_in_capitals_is_an_acceptance_in_the_redacted_bundle_
     let findings = records[1]["findings"].as_array().unwrap();
     for finding in &blocking {
         let redacted = findings.iter().find(|redacted| redacted["id"] == finding.id.as_str()).unwrap();
-        assert_eq!(redacted["expected"], finding.expected);
-        assert_eq!(redacted["actual"], finding.actual);
+        assert_eq!(redacted["expected"], serde_json::to_value(&finding.expected).unwrap());
+        assert_eq!(redacted["actual"], serde_json::to_value(&finding.actual).unwrap());
         assert_eq!(redacted["person"], "accepted");
         assert!(redacted["item"].as_str().unwrap().contains("Pegasus"), "{redacted}");
     }
