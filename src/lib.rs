@@ -21,6 +21,7 @@
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
 //! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
 //! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
+//! - [`words`]: the tokeniser, the word classes (data under `extractors/words/`) and the readers of dates, money, counts and sizes.
 //! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
 //! - [`extractors`]: building extractors, and a check's extractor set, from names.
 //! - [`service`]: the one orchestration of a check, for the CLI and MCP.
@@ -62,6 +63,7 @@ pub mod sandbox;
 #[cfg(feature = "server")]
 pub mod service;
 pub mod today;
+pub mod words;
 
 pub use cart::{Cart, CartEntry, Item};
 pub use decision::{Decision, Verdict, check};

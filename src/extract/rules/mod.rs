@@ -19,17 +19,12 @@ mod brand;
 mod chunk;
 mod clause;
 mod colour;
-pub(crate) mod deadline;
 mod level;
 mod lines;
-pub(crate) mod money;
 mod price;
-pub(crate) mod quantity;
 mod refund;
 mod requirement;
 mod scope;
-pub(crate) mod size;
-mod text;
 mod vocabulary;
 
 use std::collections::BTreeSet;
@@ -43,9 +38,10 @@ pub use vocabulary::Vocabulary;
 use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
 use crate::facts::FieldName;
 use crate::normalize::fold;
+use crate::words::size::{self, SizeMention};
+use crate::words::text::Request;
+use crate::words::{count, date, money};
 use colour::{ColourMention, Role};
-use size::SizeMention;
-use text::Request;
 
 /// The extractor's configured name.
 pub const NAME: &str = "rules";
@@ -420,7 +416,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
-    let deadline = deadline::extract(&mut request, today);
+    let deadline = date::extract(&mut request, today);
     facts.deadline_weekday = deadline.weekday;
     facts.deadline_days = deadline.days;
     if let Some(at) = deadline.at {
@@ -568,7 +564,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
-    if let Some((count, at)) = quantity::extract(&mut request)
+    if let Some((count, at)) = count::extract(&mut request)
         && facts.lines.is_empty()
     {
         facts.quantity = Some(count);
@@ -813,12 +809,12 @@ impl Reading {
 /// Words that introduce or close a fact, and the function words between
 /// them. A fact takes those next to it (`Reading::extend_over_cues`).
 fn is_cue_word(word: &str) -> bool {
-    is_strong_cue(word, "quantity") || clause::is_filler(word)
+    is_strong_cue(word, "quantity") || crate::words::is_filler(word)
 }
 
 /// Limit, deadline, exclusion, refund, size, colour and count words.
 fn is_strong_cue(word: &str, field: &str) -> bool {
-    (quantity::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
+    (count::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
         || matches!(
             word,
             "budget"

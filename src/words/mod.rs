@@ -1,0 +1,30 @@
+//! The word layer: how a request is cut into tokens, which words belong to
+//! which class, and the readers of dates, money, counts and sizes that the
+//! `rules` extractor and grounding both call.
+//!
+//! It sits below `extract` and imports nothing of it (the referee of every
+//! extractor, `extract::ground`, must not depend on one of the players); it
+//! may use `normalize`. The vocabulary is data: each class is one file
+//! under `extractors/words/`, embedded and parsed once (`class`), so a new
+//! word is a data change reviewed as data.
+//!
+//! - [`text`]: the tokeniser and the look-around helpers on a `Request`.
+//! - [`class`]: the word class files and their format.
+//! - [`colour`], [`noun`]: colour words and product nouns.
+//! - [`date`], [`money`], [`count`], [`size`]: the readers of deadlines,
+//!   amounts and currencies, counts and sizes.
+
+pub mod class;
+pub mod colour;
+pub mod count;
+pub mod date;
+pub mod money;
+pub mod noun;
+pub mod size;
+pub mod text;
+
+/// Whether a word carries no condition in a requirement: a listed filler
+/// (`extractors/words/fillers.txt`) or punctuation alone.
+pub fn is_filler(word: &str) -> bool {
+    class::FILLERS.contains(word) || word.chars().all(|character| !character.is_alphanumeric())
+}
