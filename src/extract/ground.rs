@@ -431,7 +431,7 @@ impl<'a> Words<'a> {
 
     /// Whether the number at token `index` is a price, a measure, a time, a
     /// date, a size or part of a name, by the words around it. The measure
-    /// units are the offline parser's (`rules::size`): a negative list, so
+    /// units are the offline parser's (`words::size`): a negative list, so
     /// sharing it can only make grounding stricter.
     fn other_number_role(&self, index: usize) -> bool {
         let token = &self.tokens[index];

@@ -3,7 +3,8 @@
 //!
 //! A line holds one folded word or phrase; `#` starts a comment; blank lines
 //! are skipped; `spelling => value` reads the spelling as the value (a colour
-//! word as its canonical colour). The files are embedded at compile time and
+//! word as its canonical colour); a word starting with `@` is a mark, saying
+//! which readings take the entry (`not @brand @colour`). The files are embedded at compile time and
 //! parsed once, on first use, so a class costs one map lookup.
 //!
 //! Parsing never fails: every line is an entry or a comment, so a static
@@ -18,6 +19,8 @@ use std::sync::LazyLock;
 pub struct WordClass {
     /// Each entry's spelling and value (the spelling itself without `=>`).
     entries: Vec<(String, String)>,
+    /// Each entry's marks, without the `@`.
+    marks: Vec<Vec<String>>,
     /// Spelling → index into `entries`; the first of duplicates wins.
     index: BTreeMap<String, usize>,
 }
@@ -26,20 +29,22 @@ impl WordClass {
     /// Reads a class file (see the module comment for the format).
     pub fn parse(text: &str) -> WordClass {
         let mut entries = Vec::new();
+        let mut marks = Vec::new();
         let mut index = BTreeMap::new();
         for line in text.lines() {
             let line = line.split_once('#').map_or(line, |(before, _)| before).trim();
             if line.is_empty() {
                 continue;
             }
-            let (spelling, value) = match line.split_once("=>") {
-                Some((spelling, value)) => (spelling.trim(), value.trim()),
-                None => (line, line),
-            };
-            index.entry(spelling.to_owned()).or_insert(entries.len());
-            entries.push((spelling.to_owned(), value.to_owned()));
+            let (said, value) = line.split_once("=>").map_or((line, None), |(said, value)| (said, Some(value.trim())));
+            let (marked, words): (Vec<&str>, Vec<&str>) =
+                said.split_whitespace().partition(|word| word.starts_with('@'));
+            let spelling = words.join(" ");
+            index.entry(spelling.clone()).or_insert(entries.len());
+            entries.push((spelling.clone(), value.map_or(spelling, str::to_owned)));
+            marks.push(marked.iter().map(|mark| mark.trim_start_matches('@').to_owned()).collect());
         }
-        WordClass { entries, index }
+        WordClass { entries, marks, index }
     }
 
     /// Whether the folded word (or phrase, words joined by one space) is in the class.
@@ -50,6 +55,21 @@ impl WordClass {
     /// The value a spelling reads as (the spelling itself when the file gives none).
     pub fn value(&self, word: &str) -> Option<&str> {
         self.index.get(word).map(|at| self.entries[*at].1.as_str())
+    }
+
+    /// Whether the spelling is in the class with the mark (without its `@`).
+    pub fn has_mark(&self, word: &str, mark: &str) -> bool {
+        self.index.get(word).is_some_and(|at| self.marks[*at].iter().any(|listed| listed == mark))
+    }
+
+    /// The entries with the mark, each as its words, in file order.
+    pub fn phrases_marked(&self, mark: &str) -> Vec<Vec<String>> {
+        self.entries
+            .iter()
+            .zip(&self.marks)
+            .filter(|(_, marks)| marks.iter().any(|listed| listed == mark))
+            .map(|((spelling, _), _)| spelling.split(' ').map(str::to_owned).collect())
+            .collect()
     }
 
     /// The spellings, in file order.
@@ -99,6 +119,8 @@ classes! {
     RUSSIAN_PRODUCT_NOUNS => "product-nouns-ru.txt",
     /// Words that carry no condition in a requirement.
     FILLERS => "fillers.txt",
+    /// Words that exclude what follows, marked with the readings that take each.
+    NEGATIONS => "negations.txt",
     /// Units that make a number a measure ("18 ounce", "1 кг").
     MEASURE_UNITS => "measure-units.txt",
 }
@@ -120,9 +142,12 @@ mod tests {
 
     #[test]
     fn the_format_reads_comments_values_and_blank_lines() {
-        let class = WordClass::parse("# a comment\n\ngrey => gray  # why\nblack\nblack\n");
-        assert_eq!((class.len(), class.value("grey"), class.value("black")), (3, Some("gray"), Some("black")));
+        let class = WordClass::parse("# a comment\n\ngrey => gray  # why\nblack\nblack\nother  than @brand @x\n");
+        assert_eq!((class.len(), class.value("grey"), class.value("black")), (4, Some("gray"), Some("black")));
         assert!(!class.contains("# a comment") && !class.contains("gray"));
         assert_eq!(class.duplicates(), vec!["black"]);
+        assert_eq!((class.value("other than"), class.has_mark("other than", "x")), (Some("other than"), true));
+        assert!(!class.has_mark("black", "brand") && !class.has_mark("other than", "colour"));
+        assert_eq!(class.phrases_marked("brand"), vec![vec!["other".to_owned(), "than".to_owned()]]);
     }
 }

@@ -28,3 +28,23 @@ pub mod text;
 pub fn is_filler(word: &str) -> bool {
     class::FILLERS.contains(word) || word.chars().all(|character| !character.is_alphanumeric())
 }
+
+/// The negations each reading takes (`extractors/words/negations.txt`, one
+/// list with a mark per reading, so the differences between them are data).
+pub mod negation {
+    use std::sync::LazyLock;
+
+    use super::class::NEGATIONS;
+
+    /// Before a brand or model: it is excluded.
+    pub static BRAND: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| NEGATIONS.phrases_marked("brand"));
+    /// Opening a list of excluded brands.
+    pub static BRAND_LIST: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| NEGATIONS.phrases_marked("brand-list"));
+    /// Before a colour: it is excluded.
+    pub static COLOUR: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| NEGATIONS.phrases_marked("colour"));
+
+    /// Whether one word makes a requirement a negative one.
+    pub fn is_requirement_negation(word: &str) -> bool {
+        NEGATIONS.has_mark(word, "requirement")
+    }
+}

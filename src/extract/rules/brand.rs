@@ -13,6 +13,7 @@
 //! several Latin words in Russian text ("la roche-posay effaclar") is a brand
 //! and a model whose border nobody can tell without a catalog: no brand.
 
+use crate::words::negation;
 use crate::words::text::{Request, TokenKind};
 
 /// How a cue brand is meant.
@@ -34,23 +35,6 @@ pub struct NamedBrand {
     /// A model number written right after it ("mikasa v200w").
     pub model: Option<(String, usize)>,
 }
-
-/// Words that exclude what follows ("not", "кроме").
-const NEGATIONS: [&[&str]; 13] = [
-    &["not"],
-    &["no"],
-    &["except"],
-    &["anything", "but"],
-    &["other", "than"],
-    &["besides"],
-    &["avoid"],
-    &["excluding"],
-    &["never"],
-    &["не"],
-    &["кроме"],
-    &["ни"],
-    &["без"],
-];
 
 /// Words that end a brand name read after a cue.
 fn ends_name(word: &str) -> bool {
@@ -623,7 +607,9 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
     };
     // Excluded lists: "not Adidas or Puma", "не Acer и не Asus".
     for index in 0..request.len() {
-        let Some(negation) = NEGATIONS.iter().find(|phrase| request.phrase_at(index, phrase)) else { continue };
+        let Some(negation) = negation::BRAND_LIST.iter().find(|phrase| request.starts_phrase(index, phrase)) else {
+            continue;
+        };
         let mut at = index + negation.len();
         if request.word(at) == "the" {
             at += 1;

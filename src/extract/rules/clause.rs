@@ -133,7 +133,7 @@ const FOR_WHOM: &[&str] = &[
 /// "without a handle", "не древесный"): part of the requirement's text,
 /// never a requirement alone.
 fn is_negation(word: &str) -> bool {
-    matches!(word, "no" | "not" | "without" | "never" | "non" | "без" | "не" | "ни")
+    crate::words::negation::is_requirement_negation(word)
 }
 
 /// Words that compare an amount ("over 98 pesos"): with a number they are a

@@ -615,26 +615,6 @@ const PART_NOUNS: [&str; 26] = [
     "prints",
 ];
 
-/// Words that exclude the colour after them.
-const NEGATIONS: [&[&str]; 16] = [
-    &["not"],
-    &["hates"],
-    &["hate"],
-    &["dislikes"],
-    &["dislike"],
-    &["nothing"],
-    &["never"],
-    &["no"],
-    &["except"],
-    &["but", "not"],
-    &["anything", "but"],
-    &["не"],
-    &["кроме"],
-    &["без"],
-    &["avoid"],
-    &["excluding"],
-];
-
 /// Every colour mention, classified; consumes their tokens.
 pub fn extract(request: &mut Request) -> Vec<ColourMention> {
     let mut mentions = Vec::new();
@@ -914,7 +894,7 @@ pub fn indifference_follows(request: &Request, at: usize) -> bool {
 
 fn role_of(request: &Request, index: usize) -> Role {
     let look_back = if request.word_before(index, 1) == "the" { index - 1 } else { index };
-    if request.preceded_by_within(look_back, 3, &NEGATIONS, true)
+    if request.preceded_by_within(look_back, 3, &crate::words::negation::COLOUR, true)
         || request.preceded_by_within(
             index,
             2,

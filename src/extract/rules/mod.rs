@@ -40,7 +40,7 @@ use crate::facts::FieldName;
 use crate::normalize::fold;
 use crate::words::size::{self, SizeMention};
 use crate::words::text::Request;
-use crate::words::{count, date, money};
+use crate::words::{count, date, money, negation};
 use colour::{ColourMention, Role};
 
 /// The extractor's configured name.
@@ -178,25 +178,6 @@ impl Extractor for RulesExtractor {
     }
 }
 
-/// Brands that the words before them exclude.
-const BRAND_NEGATIONS: [&[&str]; 15] = [
-    &["not"],
-    &["no"],
-    &["except"],
-    &["anything", "but"],
-    &["brand", "but"],
-    &["other", "than"],
-    &["besides"],
-    &["не"],
-    &["кроме"],
-    &["без"],
-    &["avoid"],
-    &["excluding"],
-    &["don't", "want"],
-    &["hate"],
-    &["never"],
-];
-
 /// Whether the value at `at` corrects an earlier one ("actually make it
 /// white", "instead", "лучше").
 fn is_correction(request: &Request, at: usize) -> bool {
@@ -255,7 +236,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         // "Head & Shoulders": a longer name than the catalog's brand.
         if request.word(brand.end + 1) == "&" && request.is_word(brand.end + 2) {
             request.consume(brand.end + 1, brand.end + 2);
-            let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+            let excluded = request.preceded_by_within(brand.start, 3, &negation::BRAND, false);
             let display = request.original(brand.start, brand.end + 2);
             if excluded {
                 push_distinct(&mut facts.brand_not, &display);
@@ -267,7 +248,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             }
             continue;
         }
-        let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+        let excluded = request.preceded_by_within(brand.start, 3, &negation::BRAND, false);
         // "tempered glass for samsung galaxy s22": the device it must fit.
         let fits = request.preceded_by(
             brand.start,
@@ -319,7 +300,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         request.consume(model.start, model.end);
         // "anything but the Pure Drive" excludes a model; there is no fact
         // for that, and it must not become the chosen one.
-        let excluded = request.preceded_by_within(model.start, 3, &BRAND_NEGATIONS, false);
+        let excluded = request.preceded_by_within(model.start, 3, &negation::BRAND, false);
         // "WH-1000XM5 or AirPods Pro 2": two models offered choose neither,
         // nor the brand of either.
         let other = vocabulary::find_model(vocabulary, &request, &brands);
