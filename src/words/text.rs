@@ -148,6 +148,10 @@ impl Request {
         self.tokens.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
     /// The words of the token at `index` (see [`Token::words`]); none past either end.
     pub fn words(&self, index: usize) -> &[String] {
         self.tokens.get(index).map_or(&[], |token| token.words.as_slice())
