@@ -16,12 +16,12 @@
 //! - [`conform`]: the conformance case runner (`shared/conformance/FORMAT.md`).
 //! - [`sandbox`]: replaying labelled datasets and comparing extractors (guard.md §10).
 //! - [`today`]: reading the date deadlines are counted from.
-//! - [`words`]: the word layer: word classes and lexicons as data.
 //! - [`digest`]: canonical JSON and SHA-256 digests.
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
 //! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
 //! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
+//! - [`words`]: the tokeniser, the word classes (data under `extractors/words/`), the readers of dates, money, counts and sizes, and the product lexicon and requirement reading of the item check (`extractors/lexicon/`).
 //! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
 //! - [`extractors`]: building extractors, and a check's extractor set, from names.
 //! - [`service`]: the one orchestration of a check, for the CLI and MCP.

@@ -19,11 +19,11 @@ use std::collections::BTreeSet;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::rules::{deadline, money};
 use super::{Quote, Weekday, days_until};
 use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
+use crate::words::{date as deadline, money};
 
 /// Where the words supporting a value are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -431,7 +431,7 @@ impl<'a> Words<'a> {
 
     /// Whether the number at token `index` is a price, a measure, a time, a
     /// date, a size or part of a name, by the words around it. The measure
-    /// units are the offline parser's (`rules::size`): a negative list, so
+    /// units are the offline parser's (`words::size`): a negative list, so
     /// sharing it can only make grounding stricter.
     fn other_number_role(&self, index: usize) -> bool {
         let token = &self.tokens[index];
@@ -483,7 +483,7 @@ impl<'a> Words<'a> {
             || money_word
             || limit_before
             || date
-            || super::rules::size::is_measure_unit(after)
+            || crate::words::size::is_measure_unit(after)
             || [
                 "day",
                 "week",
@@ -527,7 +527,7 @@ impl<'a> Words<'a> {
                     | "ages"
                     | "age" // "4 размер 2 пачки": a counting noun after the number makes it
                             // a count even after a name or size word.
-            ) && !super::rules::quantity::is_counting_noun(after)
+            ) && !crate::words::count::is_counting_noun(after)
     }
 
     fn deadline(&self, days: u64) -> Option<(usize, usize)> {

@@ -21,50 +21,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use chrono::{Datelike, NaiveDate, Weekday as ChronoWeekday};
+use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::facts::{Facts, FieldRef, Level, Line, PricePreference};
 
-/// A named weekday, as an extractor returns it for "by Friday".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Weekday {
-    Monday,
-    Tuesday,
-    Wednesday,
-    Thursday,
-    Friday,
-    Saturday,
-    Sunday,
-}
-
-impl Weekday {
-    fn to_chrono(self) -> ChronoWeekday {
-        match self {
-            Weekday::Monday => ChronoWeekday::Mon,
-            Weekday::Tuesday => ChronoWeekday::Tue,
-            Weekday::Wednesday => ChronoWeekday::Wed,
-            Weekday::Thursday => ChronoWeekday::Thu,
-            Weekday::Friday => ChronoWeekday::Fri,
-            Weekday::Saturday => ChronoWeekday::Sat,
-            Weekday::Sunday => ChronoWeekday::Sun,
-        }
-    }
-}
-
-/// Days from `today` until the named weekday, inclusive of that day: from
-/// Monday, "by Friday" is 4.
-///
-/// "By Friday" said on a Friday is 0: today. The alternative reading (next
-/// week's Friday, 7) is looser, and a deadline that is too strict costs one
-/// question while one that is too loose can let a late delivery through.
-pub fn days_until(today: NaiveDate, weekday: Weekday) -> u64 {
-    let from = today.weekday().num_days_from_monday();
-    let to = weekday.to_chrono().num_days_from_monday();
-    u64::from((to + 7 - from) % 7)
-}
+pub use crate::words::date::{Weekday, days_until};
 
 // One line as an extractor returns it: `Line` without the candidates, which
 // only a merge writes. Named `Line` in the schema, and its doc comment (the

@@ -53,6 +53,7 @@ struct TitleWords {
     noise: Vec<String>,
     for_words: Vec<String>,
     with_words: Vec<String>,
+    /// Shades beyond the word layer's colour class.
     colours: Vec<String>,
 }
 
@@ -273,6 +274,7 @@ impl Lexicon {
         word.chars().any(|character| character.is_ascii_digit())
             || self.title.noise.iter().any(|noise| noise == word)
             || self.title.collection.iter().any(|collection| collection == word)
+            || super::colour::is_colour(word)
             || self.title.colours.iter().any(|colour| colour == word)
     }
 
@@ -477,7 +479,7 @@ impl TitleWords {
                     "noise" => &mut title.noise,
                     "for" => &mut title.for_words,
                     "with" => &mut title.with_words,
-                    "colour" => &mut title.colours,
+                    "shade" => &mut title.colours,
                     _ => return Err(LexiconError::TitleWords { line: index + 1, problem: "unknown section" }),
                 });
                 continue;

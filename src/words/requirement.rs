@@ -18,13 +18,22 @@ use crate::normalize::fold;
 
 const REQUIREMENT_WORDS: &str = include_str!("../../extractors/lexicon/requirement-words.txt");
 
-/// The two word classes of `requirement-words.txt`.
+/// The words of `requirement-words.txt`: those that carry no requirement of
+/// their own ("made of", "in") beyond the word layer's fillers.
 #[derive(Debug, Default)]
 struct RequirementWords {
-    /// Words that carry no requirement of their own ("made of", "in").
     filler: BTreeSet<String>,
-    /// Words that negate what follows or precedes them.
-    negations: BTreeSet<String>,
+}
+
+/// Whether a word carries no requirement of its own.
+fn is_filler(words: &RequirementWords, word: &str) -> bool {
+    words.filler.contains(word) || super::is_filler(word)
+}
+
+/// Whether a word makes a requirement a negative one where an item's words
+/// are read for it (`@item` in extractors/words/negations.txt).
+fn is_negation(word: &str) -> bool {
+    super::class::NEGATIONS.has_mark(word, "item")
 }
 
 static WORDS: LazyLock<RequirementWords> = LazyLock::new(|| {
@@ -45,10 +54,10 @@ pub struct Said {
 pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
     let wanted = tokens(requirement);
     let words = &*WORDS;
-    if wanted.iter().any(|token| words.negations.contains(&token.folded)) {
+    if wanted.iter().any(|token| is_negation(&token.folded)) {
         return said_whole(&wanted, texts);
     }
-    let content: Vec<&Token> = wanted.iter().filter(|token| !words.filler.contains(&token.folded)).collect();
+    let content: Vec<&Token> = wanted.iter().filter(|token| !is_filler(words, &token.folded)).collect();
     if content.is_empty() {
         return None;
     }
@@ -146,7 +155,7 @@ fn token(original: &str) -> Token {
     Token { folded: fold(original).replace('ё', "е"), original: original.to_owned() }
 }
 
-/// Parses `requirement-words.txt`: `[filler]` and `[negations]` sections,
+/// Parses `requirement-words.txt`: a `[filler]` section,
 /// one word a line, `#` comments. Returns the line of the first bad one.
 fn parse(text: &str) -> Result<RequirementWords, usize> {
     let mut words = RequirementWords::default();
@@ -158,7 +167,6 @@ fn parse(text: &str) -> Result<RequirementWords, usize> {
         }
         match line {
             "[filler]" => section = Some(&mut words.filler),
-            "[negations]" => section = Some(&mut words.negations),
             _ => {
                 let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
                 if line.contains(' ') || !set.insert(fold(line)) {
@@ -181,7 +189,7 @@ mod tests {
     #[test]
     fn the_embedded_word_list_parses() {
         let words = parse(REQUIREMENT_WORDS).expect("requirement-words.txt parses");
-        assert!(words.filler.contains("made") && words.negations.contains("without"));
+        assert!(words.filler.contains("made") && is_negation("without") && is_negation("free"));
         assert_eq!(parse("word\n").unwrap_err(), 1);
         assert_eq!(parse("[filler]\nmade\nmade\n").unwrap_err(), 3);
     }

@@ -13,7 +13,8 @@
 //! several Latin words in Russian text ("la roche-posay effaclar") is a brand
 //! and a model whose border nobody can tell without a catalog: no brand.
 
-use super::text::{Request, TokenKind};
+use crate::words::negation;
+use crate::words::text::{Request, TokenKind};
 
 /// How a cue brand is meant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,23 +35,6 @@ pub struct NamedBrand {
     /// A model number written right after it ("mikasa v200w").
     pub model: Option<(String, usize)>,
 }
-
-/// Words that exclude what follows ("not", "кроме").
-const NEGATIONS: [&[&str]; 13] = [
-    &["not"],
-    &["no"],
-    &["except"],
-    &["anything", "but"],
-    &["other", "than"],
-    &["besides"],
-    &["avoid"],
-    &["excluding"],
-    &["never"],
-    &["не"],
-    &["кроме"],
-    &["ни"],
-    &["без"],
-];
 
 /// Words that end a brand name read after a cue.
 fn ends_name(word: &str) -> bool {
@@ -413,15 +397,16 @@ pub fn offered_beside(request: &Request, start: usize, end: usize) -> Option<(us
             && !never_a_brand(word)
             && !ends_name(word)
             && !NO_SECOND_BRAND.contains(&word)
-            && !super::colour::is_colour(word)
-            && super::money::currency_of(word).is_none()
+            && !crate::words::colour::is_colour(word)
+            && crate::words::money::currency_of(word).is_none()
     };
     let is_or = |word: &str| matches!(word, "or" | "или");
     // One word, then the end of the phrase or the product ("samsung or lg
     // tv"); not the first word of a longer phrase ("nike or reebok classic
     // leather").
-    let ends_there =
-        |at: usize| !request.is_word(at) || super::chunk::is_product_noun(request.word(at)) || !request.is_word(at + 1);
+    let ends_there = |at: usize| {
+        !request.is_word(at) || crate::words::noun::is_product_noun(request.word(at)) || !request.is_word(at + 1)
+    };
     if is_or(request.word(end + 1)) && candidate(end + 2) && ends_there(end + 3) {
         return Some((end + 2, false));
     }
@@ -510,13 +495,13 @@ fn capitalised_name(request: &Request, index: usize) -> bool {
         && !sentence_start
         && !request.is_consumed(index)
         && !NOT_A_NAME.contains(&token.folded.as_str())
-        && super::deadline::weekday_of(&token.folded).is_none()
-        && super::deadline::month_of(&token.folded).is_none()
+        && crate::words::date::weekday_of(&token.folded).is_none()
+        && crate::words::date::month_of(&token.folded).is_none()
         && !never_a_brand(&token.folded)
         && !ends_name(&token.folded)
-        && !super::colour::is_colour(&token.folded)
-        && super::money::currency_of(&token.folded).is_none()
-        && !super::chunk::is_product_noun(&token.folded)
+        && !crate::words::colour::is_colour(&token.folded)
+        && crate::words::money::currency_of(&token.folded).is_none()
+        && !crate::words::noun::is_product_noun(&token.folded)
 }
 
 /// "New Balance", "New Era": a term word that starts a brand's two-word name.
@@ -544,7 +529,7 @@ fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
         && !letter_size
         && word != "i"
         && !never_a_brand(word)
-        && !super::colour::is_colour(word)
+        && !crate::words::colour::is_colour(word)
         && !word.chars().all(|character| character.is_ascii_digit())
 }
 
@@ -562,10 +547,10 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         || never_a_brand(first)
         || ends_name(first)
         || first.chars().next().is_some_and(|character| character.is_ascii_digit())
-        || super::money::currency_of(first).is_some()
-        || super::colour::is_colour(first)
+        || crate::words::money::currency_of(first).is_some()
+        || crate::words::colour::is_colour(first)
         // "this food from snack puffs": a kind of product, not a maker.
-        || super::chunk::is_product_noun(first)
+        || crate::words::noun::is_product_noun(first)
         || super::colour::is_food_head(first)
         // "from mens clothing": a department.
         || matches!(first, "mens" | "men's" | "womens" | "women's" | "kids" | "kid's" | "boys" | "girls" | "baby")
@@ -622,7 +607,9 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
     };
     // Excluded lists: "not Adidas or Puma", "не Acer и не Asus".
     for index in 0..request.len() {
-        let Some(negation) = NEGATIONS.iter().find(|phrase| request.phrase_at(index, phrase)) else { continue };
+        let Some(negation) = negation::BRAND_LIST.iter().find(|phrase| request.starts_phrase(index, phrase)) else {
+            continue;
+        };
         let mut at = index + negation.len();
         if request.word(at) == "the" {
             at += 1;
@@ -775,7 +762,7 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             && !request.is_consumed(end)
             && !never_a_brand(request.word(end))
             && !ends_name(request.word(end))
-            && !super::colour::is_colour(request.word(end))
+            && !crate::words::colour::is_colour(request.word(end))
         {
             push(&mut found, &mut claimed, end, end, BrandRole::Chosen);
         }
@@ -799,7 +786,7 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                 && (index + 1..index + 3).any(|at| {
                     request.same_clause(index, at)
                         && request.is_word(at)
-                        && super::chunk::is_product_noun(request.word(at))
+                        && crate::words::noun::is_product_noun(request.word(at))
                 })
             {
                 push(&mut found, &mut claimed, index, index, BrandRole::Chosen);

@@ -8,61 +8,9 @@
 //! Colours are returned as canonical English words, also for Russian, so
 //! that extractors agree: "чёрные" → "black".
 
-use super::text::Request;
-use crate::normalize::{fold, russian_colour_stem};
-
-/// English colour words and their canonical spelling.
-const ENGLISH: [(&str, &str); 48] = [
-    ("black", "black"),
-    ("white", "white"),
-    ("red", "red"),
-    ("blue", "blue"),
-    ("green", "green"),
-    ("grey", "grey"),
-    ("gray", "grey"),
-    ("pink", "pink"),
-    ("yellow", "yellow"),
-    ("orange", "orange"),
-    ("purple", "purple"),
-    // Kept as said: a "Violet" item is not read as purple by the check.
-    ("violet", "violet"),
-    ("brown", "brown"),
-    ("beige", "beige"),
-    ("navy", "navy"),
-    ("silver", "silver"),
-    ("gold", "gold"),
-    ("golden", "gold"),
-    ("burgundy", "burgundy"),
-    ("olive", "olive"),
-    ("amber", "amber"),
-    ("teal", "teal"),
-    ("turquoise", "turquoise"),
-    ("khaki", "khaki"),
-    ("maroon", "maroon"),
-    ("ivory", "ivory"),
-    ("clear", "clear"),
-    ("bronze", "bronze"),
-    ("brass", "brass"),
-    ("nickel", "nickel"),
-    ("copper", "copper"),
-    ("chrome", "chrome"),
-    ("cranberry", "cranberry"),
-    ("toffee", "toffee"),
-    ("emerald", "emerald"),
-    ("coral", "coral"),
-    ("lavender", "lavender"),
-    ("fuchsia", "fuchsia"),
-    ("magenta", "magenta"),
-    ("charcoal", "charcoal"),
-    ("mauve", "mauve"),
-    ("lilac", "lilac"),
-    ("indigo", "indigo"),
-    ("taupe", "taupe"),
-    ("crimson", "crimson"),
-    ("scarlet", "scarlet"),
-    ("graphite", "graphite"),
-    ("nude", "nude"),
-];
+use crate::normalize::fold;
+use crate::words::colour::colour_of;
+use crate::words::text::Request;
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
@@ -420,7 +368,7 @@ fn is_food_or_scent(request: &Request, at: usize) -> bool {
     let word = request.word(at);
     let flavour = matches!(word, "cranberry" | "toffee")
         && !(at + 1..at + 5)
-            .any(|index| request.same_clause(at, index) && super::chunk::is_product_noun(request.word(index)));
+            .any(|index| request.same_clause(at, index) && crate::words::noun::is_product_noun(request.word(index)));
     let fruit = word == "orange" && request.word_before(at, 1) == "blood";
     let scent = SCENT_COLOURS.contains(&word)
         && (at + 1..at + 6)
@@ -519,37 +467,6 @@ const SHADE_AFTER: [&str; 18] = [
     "chameleon",
 ];
 
-/// Russian adjective endings after a colour stem: "черн|ые", "бел|ую",
-/// "коричн|евый". A stem followed by anything else is another word
-/// ("серия", "белок", "синтетика").
-const RUSSIAN_ENDINGS: [&str; 24] = [
-    "ый", "ий", "ой", "ая", "яя", "ое", "ее", "ые", "ие", "ого", "его", "ому", "ему", "ую", "юю", "ых", "их", "ым",
-    "им", "ыми", "ими", "ом", "ем", "",
-];
-
-/// Suffixes between a Russian stem and its ending ("коричн-ев-ый", "серебр-ист-ый").
-const RUSSIAN_INFIXES: [&str; 5] = ["", "ев", "ов", "ист", "еньк"];
-
-/// The canonical colour a single folded word names, if any.
-pub fn colour_of(word: &str) -> Option<&'static str> {
-    if let Some((_, canonical)) = ENGLISH.iter().find(|(name, _)| *name == word) {
-        return Some(canonical);
-    }
-    let (stem, english) = russian_colour_stem(word)?;
-    if matches!(english, "dark" | "light") {
-        return None;
-    }
-    let rest = word.get(stem.len()..)?;
-    let is_adjective = RUSSIAN_INFIXES
-        .iter()
-        .any(|infix| rest.strip_prefix(infix).is_some_and(|ending| RUSSIAN_ENDINGS.contains(&ending)));
-    (is_adjective && (stem != "хаки" || rest.is_empty())).then_some(english)
-}
-
-pub fn is_colour(word: &str) -> bool {
-    colour_of(word).is_some()
-}
-
 /// How the person used one colour mention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -589,7 +506,7 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
         || matches!(request.word(index + 1), "and" | "with" | "that");
     if request.preceded_by(index, 3, &[&["color", "of"], &["colour", "of"]])
         && request.is_word(index)
-        && !super::clause::is_filler(word)
+        && !crate::words::is_filler(word)
         && ends_phrase
     {
         // Every word from "of" on: "in the color of sea salt" is "sea salt".
@@ -698,26 +615,6 @@ const PART_NOUNS: [&str; 26] = [
     "prints",
 ];
 
-/// Words that exclude the colour after them.
-const NEGATIONS: [&[&str]; 16] = [
-    &["not"],
-    &["hates"],
-    &["hate"],
-    &["dislikes"],
-    &["dislike"],
-    &["nothing"],
-    &["never"],
-    &["no"],
-    &["except"],
-    &["but", "not"],
-    &["anything", "but"],
-    &["не"],
-    &["кроме"],
-    &["без"],
-    &["avoid"],
-    &["excluding"],
-];
-
 /// Every colour mention, classified; consumes their tokens.
 pub fn extract(request: &mut Request) -> Vec<ColourMention> {
     let mut mentions = Vec::new();
@@ -768,7 +665,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             && request.same_clause(index - 1, index)
             && !request.is_consumed(index - 1)
             && colour_of(before).is_none()
-            && !super::clause::is_filler(before)
+            && !crate::words::is_filler(before)
             && !matches!(before, "in" | "is" | "of" | "a" | "an" | "the" | "and" | "or" | "be" | "like" | "should");
         // A name after "color of" already holds its words ("sea salt").
         let modifier = ((SHADES.contains(&before) || named_modifier)
@@ -929,9 +826,9 @@ fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
             && !request.is_consumed(at)
             && !opens(word)
             && !NOT_A_COLOUR_NAME.contains(&word)
-            && !super::clause::is_filler(word)
-            && !super::chunk::is_product_noun(word)
-            && !super::size::is_measure_unit(word)
+            && !crate::words::is_filler(word)
+            && !crate::words::noun::is_product_noun(word)
+            && !crate::words::size::is_measure_unit(word)
     };
     for index in 0..request.len() {
         if !matches!(request.word(index), "color" | "colour") || request.is_consumed(index) {
@@ -997,7 +894,7 @@ pub fn indifference_follows(request: &Request, at: usize) -> bool {
 
 fn role_of(request: &Request, index: usize) -> Role {
     let look_back = if request.word_before(index, 1) == "the" { index - 1 } else { index };
-    if request.preceded_by_within(look_back, 3, &NEGATIONS, true)
+    if request.preceded_by_within(look_back, 3, &crate::words::negation::COLOUR, true)
         || request.preceded_by_within(
             index,
             2,
@@ -1028,7 +925,7 @@ fn role_of(request: &Request, index: usize) -> Role {
     if names_a_part(request, index) {
         return Role::Part;
     }
-    if super::size::is_fallback(request, index)
+    if crate::words::size::is_fallback(request, index)
         || request.followed_by(index, 4, &[&["fine"], &["works"], &["ok"], &["okay"]])
         || request.preceded_by(index, 2, &[&["можно", "и"], &["or", "even"], &["или", "даже"]])
     {

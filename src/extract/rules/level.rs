@@ -6,8 +6,8 @@
 //! level") and only on tokens no model has claimed. "Advanced" is left out on
 //! purpose: it sits between intermediate and pro, and a guess is not a fact.
 
-use super::text::Request;
 use crate::facts::Level;
+use crate::words::text::Request;
 
 /// The stated level and the token that states it.
 pub fn extract(request: &Request) -> Option<(Level, usize)> {

@@ -12,9 +12,9 @@
 //! either-or values never make a line.
 
 use super::colour::ColourMention;
-use super::size::SizeMention;
-use super::text::{Request, count};
 use crate::extract::ExtractedLine as Line;
+use crate::words::size::SizeMention;
+use crate::words::text::{Request, count};
 
 /// Words that may sit between a line's count and its value ("2 in size 40").
 const BETWEEN: [&str; 9] = ["in", "size", "a", "pairs", "pair", "of", "размер", "размера", "в"];
@@ -137,8 +137,9 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
 
 #[cfg(test)]
 mod tests {
-    use super::super::{colour, size};
+    use super::super::colour;
     use super::*;
+    use crate::words::size;
 
     fn lines(text: &str) -> Vec<Line> {
         let mut request = Request::new(text);

@@ -19,17 +19,12 @@ mod brand;
 mod chunk;
 mod clause;
 mod colour;
-pub(crate) mod deadline;
 mod level;
 mod lines;
-pub(crate) mod money;
 mod price;
-pub(crate) mod quantity;
 mod refund;
 mod requirement;
 mod scope;
-pub(crate) mod size;
-mod text;
 mod vocabulary;
 
 use std::collections::BTreeSet;
@@ -43,9 +38,10 @@ pub use vocabulary::Vocabulary;
 use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
 use crate::facts::FieldName;
 use crate::normalize::fold;
+use crate::words::size::{self, SizeMention};
+use crate::words::text::Request;
+use crate::words::{count, date, money, negation};
 use colour::{ColourMention, Role};
-use size::SizeMention;
-use text::Request;
 
 /// The extractor's configured name.
 pub const NAME: &str = "rules";
@@ -182,25 +178,6 @@ impl Extractor for RulesExtractor {
     }
 }
 
-/// Brands that the words before them exclude.
-const BRAND_NEGATIONS: [&[&str]; 15] = [
-    &["not"],
-    &["no"],
-    &["except"],
-    &["anything", "but"],
-    &["brand", "but"],
-    &["other", "than"],
-    &["besides"],
-    &["не"],
-    &["кроме"],
-    &["без"],
-    &["avoid"],
-    &["excluding"],
-    &["don't", "want"],
-    &["hate"],
-    &["never"],
-];
-
 /// Whether the value at `at` corrects an earlier one ("actually make it
 /// white", "instead", "лучше").
 fn is_correction(request: &Request, at: usize) -> bool {
@@ -259,7 +236,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         // "Head & Shoulders": a longer name than the catalog's brand.
         if request.word(brand.end + 1) == "&" && request.is_word(brand.end + 2) {
             request.consume(brand.end + 1, brand.end + 2);
-            let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+            let excluded = request.preceded_by_within(brand.start, 3, &negation::BRAND, false);
             let display = request.original(brand.start, brand.end + 2);
             if excluded {
                 push_distinct(&mut facts.brand_not, &display);
@@ -271,7 +248,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
             }
             continue;
         }
-        let excluded = request.preceded_by_within(brand.start, 3, &BRAND_NEGATIONS, false);
+        let excluded = request.preceded_by_within(brand.start, 3, &negation::BRAND, false);
         // "tempered glass for samsung galaxy s22": the device it must fit.
         let fits = request.preceded_by(
             brand.start,
@@ -323,7 +300,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         request.consume(model.start, model.end);
         // "anything but the Pure Drive" excludes a model; there is no fact
         // for that, and it must not become the chosen one.
-        let excluded = request.preceded_by_within(model.start, 3, &BRAND_NEGATIONS, false);
+        let excluded = request.preceded_by_within(model.start, 3, &negation::BRAND, false);
         // "WH-1000XM5 or AirPods Pro 2": two models offered choose neither,
         // nor the brand of either.
         let other = vocabulary::find_model(vocabulary, &request, &brands);
@@ -420,7 +397,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
-    let deadline = deadline::extract(&mut request, today);
+    let deadline = date::extract(&mut request, today);
     facts.deadline_weekday = deadline.weekday;
     facts.deadline_days = deadline.days;
     if let Some(at) = deadline.at {
@@ -568,7 +545,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         }
     }
 
-    if let Some((count, at)) = quantity::extract(&mut request)
+    if let Some((count, at)) = count::extract(&mut request)
         && facts.lines.is_empty()
     {
         facts.quantity = Some(count);
@@ -813,12 +790,12 @@ impl Reading {
 /// Words that introduce or close a fact, and the function words between
 /// them. A fact takes those next to it (`Reading::extend_over_cues`).
 fn is_cue_word(word: &str) -> bool {
-    is_strong_cue(word, "quantity") || clause::is_filler(word)
+    is_strong_cue(word, "quantity") || crate::words::is_filler(word)
 }
 
 /// Limit, deadline, exclusion, refund, size, colour and count words.
 fn is_strong_cue(word: &str, field: &str) -> bool {
-    (quantity::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
+    (count::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
         || matches!(
             word,
             "budget"

@@ -5,8 +5,8 @@
 //! not wanted. A comparative with an amount ("дешевле 1000 рублей") is a
 //! limit, read by `money`, not a preference. Both preferences at once cancel.
 
-use super::text::Request;
 use crate::facts::PricePreference;
+use crate::words::text::Request;
 
 const CHEAP_PHRASES: [&[&str]; 8] = [
     &["budget", "option"],

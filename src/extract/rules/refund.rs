@@ -7,7 +7,7 @@
 //! returning goods. A stated indifference ("final sale is fine", "no need to
 //! return", "без возврата") wins over everything else in the request.
 
-use super::text::Request;
+use crate::words::text::Request;
 
 /// Whether the person asked to be able to return or exchange; the token that says it.
 pub fn extract(request: &Request) -> Option<usize> {

@@ -8,7 +8,7 @@
 //! the person's words. A soft marker ("ideally", "if possible",
 //! "желательно") next to a stated fact marks that fact's field soft instead.
 
-use super::text::Request;
+use crate::words::text::Request;
 
 /// Phrases that make what is next to them optional.
 pub const SOFT_MARKERS: [&[&str]; 19] = [
@@ -223,7 +223,7 @@ pub fn properties(request: &Request) -> Vec<Requirement> {
 
 /// Units glued to a number ("8gb", "20вт", "125g", "1500W", "3MP").
 fn is_glued_unit(suffix: &str) -> bool {
-    super::size::is_measure_unit(suffix)
+    crate::words::size::is_measure_unit(suffix)
         || matches!(
             suffix,
             "mb" | "m"
@@ -257,7 +257,7 @@ fn is_glued_unit(suffix: &str) -> bool {
 /// those), and none is a count: each is a condition on the item.
 pub fn measures(request: &Request) -> Vec<Requirement> {
     let mut found: Vec<Requirement> = Vec::new();
-    let number = super::text::is_numeral;
+    let number = crate::words::text::is_numeral;
     let glued = |word: &str| {
         let Some(split) = word.find(|character: char| !(character.is_ascii_digit() || matches!(character, '.' | ',')))
         else {
@@ -271,7 +271,7 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
             && word.chars().next().is_some_and(|character| character.is_ascii_digit())
     };
     let unit = |word: &str| {
-        super::size::is_measure_unit(word)
+        crate::words::size::is_measure_unit(word)
             || matches!(
                 word,
                 "fluid"
@@ -309,7 +309,7 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
     // "18 x24", "50”x60”": the last token of a dimension whose second side
     // is glued to its "x", after the first side and its inch mark.
     let second_side = |first: usize| {
-        let inch_mark = super::text::is_inch_mark;
+        let inch_mark = crate::words::text::is_inch_mark;
         let at = if inch_mark(request.word(first + 1)) { first + 2 } else { first + 1 };
         let side = request.word(at).strip_prefix(['x', 'х', '×'])?;
         (number(side) || glued(side)).then(|| if inch_mark(request.word(at + 1)) { at + 1 } else { at })
@@ -337,23 +337,25 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
         } else if free(index) && number(word) && unit(request.word(index + 1)) {
             let mut end = index + 1;
             // "25.4 fluid ounce", "25.4 fl oz".
-            while super::size::is_measure_unit(request.word(end + 1)) && end < index + 3 {
+            while crate::words::size::is_measure_unit(request.word(end + 1)) && end < index + 3 {
                 end += 1;
             }
             span = Some((index, end));
         } else if matches!(word, "pack" | "kit" | "set") && free(index) {
             // "pack of 18", "pack 4", "kit 3", "set of 4".
             let at = if request.word(index + 1) == "of" { index + 2 } else { index + 1 };
-            if super::text::count(request.word(at)).is_some() && free(at) {
+            if crate::words::text::count(request.word(at)).is_some() && free(at) {
                 span = Some((index, at));
             }
-        } else if super::text::count(word).is_some()
+        } else if crate::words::text::count(word).is_some()
             && (request.word(index + 1) == "pack" || request.word(index + 1).ends_with("-pack"))
             && free(index)
         {
             // "a six pack of", "3 pack", "a 2-pack".
             span = Some((index, index + 1));
-        } else if word.ends_with("-pack") && super::text::count(word.trim_end_matches("-pack")).is_some() && free(index)
+        } else if word.ends_with("-pack")
+            && crate::words::text::count(word.trim_end_matches("-pack")).is_some()
+            && free(index)
         {
             span = Some((index, index));
         } else if matches!(word, "single" | "variety" | "multipack") && request.word(index + 1) == "pack" && free(index)

@@ -10,7 +10,7 @@
 //! fact. The markers are explicit on purpose: reading a single product with
 //! a list of properties as several products would drop its facts.
 
-use super::text::Request;
+use crate::words::text::Request;
 
 /// Phrases that announce a list of products.
 const LIST_MARKERS: [&[&str]; 29] = [

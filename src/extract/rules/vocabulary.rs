@@ -12,8 +12,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::text::Request;
 use crate::normalize::{fold, words};
+use crate::words::text::Request;
 
 /// One brand as the catalog spells it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -549,7 +549,7 @@ fn trimmed_mention(
     let only_amount = (from..=to).all(|index| {
         let word = request.word(index);
         word.chars().all(|character| character.is_ascii_digit() || character == '.')
-            || super::size::is_measure_unit(word)
+            || crate::words::size::is_measure_unit(word)
             || matches!(word, "pcs" | "pc" | "pieces" | "piece" | "pack" | "count" | "ct" | "gb" | "tb")
     });
     if only_amount && !brand_before {

@@ -24,10 +24,50 @@
 //! too strict costs one question, one that is too loose can let a late
 //! delivery through.
 
-use chrono::{Datelike, Months, NaiveDate};
+use chrono::{Datelike, Months, NaiveDate, Weekday as ChronoWeekday};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::text::{Request, count};
-use crate::extract::{Weekday, days_until};
+
+/// A named weekday, as an extractor returns it for "by Friday".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Weekday {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+impl Weekday {
+    fn to_chrono(self) -> ChronoWeekday {
+        match self {
+            Weekday::Monday => ChronoWeekday::Mon,
+            Weekday::Tuesday => ChronoWeekday::Tue,
+            Weekday::Wednesday => ChronoWeekday::Wed,
+            Weekday::Thursday => ChronoWeekday::Thu,
+            Weekday::Friday => ChronoWeekday::Fri,
+            Weekday::Saturday => ChronoWeekday::Sat,
+            Weekday::Sunday => ChronoWeekday::Sun,
+        }
+    }
+}
+
+/// Days from `today` until the named weekday, inclusive of that day: from
+/// Monday, "by Friday" is 4.
+///
+/// "By Friday" said on a Friday is 0: today. The alternative reading (next
+/// week's Friday, 7) is looser, and a deadline that is too strict costs one
+/// question while one that is too loose can let a late delivery through.
+pub fn days_until(today: NaiveDate, weekday: Weekday) -> u64 {
+    let from = today.weekday().num_days_from_monday();
+    let to = weekday.to_chrono().num_days_from_monday();
+    u64::from((to + 7 - from) % 7)
+}
 
 /// What the request says about when the order must arrive.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -589,11 +629,8 @@ mod tests {
     #[test]
     fn by_friday_on_a_friday_is_today() {
         let friday = date("2026-11-06");
-        let facts = crate::extract::ExtractedFacts {
-            deadline_weekday: deadline("by Friday", "2026-11-06").weekday,
-            ..Default::default()
-        };
-        assert_eq!(facts.into_facts(friday).deadline_days, Some(0));
+        let weekday = deadline("by Friday", "2026-11-06").weekday;
+        assert_eq!(weekday.map(|weekday| days_until(friday, weekday)), Some(0));
         assert_eq!(deadline("need it next Friday", "2026-11-06").days, Some(7));
         assert_eq!(deadline("need it next Friday", "2026-11-04").days, Some(2));
     }

@@ -148,6 +148,10 @@ impl Request {
         self.tokens.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
     /// The words of the token at `index` (see [`Token::words`]); none past either end.
     pub fn words(&self, index: usize) -> &[String] {
         self.tokens.get(index).map_or(&[], |token| token.words.as_slice())
@@ -189,7 +193,13 @@ impl Request {
 
     /// Whether `phrase` (folded words) starts at `index`.
     pub fn phrase_at(&self, index: usize, phrase: &[&str]) -> bool {
-        !phrase.is_empty() && phrase.iter().enumerate().all(|(offset, word)| self.word(index + offset) == *word)
+        self.starts_phrase(index, phrase)
+    }
+
+    /// As [`Request::phrase_at`], for a phrase of any string type (a word
+    /// class's phrases are `String`s).
+    pub fn starts_phrase<S: AsRef<str>>(&self, index: usize, phrase: &[S]) -> bool {
+        !phrase.is_empty() && phrase.iter().enumerate().all(|(offset, word)| self.word(index + offset) == word.as_ref())
     }
 
     /// Whether one of `phrases` starts anywhere in the request.
@@ -205,14 +215,20 @@ impl Request {
 
     /// As [`Request::preceded_by`], optionally crossing clause boundaries
     /// ("anything but Wilson" crosses the "but").
-    pub fn preceded_by_within(&self, index: usize, window: usize, phrases: &[&[&str]], same_clause: bool) -> bool {
+    pub fn preceded_by_within<P: AsRef<[S]>, S: AsRef<str>>(
+        &self,
+        index: usize,
+        window: usize,
+        phrases: &[P],
+        same_clause: bool,
+    ) -> bool {
         let earliest = index.saturating_sub(window);
         for start in earliest..index {
             if same_clause && !self.same_clause(start, index) {
                 continue;
             }
-            for phrase in phrases {
-                if start + phrase.len() <= index && self.phrase_at(start, phrase) {
+            for phrase in phrases.iter().map(AsRef::as_ref) {
+                if start + phrase.len() <= index && self.starts_phrase(start, phrase) {
                     return true;
                 }
             }

@@ -18,6 +18,7 @@
 //! sentence makes it one ("in 43", "size 40 … and 43"), never on its own:
 //! "4 cans" is a count and "Pegasus 41" a model.
 
+use super::class::MEASURE_UNITS;
 use super::text::Request;
 
 /// One size mention: its label, its first token (including "size"/"in"), and
@@ -94,67 +95,10 @@ fn ambiguous_letter(word: &str) -> bool {
     matches!(word, "s" | "m" | "l" | "small" | "medium" | "large" | "med")
 }
 
-/// Units that make a number a measure ("18 ounce", "1 кг").
+/// Units that make a number a measure ("18 ounce", "1 кг";
+/// `extractors/words/measure-units.txt`).
 pub fn is_measure_unit(word: &str) -> bool {
-    matches!(
-        word,
-        "oz" | "ounce"
-            | "ounces"
-            | "fl"
-            | "kg"
-            | "кг"
-            | "g"
-            | "г"
-            | "гр"
-            | "gram"
-            | "grams"
-            | "mg"
-            | "мг"
-            | "lb"
-            | "lbs"
-            | "pound"
-            | "pounds"
-            | "ml"
-            | "мл"
-            | "l"
-            | "л"
-            | "liter"
-            | "liters"
-            | "litre"
-            | "litres"
-            | "литр"
-            | "литра"
-            | "литров"
-            | "gallon"
-            | "gallons"
-            | "inch"
-            | "inches"
-            | "in."
-            | "дюйм"
-            | "дюйма"
-            | "дюймов"
-            | "ft"
-            | "feet"
-            | "foot"
-            | "yard"
-            | "yards"
-            | "meter"
-            | "meters"
-            | "metre"
-            | "metres"
-            | "cm"
-            | "см"
-            | "mm"
-            | "мм"
-            | "gb"
-            | "tb"
-            | "гб"
-            | "тб"
-            | "mah"
-            | "watt"
-            | "watts"
-            | "вт"
-    )
+    MEASURE_UNITS.contains(word)
 }
 
 /// Words after a bare number that make it anything but a size.

@@ -312,7 +312,7 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         }
         let product_follows = !request.is_word(index + 1)
             || (index + 1..index + 4)
-                .any(|at| request.same_clause(index, at) && super::chunk::is_product_noun(request.word(at)))
+                .any(|at| request.same_clause(index, at) && super::noun::is_product_noun(request.word(at)))
                 && !request.word(index + 1).starts_with(|character: char| character.is_ascii_digit());
         if factor || (suffix_form && !product_follows) {
             return None;

@@ -1,0 +1,153 @@
+//! Word classes: the vocabulary as data, one file per class under
+//! `extractors/words/`, in one format (the format of `extractors/brands.txt`).
+//!
+//! A line holds one folded word or phrase; `#` starts a comment; blank lines
+//! are skipped; `spelling => value` reads the spelling as the value (a colour
+//! word as its canonical colour); a word starting with `@` is a mark, saying
+//! which readings take the entry (`not @brand @colour`). The files are embedded at compile time and
+//! parsed once, on first use, so a class costs one map lookup.
+//!
+//! Parsing never fails: every line is an entry or a comment, so a static
+//! needs no `unwrap`. What a malformed file would do wrong (a word twice, a
+//! word with capitals or `ё`) the unit test below rejects for every file.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+/// One class of words, in the order its file lists them.
+#[derive(Debug)]
+pub struct WordClass {
+    /// Each entry's spelling and value (the spelling itself without `=>`).
+    entries: Vec<(String, String)>,
+    /// Each entry's marks, without the `@`.
+    marks: Vec<Vec<String>>,
+    /// Spelling → index into `entries`; the first of duplicates wins.
+    index: BTreeMap<String, usize>,
+}
+
+impl WordClass {
+    /// Reads a class file (see the module comment for the format).
+    pub fn parse(text: &str) -> WordClass {
+        let mut entries = Vec::new();
+        let mut marks = Vec::new();
+        let mut index = BTreeMap::new();
+        for line in text.lines() {
+            let line = line.split_once('#').map_or(line, |(before, _)| before).trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (said, value) = line.split_once("=>").map_or((line, None), |(said, value)| (said, Some(value.trim())));
+            let (marked, words): (Vec<&str>, Vec<&str>) =
+                said.split_whitespace().partition(|word| word.starts_with('@'));
+            let spelling = words.join(" ");
+            index.entry(spelling.clone()).or_insert(entries.len());
+            entries.push((spelling.clone(), value.map_or(spelling, str::to_owned)));
+            marks.push(marked.iter().map(|mark| mark.trim_start_matches('@').to_owned()).collect());
+        }
+        WordClass { entries, marks, index }
+    }
+
+    /// Whether the folded word (or phrase, words joined by one space) is in the class.
+    pub fn contains(&self, word: &str) -> bool {
+        self.index.contains_key(word)
+    }
+
+    /// The value a spelling reads as (the spelling itself when the file gives none).
+    pub fn value(&self, word: &str) -> Option<&str> {
+        self.index.get(word).map(|at| self.entries[*at].1.as_str())
+    }
+
+    /// Whether the spelling is in the class with the mark (without its `@`).
+    pub fn has_mark(&self, word: &str, mark: &str) -> bool {
+        self.index.get(word).is_some_and(|at| self.marks[*at].iter().any(|listed| listed == mark))
+    }
+
+    /// The entries with the mark, each as its words, in file order.
+    pub fn phrases_marked(&self, mark: &str) -> Vec<Vec<String>> {
+        self.entries
+            .iter()
+            .zip(&self.marks)
+            .filter(|(_, marks)| marks.iter().any(|listed| listed == mark))
+            .map(|((spelling, _), _)| spelling.split(' ').map(str::to_owned).collect())
+            .collect()
+    }
+
+    /// The spellings, in file order.
+    pub fn spellings(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(spelling, _)| spelling.as_str())
+    }
+
+    /// Spellings listed more than once (a file must have none; see the test).
+    pub fn duplicates(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(at, (spelling, _))| self.index.get(spelling) != Some(at))
+            .map(|(_, (spelling, _))| spelling.as_str())
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Declares each class file once: a static per file, and the list the test
+/// walks, so no file can be embedded without being checked.
+macro_rules! classes {
+    ($($(#[$doc:meta])* $name:ident => $file:literal,)*) => {
+        $(
+            $(#[$doc])*
+            pub static $name: LazyLock<WordClass> =
+                LazyLock::new(|| WordClass::parse(include_str!(concat!("../../extractors/words/", $file))));
+        )*
+        /// Every class with its file name.
+        pub static ALL: &[(&str, &LazyLock<WordClass>)] = &[$(($file, &$name)),*];
+    };
+}
+
+classes! {
+    /// English colour words and their canonical spelling ("grey" → "gray").
+    COLOURS => "colours.txt",
+    /// Product nouns, singular (plurals are read by `noun::is_product_noun`).
+    PRODUCT_NOUNS => "product-nouns.txt",
+    /// Russian product nouns, as written (no plural rule).
+    RUSSIAN_PRODUCT_NOUNS => "product-nouns-ru.txt",
+    /// Words that carry no condition in a requirement.
+    FILLERS => "fillers.txt",
+    /// Words that exclude what follows, marked with the readings that take each.
+    NEGATIONS => "negations.txt",
+    /// Units that make a number a measure ("18 ounce", "1 кг").
+    MEASURE_UNITS => "measure-units.txt",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::fold;
+
+    #[test]
+    fn each_class_file_parses_folded_and_without_duplicates() {
+        for (file, class) in ALL {
+            assert!(class.duplicates().is_empty(), "{file}: listed twice: {:?}", class.duplicates());
+            for spelling in class.spellings() {
+                assert_eq!(fold(spelling).replace('ё', "е"), spelling, "{file}: {spelling} is not folded");
+            }
+        }
+    }
+
+    #[test]
+    fn the_format_reads_comments_values_and_blank_lines() {
+        let class = WordClass::parse("# a comment\n\ngrey => gray  # why\nblack\nblack\nother  than @brand @x\n");
+        assert_eq!((class.len(), class.value("grey"), class.value("black")), (4, Some("gray"), Some("black")));
+        assert!(!class.contains("# a comment") && !class.contains("gray"));
+        assert_eq!(class.duplicates(), vec!["black"]);
+        assert_eq!((class.value("other than"), class.has_mark("other than", "x")), (Some("other than"), true));
+        assert!(!class.has_mark("black", "brand") && !class.has_mark("other than", "colour"));
+        assert_eq!(class.phrases_marked("brand"), vec![vec!["other".to_owned(), "than".to_owned()]]);
+    }
+}
