@@ -33,10 +33,13 @@ from pathlib import Path
 
 KEPT_LEXFILES = {"06": "artifact", "13": "food"}
 
-# Artifacts that are materials, not products: fabrics (cotton, denim, silk, wool)
-# and threads. A title names them to say what the product is made of ("Cotton
+# Artifacts that are not products a shop sells by that name: fabrics (cotton,
+# denim, silk, wool) and threads, which are materials, and street drugs. A title names them to say what the product is made of ("Cotton
 # T-Shirt", "Denim Jacket"), so they and every kind under them are left out.
-MATERIAL_ROOTS = {"03314753": "fabric|cloth|material|textile", "04433923": "thread|yarn"}
+MATERIAL_ROOTS = {"03314753": "fabric|cloth|material|textile", "04433923": "thread|yarn",
+                  # Street drugs are artifacts in WordNet, and their slang names are
+                  # everyday words ("max", "soap", "snow"): "AirPods Max" is no drug.
+                  "03253661": "drug of abuse|street drug", "03102541": "controlled substance"}
 
 
 def main() -> None:

@@ -17,7 +17,16 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
         return Status::Pass;
     };
     let category: Vec<&str> = item.item.words.category.as_deref().into_iter().collect();
-    match lexicon().judge(wanted, name, &category) {
+    // The words the person used for this product besides its kind: its
+    // model and brand.
+    let named: Vec<String> = target
+        .model
+        .iter()
+        .chain(&target.model_any)
+        .flat_map(|model| model.words.iter().cloned())
+        .chain(target.brand.iter().flat_map(|brand| brand.words.iter().cloned()))
+        .collect();
+    match lexicon().judge(wanted, name, &category, &named) {
         ProductMatch::Other { .. } => Status::Fail,
         ProductMatch::Named { .. } | ProductMatch::Unknown => Status::Pass,
     }

@@ -102,6 +102,11 @@ enum Relation {
     Names,
     /// A broader kind ("footwear" for "running shoe"): not plainly the thing.
     Broader,
+    /// A near kind: a sibling of the requested kind or one step below a
+    /// sibling ("notebook computer" for "laptop", both portable computers).
+    /// Shops and people name such kinds loosely, so it is not plainly
+    /// another thing either; socks (hosiery) are not near shoes (footwear).
+    Near,
     /// Neither.
     Unrelated,
 }
@@ -284,9 +289,23 @@ impl Lexicon {
             Relation::Names
         } else if requested.iter().any(|kind| self.within(*kind, item)) {
             Relation::Broader
+        } else if self.near(item, requested) {
+            Relation::Near
         } else {
             Relation::Unrelated
         }
+    }
+
+    /// Whether a parent of a requested kind is a parent or grandparent of an
+    /// item kind.
+    fn near(&self, item: &[usize], requested: &[usize]) -> bool {
+        let parents: Vec<usize> = requested.iter().flat_map(|kind| self.kinds[*kind].parents.iter().copied()).collect();
+        item.iter().any(|kind| {
+            self.kinds[*kind].parents.iter().any(|parent| {
+                parents.contains(parent)
+                    || self.kinds[*parent].parents.iter().any(|grandparent| parents.contains(grandparent))
+            })
+        })
     }
 
     /// Whether `kind` is one of `targets` or lies under one of them.
@@ -365,7 +384,11 @@ impl Lexicon {
     /// ("running shoes", "iPhone 15"). `title` is the item's name; `others`
     /// are further texts that may name its kind (its category), read only for
     /// a match, never to find another kind.
-    pub fn judge(&self, requested: &str, title: &str, others: &[&str]) -> ProductMatch {
+    /// `named` are other words the person used for the same product (its
+    /// model, its brand): a title head among them ("Apple AirPods Max" for
+    /// "AirPods Max headphones", "OtterBox Symmetry iPhone 15" for a
+    /// "Symmetry iPhone 15 case") is the product as named, never another kind.
+    pub fn judge(&self, requested: &str, title: &str, others: &[&str], named: &[String]) -> ProductMatch {
         let Some(wanted) = self.wanted(requested) else {
             return ProductMatch::Unknown;
         };
@@ -377,7 +400,9 @@ impl Lexicon {
         }) {
             return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
         }
-        if let Some(head) = head {
+        if let Some(head) =
+            head.filter(|head| !reading.words[head.start..=head.end].iter().all(|word| named.contains(word)))
+        {
             let kind = reading.words[head.start..=head.end].join(" ");
             let related = !wanted.kinds.is_empty() && self.relation(&head.kinds, &wanted.kinds) != Relation::Unrelated;
             let literal_head = reading.words[head.start..=head.end].ends_with(&wanted.words);
@@ -438,7 +463,7 @@ impl Lexicon {
                 let run = &reading.words[start..=end];
                 let same = run == wanted.words.as_slice()
                     || (run[..run.len() - 1] == wanted.words[..wanted.words.len() - 1]
-                        && singulars(&run[run.len() - 1]).contains(&wanted.words[wanted.words.len() - 1]));
+                        && same_noun(&run[run.len() - 1], &wanted.words[wanted.words.len() - 1]));
                 (same && (start..=end).all(|index| reading.place[index] == reading.place[end])).then(|| Noun {
                     start,
                     end,
@@ -520,6 +545,13 @@ fn segments(title: &str) -> Vec<String> {
     segments
 }
 
+/// Whether two folded words are one noun, either being the plural of the
+/// other ("Short" in a title for the "shorts" asked for, "shoes" for "shoe").
+fn same_noun(one: &str, other: &str) -> bool {
+    let others = singulars(other);
+    singulars(one).iter().any(|form| others.contains(form))
+}
+
 /// A folded English word's possible singulars, the word itself first;
 /// other scripts only as written.
 fn singulars(word: &str) -> Vec<String> {
@@ -591,7 +623,7 @@ mod tests {
     use super::*;
 
     fn judge(requested: &str, title: &str) -> ProductMatch {
-        lexicon().judge(requested, title, &[])
+        lexicon().judge(requested, title, &[], &[])
     }
 
     fn other(requested: &str, title: &str) -> bool {
@@ -637,6 +669,8 @@ mod tests {
         assert!(named("tea", "Organic Green Tea Bags 100 Count"));
         assert!(named("кроссовки", "Кроссовки Nike Pegasus 41 мужские"));
         assert!(named("iPhone 15", "Apple iPhone 15 128GB Black"));
+        assert!(named("shorts", "Lululemon Pace Breaker Short 7\""), "a singular for the plural asked");
+        assert!(!other("laptop", "Dell XPS 13 Notebook"), "a near kind is not plainly another");
     }
 
     #[test]
@@ -674,10 +708,19 @@ mod tests {
     #[test]
     fn the_category_can_name_the_product_but_never_another() {
         assert_eq!(
-            lexicon().judge("running shoes", "Nike Pegasus 41", &["Shoes > Running Shoes"]),
+            lexicon().judge("running shoes", "Nike Pegasus 41", &["Shoes > Running Shoes"], &[]),
             ProductMatch::Named { said: "running shoes".into() }
         );
-        assert_eq!(lexicon().judge("running shoes", "Nike Pegasus 41", &["Socks"]), ProductMatch::Unknown);
+        assert_eq!(lexicon().judge("running shoes", "Nike Pegasus 41", &["Socks"], &[]), ProductMatch::Unknown);
+    }
+
+    #[test]
+    fn a_head_among_the_words_the_person_named_is_not_another_kind() {
+        let named = |words: &[&str]| words.iter().map(|word| (*word).to_owned()).collect::<Vec<_>>();
+        let symmetry = named(&["otterbox", "symmetry", "iphone", "15"]);
+        assert!(matches!(lexicon().judge("case", "OtterBox Symmetry iPhone 15", &[], &[]), ProductMatch::Other { .. }));
+        assert_eq!(lexicon().judge("case", "OtterBox Symmetry iPhone 15", &[], &symmetry), ProductMatch::Unknown);
+        assert_eq!(judge("headphones", "Apple AirPods Max"), ProductMatch::Unknown, "max is no drug here");
     }
 
     #[test]
