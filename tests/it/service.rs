@@ -156,3 +156,41 @@ async fn issue_10_an_answer_in_capitals_is_an_acceptance_in_the_redacted_bundle_
     }
     assert!(records[1]["cart"][0]["price_cents"].is_u64(), "{}", records[1]["cart"]);
 }
+
+/// Issue 28: the item's own words. Socks for "running shoes" are asked
+/// about for what they are (a signed `proceed` before), the shoes proceed,
+/// and a requirement the item's words say is a note, not a question.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement_is_a_note() {
+    let directory = tempfile::tempdir().unwrap();
+    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let service = Service::new(extractors, None, store, clock);
+    let check = |request: &str, name: &str| {
+        serde_json::from_value::<CheckRequest>(json!({
+            "request": request,
+            "cart": [{"name": name, "brand": "Nike", "color": "black", "size": "42", "price": "19.99", "currency": "USD", "quantity": 1}],
+            "today": "2026-12-02",
+        }))
+        .unwrap()
+    };
+    let shoes = "black Nike running shoes size 42 under 100 dollars";
+    let socks = service.check_order(check(shoes, "Nike Everyday Cushioned Crew Socks")).await.unwrap();
+    assert_eq!(socks.decision.as_str(), "ask");
+    let text = serde_json::to_string(&socks).unwrap();
+    assert!(
+        text.contains("You asked for running shoes; the cart has \u{201c}Nike Everyday Cushioned Crew Socks\u{201d}."),
+        "{text}"
+    );
+    assert!(text.contains("com.provecart.conformity.item_mismatch"), "{text}");
+    let right = service.check_order(check(shoes, "Nike Pegasus 41 Road Running Shoes")).await.unwrap();
+    assert_eq!(right.decision.as_str(), "proceed");
+    let charger = service
+        .check_order(check("a black Nike charger, 65W, under 40 dollars", "Nike USB-C Charger 65W"))
+        .await
+        .unwrap();
+    assert_eq!(charger.decision.as_str(), "proceed", "{}", serde_json::to_string(&charger).unwrap());
+    assert!(serde_json::to_string(&charger).unwrap().contains("the item says"));
+}
