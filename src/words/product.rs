@@ -547,7 +547,7 @@ fn segments(title: &str) -> Vec<String> {
 
 /// Whether two folded words are one noun, either being the plural of the
 /// other ("Short" in a title for the "shorts" asked for, "shoes" for "shoe").
-fn same_noun(one: &str, other: &str) -> bool {
+pub(super) fn same_noun(one: &str, other: &str) -> bool {
     let others = singulars(other);
     singulars(one).iter().any(|form| others.contains(form))
 }

@@ -90,18 +90,13 @@ fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
 }
 
 /// Two folded words are the same word: equal, or one the other's plural
-/// ("shoes", "boxes", "batteries"). Other scripts compare as written.
+/// ("shoes", "boxes", "batteries"), read as the product lexicon reads
+/// plurals. Other scripts compare as written.
 fn same_word(item: &str, wanted: &str) -> bool {
-    item == wanted || plural_of(item, wanted) || plural_of(wanted, item)
-}
-
-fn plural_of(plural: &str, singular: &str) -> bool {
-    if !plural.is_ascii() || singular.len() < 3 || plural.chars().any(|character| character.is_ascii_digit()) {
-        return false;
-    }
-    plural.strip_suffix('s') == Some(singular)
-        || plural.strip_suffix("es") == Some(singular)
-        || plural.strip_suffix("ies").is_some_and(|stem| singular.strip_suffix('y') == Some(stem))
+    // A number is compared as written ("65" is not "65s"), so a count or
+    // a measure never matches another by a plural ending.
+    let has_digit = |word: &str| word.chars().any(|character| character.is_ascii_digit());
+    item == wanted || (!has_digit(item) && !has_digit(wanted) && super::product::same_noun(item, wanted))
 }
 
 /// One word of a text: folded for comparison, and as the text spells it.
