@@ -253,12 +253,14 @@ pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
 
 /// [`run`] under a given [`CheckPolicy`] (`Spec` for the conformance cases).
 pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
-    // guard.md §5 has no product check: under `spec` the kind asked for is
-    // not read at all.
+    // guard.md §5 has no product check and puts every requirement to the
+    // person: under `spec` the kind asked for is not read at all, and a
+    // line's own requirements join the shared ones.
     let spec_facts;
+    let per_line = facts.lines.iter().any(|line| line.product.is_some() || !line.other.is_empty());
     let facts = match policy {
-        CheckPolicy::Spec if facts.product.is_some() => {
-            spec_facts = Facts { product: None, ..facts.clone() };
+        CheckPolicy::Spec if facts.product.is_some() || per_line => {
+            spec_facts = spec_view(facts);
             &spec_facts
         }
         _ => facts,
@@ -286,6 +288,21 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
     findings.extend(checks::price::findings(facts, cart, allowed, &entry_targets, &rules));
     findings.extend(checks::other::findings(facts, cart, &rules, policy));
     findings
+}
+
+/// The facts guard.md §5 reads: no product, and every line requirement
+/// among the shared ones, in line order.
+fn spec_view(facts: &Facts) -> Facts {
+    let mut view = Facts { product: None, ..facts.clone() };
+    for line in &mut view.lines {
+        line.product = None;
+        for text in line.other.drain(..) {
+            if !view.other.contains(&text) {
+                view.other.push(text);
+            }
+        }
+    }
+    view
 }
 
 #[cfg(test)]

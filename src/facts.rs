@@ -57,6 +57,26 @@ impl PricePreference {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Line {
+    /// The kind of thing this line asks for, when the person listed several
+    /// products ("a leather belt …, a tactical belt …"): checked against
+    /// the item's own words like [`Facts::product`]. Absent from the
+    /// serialised line when not read, so lines without it digest as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
+    /// This line's own must-have requirements in the person's words ("made
+    /// of leather" said of one of several products): checked against the
+    /// item the line is given, as `other` is against the cart. Absent when
+    /// empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other: Vec<String>,
+    /// The most this line's item may cost each, in minor units ("a bento
+    /// box priced from 42 to 83 PHP" of several products): a condition on
+    /// the item's unit price, not on the order. Absent when not said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explicit_max_cents: Option<u64>,
+    /// That price's currency (ISO 4217), when said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explicit_max_currency: Option<String>,
     #[serde(default)]
     pub model: Option<String>,
     /// Other candidate models of this line besides `model`.
@@ -83,7 +103,13 @@ impl Line {
     /// True when the line states nothing (candidates need their base, so a
     /// line without bases has none).
     pub fn is_empty(&self) -> bool {
-        self.model.is_none() && self.color.is_none() && self.size_label.is_none() && self.quantity.is_none()
+        self.model.is_none()
+            && self.color.is_none()
+            && self.size_label.is_none()
+            && self.quantity.is_none()
+            && self.product.is_none()
+            && self.other.is_empty()
+            && self.explicit_max_cents.is_none()
     }
 }
 
@@ -255,7 +281,16 @@ impl FieldName {
 
     /// Whether a line may carry its own value for this field.
     pub fn is_line_field(self) -> bool {
-        matches!(self, FieldName::Model | FieldName::Color | FieldName::SizeLabel | FieldName::Quantity)
+        matches!(
+            self,
+            FieldName::Model
+                | FieldName::Color
+                | FieldName::SizeLabel
+                | FieldName::Quantity
+                | FieldName::Product
+                | FieldName::Other
+                | FieldName::ExplicitMaxCents
+        )
     }
 }
 

@@ -250,6 +250,7 @@ pub fn findings(
 fn missing(index: usize, line: &Line, target: &Target) -> Finding {
     let wanted = MissingLine {
         index,
+        product: target.product.clone().filter(|_| line.product.is_some()),
         model: target.model.iter().chain(&target.model_any).map(|model| model.raw.clone()).collect(),
         colour: target.color.iter().chain(&target.color_any).map(|colour| colour.raw.clone()).collect(),
         size: target.size.iter().chain(&target.size_any).map(|size| size.raw.clone()).collect(),

@@ -17,6 +17,8 @@ pub mod color_excluded;
 pub mod deadline;
 pub mod explicit_max;
 pub mod level;
+pub mod line_other;
+pub mod line_price;
 pub mod mandate;
 pub mod model;
 pub mod other;
@@ -99,6 +101,14 @@ pub struct SizeWanted {
     pub source: Source,
 }
 
+/// A price said for one line's item, each.
+#[derive(Debug, Clone)]
+pub struct UnitMax {
+    pub cents: u64,
+    pub currency: Option<String>,
+    pub source: Source,
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct QuantityWanted {
     pub units: u64,
@@ -132,6 +142,11 @@ pub struct Target {
     pub quantity: Option<QuantityWanted>,
     /// Other candidate counts (`quantity_any`, or a line's own).
     pub quantity_any: Vec<u64>,
+    /// The most the line's item may cost each (`lines[i].explicit_max_cents`).
+    pub unit_max: Option<UnitMax>,
+    /// The line's own requirements (`lines[i].other`); the shared ones are
+    /// checked against the whole cart (`checks::other`).
+    pub other: Vec<String>,
     pub line: Option<usize>,
 }
 
@@ -161,6 +176,8 @@ impl Target {
             deadline_days: facts.deadline_days,
             quantity: facts.quantity.map(|units| QuantityWanted { units, source: Source::Shared }),
             quantity_any: facts.quantity_any.clone(),
+            unit_max: None,
+            other: Vec::new(),
             line: None,
         }
     }
@@ -170,6 +187,16 @@ impl Target {
         let source = Source::Line(index);
         let mut target = self.clone();
         target.line = Some(index);
+        // Of several products, the line's kind and requirements are its own.
+        if line.product.is_some() {
+            target.product = line.product.clone();
+        }
+        target.other = line.other.clone();
+        target.unit_max = line.explicit_max_cents.map(|cents| UnitMax {
+            cents,
+            currency: line.explicit_max_currency.clone(),
+            source,
+        });
         // A line's own model, colour, size or quantity replaces the shared
         // one, and with it the shared one's alternatives: the line's own
         // candidates (a grounded merge's) take their place.
@@ -225,6 +252,8 @@ impl Target {
             size_any: Vec::new(),
             quantity: None,
             quantity_any: Vec::new(),
+            unit_max: None,
+            other: Vec::new(),
             line: None,
             ..self.clone()
         }
@@ -309,10 +338,11 @@ pub enum ItemRule {
     Level,
     Refund,
     Deadline,
+    LinePrice,
 }
 
 impl ItemRule {
-    pub const ALL: [ItemRule; 10] = [
+    pub const ALL: [ItemRule; 11] = [
         ItemRule::Product,
         ItemRule::Brand,
         ItemRule::BrandExcluded,
@@ -323,6 +353,7 @@ impl ItemRule {
         ItemRule::Level,
         ItemRule::Refund,
         ItemRule::Deadline,
+        ItemRule::LinePrice,
     ];
 
     pub fn code(self) -> Code {
@@ -337,6 +368,7 @@ impl ItemRule {
             ItemRule::Level => Code::Level,
             ItemRule::Refund => Code::Refund,
             ItemRule::Deadline => Code::Deadline,
+            ItemRule::LinePrice => Code::ExplicitMax,
         }
     }
 
@@ -352,6 +384,7 @@ impl ItemRule {
             ItemRule::Level => FieldName::Level,
             ItemRule::Refund => FieldName::NeedsRefundable,
             ItemRule::Deadline => FieldName::DeadlineDays,
+            ItemRule::LinePrice => FieldName::ExplicitMaxCents,
         }
     }
 
@@ -361,6 +394,7 @@ impl ItemRule {
             ItemRule::Model => target.model.as_ref().map_or(Source::Shared, |wanted| wanted.source),
             ItemRule::Color => target.color.as_ref().map_or(Source::Shared, |wanted| wanted.source),
             ItemRule::Size => target.size.as_ref().map_or(Source::Shared, |wanted| wanted.source),
+            ItemRule::LinePrice => target.unit_max.as_ref().map_or(Source::Shared, |max| max.source),
             _ => Source::Shared,
         }
     }
@@ -377,6 +411,7 @@ impl ItemRule {
             ItemRule::Level => level::status(target, item),
             ItemRule::Refund => refund::status(target, item),
             ItemRule::Deadline => deadline::status(target, item),
+            ItemRule::LinePrice => line_price::status(target, item),
         }
     }
 
@@ -392,6 +427,7 @@ impl ItemRule {
             ItemRule::Level => level::detail(target, item),
             ItemRule::Refund => refund::detail(target, item),
             ItemRule::Deadline => deadline::detail(target, item),
+            ItemRule::LinePrice => line_price::detail(target, item),
         }
     }
 
@@ -422,6 +458,7 @@ impl ItemRule {
             ItemRule::Level => Attribute::Level,
             ItemRule::Refund => Attribute::FinalSale,
             ItemRule::Deadline => Attribute::DeliveryTime,
+            ItemRule::LinePrice => Attribute::Price,
         }
     }
 }
@@ -579,6 +616,9 @@ pub fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &Se
             Some(_) => {}
         }
     }
+    let own = line_other::cost(target, item);
+    cost.blocks += own.blocks;
+    cost.warns += own.warns;
     cost
 }
 
@@ -594,5 +634,6 @@ pub fn pair_findings(
     let mut findings: Vec<Finding> =
         ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, target, item, index, rules)).collect();
     findings.extend(quantity::entry_finding(target, entry, index, rules));
+    findings.extend(line_other::findings(target, item, index, rules));
     findings
 }

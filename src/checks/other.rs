@@ -57,7 +57,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
 /// The texts of an item that can say what a requirement asks: its name,
 /// the attributes the guard reads, and the item's own words (description,
 /// category, options and attributes with their names, tags).
-fn item_texts(item: &Item) -> Vec<&str> {
+pub fn item_texts(item: &Item) -> Vec<&str> {
     let words = &item.words;
     [&item.name, &item.brand, &item.color, &item.size, &words.description, &words.category]
         .into_iter()

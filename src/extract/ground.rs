@@ -1289,6 +1289,30 @@ pub fn ground(
             at(FieldName::Model),
             |w: &Words, value: &String| w.content_words(value)
         );
+        // What a line asks for and its own requirements are the person's
+        // words, like `other`.
+        single!(
+            line.product,
+            &format!("lines[{index}].product"),
+            at(FieldName::Product),
+            |w: &Words, value: &String| w.content_words(value)
+        );
+        list!(line.other, &format!("lines[{index}].other"), |w: &Words, value: &String| w.content_words(value));
+        single!(
+            line.explicit_max_cents,
+            &format!("lines[{index}].explicit_max_cents"),
+            at(FieldName::ExplicitMaxCents),
+            |w: &Words, value: &u64| w.number(*value as f64 / 100.0).or_else(|| w.limit(*value))
+        );
+        if line.explicit_max_cents.is_none() {
+            line.explicit_max_currency = None;
+        }
+        single!(
+            line.explicit_max_currency,
+            &format!("lines[{index}].explicit_max_currency"),
+            at(FieldName::ExplicitMaxCents),
+            |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+        );
         single_quoted!(
             line.color,
             &format!("lines[{index}].color"),

@@ -188,6 +188,15 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
                 let (quantity, quantity_more) =
                     candidates_by(line_values.iter().map(|line| line.quantity), |count| *count);
                 Line {
+                    product: merge_product(line_values.iter().map(|line| line.product.as_deref())),
+                    other: union_text(line_values.iter().flat_map(|line| line.other.iter()), &[]),
+                    // The strictest price said for the line, with its currency.
+                    explicit_max_cents: line_values.iter().filter_map(|line| line.explicit_max_cents).min(),
+                    explicit_max_currency: line_values
+                        .iter()
+                        .filter(|line| line.explicit_max_cents.is_some())
+                        .min_by_key(|line| line.explicit_max_cents)
+                        .and_then(|line| line.explicit_max_currency.clone()),
                     model_any: alternatives(
                         &model,
                         model_more,
@@ -602,7 +611,30 @@ fn merge_lines(outputs: &[Facts]) -> (Vec<Line>, Vec<FieldRef>) {
                 disputes.push(FieldRef::Line { index, field });
             }
         }
-        merged.push(Line { model, model_any, color, color_any, size_label, size_any, quantity, quantity_any });
+        // guard.md §3 has no product nor requirements per line: under `spec`
+        // they are what every extractor agrees on (`rules` alone writes them).
+        let product = merge_product(all.iter().map(|line| line.product.as_deref()));
+        let other = union_text(all.iter().flat_map(|line| line.other.iter()), &[]);
+        let explicit_max_cents = all.iter().filter_map(|line| line.explicit_max_cents).min();
+        let explicit_max_currency = all
+            .iter()
+            .filter(|line| line.explicit_max_cents.is_some())
+            .min_by_key(|line| line.explicit_max_cents)
+            .and_then(|line| line.explicit_max_currency.clone());
+        merged.push(Line {
+            product,
+            other,
+            explicit_max_cents,
+            explicit_max_currency,
+            model,
+            model_any,
+            color,
+            color_any,
+            size_label,
+            size_any,
+            quantity,
+            quantity_any,
+        });
     }
     (merged, disputes)
 }

@@ -39,6 +39,22 @@ pub use crate::words::date::{Weekday, days_until};
 /// One variant of a multi-variant order ("size 40 for my wife and 43 for me").
 /// Fields left `None` fall back to the shared facts.
 pub struct ExtractedLine {
+    /// The kind of thing this line asks for (`rules` only, for now: not in
+    /// the models' schema, like [`ExtractedFacts::product`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub product: Option<String>,
+    /// This line's own must-have requirements (`rules` only, for now).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(skip)]
+    pub other: Vec<String>,
+    /// The most this line's item may cost each (`rules` only, for now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub explicit_max_cents: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub explicit_max_currency: Option<String>,
     #[serde(default)]
     pub model: Option<String>,
     #[serde(default)]
@@ -53,6 +69,10 @@ impl ExtractedLine {
     /// The line as facts hold it, without candidates.
     pub fn into_line(self) -> Line {
         Line {
+            product: self.product,
+            other: self.other,
+            explicit_max_cents: self.explicit_max_cents,
+            explicit_max_currency: self.explicit_max_currency,
             model: self.model,
             color: self.color,
             size_label: self.size_label,
@@ -64,6 +84,10 @@ impl ExtractedLine {
     /// The extractor's shape of a line: its values, its candidates left out.
     pub fn of(line: &Line) -> ExtractedLine {
         ExtractedLine {
+            product: line.product.clone(),
+            other: line.other.clone(),
+            explicit_max_cents: line.explicit_max_cents,
+            explicit_max_currency: line.explicit_max_currency.clone(),
             model: line.model.clone(),
             color: line.color.clone(),
             size_label: line.size_label.clone(),

@@ -173,6 +173,12 @@ pub fn render(message: &Message) -> String {
         Message::Other { text, items } => {
             format!("Asked for \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }
+        Message::ItemPriceOver { max, price, item } => format!(
+            "Asked for this item at most {} each; \u{201c}{}\u{201d} costs {}.",
+            max.show('.'),
+            name(item),
+            price.show('.')
+        ),
         Message::Product { wanted, item } => {
             format!("You asked for {wanted}; the cart has \u{201c}{}\u{201d}.", name(item))
         }
@@ -373,6 +379,7 @@ fn counted(entry: &Counted) -> String {
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
     let counts: Vec<String> = line.quantity.iter().map(u64::to_string).collect();
+    parts.extend(line.product.clone());
     parts.extend((!line.model.is_empty()).then(|| line.model.join(" or ")));
     parts.extend((!line.colour.is_empty()).then(|| line.colour.join(" or ")));
     parts.extend((!line.size.is_empty()).then(|| format!("size {}", line.size.join(" or "))));

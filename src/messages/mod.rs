@@ -180,6 +180,8 @@ pub struct EntryLine {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MissingLine {
     pub index: usize,
+    /// The kind of thing the line asks for, as said ("a tactical belt").
+    pub product: Option<String>,
     /// Each field's value and its candidates, the value first; empty when
     /// the line states none.
     pub model: Vec<String>,
@@ -459,6 +461,12 @@ pub enum Message {
         max: Money,
         total: Money,
         beyond: bool,
+    },
+    /// One of several products costs more each than the person said for it.
+    ItemPriceOver {
+        max: Money,
+        price: Money,
+        item: ItemName,
     },
     /// The cart holds a count that is none of the candidate counts.
     Quantity {

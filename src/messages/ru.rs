@@ -209,6 +209,12 @@ pub fn render(message: &Message) -> String {
         Message::Other { text, items } => {
             format!("Вы указали «{text}»; проверить это по товару я не могу: {}.", names(items))
         }
+        Message::ItemPriceOver { max, price, item } => format!(
+            "Вы просили этот товар не дороже {} за штуку; «{}» стоит {}.",
+            max.show(','),
+            name(item),
+            price.show(',')
+        ),
         Message::Product { wanted, item } => {
             format!("Вы просили «{wanted}»; в корзине «{}».", name(item))
         }
@@ -489,6 +495,7 @@ fn counted(entry: &Counted) -> String {
 fn missing(line: &MissingLine) -> String {
     let mut parts = Vec::new();
     let counts: Vec<String> = line.quantity.iter().map(u64::to_string).collect();
+    parts.extend(line.product.clone());
     parts.extend((!line.model.is_empty()).then(|| listed(&line.model, "или")));
     parts.extend((!line.colour.is_empty()).then(|| format!("цвет {}", colours(&line.colour, "или"))));
     parts.extend((!line.size.is_empty()).then(|| format!("размер {}", listed(&line.size, "или"))));

@@ -30,6 +30,7 @@ fn kind(message: &Message) -> &'static str {
         Message::DeadlineDated { .. } => "DeadlineDated",
         Message::Price { .. } => "Price",
         Message::ExplicitMax { .. } => "ExplicitMax",
+        Message::ItemPriceOver { .. } => "ItemPriceOver",
         Message::Quantity { .. } => "Quantity",
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
@@ -60,7 +61,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 45;
+const KINDS: usize = 46;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -203,6 +204,11 @@ fn samples() -> Vec<Message> {
         Message::Other { text: "без орехов".into(), items: vec!["Granola".into(), "Muesli".into()] },
         Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
         Message::OtherSaid { text: "made of denim".into(), said: "Denim".into(), item: item() },
+        Message::ItemPriceOver {
+            max: Money::new(8_300, Some("PHP")),
+            price: Money::new(9_000, Some("PHP")),
+            item: "Bento Box with Lid".into(),
+        },
         Message::Product { wanted: "running shoes".into(), item: "Nike Everyday Cushioned Crew Socks".into() },
         Message::MixedCurrencies { seen: "USD".into(), other: "EUR".into(), item: item() },
         Message::LimitInOtherCurrency {
@@ -214,6 +220,7 @@ fn samples() -> Vec<Message> {
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },
         Message::Missing(MissingLine {
             index: 1,
+            product: None,
             model: strings(&["Pegasus 41"]),
             colour: strings(&["black"]),
             size: strings(&["43"]),
@@ -221,6 +228,7 @@ fn samples() -> Vec<Message> {
         }),
         Message::Missing(MissingLine {
             index: 1,
+            product: None,
             model: strings(&["Pegasus 41", "Vomero 17"]),
             colour: strings(&["black", "navy"]),
             size: strings(&["43", "44"]),
@@ -228,8 +236,17 @@ fn samples() -> Vec<Message> {
         }),
         Message::Missing(MissingLine {
             index: 1,
+            product: None,
             model: Vec::new(),
             colour: Vec::new(),
+            size: Vec::new(),
+            quantity: Vec::new(),
+        }),
+        Message::Missing(MissingLine {
+            index: 1,
+            product: Some("tactical belt".into()),
+            model: Vec::new(),
+            colour: strings(&["army green"]),
             size: Vec::new(),
             quantity: Vec::new(),
         }),

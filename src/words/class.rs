@@ -123,6 +123,9 @@ classes! {
     NEGATIONS => "negations.txt",
     /// Units that make a number a measure ("18 ounce", "1 кг").
     MEASURE_UNITS => "measure-units.txt",
+    /// The frame of a request for several products from one shop, marked
+    /// with the words that open a product of the list.
+    SHOP_FRAME => "shop-frame.txt",
 }
 
 #[cfg(test)]

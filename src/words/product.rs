@@ -247,6 +247,12 @@ impl Lexicon {
             .find_map(|singular| self.by_words.get(&format!("{prefix}{singular}")).map(Vec::as_slice))
     }
 
+    /// Whether the folded word's commonest sense is a product (in any of
+    /// its singular forms): the test a head of a product phrase passes.
+    pub fn is_product_word(&self, word: &str) -> bool {
+        singulars(word).iter().any(|form| self.commonest.contains(form) && self.by_words.contains_key(form))
+    }
+
     /// [`Lexicon::kinds_of`], for a word whose commonest sense is a product
     /// (or a run of words, which WordNet lists only where it names a thing).
     fn product_kinds_of(&self, run: &[String]) -> Option<&[usize]> {

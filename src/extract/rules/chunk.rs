@@ -117,6 +117,11 @@ pub struct Phrase {
     definite: bool,
 }
 
+/// Whether a folded word attaches what follows to the noun before it.
+pub fn is_attaching(word: &str) -> bool {
+    ATTACHING.contains(&word)
+}
+
 fn is_separator(word: &str) -> bool {
     matches!(word, "," | ";" | "." | "!" | "?" | ":" | "and" | "plus" | "и")
 }

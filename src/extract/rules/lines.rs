@@ -103,7 +103,7 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
         request.consume(at, at);
         return colours
             .iter()
-            .map(|colour| Line { model: None, color: Some(colour.colour.clone()), size_label: None, quantity: Some(1) })
+            .map(|colour| Line { color: Some(colour.colour.clone()), quantity: Some(1), ..Line::default() })
             .collect();
     }
     if colours_only && quantities.iter().any(Option::is_none) && !another_one {
@@ -126,10 +126,10 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
                 request.consume(at, at);
             }
             Line {
-                model: None,
                 color: colour.map(str::to_owned),
                 size_label: size.map(str::to_owned),
                 quantity: quantity.map(|(value, _)| value),
+                ..Line::default()
             }
         })
         .collect()
@@ -151,7 +151,7 @@ mod tests {
     }
 
     fn line(size: Option<&str>, colour: Option<&str>, quantity: Option<u64>) -> Line {
-        Line { model: None, color: colour.map(Into::into), size_label: size.map(Into::into), quantity }
+        Line { color: colour.map(Into::into), size_label: size.map(Into::into), quantity, ..Line::default() }
     }
 
     #[test]

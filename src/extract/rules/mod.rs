@@ -22,6 +22,7 @@ mod colour;
 mod level;
 mod lines;
 mod price;
+mod products;
 mod refund;
 mod requirement;
 mod scope;
@@ -35,7 +36,7 @@ use chrono::NaiveDate;
 pub use clause::{Became, ClauseReading, Part};
 pub use vocabulary::Vocabulary;
 
-use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, Extraction, Extractor};
+use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, ExtractedLine, Extraction, Extractor};
 use crate::facts::FieldName;
 use crate::normalize::fold;
 use crate::words::size::{self, SizeMention};
@@ -119,11 +120,23 @@ pub const KNOWN_BRANDS: &str = include_str!("../../../extractors/brands.txt");
 #[derive(Debug, Clone, Default)]
 pub struct RulesExtractor {
     vocabulary: Vocabulary,
+    /// Whether several products become one line each (issue 28, the
+    /// default) or stay in `other` as guard.md §3 and LABELLING.md's
+    /// labels have them.
+    product_lines: bool,
 }
 
 impl RulesExtractor {
     pub fn new(vocabulary: Vocabulary) -> RulesExtractor {
-        RulesExtractor { vocabulary }
+        RulesExtractor { vocabulary, product_lines: true }
+    }
+
+    /// The parser with several products kept in `other`, as the labelled
+    /// extraction sets have them (LABELLING.md "multi-product"): their
+    /// fact-level scores measure what they always measured, and the lines
+    /// are measured at the decision level (`scripts/item_report.py`).
+    pub fn with_products_in_other(self) -> RulesExtractor {
+        RulesExtractor { product_lines: false, ..self }
     }
 
     /// A rules extractor whose brands and models are the catalog's.
@@ -138,7 +151,11 @@ impl RulesExtractor {
     /// same field ("make it 43"), while "43 is fine too" only marks the field
     /// soft; excluded brands and free-text requirements accumulate.
     pub fn parse(&self, request: &str, answers: &[String], today: NaiveDate) -> ExtractedFacts {
-        let mut facts = parse_text(&self.vocabulary, request, today, false).facts;
+        let parsed = parse_text(&self.vocabulary, request, today, false);
+        let mut facts = parsed.facts;
+        if self.product_lines && parsed.several && facts.lines.is_empty() {
+            lines_of_products(&self.vocabulary, request, today, &mut facts);
+        }
         drop_orphan_alternatives(&mut facts);
         for answer in answers {
             let expects_size = facts.size_label.is_some() || facts.lines.iter().any(|line| line.size_label.is_some());
@@ -176,6 +193,104 @@ impl Extractor for RulesExtractor {
             Ok(Extraction { extracted, raw, cost: Cost { latency_ms, ..Cost::default() } })
         })
     }
+}
+
+/// Of several products (issue 28 §2), one line per product: each segment
+/// the request names a product in (`products::segments`) is read again as a
+/// request of its own, and what it states becomes that line's: its kind,
+/// colour, size, count, model, price and requirements (a brand said of one
+/// product is one of its requirements: lines have no brand). The shared
+/// requirements are what the frame says beyond asking for the products
+/// ("with free shipping for all"), never the frame itself ("Find a shop
+/// offering these items"). Unchanged when fewer than two products are cut.
+fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, facts: &mut ExtractedFacts) {
+    let request = Request::new(text);
+    let segments = products::segments(&request);
+    if segments.is_empty() {
+        return;
+    }
+    let mut lines = Vec::with_capacity(segments.len());
+    let mut soft: Vec<String> = Vec::new();
+    let mut optional: Vec<String> = Vec::new();
+    for (index, segment) in segments.iter().enumerate() {
+        let said = segment.text(&request);
+        let part = parse_text(vocabulary, &said, today, false).facts;
+        // What a line cannot hold (an excluded colour, "black or navy", a
+        // second model, a refund wish or a deadline the order does not
+        // already have) keeps the whole segment as a requirement: never lost.
+        let unheld = !part.color_not.is_empty()
+            || !part.brand_not.is_empty()
+            || !part.brand_any.is_empty()
+            || !part.color_any.is_empty()
+            || !part.size_any.is_empty()
+            || !part.lines.is_empty()
+            || part.level.is_some()
+            || part.price_preference.is_some()
+            || (part.needs_refundable && !facts.needs_refundable)
+            || (part.deadline_days.is_some() && facts.deadline_days.is_none())
+            || (part.deadline_weekday.is_some() && facts.deadline_weekday.is_none());
+        let mut other = part.other;
+        if unheld && !other.iter().any(|text| fold(text) == fold(&said)) {
+            other.insert(0, said.chars().take(MAX_REQUIREMENT_CHARS).collect());
+        }
+        // Nice-to-haves said of one product stay notes, on the order.
+        for wish in part.other_optional {
+            push_distinct(&mut optional, &wish);
+        }
+        if let Some(brand) = part.brand {
+            other.insert(0, brand);
+        }
+        // A segment whose words read as several again keeps them all as
+        // requirements; its head still names the product.
+        let product = part.product.or_else(|| segment.head.map(|head| request.original(head, head)));
+        for field in &part.soft {
+            if FieldName::parse(field).is_some_and(FieldName::is_line_field) {
+                soft.push(format!("lines[{index}].{field}"));
+            }
+        }
+        lines.push(ExtractedLine {
+            product,
+            other: other.into_iter().take(MAX_REQUIREMENTS).collect(),
+            explicit_max_cents: part.explicit_max_cents,
+            explicit_max_currency: part.explicit_max_currency,
+            model: part.model,
+            color: part.color,
+            size_label: part.size_label,
+            quantity: part.quantity,
+        });
+    }
+    // The frame: every run of words outside the segments.
+    let mut runs: Vec<String> = Vec::new();
+    let mut start: Option<usize> = None;
+    for at in 0..=request.len() {
+        let inside = at == request.len() || segments.iter().any(|segment| segment.holds(at));
+        match (inside, start) {
+            (false, None) => start = Some(at),
+            (true, Some(first)) => {
+                if !products::is_frame(&request, first, at - 1) {
+                    runs.push(request.original(first, at - 1));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let frame = if runs.is_empty() {
+        ExtractedFacts::default()
+    } else {
+        parse_text(vocabulary, &runs.join(". "), today, false).facts
+    };
+    let said_of_the_frame = |text: &String| {
+        let said = Request::new(text);
+        !said.is_empty() && !products::is_frame(&said, 0, said.len() - 1)
+    };
+    facts.other = frame.other.into_iter().filter(said_of_the_frame).collect();
+    facts.other_optional = frame.other_optional.into_iter().filter(said_of_the_frame).collect();
+    for wish in optional {
+        push_distinct(&mut facts.other_optional, &wish);
+    }
+    facts.soft.extend(soft);
+    facts.lines = lines;
 }
 
 /// Whether the value at `at` corrects an earlier one ("actually make it
@@ -664,7 +779,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     }
     let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
     facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
-    Parsed { facts, request, outcomes }
+    Parsed { facts, request, outcomes, several }
 }
 
 /// One text parsed: its facts, its tokens and what each token became.
@@ -672,6 +787,8 @@ struct Parsed {
     facts: ExtractedFacts,
     request: Request,
     outcomes: Vec<Became>,
+    /// Whether the text names several products (`scope`).
+    several: bool,
 }
 
 /// What the rules did with each token: the fact it was read into, or read
@@ -1241,7 +1358,21 @@ mod tests {
         let facts = parse(
             "tribu brand sandals in black, size us:6; also, tribu white slippers, size us:6; plus, navy slippers, size us:11",
         );
-        assert!(facts.lines.is_empty(), "{facts:?}");
+        // Issue 28: one line per product, each with its own colour and size.
+        let lines: Vec<_> = facts
+            .lines
+            .iter()
+            .map(|line| (line.product.as_deref(), line.color.as_deref(), line.size_label.as_deref()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (Some("sandals"), Some("black"), Some("US 6")),
+                (Some("slippers"), Some("white"), Some("US 6")),
+                (Some("slippers"), Some("navy"), Some("US 11"))
+            ],
+            "{facts:?}"
+        );
         assert_eq!(facts.color, None);
         // What it must be free from is a requirement, whole, never a brand.
         let facts = parse("vegan makeup free from animal testing");
@@ -1313,19 +1444,34 @@ mod tests {
     /// colour inside a food's name is no colour. Phrasings written here.
     #[test]
     fn issue_12_product_phrases() {
+        // Issue 28: each product is a line with its own colour and size.
         let facts = parse("a red hoodie and black jeans size 32");
         assert_eq!((facts.color.as_deref(), facts.size_label.as_deref()), (None, None));
-        assert_eq!(facts.other, ["red hoodie and black jeans size 32"]);
+        let lines: Vec<_> = facts
+            .lines
+            .iter()
+            .map(|line| (line.product.as_deref(), line.color.as_deref(), line.size_label.as_deref()))
+            .collect();
+        assert_eq!(lines, [(Some("hoodie"), Some("red"), None), (Some("jeans"), Some("black"), Some("32"))]);
+        assert!(facts.other.is_empty(), "{facts:?}");
         let facts = parse("Подарок маме: шарф кашемировый, не серый, и перчатки 7 размера, к 8 ноября");
         assert!(facts.color_not.is_empty() && facts.size_label.is_none(), "{facts:?}");
         assert_eq!(facts.deadline_days, Some(6));
-        assert!(facts.other.iter().any(|other| other.contains("не серый")), "{facts:?}");
-        assert!(facts.other.iter().any(|other| other.contains("перчатки 7 размера")), "{facts:?}");
+        // An excluded colour has no place on a line: the whole segment is
+        // the line's requirement, so it is not lost.
+        assert!(facts.lines[0].other.iter().any(|other| other.contains("не серый")), "{facts:?}");
+        assert_eq!(facts.lines[1].size_label.as_deref(), Some("7"), "{facts:?}");
         let facts = parse("бананы 1 кг, молоко 2 пакета, хлеб бородинский");
         assert_eq!(facts.quantity, None);
         let facts = parse("oem solenoid valves with free delivery, dc12v electric valves, and brass shower connectors");
         assert_eq!(facts.color, None);
-        assert!(facts.other.iter().any(|other| other.contains("brass shower connectors")), "{facts:?}");
+        assert!(
+            facts
+                .lines
+                .iter()
+                .any(|line| line.product.as_deref().is_some_and(|product| product.contains("connectors"))),
+            "{facts:?}"
+        );
         // One product with a list of properties keeps its facts.
         let facts = parse("black cotton t-shirts in medium with a crew neck and short sleeves");
         assert_eq!((facts.color.as_deref(), facts.size_label.as_deref()), (Some("black"), Some("medium")));

@@ -1,0 +1,132 @@
+//! A line's own requirements (`lines[i].other`): of several products, what
+//! the person required of one of them ("a tactical belt … crafted from
+//! canvas") is checked against the item that line is given, not against
+//! the whole cart. An item whose own words say it is a note quoting them;
+//! otherwise the person is asked, as for `other` (guard.md §5). Runs only
+//! under the `words` check policy: under `spec` the decision moves every
+//! line requirement to the shared `other` first.
+
+use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
+use crate::facts::FieldName;
+use crate::finding::{Code, Compared, Finding, Severity, cart_path};
+use crate::messages::{ItemName, Message};
+use crate::words::requirement;
+
+/// How the item reads against one requirement.
+enum Reading {
+    Said(String),
+    Unknown,
+}
+
+fn read(text: &str, item: &PreparedItem) -> Reading {
+    let texts = super::other::item_texts(item.item);
+    match requirement::said(text, &texts) {
+        Some(said) => Reading::Said(said.quote),
+        None => Reading::Unknown,
+    }
+}
+
+/// The line's severity for a requirement the item does not say.
+fn severity(target: &Target, rules: &SeverityRules) -> Severity {
+    match target.line {
+        Some(index) => rules.severity(FieldName::Other, Source::Line(index)),
+        None => rules.severity(FieldName::Other, Source::Shared),
+    }
+}
+
+/// What pairing `target` with `item` costs for the line's requirements: a
+/// requirement the item says costs nothing, one it does not say costs a
+/// warning's weight whatever its finding's severity. Not reading a
+/// requirement in an item is no sign that the item is another line's (the
+/// right item seldom repeats the person's words), so it must not outweigh
+/// a pairing's real mismatches and leave a line `missing` and its item
+/// `extra`; among otherwise equal items, the one that says more wins.
+pub fn cost(target: &Target, item: &PreparedItem) -> PairCost {
+    let unread = target.other.iter().filter(|text| matches!(read(text, item), Reading::Unknown)).count();
+    PairCost { blocks: 0, warns: u32::try_from(unread).unwrap_or(u32::MAX) }
+}
+
+/// The findings of the line's requirements on entry `index`.
+pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &SeverityRules) -> Vec<Finding> {
+    let path = cart_path(Some(index));
+    let name = ItemName::of(item.item);
+    target
+        .other
+        .iter()
+        .enumerate()
+        .map(|(position, text)| {
+            let (severity, actual, message) = match read(text, item) {
+                Reading::Said(quote) => (
+                    Severity::Warn,
+                    Compared::Text(quote.clone()),
+                    Message::OtherSaid { text: text.clone(), said: quote, item: name.clone() },
+                ),
+                Reading::Unknown => (
+                    severity(target, rules),
+                    Compared::Nothing,
+                    Message::Other { text: text.clone(), items: vec![name.clone()] },
+                ),
+            };
+            let field = match target.line {
+                Some(line) => format!("lines[{line}].other[{position}]"),
+                None => format!("other[{position}]"),
+            };
+            Finding {
+                id: format!("{field}@{path}"),
+                code: Code::Other,
+                severity,
+                field: FieldName::Other,
+                line: target.line,
+                path: path.clone(),
+                entry: Some(index),
+                expected: Compared::Text(text.clone()),
+                actual,
+                reason: String::new(),
+                message: None,
+            }
+            .say(message)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::Item;
+    use crate::facts::{Facts, Line};
+
+    fn line_target(other: &[&str]) -> (Target, SeverityRules) {
+        let line = Line { other: other.iter().map(|text| (*text).to_owned()).collect(), ..Line::default() };
+        let facts = Facts { lines: vec![line.clone()], ..Facts::default() };
+        (Target::shared(&facts).for_line(0, &line), SeverityRules::new(&facts))
+    }
+
+    #[test]
+    fn a_requirement_the_item_says_is_a_note_and_one_it_does_not_is_asked() {
+        let (target, rules) = line_target(&["made of leather", "a relaxed style"]);
+        let item = Item { name: Some("Men Leather Business Casual Belt".into()), ..Item::default() };
+        let prepared = PreparedItem::new(&item);
+        let found = findings(&target, &prepared, 1, &rules);
+        let summary: Vec<_> = found.iter().map(|finding| (finding.id.as_str(), finding.severity)).collect();
+        assert_eq!(
+            summary,
+            vec![("lines[0].other[0]@$.cart[1]", Severity::Warn), ("lines[0].other[1]@$.cart[1]", Severity::Block)]
+        );
+        assert_eq!(found[1].line, Some(0));
+        assert_eq!(cost(&target, &prepared), PairCost { blocks: 0, warns: 1 });
+    }
+
+    #[test]
+    fn a_soft_line_requirement_warns() {
+        let line = Line { other: vec!["gift box".into()], ..Line::default() };
+        let facts = Facts {
+            lines: vec![line.clone()],
+            soft: [crate::facts::FieldRef::Line { index: 0, field: FieldName::Other }].into(),
+            ..Facts::default()
+        };
+        let target = Target::shared(&facts).for_line(0, &line);
+        let item = Item { name: Some("Ring".into()), ..Item::default() };
+        let found = findings(&target, &PreparedItem::new(&item), 0, &SeverityRules::new(&facts));
+        assert_eq!(found[0].severity, Severity::Warn);
+    }
+}

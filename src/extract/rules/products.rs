@@ -1,0 +1,356 @@
+//! Of several products, one segment of the request per product (issue 28
+//! §2: a `product` per line): "Find a shop offering these items: First, a
+//! men's leather belt in brown, size waist 44 … Second, a tactical belt …
+//! Please show shops that sell all of these." becomes the segments "a men's
+//! leather belt in brown, size waist 44 …" and "a tactical belt …", and the
+//! frame ("Find a shop offering these items", "Please show shops …").
+//!
+//! `scope::several_products` decides whether the request lists several
+//! products; this module only cuts it. Each segment is read again as a
+//! request of its own (`rules::lines_of_products`), so a colour or a
+//! requirement said of one product becomes that product's line.
+//!
+//! Precision first: a cut is made only where a list marker opens a product
+//! ("First,", "(2)", a sentence or a semicolon) or where an article-led
+//! phrase whose head is a product follows a list separator ("…, a bonsai
+//! scissors …", "both a blouse and a crop top"). Fewer than two segments
+//! with a head is no reading: the caller keeps every word as a requirement.
+//! Linear in the request.
+
+use super::chunk::is_attaching;
+use crate::words::class::{FILLERS, SHOP_FRAME};
+use crate::words::noun::{is_product_noun, product_stem};
+use crate::words::product::lexicon;
+use crate::words::text::Request;
+
+/// One product's tokens: runs `start..=end` in request order (a later
+/// sentence may be said of it: "For the blouse, …"), and its head noun if
+/// found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    pub parts: Vec<(usize, usize)>,
+    pub head: Option<usize>,
+}
+
+impl Segment {
+    fn new(start: usize, end: usize, head: Option<usize>) -> Segment {
+        Segment { parts: vec![(start, end)], head }
+    }
+
+    /// The segment as the person wrote it, its runs joined as sentences.
+    pub fn text(&self, request: &Request) -> String {
+        let runs: Vec<String> = self.parts.iter().map(|&(start, end)| request.original(start, end)).collect();
+        runs.join(". ")
+    }
+
+    /// Whether token `at` is in the segment.
+    pub fn holds(&self, at: usize) -> bool {
+        self.parts.iter().any(|&(start, end)| (start..=end).contains(&at))
+    }
+}
+
+/// A run of tokens between hard list markers, and whether a list marker
+/// ("First,", "(2)") opened it.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    start: usize,
+    end: usize,
+    marked: bool,
+}
+
+/// The request's product segments, in order, and nothing else: the tokens
+/// outside them are the frame. Empty unless two segments have a head.
+pub fn segments(request: &Request) -> Vec<Segment> {
+    let mut found: Vec<Segment> = Vec::new();
+    for unit in units(request) {
+        let starts = product_starts(request, unit);
+        if starts.is_empty() {
+            if unit.marked {
+                // "Third, motorcycle brake pads …": a marked unit is a product
+                // even when no head is found.
+                let start = skip_frame(request, unit.start, unit.end);
+                found.push(Segment::new(start, unit.end, None));
+            } else if let Some(owner) = referred(request, unit, &found) {
+                // "For the blouse, it should be cotton …": said of one named before.
+                found[owner].parts.push((unit.start, unit.end));
+            } else if !is_frame(request, unit.start, unit.end)
+                && let Some(last) = found.last_mut()
+            {
+                // "… priced above 3 PHP. It is waterproof.": more of the last one.
+                last.parts.push((unit.start, unit.end));
+            }
+            continue;
+        }
+        for (position, &(start, head)) in starts.iter().enumerate() {
+            let end = starts.get(position + 1).map_or(unit.end, |&(next, _)| last_word_before(request, next));
+            found.push(Segment::new(start, end, head));
+        }
+    }
+    // Two products, one of them at least with a known head.
+    if found.len() < 2 || found.iter().all(|segment| segment.head.is_none()) {
+        return Vec::new();
+    }
+    found
+}
+
+/// Hard units: cut at sentence ends and semicolons, after a colon, and
+/// before a list marker ("First,", "(2)", "2)").
+fn units(request: &Request) -> Vec<Unit> {
+    let mut units = Vec::new();
+    let mut start = 0;
+    let mut marked = false;
+    let mut index = 0;
+    let close = |units: &mut Vec<Unit>, start: usize, end: usize, marked: bool| {
+        if let Some(end) = (start..end).rev().find(|at| request.is_word(*at)) {
+            units.push(Unit { start, end, marked });
+        }
+    };
+    while index < request.len() {
+        let word = request.word(index);
+        // A colon ends a unit only after the frame ("these items:") or
+        // before a marker: "size us:6" is one size.
+        let colon_cut =
+            word == ":" && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
+        if matches!(word, "." | "!" | "?" | ";") || colon_cut {
+            close(&mut units, start, index, marked);
+            start = index + 1;
+            marked = false;
+            index += 1;
+            continue;
+        }
+        if let Some(length) = marker_at(request, index) {
+            close(&mut units, start, index, marked);
+            start = index + length;
+            marked = true;
+            index += length;
+            continue;
+        }
+        index += 1;
+    }
+    close(&mut units, start, request.len(), marked);
+    units
+}
+
+/// The length of a list marker at `index`: an ordinal before a comma or a
+/// colon ("First,", "Lastly:"), "(2)" or "2)" at the start of a unit.
+fn marker_at(request: &Request, index: usize) -> Option<usize> {
+    let word = request.word(index);
+    let at_start = index == 0 || matches!(request.word_before(index, 1), "." | "!" | "?" | ";" | ":" | ",");
+    if SHOP_FRAME.has_mark(word, "ordinal") && matches!(request.word(index + 1), "," | ":") && at_start {
+        return Some(2);
+    }
+    let digit = |at: usize| request.word(at).len() == 1 && request.word(at).chars().all(|c| c.is_ascii_digit());
+    if word == "(" && digit(index + 1) && request.word(index + 2) == ")" {
+        return Some(3);
+    }
+    if digit(index) && request.word(index + 1) == ")" && at_start {
+        return Some(2);
+    }
+    None
+}
+
+/// Where product phrases start in `unit`, with their heads: the first
+/// phrase after the unit's frame ("Find shops offering a …", "I need a …"),
+/// then each article-led phrase after a list separator ("," "and" "both"
+/// "offering"), or a bare one after a comma ("…, dog shampoos for …").
+/// A phrase said of products already listed ("all these types of belts")
+/// opens none. The head is `None` only where the list is explicit: the
+/// second of "both a … and a …".
+fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> {
+    let mut starts: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut index = skip_frame(request, unit.start, unit.end + 1);
+    let mut both = false;
+    let mut first = true;
+    while index <= unit.end {
+        let word = request.word(index);
+        let previous = request.word_before(index, 1);
+        let article = matches!(word, "a" | "an");
+        let separated = first
+            || (article && (matches!(previous, "," | "and" | "&") || SHOP_FRAME.has_mark(previous, "opens")))
+            || (!article && matches!(previous, "," | ":" | "и" | "and") && request.is_word(index));
+        let refers_back =
+            (index.saturating_sub(3)..index).any(|at| matches!(request.word(at), "these" | "those" | "all"));
+        if separated && request.is_word(index) && !refers_back && !is_frame_word(word) {
+            let from = if article { index + 1 } else { index };
+            let head = phrase_head(request, from, unit.end);
+            let explicit = article && both && previous == "and";
+            if head.is_some() || explicit {
+                starts.push((index, head));
+                both = previous == "both" || (both && !explicit);
+                index = head.map_or(index + 1, |head| head + 1);
+                first = false;
+                continue;
+            }
+        }
+        if word == "both" {
+            both = true;
+        }
+        first = false;
+        index += 1;
+    }
+    starts
+}
+
+/// The head of the noun phrase starting at `from`: the last product word
+/// before an attaching word ("with", "for", "priced"), a separator or the
+/// unit's end. "A set of …", "a pair of …": the phrase goes on past "of"
+/// while it has no head.
+fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
+    let mut head = None;
+    for at in from..=end {
+        let word = request.word(at);
+        if !request.is_word(at) {
+            // "t-shirt", "bath & body": a hyphen, slash or ampersand inside a
+            // phrase does not end it; a comma does.
+            if matches!(word, "-" | "/" | "'" | "&") {
+                continue;
+            }
+            break;
+        }
+        if word == "of" && head.is_none() {
+            continue;
+        }
+        if is_attaching(word) || matches!(word, "and" | "or" | "и" | "или") {
+            break;
+        }
+        if is_head_word(word) {
+            head = Some(at);
+        }
+    }
+    head
+}
+
+/// Whether a folded word can be a product phrase's head.
+fn is_head_word(word: &str) -> bool {
+    !SHOP_FRAME.contains(word) && (is_product_noun(word) || lexicon().is_product_word(word))
+}
+
+fn is_frame_word(word: &str) -> bool {
+    SHOP_FRAME.contains(word) && !SHOP_FRAME.has_mark(word, "reference")
+}
+
+/// The first token of a marked unit past its frame ("I want a pink
+/// notebook" → "a pink notebook"): the frame and filler words before
+/// `start` are skipped.
+fn skip_frame(request: &Request, from: usize, start: usize) -> usize {
+    let mut at = from;
+    while at < start {
+        let word = request.word(at);
+        let frame = is_frame_word(word) || (FILLERS.contains(word) && !matches!(word, "a" | "an" | "for" | "the"));
+        // "looking for a …", "searching for …": "for" of the asking.
+        let asking_for = word == "for" && at > from;
+        if !(frame || asking_for || !request.is_word(at)) {
+            break;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// The last word before `index` (skipping the separators between products).
+fn last_word_before(request: &Request, index: usize) -> usize {
+    let mut at = index.saturating_sub(1);
+    while at > 0
+        && (!request.is_word(at) || matches!(request.word(at), "and" | "both") || is_frame_word(request.word(at)))
+    {
+        at -= 1;
+    }
+    at
+}
+
+/// The earlier segment a unit is said of: "For the blouse, …", "The switch
+/// should …" name its head.
+fn referred(request: &Request, unit: Unit, found: &[Segment]) -> Option<usize> {
+    let mut at = unit.start;
+    if request.word(at) == "for" {
+        at += 1;
+    }
+    if request.word(at) != "the" {
+        return None;
+    }
+    let named = (at + 1..=unit.end.min(at + 3)).find(|index| is_head_word(request.word(*index)))?;
+    let stem = product_stem(request.word(named));
+    found.iter().rposition(|segment| segment.head.is_some_and(|head| product_stem(request.word(head)) == stem))
+}
+
+/// Whether `start..=end` is said of the shop or the search, not of one
+/// product: it names the shop ("The shop should have all these items"),
+/// opens with a word of asking ("Please show shops …", "Can you help …"),
+/// or holds only frame words and fillers.
+pub fn is_frame(request: &Request, start: usize, end: usize) -> bool {
+    let words: Vec<&str> = (start..=end).filter(|at| request.is_word(*at)).map(|at| request.word(at)).collect();
+    let names_the_shop = words.iter().any(|word| SHOP_FRAME.has_mark(word, "shop"));
+    let asks = words.first().is_some_and(|word| SHOP_FRAME.has_mark(word, "asking"));
+    let only_frame = words.iter().any(|word| SHOP_FRAME.contains(word))
+        && words.iter().all(|word| SHOP_FRAME.contains(word) || FILLERS.contains(word));
+    names_the_shop || asks || only_frame
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(text: &str) -> Vec<String> {
+        let request = Request::new(text);
+        segments(&request).iter().map(|segment| segment.text(&request)).collect()
+    }
+
+    #[test]
+    fn ordinals_cut_one_product_each_and_the_frame_is_left_out() {
+        assert_eq!(
+            cut("Looking for a shop that offers these items: First, a men's leather belt in brown, size waist 44. \
+                 Second, a tactical belt for men, in army green. Lastly, I'm searching for a spiral notebook that \
+                 comes with LazMall service. Please show shops that sell all these types of belts."),
+            vec![
+                "a men's leather belt in brown, size waist 44",
+                "a tactical belt for men, in army green",
+                "a spiral notebook that comes with LazMall service"
+            ]
+        );
+        assert_eq!(
+            cut(
+                "Find shops offering these items: (1) a car sun shade sized 150*70cm, priced above 224 PHP; (2) a set \
+                 of 4 white car door guards for Nissan; (3) a red gear shift sleeve for Hyundai, with free shipping."
+            ),
+            vec![
+                "a car sun shade sized 150 * 70cm, priced above 224 PHP",
+                "a set of 4 white car door guards for Nissan",
+                "a red gear shift sleeve for Hyundai, with free shipping"
+            ]
+        );
+    }
+
+    #[test]
+    fn article_led_products_after_separators_are_cut() {
+        assert_eq!(
+            cut("Find shops offering a swimming pool water toy balloon, a writing notebook with 80 pages priced \
+                 above 16 PHP, and a set of baby socks with food-themed designs, weighing up to 5kg."),
+            vec![
+                "a swimming pool water toy balloon",
+                "a writing notebook with 80 pages priced above 16 PHP",
+                "a set of baby socks with food-themed designs, weighing up to 5kg"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_sentence_about_a_product_named_before_is_that_product_s() {
+        assert_eq!(
+            cut(
+                "I'm looking for a shop that offers both a maroon plus size women's blouse and a royal blue semi crop \
+                 top. For the blouse, it should be cotton. For the crop top, I want a regular size."
+            ),
+            vec![
+                "a maroon plus size women's blouse. For the blouse, it should be cotton",
+                "a royal blue semi crop top. For the crop top, I want a regular size"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_product_with_properties_is_no_list() {
+        assert!(cut("a leather belt suitable for both men and women, size waist 33, in coffee brown").is_empty());
+        assert!(cut("black Nike running shoes size 42 under 100 dollars").is_empty());
+        assert!(cut("a lamp with a glass shade and a satin nickel finish").is_empty());
+    }
+}
