@@ -141,8 +141,9 @@ impl Index {
             }
             let offset = self.length;
             self.length += line.len() as u64;
-            let record = Arc::new(record);
-            self.insert(&record, offset, line.len(), Recent::Record(Arc::clone(&record)));
+            // Kept as its line, as this process's own records are: a parsed
+            // body is several times its text, and most are never asked for.
+            self.insert(&record, offset, line.len(), Recent::Line(line.into()));
         }
         Ok(())
     }
