@@ -43,6 +43,10 @@
 //!   scenario is skipped without it). `store/postgres-apart/2`: two
 //!   instances, each on a database of its own (one chain per instance, the
 //!   commit path of issue 16's option (b), for comparison).
+//! - `store/shared/disk/1|4` and `store/shared/tmpfs/1|4` (issue 31): the
+//!   `load/new` load on one or four instances that share one data dir (one
+//!   embedded log, one chain; each batch under the log's `flock`), the
+//!   clients spread over them.
 //! - `memory`: RSS of the idle server, then after each stage of 100,000
 //!   checks with distinct requests (the facts cache holds 256).
 //!
@@ -338,13 +342,22 @@ async fn load_on(name: &str, servers: Vec<Server>, mode: Mode) {
 }
 
 /// Sealed checks/s with `instances` servers (issue 16): on the embedded
-/// log (each instance its own data dir and chain: nothing shared), or on one
-/// PostgreSQL database all of them share (`--store`), a fresh database
-/// created through `LOAD_DATABASE_URL` and migrated by the binary.
+/// log (each instance its own data dir and chain: nothing shared; with
+/// `shared_data_dir`, issue 31, one data dir and one chain for all of them,
+/// as the stdio servers of several Claude windows share the default one), or
+/// on one PostgreSQL database all of them share (`--store`), a fresh
+/// database created through `LOAD_DATABASE_URL` and migrated by the binary.
 /// With `per_instance`, each instance gets a database of its own: one head
 /// row per instance, the commit path a chain per instance would have (issue
 /// 16's option (b)), without its shared lookups.
-async fn store_load(name: &str, work: &Path, instances: usize, database: Option<&str>, per_instance: bool) {
+async fn store_load(
+    name: &str,
+    work: &Path,
+    instances: usize,
+    database: Option<&str>,
+    per_instance: bool,
+    shared_data_dir: bool,
+) {
     let databases = if per_instance { instances } else { 1 };
     let mut stores = Vec::new();
     if let Some(admin) = database {
@@ -367,7 +380,8 @@ async fn store_load(name: &str, work: &Path, instances: usize, database: Option<
         if let Some(store) = stores.get(instance % databases) {
             extra.extend(store.iter().cloned());
         }
-        servers.push(Server::start(&work.join(format!("{name}-{instance}").replace('/', "-")), &extra).await);
+        let data_dir = if shared_data_dir { name.to_owned() } else { format!("{name}-{instance}") };
+        servers.push(Server::start(&work.join(data_dir.replace('/', "-")), &extra).await);
     }
     load_on(name, servers, Mode::NewRecord).await;
 }
@@ -854,18 +868,28 @@ fn main() {
         for instances in [1, 2] {
             let name = format!("store/embedded/{instances}");
             if selected(&name) {
-                store_load(&name, disk.path(), instances, None, false).await;
+                store_load(&name, disk.path(), instances, None, false, false).await;
             }
             let postgres =
                 [(format!("store/postgres/{instances}"), false), ("store/postgres-apart/2".to_owned(), true)];
             for (name, per_instance) in postgres.into_iter().take(instances) {
                 if selected(&name) {
                     match &database {
-                        Some(admin) => store_load(&name, disk.path(), instances, Some(admin), per_instance).await,
+                        Some(admin) => {
+                            store_load(&name, disk.path(), instances, Some(admin), per_instance, false).await
+                        }
                         None => {
                             println!("{name:<16} skipped: LOAD_DATABASE_URL is not set (scripts/postgres.sh start)")
                         }
                     }
+                }
+            }
+        }
+        for instances in [1, 4] {
+            for (place, work) in [("disk", disk.path()), ("tmpfs", shm.path())] {
+                let name = format!("store/shared/{place}/{instances}");
+                if selected(&name) {
+                    store_load(&name, work, instances, None, false, true).await;
                 }
             }
         }

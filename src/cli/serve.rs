@@ -21,7 +21,7 @@ pub fn serve(
     let options = arguments.service.options();
     let token = env(HTTP_TOKEN_VARIABLE).filter(|token| !token.is_empty());
     // Refused before anything is opened: a public address without a token
-    // never gets as far as locking the evidence log.
+    // never gets as far as opening the evidence log.
     if let Some(address) = arguments.http {
         mcp::check_bind(address, token.as_deref())?;
     }

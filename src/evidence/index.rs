@@ -1,6 +1,7 @@
 //! The index the writer keeps and `get` shares: per record, where its line
 //! is and what the link rules compare, plus the latest records in memory.
-//! It reads the log to load itself; it never writes.
+//! It reads the log to load itself, and extends itself with the records
+//! other processes appended; it never writes.
 
 use std::collections::HashMap;
 use std::fs::{self, File};
@@ -95,6 +96,56 @@ impl Index {
         index.durable_seq = index.last_seq;
         index.durable_length = index.length;
         Ok(index)
+    }
+
+    /// Takes in `lines`, the complete lines other processes appended after
+    /// the last record this index knows (read under the log's lock, so
+    /// their writers are done with them), checking each as [`verify_bytes`]
+    /// would against the chain so far: sequence, link to the previous hash,
+    /// its own hash, a new id, and a `previous_record_id` that heads a chain
+    /// of the same request. A record that fails is reported, never taken in,
+    /// and the log is left as it is.
+    pub(super) fn extend(&mut self, path: &Path, lines: &[u8]) -> Result<(), StoreError> {
+        for line in lines.split_inclusive(|byte| *byte == b'\n') {
+            let seq = self.last_seq + 1;
+            let broken = |reason: String| StoreError::Broken { path: path.to_owned(), line: seq, reason };
+            let record: SealedRecord = serde_json::from_slice(line.trim_ascii_end())
+                .map_err(|error| broken(format!("not a sealed record: {error}")))?;
+            if record.seq != seq {
+                return Err(broken(format!("sequence {} where {seq} was expected", record.seq)));
+            }
+            if record.prev_hash != self.last_hash {
+                return Err(broken("prev_hash does not match the previous record's hash".into()));
+            }
+            if record.compute_hash()? != record.hash {
+                return Err(broken("hash does not match the record's content: it was altered".into()));
+            }
+            if self.records.contains_key(&record.record_id) {
+                return Err(broken("record_id appears twice".into()));
+            }
+            let attempt = match &record.previous_record_id {
+                None => 1,
+                Some(previous) => match self.records.get(previous) {
+                    Some(entry) if entry.request == request_digest(&record.request) => {
+                        if self.successors.contains_key(previous) {
+                            return Err(broken(format!("{previous} is superseded twice")));
+                        }
+                        entry.attempt + 1
+                    }
+                    Some(_) => return Err(broken(format!("link to {previous} changes the request"))),
+                    None => return Err(broken(format!("previous_record_id {previous} is not an earlier record"))),
+                },
+            };
+            if record.attempt != attempt {
+                return Err(broken(format!("attempt {} where {attempt} was expected", record.attempt)));
+            }
+            let offset = self.length;
+            self.length += line.len() as u64;
+            // Kept as its line, as this process's own records are: a parsed
+            // body is several times its text, and most are never asked for.
+            self.insert(&record, offset, line.len(), Recent::Line(line.into()));
+        }
+        Ok(())
     }
 
     /// `length` includes the line's newline.

@@ -2,19 +2,28 @@
 //! JSON Lines in a data directory, each record carrying the SHA-256 of the
 //! record before it, so a later edit of any record breaks the chain.
 //!
-//! One writer thread owns the file: appends are serialised, `fsync`ed before
-//! the caller hears back, and the attempt-chain rules (a link must exist and
-//! still head its chain) are checked under the same serialisation, so two
-//! concurrent resubmissions cannot both extend one record. The log is never
-//! rewritten: no acknowledged record is ever changed or removed. One case is
-//! set aside rather than refused: a torn last line (no final newline) after
-//! a chain that verifies. Its write never completed, so its fsync never
-//! happened and no caller was told its result; on open its bytes are moved,
-//! verbatim, to a side file (`evidence.jsonl.torn-<line>-<unix seconds>`),
-//! fsynced, logged as a warning and listed by `evidence verify`, and only
-//! then is the log cut back to its last complete record. Any other break
-//! (an altered, reordered or unparsable record) is reported and the store
-//! refuses to open.
+//! Any number of processes (stdio servers, an HTTP server, `check`
+//! commands) share one log. Each has one writer thread, and every batch it
+//! writes holds an exclusive advisory lock on the log (`flock`) from reading
+//! the chain's head to the fsync: under the lock it first takes in the
+//! records other processes appended since it last looked (checked as
+//! `verify` checks them), then checks the attempt-chain rules (a link must
+//! exist and still head its chain) against the whole log, appends, fsyncs,
+//! and only then releases the lock and replies. So records are sealed one
+//! batch at a time whichever process seals them, and two concurrent
+//! resubmissions, in one process or two, cannot both extend one record.
+//! The kernel drops the lock of a process that dies, even by SIGKILL. The
+//! log is never rewritten: no acknowledged record is ever changed or
+//! removed. One case is set aside rather than refused: a torn last line (no
+//! final newline) after a chain that verifies. Its write never completed,
+//! so its fsync never happened and no caller was told its result; on open,
+//! or when a writer holding the lock finds one a dead process left, its
+//! bytes are moved, verbatim, to a side file
+//! (`evidence.jsonl.torn-<line>-<unix seconds>`), fsynced, logged as a
+//! warning and listed by `evidence verify`, and only then is the log cut
+//! back to its last complete record. Any other break (an altered, reordered
+//! or unparsable record) is reported: the store refuses to open, or a
+//! running one fails every call closed.
 //!
 //! Group commit: the writer takes every command queued when it wakes, writes
 //! the batch's records in order with one `fsync`, and only then sends any
@@ -22,7 +31,8 @@
 //! record (id, position, attempt, request digest) and only the latest
 //! `index::RECENT_RECORDS` records' lines; older ones are read back from the log.
 //! The index is shared with `get`, which answers from it, without waking the
-//! writer, for a record that is absent or already fsynced.
+//! writer, for a record that is absent or already fsynced, as long as the
+//! file's length shows no other process appended since.
 //!
 //! [`RecordStore`] is the seam the service seals through: this embedded log
 //! ([`EvidenceStore`]) is the default, and `crate::pg` (feature `postgres`)
@@ -62,11 +72,6 @@ pub enum StoreError {
     Encode(#[from] serde_json::Error),
     #[error("the evidence writer has stopped")]
     WriterStopped,
-    #[error(
-        "data dir {data_dir}: another asasked process holds the evidence log {log} (a server or a check is \
-         writing to it); stop that process or pass another --data-dir"
-    )]
-    Locked { data_dir: PathBuf, log: PathBuf },
     /// The evidence database failed (unreachable, restarted, refused a
     /// statement): nothing was sealed by the call that got this error.
     #[error("evidence database {location}: {source}")]

@@ -1,7 +1,7 @@
-//! The store handle and the lock: appends go to the writer thread, `get`
+//! The store handle: appends go to this process's writer thread, `get`
 //! answers from the shared index when it can.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::digest;
 
 use super::index::{Index, Recent};
-use super::writer::{Command, writer};
+use super::writer::{Command, LockedLog, writer};
 use super::{Appended, Draft, LOG_FILE, LinkError, SealedRecord, StoreError, set_aside_torn_tail};
 
 /// A handle to the writer thread. Cheap to clone; the thread ends when the
@@ -28,21 +28,19 @@ pub struct EvidenceStore {
     _writer: Arc<Writer>,
 }
 
-/// The writer thread and the lock that makes it the log's only writer.
+/// This store's writer thread. Other stores on the same log, in this process
+/// or another, have their own: each takes the log's lock for every batch it
+/// writes (`writer::LockedLog`).
 #[derive(Debug)]
 struct Writer {
     thread: Option<std::thread::JoinHandle<()>>,
-    /// The log, open with an exclusive advisory lock (`flock`) for as long as
-    /// the store lives. Two writers would each extend the chain from the
-    /// head they last saw, and the second record to land would break it.
-    _lock: File,
 }
 
 impl Drop for Writer {
     fn drop(&mut self) {
         // Every sender is gone (see `EvidenceStore`): the thread seals what is
-        // queued and ends. Waiting for it before the lock is released means
-        // a store opened after this one is dropped never overlaps its writes.
+        // queued and ends, so every append a handle made is on disk once
+        // the last handle is dropped.
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -56,28 +54,20 @@ impl std::fmt::Debug for EvidenceStore {
 }
 
 impl EvidenceStore {
-    /// Opens (creating if needed) the log in `data_dir`, locks it and starts
-    /// the writer thread. Fails if the existing log does not verify, or with
-    /// [`StoreError::Locked`] if another store (in this process or another)
-    /// holds it.
+    /// Opens (creating if needed) the log in `data_dir`, reads it into the
+    /// index and starts the writer thread. Fails if the existing log does
+    /// not verify. Any number of stores, in this process or others, may have
+    /// one log open: they take turns appending (see `writer::LockedLog`).
     pub fn open(data_dir: &Path) -> Result<EvidenceStore, StoreError> {
         fs::create_dir_all(data_dir).map_err(|source| StoreError::Io { path: data_dir.to_owned(), source })?;
         let path = data_dir.join(LOG_FILE);
-        // Locked before anything reads or cuts the log: setting a torn tail
-        // aside while another writer is halfway through a line would cut
-        // off a record that writer is about to acknowledge.
-        let lock = lock_log(data_dir, &path)?;
-        if let Some(set_aside) = set_aside_torn_tail(&path)? {
-            tracing::warn!(
-                log = %path.display(),
-                side_file = %set_aside.side_file.display(),
-                line = set_aside.line,
-                bytes = set_aside.bytes,
-                "evidence log ended in a torn line (a write cut off by a crash, never acknowledged): \
-                 its bytes were set aside in the side file and the log continues after the last complete record"
-            );
-        }
+        // Locked while the log is read and a torn tail set aside: another
+        // writer's batch is complete and fsynced once its lock is released,
+        // and a line it is halfway through is not torn.
+        let log = LockedLog::open(&path)?;
+        set_aside_torn_tail(&path)?;
         let index = Arc::new(Mutex::new(Index::load(&path)?));
+        drop(log);
         // The bound only applies back-pressure: each check waits for its own
         // fsync anyway.
         let (sender, receiver) = mpsc::channel(64);
@@ -86,7 +76,7 @@ impl EvidenceStore {
             .name("asasked-evidence".into())
             .spawn(move || writer(thread_path, thread_index, receiver))
             .map_err(|source| StoreError::Io { path: path.clone(), source })?;
-        Ok(EvidenceStore { sender, path, index, _writer: Arc::new(Writer { thread: Some(thread), _lock: lock }) })
+        Ok(EvidenceStore { sender, path, index, _writer: Arc::new(Writer { thread: Some(thread) }) })
     }
 
     pub fn path(&self) -> &Path {
@@ -122,7 +112,7 @@ impl EvidenceStore {
     /// record is not yet fsynced (its reply must wait for the fsync), older
     /// than the window (read back from the file by the writer), after a
     /// failed write, or when the file's length shows another process
-    /// appended (the writer reloads the index first).
+    /// appended (the writer takes their records in first, under the lock).
     fn get_durable(&self, record_id: &str) -> Option<Option<Arc<SealedRecord>>> {
         let file_length = match fs::metadata(&self.path) {
             Ok(metadata) => metadata.len(),
@@ -164,23 +154,6 @@ impl EvidenceStore {
         let command = Command::Successor { record_id: record_id.to_owned(), reply };
         self.sender.send(command).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
-    }
-}
-
-/// Opens the log (creating it empty) and takes an exclusive advisory lock on
-/// it without waiting. The lock belongs to the open file description
-/// (`flock`), so a second open in the same process is refused too, and the
-/// kernel releases it when the process ends, even by SIGKILL. Readers
-/// ([`verify_file`], [`show`], [`read_all`]) take no lock.
-fn lock_log(data_dir: &Path, path: &Path) -> Result<File, StoreError> {
-    let io = |source| StoreError::Io { path: path.to_owned(), source };
-    let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => {
-            Err(StoreError::Locked { data_dir: data_dir.to_owned(), log: path.to_owned() })
-        }
-        Err(std::fs::TryLockError::Error(source)) => Err(io(source)),
     }
 }
 

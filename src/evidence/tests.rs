@@ -1,5 +1,5 @@
 //! The evidence log's tests: chains, replays, group commit, torn tails,
-//! locks and verification.
+//! several stores on one log and verification.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -55,32 +55,79 @@ fn an_empty_log_verifies_as_no_records() {
     assert!(report.ok() && report.records == 0 && report.head == GENESIS, "{report:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stores_on_one_log_share_one_chain_and_see_each_others_records() {
+    // The lock is `flock`, held per open file description: two stores in
+    // one process take turns exactly as two processes do.
+    let directory = tempfile::tempdir().unwrap();
+    let first = EvidenceStore::open(directory.path()).unwrap();
+    let second = EvidenceStore::open(directory.path()).unwrap();
+    first.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    // Each sees what the other sealed: a lookup, a link, the link rules.
+    assert_eq!(second.get("a").await.unwrap().unwrap().seq, 1);
+    let b = second.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+    assert_eq!((b.record().seq, b.record().attempt), (2, 2));
+    assert_eq!(first.successor("a").await.unwrap().as_deref(), Some("b"));
+    assert_eq!(
+        first.append(draft("c", Some("a"), "shoes")).await.unwrap(),
+        Err(LinkError::NotHead("a".into(), "b".into()))
+    );
+    assert!(matches!(first.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
+    // Both at once, interleaved batches.
+    let appends: Vec<_> = (0..200)
+        .map(|number| {
+            let store = if number % 2 == 0 { first.clone() } else { second.clone() };
+            tokio::spawn(async move { store.append(draft(&format!("r{number}"), None, "hats")).await })
+        })
+        .collect();
+    for append in appends {
+        assert!(matches!(append.await.unwrap().unwrap().unwrap(), Appended::New(_)));
+    }
+    let c = first.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap();
+    assert_eq!(c.record().attempt, 3);
+    // Readers take no lock.
+    let path = directory.path().join(LOG_FILE);
+    let report = verify_file(&path).unwrap();
+    assert!(report.ok() && report.records == 203, "{report:?}");
+    assert!(show(&path, "a").unwrap().is_some());
+    drop((first, second));
+    assert_eq!(read_all(&path).unwrap().len(), 203);
+}
+
 #[tokio::test]
-async fn one_store_at_a_time_writes_a_log_and_readers_need_no_lock() {
+async fn a_torn_line_another_writer_left_is_set_aside_by_the_next_append() {
     let directory = tempfile::tempdir().unwrap();
     let store = EvidenceStore::open(directory.path()).unwrap();
     store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
-    // The lock is `flock`, held per open file description: a second open
-    // in this process is refused exactly as another process's would be.
-    let error = EvidenceStore::open(directory.path()).unwrap_err();
-    assert!(matches!(&error, StoreError::Locked { data_dir, .. } if data_dir == directory.path()), "{error}");
-    let message = error.to_string();
-    assert!(message.contains(&directory.path().display().to_string()), "{message}");
-    assert!(message.contains("another asasked process holds the evidence log"), "{message}");
-    // Readers take no lock.
+    // Another process wrote half a record and died (so its lock is gone).
     let path = directory.path().join(LOG_FILE);
-    assert!(verify_file(&path).unwrap().ok());
-    assert!(show(&path, "a").unwrap().is_some());
-    assert_eq!(read_all(&path).unwrap().len(), 1);
-    // Any handle keeps the lock; dropping the last one waits for the
-    // writer and releases it, so reopening right after never races.
-    let clone = store.clone();
+    let mut log = OpenOptions::new().append(true).open(&path).unwrap();
+    log.write_all(b"{\"seq\":2,\"record_id\":\"half").unwrap();
+    drop(log);
+    let b = store.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+    assert_eq!(b.record().seq, 2);
+    let side_files = set_aside_files(directory.path());
+    assert_eq!(side_files.len(), 1, "{side_files:?}");
+    assert_eq!(fs::read_to_string(&side_files[0]).unwrap(), "{\"seq\":2,\"record_id\":\"half");
     drop(store);
-    assert!(matches!(EvidenceStore::open(directory.path()), Err(StoreError::Locked { .. })));
-    clone.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
-    drop(clone);
-    let reopened = EvidenceStore::open(directory.path()).unwrap();
-    assert_eq!(reopened.successor("a").await.unwrap().as_deref(), Some("b"));
+    assert!(verify_file(&path).unwrap().ok());
+}
+
+#[tokio::test]
+async fn a_record_another_writer_appended_that_does_not_verify_fails_closed() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    let path = directory.path().join(LOG_FILE);
+    let original = fs::read_to_string(&path).unwrap();
+    // A copy of record 1 as record 2: its sequence and hashes are wrong.
+    let mut log = OpenOptions::new().append(true).open(&path).unwrap();
+    log.write_all(original.as_bytes()).unwrap();
+    drop(log);
+    let error = store.append(draft("b", None, "hats")).await.unwrap_err();
+    assert!(matches!(error, StoreError::Broken { line: 2, .. }), "{error}");
+    assert!(store.get("zz").await.is_err(), "lookups fail closed too");
+    assert_eq!(fs::read_to_string(&path).unwrap(), original.repeat(2), "never repaired");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

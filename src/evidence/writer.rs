@@ -1,8 +1,10 @@
-//! The one writer thread and its group commit: every queued command taken
-//! at once, appends written in order, one fsync, then the replies.
+//! The writer thread of one process and its group commit: every queued
+//! command taken at once, the log locked, the records other processes
+//! appended taken in, this batch's appends written in order, one fsync, the
+//! lock released, then the replies.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -48,7 +50,28 @@ pub(super) fn writer(path: PathBuf, index: Arc<Mutex<Index>>, mut receiver: mpsc
                 Err(_) => break,
             }
         }
-        serve_batch(&path, &index, batch.drain(..));
+        serve_batch(&path, &index, &mut batch);
+    }
+}
+
+/// The log, open and locked exclusively (`flock`) for one batch. Every
+/// process that writes the log holds this lock from reading the chain's
+/// head to the fsync of what it appended, so records are sealed one batch
+/// at a time whichever process seals them, and a batch is on disk before
+/// the next writer reads past it. Closing the file (dropping this) releases
+/// the lock; so does the kernel when the process dies, even by SIGKILL.
+/// Opened by path each time, so a log that was moved away or deleted is
+/// followed to the file now at the path, as every other process follows it.
+pub(super) struct LockedLog(File);
+
+impl LockedLog {
+    /// Waits for the lock: other writers hold it for one batch's write and
+    /// fsync at a time.
+    pub(super) fn open(path: &Path) -> Result<LockedLog, StoreError> {
+        let io = |source| StoreError::Io { path: path.to_owned(), source };
+        let file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
+        file.lock().map_err(io)?;
+        Ok(LockedLog(file))
     }
 }
 
@@ -95,24 +118,27 @@ fn lock(index: &Mutex<Index>) -> MutexGuard<'_, Index> {
     index.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: impl Iterator<Item = Command>) {
-    let mut batch = batch.peekable();
-    if batch.peek().is_none() {
+fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: &mut Vec<Command>) {
+    if batch.is_empty() {
         return;
     }
-    let mut index = lock(shared);
-    if let Err(error) = refresh(path, &mut index) {
-        // The first caller gets the typed error; the others its message.
-        let reason = error.to_string();
-        let mut error = Some(error);
-        for command in batch {
-            let error = error.take().unwrap_or_else(|| StoreError::Io {
-                path: path.to_owned(),
-                source: std::io::Error::other(reason.clone()),
-            });
-            reply_error(command, error);
+    // Appends always lock the log; lookups only when another process has
+    // appended since this one last read it (or a write of its own failed).
+    let appends = batch.iter().any(|command| matches!(command, Command::Append { .. }));
+    let log = if appends || stale(path, &lock(shared)) {
+        match LockedLog::open(path) {
+            Ok(log) => Some(log),
+            Err(error) => return fail_all(path, batch, error),
         }
-        return;
+    } else {
+        None
+    };
+    let mut index = lock(shared);
+    if let Some(log) = &log
+        && let Err(error) = catch_up(path, log, &mut index)
+    {
+        drop(index);
+        return fail_all(path, batch, error);
     }
     // Everything up to `durable_seq` is on disk; a reply that depends on a
     // later record waits for this batch's fsync.
@@ -123,7 +149,7 @@ fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: impl Iterator<Item = C
     let mut hold_or_send = |reply: Reply, needs_seq: u64| {
         if needs_seq > durable_seq { held.push(reply) } else { reply.send() }
     };
-    for command in batch {
+    for command in batch.drain(..) {
         match command {
             Command::Get { record_id, reply } => match index.record(path, &record_id) {
                 Ok(record) => {
@@ -155,18 +181,21 @@ fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: impl Iterator<Item = C
     // Readers may use the index while the batch is written and fsynced:
     // they reveal nothing past `durable_seq`.
     drop(index);
-    if pending.is_empty() {
-        for reply in held {
-            reply.send();
-        }
-        return;
+    // An append always holds the lock (above): without one, nothing is pending.
+    let written = match &log {
+        Some(log) if !pending.is_empty() => write_and_sync(path, &log.0, &pending, length_before),
+        _ => Ok(()),
+    };
+    if written.is_ok() {
+        let mut index = lock(shared);
+        index.durable_seq = index.last_seq;
+        index.durable_length = index.length;
     }
-    match write_and_sync(path, &pending, length_before) {
+    // Released before the replies go out: the batch is on disk (or cut
+    // off), and the next process may read past it.
+    drop(log);
+    match written {
         Ok(()) => {
-            let mut index = lock(shared);
-            index.durable_seq = index.last_seq;
-            index.durable_length = index.length;
-            drop(index);
             for reply in held {
                 reply.send();
             }
@@ -185,9 +214,21 @@ fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: impl Iterator<Item = C
     }
 }
 
-fn write_and_sync(path: &Path, bytes: &[u8], length_before: u64) -> Result<(), std::io::Error> {
+/// Fails every command of a batch that could not start: the first caller
+/// gets the typed error, the others its message.
+fn fail_all(path: &Path, batch: &mut Vec<Command>, error: StoreError) {
+    let reason = error.to_string();
+    let mut error = Some(error);
+    for command in batch.drain(..) {
+        let error = error
+            .take()
+            .unwrap_or_else(|| StoreError::Io { path: path.to_owned(), source: std::io::Error::other(reason.clone()) });
+        reply_error(command, error);
+    }
+}
+
+fn write_and_sync(path: &Path, mut file: &File, bytes: &[u8], length_before: u64) -> Result<(), std::io::Error> {
     let new_file = length_before == 0;
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
     if let Err(error) = file.write_all(bytes) {
         // A full disk may take part of the batch. Those bytes were never
         // acknowledged: cut them off so the log stays whole and the next
@@ -213,18 +254,46 @@ fn write_and_sync(path: &Path, bytes: &[u8], length_before: u64) -> Result<(), s
     Ok(())
 }
 
-/// The lock keeps other asasked processes out, but a program that ignores it
-/// may have appended: reload the index when the file grew behind this
-/// writer's back, so the chain is verified before it is extended.
-fn refresh(path: &Path, index: &mut Index) -> Result<(), StoreError> {
-    let length = match fs::metadata(path) {
-        Ok(metadata) => metadata.len(),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => 0,
-        Err(source) => return Err(StoreError::Io { path: path.to_owned(), source }),
-    };
-    if length != index.length {
-        *index = Index::load(path)?;
+/// Whether the file's length shows records this index does not know: appended
+/// by another process, or cut back after a failed write of this one.
+fn stale(path: &Path, index: &Index) -> bool {
+    match fs::metadata(path) {
+        Ok(metadata) => metadata.len() != index.length,
+        Err(_) => true,
     }
+}
+
+/// Brings the index up to the log's end, under the lock. Records other
+/// processes appended are read, checked and taken in, and fsynced once more
+/// (free when their writer already did): a writer that died between its
+/// write and its fsync never acknowledged them, and this process may reveal
+/// them. A torn last line is a write cut off by a process that died holding
+/// the lock, set aside as on open. A log shorter than the index (a failed
+/// write of this process cut back, or a file moved away) is loaded again.
+fn catch_up(path: &Path, log: &LockedLog, index: &mut Index) -> Result<(), StoreError> {
+    let io = |source| StoreError::Io { path: path.to_owned(), source };
+    let length = log.0.metadata().map_err(io)?.len();
+    if length == index.length {
+        return Ok(());
+    }
+    if length < index.length {
+        super::set_aside_torn_tail(path)?;
+        *index = Index::load(path)?;
+        return Ok(());
+    }
+    let mut file = &log.0;
+    file.seek(SeekFrom::Start(index.length)).map_err(io)?;
+    let mut appended = Vec::with_capacity((length - index.length) as usize);
+    file.read_to_end(&mut appended).map_err(io)?;
+    let complete = appended.iter().rposition(|byte| *byte == b'\n').map_or(0, |position| position + 1);
+    let (lines, torn) = appended.split_at(complete);
+    index.extend(path, lines)?;
+    if !torn.is_empty() {
+        super::torn::set_aside(path, &log.0, index.length, torn, index.last_seq + 1)?;
+    }
+    log.0.sync_data().map_err(io)?;
+    index.durable_seq = index.last_seq;
+    index.durable_length = index.length;
     Ok(())
 }
 

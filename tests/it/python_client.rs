@@ -49,6 +49,8 @@ fn the_python_mcp_sdk_drives_the_server_over_stdio_and_http() {
     // Issue 31: the SDK closed its legacy HTTP session with DELETE and logged
     // no "Session termination failed" (the script fails its scenario if so).
     assert!(stdout.contains("ok: session DELETE over http (legacy), no termination warning"), "{stdout}");
+    // Issue 31: three stdio servers and a `check` share one data dir.
+    assert!(stdout.contains("ok: three stdio servers and a check on one data dir"), "{stdout}");
 }
 
 /// Issue 15: the Python SDK sends every commerce protocol shape of

@@ -328,6 +328,54 @@ async def newcomer_default(work):
     print("ok: default server (rules, embedded catalog): proceed, ask, clarification proceeds")
 
 
+async def shared_data_dir(work):
+    """Issue 31: three stdio servers (as three Claude windows start them) and an
+    `asasked check` at once on one data dir: every check sealed in one chain,
+    and an ask sealed by one server answered through another."""
+    import contextlib
+
+    data = os.path.join(work, "data")
+    params = StdioServerParameters(command=BIN, args=["serve", "--data-dir", data])
+    request = "Nike Pegasus 41 in white, size 42"
+    cart_path = os.path.join(work, "cart.json")
+    with open(cart_path, "w") as handle:
+        json.dump(cart("shoe-003"), handle)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(Client(params, read_timeout_seconds=30)) for _ in range(3)]
+        cli = await asyncio.create_subprocess_exec(
+            BIN, "check", "--request", f"{request} (cli)", "--cart", cart_path, "--today", "2026-11-02",
+            "--data-dir", data, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+
+        async def checks(number, client):
+            results = []
+            for order in range(5):
+                arguments = {"request": f"{request} (server {number}, order {order})", "cart": cart("shoe-003"), "today": TODAY}
+                results.append(structured(await client.call_tool("check_order", arguments)))
+            return results
+
+        batches = await asyncio.gather(*(checks(number, client) for number, client in enumerate(clients)))
+        _, stderr = await cli.communicate()
+        assert cli.returncode == 0, stderr.decode()
+        ids = {result["record_id"] for batch in batches for result in batch}
+        assert all(result["decision"] == "proceed" for batch in batches for result in batch), batches
+        assert len(ids) == 15, ids
+        ask = structured(await clients[0].call_tool("check_order", {"request": request, "cart": cart("shoe-002"), "today": TODAY}))
+        assert ask["decision"] == "ask", ask
+        size = next(finding["id"] for finding in ask["findings"] if finding["code"] == "size")
+        accepted = structured(
+            await clients[2].call_tool(
+                "check_order",
+                {"request": request, "cart": cart("shoe-002"), "today": TODAY, "previous_record_id": ask["record_id"],
+                 "answers": [{"finding_id": size, "reply": "accept"}]},
+            )
+        )
+        assert accepted["decision"] == "proceed" and accepted["attempt"] == 2, accepted
+    verify = subprocess.run([BIN, "evidence", "verify", "--data-dir", data], capture_output=True, text=True)
+    assert verify.returncode == 0 and verify.stdout.startswith("ok: 18 records"), verify.stdout + verify.stderr
+    print("ok: three stdio servers and a check on one data dir, one chain of 18 records, an ask answered through another server")
+
+
 def refuses_public_bind(work):
     with open(os.path.join(work, "facts.json"), "w") as handle:
         json.dump(FACTS, handle)
@@ -417,6 +465,14 @@ async def main():
                 print(f"FAIL elicitation {transport} {mode}: {type(error).__name__}: {error}", file=sys.stderr)
             finally:
                 shutil.rmtree(work, ignore_errors=True)
+    work = tempfile.mkdtemp(prefix="asasked-py-")
+    try:
+        await shared_data_dir(work)
+    except Exception as error:
+        failures += 1
+        print(f"FAIL shared data dir: {type(error).__name__}: {error}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="asasked-py-")
     try:
         refuses_public_bind(work)
