@@ -255,10 +255,18 @@ pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
 pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
     // guard.md §5 has no product check: under `spec` the kind asked for is
     // not read at all.
+    // Nor are the price floor and free shipping (issue 28 §5): under `spec`
+    // they are not facts, so guard.md's behaviour is exactly what it was.
     let spec_facts;
     let facts = match policy {
-        CheckPolicy::Spec if facts.product.is_some() => {
-            spec_facts = Facts { product: None, ..facts.clone() };
+        CheckPolicy::Spec if facts.product.is_some() || facts.price_min_cents.is_some() || facts.free_shipping => {
+            spec_facts = Facts {
+                product: None,
+                price_min_cents: None,
+                price_min_currency: None,
+                free_shipping: false,
+                ..facts.clone()
+            };
             &spec_facts
         }
         _ => facts,
@@ -283,6 +291,8 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
     }
 
     findings.extend(checks::explicit_max::findings(facts, cart, &rules));
+    findings.extend(checks::price_floor::findings(facts, cart, &rules));
+    findings.extend(checks::shipping::findings(facts, cart, &rules));
     findings.extend(checks::price::findings(facts, cart, allowed, &entry_targets, &rules));
     findings.extend(checks::other::findings(facts, cart, &rules, policy));
     findings
@@ -297,7 +307,7 @@ mod tests {
     fn question_has_the_spec_shape() {
         let facts = Facts { needs_refundable: true, ..Facts::default() };
         let item = Item { name: Some("Babolat Pure Drive 2025".into()), final_sale: Some(true), ..Item::default() };
-        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
         assert_eq!(verdict.decision, Decision::Ask);
         assert_eq!(
             verdict.question.as_deref(),
@@ -312,7 +322,7 @@ mod tests {
     fn warnings_alone_proceed_with_notes() {
         let facts = Facts { deadline_days: Some(3), ..Facts::default() };
         let item = Item { name: Some("Racket".into()), ..Item::default() };
-        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
         assert_eq!(verdict.decision, Decision::Proceed);
         assert_eq!(verdict.question, None);
         assert_eq!(verdict.notes.len(), 1);
@@ -334,7 +344,7 @@ mod tests {
             ..Facts::default()
         };
         let item = Item { id: Some("sku-1".into()), ..Item::default() };
-        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
+        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
         assert_eq!(
             verdict.notes,
             [
