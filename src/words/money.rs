@@ -143,9 +143,10 @@ const NOT_A_FLOOR_BEFORE: [&[&str]; 20] = [
     &["доставка"],
 ];
 
-/// Words after a minimum that make it a tolerance, not a floor ("above
-/// $200 is fine").
-const TOLERANCE_AFTER: [&[&str]; 6] = [&["is", "fine"], &["is", "ok"], &["is", "okay"], &["fine"], &["ok"], &["okay"]];
+/// Words after a minimum that make it a tolerance or a ceiling, not a
+/// floor ("above $200 is fine", "anything over $100 is too much").
+const TOLERANCE_AFTER: [&[&str]; 8] =
+    [&["is", "fine"], &["is", "ok"], &["is", "okay"], &["fine"], &["ok"], &["okay"], &["is", "too"], &["too"]];
 
 /// A money amount in the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -757,6 +758,7 @@ mod tests {
     #[test]
     fn issue_28_negated_minimums_shop_terms_and_tolerances_are_no_floors() {
         assert_eq!(floor("above $50 is fine"), None);
+        assert_eq!(floor("anything over $100 is too much"), None);
         assert_eq!(floor("nothing over $50"), None);
         assert_eq!(floor("don't spend over $50"), None);
         assert_eq!(floor("not more than $30"), None);
