@@ -56,6 +56,7 @@ fn lines_case(count: usize) -> (Facts, Cart) {
     };
     // The cart lists the sizes in reverse, so the assignment has work to do.
     let cart = Cart {
+        shipping: None,
         entries: (0..count)
             .rev()
             .map(|index| CartEntry { item: shoe(index, 30 + index as u32), quantity: 1 })
@@ -66,13 +67,16 @@ fn lines_case(count: usize) -> (Facts, Cart) {
 
 fn benches(criterion: &mut Criterion) {
     let facts = every_fact();
-    let one = Cart { entries: vec![CartEntry { item: shoe(0, 42), quantity: 1 }] };
+    let one = Cart { shipping: None, entries: vec![CartEntry { item: shoe(0, 42), quantity: 1 }] };
     let allowed: Vec<Item> = (0..20).map(|index| shoe(index + 1, 40 + (index % 5) as u32)).collect();
     criterion.bench_function("one item, every fact", |bench| {
         bench.iter(|| asasked::check(black_box(&facts), black_box(&one), black_box(&allowed)))
     });
 
-    let ten = Cart { entries: (0..10).map(|index| CartEntry { item: shoe(index, 42), quantity: 1 }).collect() };
+    let ten = Cart {
+        shipping: None,
+        entries: (0..10).map(|index| CartEntry { item: shoe(index, 42), quantity: 1 }).collect(),
+    };
     let mut ten_facts = every_fact();
     ten_facts.quantity = Some(10);
     ten_facts.explicit_max_cents = Some(200_000);

@@ -209,6 +209,13 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         Code::MandateSku => of(None, true, Some(Action::ReplaceItem), "mandate"),
         Code::MandateAmount => of(None, true, Some(Action::ReduceTotal), "mandate"),
         Code::MandateExpired => of(None, false, None, "mandate"),
+        // ACF v0.2's own code: another item, priced within what was asked,
+        // repairs it (raising a price is no repair).
+        Code::PriceBelowFloor => of(Some("price_below_floor"), true, Some(Action::ReplaceItem), "price"),
+        // No ACF code or action fits a shipping charge: the project's own
+        // code, and the person decides (an agent may still pick a free
+        // option and check again).
+        Code::FreeShipping => of(None, false, None, "shipping"),
     }
 }
 
@@ -242,7 +249,11 @@ pub fn message(finding: &Finding, disputed: &std::collections::BTreeSet<FieldRef
         FieldRef::Shared(FieldName::Lines) => true,
         FieldRef::Shared(field) | FieldRef::Line { field, .. } => field == finding.field,
     });
-    let uncertain = matches!(finding.code, Code::Other | Code::Unchecked | Code::Lines) || field_disputed;
+    // Free shipping asked of a cart that does not say what shipping costs
+    // is undetermined, not a charge.
+    let undetermined = finding.code == Code::FreeShipping && finding.actual == Compared::Nothing;
+    let uncertain =
+        matches!(finding.code, Code::Other | Code::Unchecked | Code::Lines) || field_disputed || undetermined;
     Message {
         message_type: match finding.severity {
             Severity::Block => MessageType::Error,

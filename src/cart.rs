@@ -182,10 +182,64 @@ pub struct CartEntry {
 }
 
 /// The cart as checked. Never empty once parsed.
+///
+/// Serialised as its entries alone: what the cart states beside them
+/// (`shipping`) joins the subject digest apart, and only when stated, so a
+/// cart without it digests as it always did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct Cart {
     pub entries: Vec<CartEntry>,
+    /// What the cart charges for shipping (issue 28 §5), `None` when it does
+    /// not say: a flat item's `shipping` price, a UCP or ACP checkout's
+    /// `fulfillment` total.
+    #[serde(skip)]
+    pub shipping: Option<Shipping>,
+}
+
+/// A shipping charge the cart states: minor units, read exactly, and the
+/// currency when the cart names one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Shipping {
+    pub minor: u64,
+    pub currency: Option<String>,
+}
+
+impl Shipping {
+    /// The cart's shipping from what each entry states (`None`: it does not
+    /// say). Entries that all state theirs, in one currency, add up; a
+    /// positive charge stated by some is a charge whatever the others say;
+    /// nothing charged by some and nothing said by the others is unknown,
+    /// never free.
+    pub fn of_entries(stated: &[Option<Shipping>]) -> Option<Shipping> {
+        let said: Vec<&Shipping> = stated.iter().flatten().collect();
+        let first = *said.first()?;
+        let one_currency = said.iter().all(|shipping| shipping.currency == first.currency);
+        let sum = said.iter().try_fold(0u64, |sum, shipping| sum.checked_add(shipping.minor));
+        match sum {
+            Some(sum) if one_currency && (sum > 0 || said.len() == stated.len()) => {
+                Some(Shipping { minor: sum, currency: first.currency.clone() })
+            }
+            _ => said.iter().find(|shipping| shipping.minor > 0).map(|shipping| (*shipping).clone()),
+        }
+    }
+}
+
+/// A flat entry's `shipping` price (in the item's currency, read exactly
+/// like `price`), if it states one. Canonical `{item, quantity}` entries
+/// refuse the key as an unknown field.
+pub fn flat_shipping(object: &Map<String, Value>, path: &str) -> Result<Option<Shipping>, CartError> {
+    if object.contains_key("item") {
+        return Ok(None);
+    }
+    match object.get("shipping") {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => {
+            let currency = optional_string(object.get("currency"), &format!("{path}.currency"))?;
+            let minor = price_to_minor(value, currency.as_deref(), &format!("{path}.shipping"))?;
+            Ok(Some(Shipping { minor, currency }))
+        }
+    }
 }
 
 /// Bad cart or item input, with the JSONPath of the value at fault.
@@ -237,7 +291,7 @@ const CANONICAL_ITEM_KEYS: [&str; 16] = [
 ];
 
 /// Keys of the flat shape besides the canonical item keys.
-const FLAT_EXTRA_KEYS: [&str; 3] = ["price", "quantity", "returnable"];
+const FLAT_EXTRA_KEYS: [&str; 4] = ["price", "quantity", "returnable", "shipping"];
 
 impl Cart {
     /// Parses a cart: a JSON array of entries in either shape.
@@ -255,7 +309,15 @@ impl Cart {
             .enumerate()
             .map(|(index, entry)| parse_entry(entry, &format!("{root}[{index}]")))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Cart { entries })
+        let stated = array
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| match entry.as_object() {
+                Some(object) => flat_shipping(object, &format!("{root}[{index}]")),
+                None => Ok(None),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Cart { entries, shipping: Shipping::of_entries(&stated) })
     }
 
     pub fn len(&self) -> usize {
@@ -581,6 +643,36 @@ mod tests {
         assert_eq!(error.path, "$.cart[0].price");
         let error = Cart::from_value(&json!([{"name": "x", "price": 1.999, "quantity": 1}])).unwrap_err();
         assert!(error.message.contains("more decimals"), "{error}");
+    }
+
+    #[test]
+    fn issue_28_a_flat_cart_s_shipping_is_read_exactly_with_its_path() {
+        let cart = Cart::from_value(&json!([
+            {"name": "Lamp", "price": 20, "currency": "USD", "shipping": 4.99, "quantity": 1},
+            {"name": "Bulb", "price": 2, "currency": "USD", "shipping": "1.01", "quantity": 3}
+        ]))
+        .unwrap();
+        assert_eq!(cart.shipping, Some(Shipping { minor: 600, currency: Some("USD".into()) }));
+        let cart = Cart::from_value(&json!([{"name": "Lamp", "quantity": 1}])).unwrap();
+        assert_eq!(cart.shipping, None);
+        // Nothing charged beside nothing said is unknown, not free.
+        let cart =
+            Cart::from_value(&json!([{"name": "Lamp", "shipping": 0, "quantity": 1}, {"name": "Bulb", "quantity": 1}]))
+                .unwrap();
+        assert_eq!(cart.shipping, None);
+        let cart = Cart::from_value(&json!([{"name": "Lamp", "shipping": 0, "quantity": 1}])).unwrap();
+        assert_eq!(cart.shipping, Some(Shipping { minor: 0, currency: None }));
+        for (bad, path) in [
+            (json!([{"name": "Lamp", "shipping": "free", "quantity": 1}]), "$.cart[0].shipping"),
+            (json!([{"name": "Lamp", "shipping": -1, "quantity": 1}]), "$.cart[0].shipping"),
+            (
+                json!([{"name": "x", "quantity": 1}, {"name": "Lamp", "shipping": 1.999, "quantity": 1}]),
+                "$.cart[1].shipping",
+            ),
+            (json!([{"item": {"name": "Lamp"}, "shipping": 1, "quantity": 1}]), "$.cart[0].shipping"),
+        ] {
+            assert_eq!(Cart::from_value(&bad).unwrap_err().path, path, "{bad}");
+        }
     }
 
     #[test]

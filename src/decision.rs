@@ -255,11 +255,14 @@ pub fn run(facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
 pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Item]) -> Vec<Finding> {
     // guard.md §5 has no product check and puts every requirement to the
     // person: under `spec` the kind asked for is not read at all, and a
-    // line's own requirements join the shared ones.
+    // line's own requirements join the shared ones. Nor are the price floor
+    // and free shipping (issue 28 §5): under `spec` they are not facts.
     let spec_facts;
     let per_line = facts.lines.iter().any(|line| line.product.is_some() || !line.other.is_empty());
     let facts = match policy {
-        CheckPolicy::Spec if facts.product.is_some() || per_line => {
+        CheckPolicy::Spec
+            if facts.product.is_some() || facts.price_min_cents.is_some() || facts.free_shipping || per_line =>
+        {
             spec_facts = spec_view(facts);
             &spec_facts
         }
@@ -285,6 +288,8 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
     }
 
     findings.extend(checks::explicit_max::findings(facts, cart, &rules));
+    findings.extend(checks::price_floor::findings(facts, cart, &rules));
+    findings.extend(checks::shipping::findings(facts, cart, &rules));
     findings.extend(checks::price::findings(facts, cart, allowed, &entry_targets, &rules));
     findings.extend(checks::other::findings(facts, cart, &rules, policy));
     findings
@@ -293,7 +298,13 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
 /// The facts guard.md §5 reads: no product, and every line requirement
 /// among the shared ones, in line order.
 fn spec_view(facts: &Facts) -> Facts {
-    let mut view = Facts { product: None, ..facts.clone() };
+    let mut view = Facts {
+        product: None,
+        price_min_cents: None,
+        price_min_currency: None,
+        free_shipping: false,
+        ..facts.clone()
+    };
     for line in &mut view.lines {
         line.product = None;
         for text in line.other.drain(..) {
@@ -314,7 +325,7 @@ mod tests {
     fn question_has_the_spec_shape() {
         let facts = Facts { needs_refundable: true, ..Facts::default() };
         let item = Item { name: Some("Babolat Pure Drive 2025".into()), final_sale: Some(true), ..Item::default() };
-        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
         assert_eq!(verdict.decision, Decision::Ask);
         assert_eq!(
             verdict.question.as_deref(),
@@ -329,7 +340,7 @@ mod tests {
     fn warnings_alone_proceed_with_notes() {
         let facts = Facts { deadline_days: Some(3), ..Facts::default() };
         let item = Item { name: Some("Racket".into()), ..Item::default() };
-        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
         assert_eq!(verdict.decision, Decision::Proceed);
         assert_eq!(verdict.question, None);
         assert_eq!(verdict.notes.len(), 1);
@@ -351,7 +362,7 @@ mod tests {
             ..Facts::default()
         };
         let item = Item { id: Some("sku-1".into()), ..Item::default() };
-        let verdict = check(&facts, &Cart { entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
+        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
         assert_eq!(
             verdict.notes,
             [

@@ -180,6 +180,24 @@ pub struct Facts {
     /// is then compared only with a total in that currency. Extension.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explicit_max_currency: Option<String>,
+    /// The least one item may cost, in minor units ("above $50", "over 98
+    /// pesos", the lower end of "from 15 to 37"): a condition on each
+    /// item's price, as a shop's price filter is, never on the total.
+    /// Checked under the `words` check policy only. Extension (issue 28 §5);
+    /// absent from the serialised facts when not read, so facts without it
+    /// digest as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_min_cents: Option<u64>,
+    /// The floor's currency (ISO 4217), when the person said it: an item
+    /// priced in another currency cannot be compared with it. Extension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_min_currency: Option<String>,
+    /// The person asked for free shipping or delivery ("free shipping",
+    /// "бесплатная доставка"): checked against the shipping amount the
+    /// cart states, under the `words` check policy only. Extension (issue
+    /// 28 §5); absent when false, so facts without it digest as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free_shipping: bool,
     /// How many, in the units the person counts (cans, not packs).
     #[serde(default)]
     pub quantity: Option<u64>,
@@ -232,10 +250,14 @@ pub enum FieldName {
     Other,
     OtherOptional,
     Product,
+    /// The price floor (`price_min_cents`, issue 28 §5).
+    PriceMinCents,
+    /// Free shipping asked (`free_shipping`, issue 28 §5).
+    FreeShipping,
 }
 
 impl FieldName {
-    pub const ALL: [FieldName; 16] = [
+    pub const ALL: [FieldName; 18] = [
         FieldName::Brand,
         FieldName::BrandNot,
         FieldName::Model,
@@ -252,6 +274,8 @@ impl FieldName {
         FieldName::Other,
         FieldName::OtherOptional,
         FieldName::Product,
+        FieldName::PriceMinCents,
+        FieldName::FreeShipping,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -272,7 +296,17 @@ impl FieldName {
             FieldName::Other => "other",
             FieldName::OtherOptional => "other_optional",
             FieldName::Product => "product",
+            FieldName::PriceMinCents => "price_min_cents",
+            FieldName::FreeShipping => "free_shipping",
         }
+    }
+
+    /// Whether the models' schema names this field (`soft`, `evidence`):
+    /// the price floor and free shipping are read by the `rules` extractor
+    /// only for now, and the schema is at a limit another change lifts
+    /// (issue 28 §2), so its field enum is what it was before them.
+    pub fn in_model_schema(self) -> bool {
+        !matches!(self, FieldName::PriceMinCents | FieldName::FreeShipping)
     }
 
     pub fn parse(name: &str) -> Option<FieldName> {
@@ -353,7 +387,8 @@ impl JsonSchema for FieldRef {
     /// alternation: the "simple" regular expressions both providers' strict
     /// modes and llama.cpp's grammar conversion accept.
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let names: Vec<&str> = FieldName::ALL.iter().map(|field| field.as_str()).collect();
+        let names: Vec<&str> =
+            FieldName::ALL.iter().filter(|field| field.in_model_schema()).map(|field| field.as_str()).collect();
         schemars::json_schema!({
             "description": "A fact field name (`color`) or one field of a line (`lines[1].size_label`).",
             "anyOf": [
@@ -474,6 +509,14 @@ impl Facts {
             }
             if self.explicit_max_cents.is_none() {
                 return Err(error("$.explicit_max_currency".into(), "a currency without explicit_max_cents"));
+            }
+        }
+        if let Some(currency) = &self.price_min_currency {
+            if !(currency.len() == 3 && currency.chars().all(|character| character.is_ascii_uppercase())) {
+                return Err(error("$.price_min_currency".into(), "expected an ISO 4217 code such as USD"));
+            }
+            if self.price_min_cents.is_none() {
+                return Err(error("$.price_min_currency".into(), "a currency without price_min_cents"));
             }
         }
         for (name, list) in [

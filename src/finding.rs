@@ -77,10 +77,19 @@ pub enum Code {
     /// The mandate expired before today (AP2 `intent_expiry`). Extension.
     #[serde(rename = "mandate-expired")]
     MandateExpired,
+    /// An item priced below the floor the person stated ("above $50"; issue
+    /// 28 §5, `words` check policy only). Named by its ACF v0.2 code, as
+    /// `engine_error` is.
+    #[serde(rename = "price_below_floor")]
+    PriceBelowFloor,
+    /// Free shipping asked, and the cart charges for shipping or does not
+    /// say what shipping costs (issue 28 §5, `words` check policy only).
+    #[serde(rename = "free-shipping")]
+    FreeShipping,
 }
 
 impl Code {
-    pub const ALL: [Code; 23] = [
+    pub const ALL: [Code; 25] = [
         Code::Product,
         Code::Brand,
         Code::BrandExcluded,
@@ -104,6 +113,8 @@ impl Code {
         Code::MandateSku,
         Code::MandateAmount,
         Code::MandateExpired,
+        Code::PriceBelowFloor,
+        Code::FreeShipping,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -131,6 +142,8 @@ impl Code {
             Code::MandateSku => "mandate-sku",
             Code::MandateAmount => "mandate-amount",
             Code::MandateExpired => "mandate-expired",
+            Code::PriceBelowFloor => "price_below_floor",
+            Code::FreeShipping => "free-shipping",
         }
     }
 
@@ -239,8 +252,12 @@ pub enum Compared {
     Delivery { delivery_days: Option<u64> },
     /// A much cheaper alternative that fits the request.
     CheaperItem { cheaper_item: String, price_minor: u64 },
+    /// The person's floor on one item's price, with its currency when said.
+    Floor { currency: Option<String>, price_at_least_minor: u64 },
     /// The item's price, in minor units.
     Price { price_minor: u64 },
+    /// One item's price in the currency the cart names.
+    PriceIn { currency: String, price_minor: u64 },
     /// The currency of the cart.
     Currency { currency: String },
     /// The person's limit on the total, with its currency.
@@ -271,6 +288,9 @@ pub enum Compared {
     ExpiresOn { expires_on: NaiveDate },
     /// Today, as the check was told it.
     Today { today: NaiveDate },
+    /// What shipping costs: 0 when the person asked for it free, else what
+    /// the cart states, with its currency when said.
+    Shipping { currency: Option<String>, shipping_minor: u64 },
     /// A requested line that no cart entry fills. Last: a line's object
     /// always has its `model`, `color`, `size_label` and `quantity` keys.
     #[serde(serialize_with = "sorted_keys")]
@@ -356,6 +376,18 @@ mod tests {
             (
                 Compared::CheaperItem { cheaper_item: "b-2".into(), price_minor: 900 },
                 json!({ "cheaper_item": "b-2", "price_minor": 900 }),
+            ),
+            (
+                Compared::Floor { currency: Some("PHP".into()), price_at_least_minor: 9800 },
+                json!({ "price_at_least_minor": 9800, "currency": "PHP" }),
+            ),
+            (
+                Compared::PriceIn { currency: "PHP".into(), price_minor: 500 },
+                json!({ "price_minor": 500, "currency": "PHP" }),
+            ),
+            (
+                Compared::Shipping { currency: Some("USD".into()), shipping_minor: 499 },
+                json!({ "shipping_minor": 499, "currency": "USD" }),
             ),
             (Compared::Price { price_minor: 2400 }, json!({ "price_minor": 2400 })),
             (Compared::Currency { currency: "USD".into() }, json!({ "currency": "USD" })),

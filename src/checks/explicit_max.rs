@@ -119,6 +119,7 @@ mod tests {
     fn run(max: u64, entries: &[(Option<u64>, &str, u64)]) -> Option<Finding> {
         let facts = Facts { explicit_max_cents: Some(max), ..Facts::default() };
         let cart = Cart {
+            shipping: None,
             entries: entries
                 .iter()
                 .map(|(price, currency, quantity)| CartEntry {
@@ -149,7 +150,7 @@ mod tests {
                 ..Facts::default()
             };
             let item = Item { price_cents: Some(price), currency: currency.map(str::to_owned), ..Item::default() };
-            let cart = Cart { entries: vec![CartEntry { item, quantity: 1 }] };
+            let cart = Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] };
             findings(&facts, &cart, &SeverityRules::new(&facts))
         };
         // 3000 roubles against 40 dollars: neither "within" nor "above".

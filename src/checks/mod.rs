@@ -23,9 +23,11 @@ pub mod mandate;
 pub mod model;
 pub mod other;
 pub mod price;
+pub mod price_floor;
 pub mod product;
 pub mod quantity;
 pub mod refund;
+pub mod shipping;
 pub mod size;
 
 use std::collections::BTreeSet;

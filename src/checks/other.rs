@@ -79,6 +79,7 @@ mod tests {
         let facts =
             Facts { other: vec!["gluten-free".into()], other_optional: vec!["gift wrap".into()], ..Facts::default() };
         let cart = Cart {
+            shipping: None,
             entries: vec![CartEntry { item: Item { name: Some("Crackers".into()), ..Item::default() }, quantity: 1 }],
         };
         let found = findings(&facts, &cart, &SeverityRules::new(&facts), CheckPolicy::Spec);
@@ -103,7 +104,7 @@ mod tests {
     fn a_requirement_the_items_words_say_is_a_note_unless_under_spec() {
         let facts = Facts { other: vec!["made of denim".into(), "organic".into()], ..Facts::default() };
         let item = Item { name: Some("Women's High Waist Straight Denim Jeans".into()), ..Item::default() };
-        let cart = Cart { entries: vec![CartEntry { item, quantity: 1 }] };
+        let cart = Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] };
         let rules = SeverityRules::new(&facts);
         let found = findings(&facts, &cart, &rules, CheckPolicy::Words);
         let severities: Vec<_> = found.iter().map(|finding| finding.severity).collect();

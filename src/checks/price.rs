@@ -149,7 +149,10 @@ mod tests {
     fn run(cart_items: Vec<Item>, allowed: Vec<Item>) -> Option<Finding> {
         let facts =
             Facts { color: Some("blue".into()), price_preference: Some(PricePreference::Cheap), ..Facts::default() };
-        let cart = Cart { entries: cart_items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect() };
+        let cart = Cart {
+            shipping: None,
+            entries: cart_items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(),
+        };
         findings(&facts, &cart, &allowed, &[], &SeverityRules::new(&facts))
     }
 

@@ -110,6 +110,7 @@ mod tests {
 
     fn cart(entries: &[(Option<u64>, u64)]) -> Cart {
         Cart {
+            shipping: None,
             entries: entries
                 .iter()
                 .map(|(units, quantity)| CartEntry {

@@ -661,6 +661,18 @@ impl<'a> Words<'a> {
         })
     }
 
+    /// A floor of `hundredths` as the offline parser reads it
+    /// ([`money::floors_in`]): the lower end of a range in thousands ("от 5
+    /// до 10 тыс"), where the number alone is not it.
+    fn floor(&self, hundredths: u64) -> Option<(usize, usize)> {
+        self.texts.iter().find_map(|text| {
+            money::floors_in(text)
+                .into_iter()
+                .filter(|(read, _)| *read == hundredths)
+                .find_map(|(_, words)| self.phrase(&words))
+        })
+    }
+
     /// The currency `code` as the person wrote it, by the offline parser's
     /// list of signs, codes and words ([`money::currency_of`]): alone
     /// ("quid", "Rs", "€"), glued to an amount ("900р", "50usd"), or a
@@ -823,6 +835,10 @@ const SOFT_CUES: [&str; 22] = [
     "неважно",
     "необязательно",
 ];
+
+/// The words of a wish for free shipping, by stem (Russian endings).
+const FREE_SHIPPING_CUES: [&str; 6] =
+    ["free shipping", "free delivery", "shipping is free", "delivery is free", "бесплатн доставк", "доставк бесплатн"];
 
 const REFUND_CUES: [&str; 18] = [
     "final sale",
@@ -1037,6 +1053,7 @@ fn currency_stem(word: &str) -> Option<&'static str> {
 fn quote_key(field: &str) -> &str {
     match field {
         "explicit_max_currency" => "explicit_max_cents",
+        "price_min_currency" => "price_min_cents",
         _ => field.strip_suffix("_any").unwrap_or(field),
     }
 }
@@ -1223,6 +1240,30 @@ pub fn ground(
         FieldName::ExplicitMaxCents.into(),
         |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
     );
+    // A floor like a limit: its number (or the parser's reading of it) in
+    // the words, and its currency said.
+    single!(out.price_min_cents, "price_min_cents", FieldName::PriceMinCents.into(), |w: &Words, value: &u64| w
+        .number(*value as f64 / 100.0)
+        .or_else(|| w.floor(*value)));
+    if out.price_min_cents.is_none() {
+        out.price_min_currency = None;
+    }
+    single!(
+        out.price_min_currency,
+        "price_min_currency",
+        FieldName::PriceMinCents.into(),
+        |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+    );
+    if out.free_shipping {
+        let found = words.cue(&FREE_SHIPPING_CUES);
+        if keep("free_shipping", "true", found, &mut grounding) {
+            if let Some(span) = found {
+                spans.push((FieldName::FreeShipping.into(), span));
+            }
+        } else {
+            out.free_shipping = false;
+        }
+    }
     single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |w: &Words, value: &u64| w
         .deadline(*value));
     // After every field that names a number, so a number another field
@@ -1237,7 +1278,11 @@ pub fn ground(
             };
             matches!(
                 name,
-                FieldName::Model | FieldName::SizeLabel | FieldName::ExplicitMaxCents | FieldName::DeadlineDays
+                FieldName::Model
+                    | FieldName::SizeLabel
+                    | FieldName::ExplicitMaxCents
+                    | FieldName::PriceMinCents
+                    | FieldName::DeadlineDays
             )
         })
         .map(|(_, span)| *span)
@@ -1710,5 +1755,42 @@ mod tests {
         assert_eq!(out.size_label.as_deref(), Some("XL"));
         let (out, _) = grounded("the Evo Drive grip 4 3/8, by Friday", r#"{"size_label": "4 3/8"}"#);
         assert_eq!(out.size_label.as_deref(), Some("4 3/8"));
+    }
+    #[test]
+    fn issue_28_a_floor_and_free_shipping_stand_on_the_person_s_words() {
+        let (out, _) = ground(
+            &facts(r#"{"price_min_cents": 9800, "price_min_currency": "PHP"}"#),
+            &[],
+            "a fan that costs over 98 pesos",
+            &[],
+            today(),
+        );
+        assert_eq!((out.price_min_cents, out.price_min_currency.as_deref()), (Some(9800), Some("PHP")));
+        // The lower end of a range in thousands: the parser's reading.
+        let (out, _) =
+            ground(&facts(r#"{"price_min_cents": 500000}"#), &[], "куртка от 5 до 10 тыс рублей", &[], today());
+        assert_eq!(out.price_min_cents, Some(500000));
+        // A floor the words do not state is dropped, with its currency.
+        let (out, grounding) = ground(
+            &facts(r#"{"price_min_cents": 5000, "price_min_currency": "USD"}"#),
+            &[],
+            "socks under $20",
+            &[],
+            today(),
+        );
+        assert_eq!((out.price_min_cents, out.price_min_currency), (None, None));
+        assert_eq!(grounding.dropped[0].field, "price_min_cents");
+        // A currency not said is dropped, the floor kept.
+        let (out, _) =
+            ground(&facts(r#"{"price_min_cents": 5000, "price_min_currency": "EUR"}"#), &[], "above $50", &[], today());
+        assert_eq!((out.price_min_cents, out.price_min_currency), (Some(5000), None));
+        let (out, _) = ground(&facts(r#"{"free_shipping": true}"#), &[], "a lamp with free delivery", &[], today());
+        assert!(out.free_shipping);
+        let (out, _) =
+            ground(&facts(r#"{"free_shipping": true}"#), &[], "кроссовки с бесплатной доставкой", &[], today());
+        assert!(out.free_shipping);
+        let (out, grounding) = ground(&facts(r#"{"free_shipping": true}"#), &[], "a lamp, fast shipping", &[], today());
+        assert!(!out.free_shipping);
+        assert_eq!(grounding.dropped[0].field, "free_shipping");
     }
 }

@@ -148,6 +148,11 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
     if currency_disputed {
         disputed.insert(FieldName::ExplicitMaxCents.into());
     }
+    let (price_min_cents, price_min_currency, floor_disputed) = merge_floor(&owned);
+    if floor_disputed {
+        disputed.insert(FieldName::PriceMinCents.into());
+    }
+    let free_shipping = all.iter().any(|facts| facts.free_shipping);
     let brand_not = union_text(all.iter().flat_map(|facts| facts.brand_not.iter()), &[]);
     let color_not = union_text(all.iter().flat_map(|facts| facts.color_not.iter()), &[]);
     let alternatives = |base: &Option<String>, more: Vec<String>, lists: Vec<&String>| -> Vec<String> {
@@ -258,6 +263,9 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
         price_preference,
         explicit_max_cents,
         explicit_max_currency,
+        price_min_cents,
+        price_min_currency,
+        free_shipping,
         quantity,
         quantity_any,
         needs_refundable,
@@ -285,6 +293,8 @@ fn states(facts: &Facts, field: FieldRef) -> bool {
     match field {
         FieldRef::Shared(name) => match name {
             FieldName::Product => facts.product.is_some(),
+            FieldName::PriceMinCents => facts.price_min_cents.is_some(),
+            FieldName::FreeShipping => facts.free_shipping,
             FieldName::Brand => facts.brand.is_some(),
             FieldName::BrandNot => !facts.brand_not.is_empty(),
             FieldName::Model => facts.model.is_some(),
@@ -431,6 +441,11 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
     let explicit_max_cents = outputs.iter().filter_map(|facts| facts.explicit_max_cents).min();
     let (explicit_max_currency, currency_disputed) = merge_currency(outputs, explicit_max_cents);
     note(FieldRef::Shared(FieldName::ExplicitMaxCents), currency_disputed);
+    // Read by `rules` alone for now (models' schema has no place for them):
+    // one extractor's floor or free shipping is no disagreement.
+    let (price_min_cents, price_min_currency, floor_disputed) = merge_floor(outputs);
+    note(FieldRef::Shared(FieldName::PriceMinCents), floor_disputed);
+    let free_shipping = outputs.iter().any(|facts| facts.free_shipping);
 
     let brand_not = union_text(outputs.iter().flat_map(|facts| facts.brand_not.iter()), &[]);
     let color_not = union_text(outputs.iter().flat_map(|facts| facts.color_not.iter()), &[]);
@@ -496,6 +511,9 @@ pub fn merge(outputs: &[Facts]) -> Result<Facts, MergeError> {
         price_preference,
         explicit_max_cents,
         explicit_max_currency,
+        price_min_cents,
+        price_min_currency,
+        free_shipping,
         quantity,
         quantity_any,
         needs_refundable,
@@ -567,6 +585,27 @@ fn merge_currency(outputs: &[Facts], strictest: Option<u64>) -> (Option<String>,
         .filter_map(|facts| facts.explicit_max_currency.as_deref().map(str::to_ascii_uppercase))
         .collect();
     (currency, stated.len() > 1)
+}
+
+/// The price floor, under either policy: the strictest (the highest) any
+/// extractor read, as the strictest limit is taken (a floor too strict
+/// costs one question, one too loose lets a cheaper item through); its
+/// currency is the one stated with it, and the floor is disputed when
+/// extractors that stated one named different currencies.
+fn merge_floor(outputs: &[Facts]) -> (Option<u64>, Option<String>, bool) {
+    let Some(strictest) = outputs.iter().filter_map(|facts| facts.price_min_cents).max() else {
+        return (None, None, false);
+    };
+    let currency = outputs
+        .iter()
+        .find(|facts| facts.price_min_cents == Some(strictest))
+        .and_then(|facts| facts.price_min_currency.clone());
+    let stated: BTreeSet<String> = outputs
+        .iter()
+        .filter(|facts| facts.price_min_cents.is_some())
+        .filter_map(|facts| facts.price_min_currency.as_deref().map(str::to_ascii_uppercase))
+        .collect();
+    (Some(strictest), currency, stated.len() > 1)
 }
 
 /// Lines: equal → that list. A different number of lines among extractors
@@ -658,6 +697,28 @@ mod tests {
                 .unwrap();
         assert_eq!((merged.deadline_days, merged.explicit_max_cents), (Some(3), Some(30000)));
         assert!(merged.disputed.is_empty());
+    }
+
+    #[test]
+    fn issue_28_the_highest_floor_and_any_free_shipping_merge_undisputed() {
+        let rules = facts(r#"{"price_min_cents": 5000, "price_min_currency": "USD", "free_shipping": true}"#);
+        let model = facts("{}");
+        let grounded = |facts: &Facts| GroundedFacts { facts: facts.clone(), soft_grounded: BTreeSet::new() };
+        for merged in [
+            merge(&[rules.clone(), model.clone()]).unwrap(),
+            merge_grounded(&[grounded(&model), grounded(&rules)]).unwrap(),
+        ] {
+            assert_eq!((merged.price_min_cents, merged.price_min_currency.as_deref()), (Some(5000), Some("USD")));
+            assert!(merged.free_shipping);
+            assert!(merged.disputed.is_empty(), "{:?}", merged.disputed);
+        }
+        let other = facts(r#"{"price_min_cents": 7000, "price_min_currency": "EUR"}"#);
+        let merged = merge(&[rules, other]).unwrap();
+        assert_eq!((merged.price_min_cents, merged.price_min_currency.as_deref()), (Some(7000), Some("EUR")));
+        assert_eq!(disputed(&merged), vec!["price_min_cents"]);
+        // Facts without them merge to facts without them.
+        let merged = merge(&[model.clone(), model]).unwrap();
+        assert_eq!((merged.price_min_cents, merged.free_shipping), (None, false));
     }
 
     #[test]

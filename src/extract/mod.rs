@@ -149,6 +149,20 @@ pub struct ExtractedFacts {
     /// The limit's currency as ISO 4217 ("USD" for $ or dollars, "RUB" for рублей), null if none is said.
     #[serde(default)]
     pub explicit_max_currency: Option<String>,
+    /// The least one item may cost, in minor units ("above $50"). Read by
+    /// the `rules` extractor only for now, like `product`: not in the
+    /// schema models are held to (issue 28 §5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub price_min_cents: Option<u64>,
+    /// The floor's currency as ISO 4217, when said. Not in the schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub price_min_currency: Option<String>,
+    /// The person asked for free shipping or delivery. Not in the schema.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(skip)]
+    pub free_shipping: bool,
     /// How many, in the units the person counts.
     #[serde(default)]
     pub quantity: Option<u64>,
@@ -222,6 +236,9 @@ impl ExtractedFacts {
             level: self.level,
             price_preference: self.price_preference,
             explicit_max_cents: self.explicit_max_cents,
+            price_min_cents: self.price_min_cents,
+            price_min_currency: self.price_min_currency,
+            free_shipping: self.free_shipping,
             explicit_max_currency: self.explicit_max_currency,
             quantity: self.quantity,
             quantity_any: Vec::new(),

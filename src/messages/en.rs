@@ -202,6 +202,23 @@ pub fn render(message: &Message) -> String {
             max.show('.'),
             names(items)
         ),
+        Message::PriceBelowFloor { floor, price, item } => format!(
+            "Asked for something costing at least {}, it costs {}: {item}.",
+            floor.show('.'),
+            price.show('.'),
+            item = name(item)
+        ),
+        Message::FloorInOtherCurrency { floor, item_currency, item } => format!(
+            "Could not check the lowest price: it is {}, and the item is priced in {item_currency}: {item}.",
+            floor.show('.'),
+            item = name(item)
+        ),
+        Message::ShippingCharged { shipping } => {
+            format!("Asked for free shipping, the cart charges {} for shipping.", shipping.show('.'))
+        }
+        Message::ShippingUnknown => {
+            "Asked for free shipping, and the cart does not say what shipping costs.".to_owned()
+        }
         Message::Extra { item } => format!("Not part of what was asked for: {item}.", item = name(item)),
         Message::TooManyLines { lines, entries, bound } => format!(
             "The order has too many lines and items to match ({lines} lines, {entries} cart entries; the bound is {bound}): please check it yourself."
@@ -276,6 +293,8 @@ pub fn field_name(field: FieldName) -> &'static str {
         FieldName::Other => "a requirement",
         FieldName::OtherOptional => "a wish",
         FieldName::Product => "what kind of thing it is",
+        FieldName::PriceMinCents => "the lowest price",
+        FieldName::FreeShipping => "free shipping",
     }
 }
 

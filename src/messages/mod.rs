@@ -511,6 +511,24 @@ pub enum Message {
         cart_currency: String,
         items: Vec<ItemName>,
     },
+    /// One item costs less than the floor the person stated.
+    PriceBelowFloor {
+        floor: Money,
+        price: Money,
+        item: ItemName,
+    },
+    /// The floor is in one currency and the item's price in another.
+    FloorInOtherCurrency {
+        floor: Money,
+        item_currency: String,
+        item: ItemName,
+    },
+    /// Free shipping asked; the cart charges `shipping` for it.
+    ShippingCharged {
+        shipping: Money,
+    },
+    /// Free shipping asked; the cart does not say what shipping costs.
+    ShippingUnknown,
     Extra {
         item: ItemName,
     },

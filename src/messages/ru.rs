@@ -241,6 +241,23 @@ pub fn render(message: &Message) -> String {
             max.show(','),
             names(items)
         ),
+        Message::PriceBelowFloor { floor, price, item } => format!(
+            "Вы просили товар не дешевле {}, а он стоит {}: {item}.",
+            floor.show(','),
+            price.show(','),
+            item = name(item)
+        ),
+        Message::FloorInOtherCurrency { floor, item_currency, item } => format!(
+            "Не удалось проверить нижнюю границу цены: она указана как {}, а цена товара в {item_currency}: {item}.",
+            floor.show(','),
+            item = name(item)
+        ),
+        Message::ShippingCharged { shipping } => {
+            format!("Вы просили бесплатную доставку, а в корзине доставка стоит {}.", shipping.show(','))
+        }
+        Message::ShippingUnknown => {
+            "Вы просили бесплатную доставку, а в корзине не сказано, сколько стоит доставка.".to_owned()
+        }
         Message::Extra { item } => format!("Этого вы не просили: {item}.", item = name(item)),
         Message::TooManyLines { lines, entries, bound } => format!(
             "В заказе слишком много позиций и товаров, чтобы их сопоставить ({lines} {}, {entries} {} в корзине; предел — {bound}): проверьте заказ сами, пожалуйста.",
@@ -321,6 +338,8 @@ pub fn field_name(field: FieldName) -> &'static str {
         FieldName::Other => "требование",
         FieldName::OtherOptional => "пожелание",
         FieldName::Product => "что это за товар",
+        FieldName::PriceMinCents => "нижнюю границу цены",
+        FieldName::FreeShipping => "бесплатную доставку",
     }
 }
 

@@ -39,6 +39,10 @@ fn kind(message: &Message) -> &'static str {
         Message::Unchecked { .. } => "Unchecked",
         Message::MixedCurrencies { .. } => "MixedCurrencies",
         Message::LimitInOtherCurrency { .. } => "LimitInOtherCurrency",
+        Message::PriceBelowFloor { .. } => "PriceBelowFloor",
+        Message::FloorInOtherCurrency { .. } => "FloorInOtherCurrency",
+        Message::ShippingCharged { .. } => "ShippingCharged",
+        Message::ShippingUnknown => "ShippingUnknown",
         Message::Extra { .. } => "Extra",
         Message::TooManyLines { .. } => "TooManyLines",
         Message::Missing(_) => "Missing",
@@ -61,7 +65,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 46;
+const KINDS: usize = 50;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -216,6 +220,18 @@ fn samples() -> Vec<Message> {
             cart_currency: "USD".into(),
             items: vec![item()],
         },
+        Message::PriceBelowFloor {
+            floor: Money::new(9800, Some("PHP")),
+            price: Money::new(4550, Some("PHP")),
+            item: "Desk fan 6 inch".into(),
+        },
+        Message::FloorInOtherCurrency {
+            floor: Money::new(5000, Some("USD")),
+            item_currency: "EUR".into(),
+            item: item(),
+        },
+        Message::ShippingCharged { shipping: Money::new(499, Some("USD")) },
+        Message::ShippingUnknown,
         Message::Extra { item: "Nike socks".into() },
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },
         Message::Missing(MissingLine {

@@ -112,7 +112,8 @@ pub fn checkout_session(
         params.push(format!("$.line_items[{index}]"));
     }
     let payment = super::stated_total(document, root, &currency)?;
-    Ok(DocumentCart { shape: CartShape::AcpCheckoutSession, cart: Cart { entries }, params, payment })
+    let shipping = super::stated_shipping(document, root, &currency)?;
+    Ok(DocumentCart { shape: CartShape::AcpCheckoutSession, cart: Cart { entries, shipping }, params, payment })
 }
 
 /// What a line's `variant_options` and `custom_attributes` say.
@@ -271,6 +272,21 @@ mod tests {
         assert_eq!(item.currency.as_deref(), Some("USD"));
         assert_eq!(item.sku.as_deref(), Some("NK-PEG41-BLK-42"));
         assert_eq!(cart.payment.unwrap().minor, 13999);
+    }
+
+    #[test]
+    fn issue_28_the_fulfillment_total_is_the_shipping() {
+        let read = |document: &Value| checkout_session(document.as_object().unwrap(), "$.cart", today());
+        assert_eq!(read(&session()).unwrap().cart.shipping, None);
+        let mut shipped = session();
+        shipped["totals"] = json!([{"type": "subtotal", "amount": 12999}, {"type": "fulfillment", "amount": 1000},
+            {"type": "total", "amount": 13999}]);
+        let shipping = read(&shipped).unwrap().cart.shipping.unwrap();
+        assert_eq!((shipping.minor, shipping.currency.as_deref()), (1000, Some("USD")));
+        shipped["totals"][1]["amount"] = json!(0);
+        assert_eq!(read(&shipped).unwrap().cart.shipping.map(|shipping| shipping.minor), Some(0));
+        shipped["totals"][1]["amount"] = json!(-5);
+        assert_eq!(read(&shipped).unwrap_err().path, "$.cart.totals[1].amount");
     }
 
     #[test]

@@ -93,7 +93,7 @@ pub fn cart_mandate(document: &Map<String, Value>, root: &str) -> Result<Documen
             Some(MandateAmount { minor, currency })
         }
     };
-    Ok(DocumentCart { shape: CartShape::Ap2CartMandate, cart: Cart { entries }, params, payment })
+    Ok(DocumentCart { shape: CartShape::Ap2CartMandate, cart: Cart { entries, shipping: None }, params, payment })
 }
 
 /// A PaymentItem's `amount{currency, value}`, value in currency units.

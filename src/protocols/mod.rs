@@ -221,6 +221,44 @@ fn stated_total(parent: &Map<String, Value>, at: &str, currency: &str) -> Result
     Ok(total.map(|minor| MandateAmount { minor, currency: currency.to_owned() }))
 }
 
+/// The shipping charge a UCP or ACP checkout states: the sum of its `totals`
+/// entries of type `fulfillment` (both protocols' name for delivery) or
+/// `shipping` (or an older ACP `totals` object's `fulfillment`), in the
+/// checkout's currency; `None` when it states none, which says nothing
+/// about whether shipping is free.
+fn stated_shipping(parent: &Map<String, Value>, at: &str, currency: &str) -> Result<Option<cart::Shipping>, CartError> {
+    let totals_path = path(at, "totals");
+    let mut found: Option<u64> = None;
+    let mut add = |amount: u64, at: &str| -> Result<(), CartError> {
+        let sum = found.unwrap_or(0).checked_add(amount).ok_or_else(|| cart::error(at, "shipping above the bound"))?;
+        found = Some(sum);
+        Ok(())
+    };
+    match parent.get("totals") {
+        Some(Value::Array(entries)) => {
+            for (index, entry) in entries.iter().enumerate() {
+                let entry_path = format!("{totals_path}[{index}]");
+                let entry = object(entry, &entry_path)?;
+                if matches!(string(entry, "type", &entry_path)?.as_deref(), Some("fulfillment" | "shipping")) {
+                    let amount_path = path(&entry_path, "amount");
+                    add(minor(required(entry, "amount", &entry_path)?, &amount_path)?, &amount_path)?;
+                }
+            }
+        }
+        Some(Value::Object(totals)) => {
+            for key in ["fulfillment", "shipping"] {
+                if let Some(value) = totals.get(key).filter(|value| !value.is_null()) {
+                    let amount_path = path(&totals_path, key);
+                    add(minor(value, &amount_path)?, &amount_path)?;
+                }
+            }
+        }
+        // A missing or malformed `totals` is `stated_total`'s to refuse.
+        _ => {}
+    }
+    Ok(found.map(|minor| cart::Shipping { minor, currency: Some(currency.to_owned()) }))
+}
+
 /// A status, if present, must be one of the protocol's own.
 fn status(parent: &Map<String, Value>, at: &str, allowed: &[&str]) -> Result<(), CartError> {
     if let Some(status) = string(parent, "status", at)?

@@ -75,7 +75,8 @@ pub fn checkout(document: &Map<String, Value>, root: &str, today: NaiveDate) -> 
         entry.item.final_sale = returnable.map(|returnable| !returnable);
     }
     let payment = super::stated_total(document, root, &currency)?;
-    Ok(DocumentCart { shape: CartShape::UcpCheckout, cart: Cart { entries }, params, payment })
+    let shipping = super::stated_shipping(document, root, &currency)?;
+    Ok(DocumentCart { shape: CartShape::UcpCheckout, cart: Cart { entries, shipping }, params, payment })
 }
 
 /// The delivery days of each line item id the fulfillment extension names:
@@ -282,6 +283,18 @@ mod tests {
         assert_eq!(cart.payment.unwrap().minor, 19499);
         assert_eq!(cart.params, ["$.line_items[0]", "$.line_items[1]"]);
         assert_eq!(cart.cart.entries[0].item.final_sale, None);
+    }
+
+    #[test]
+    fn issue_28_the_fulfillment_total_is_the_shipping() {
+        assert_eq!(read(document(json!([]))).unwrap().cart.shipping, None);
+        let mut shipped = document(json!([]));
+        shipped["totals"] = json!([{"type": "subtotal", "amount": 17999}, {"type": "fulfillment", "amount": 499},
+            {"type": "total", "amount": 19499}]);
+        let shipping = read(shipped.clone()).unwrap().cart.shipping.unwrap();
+        assert_eq!((shipping.minor, shipping.currency.as_deref()), (499, Some("USD")));
+        shipped["totals"][1]["amount"] = json!("4.99");
+        assert_eq!(read(shipped).unwrap_err().path, "$.cart.totals[1].amount");
     }
 
     #[test]

@@ -516,7 +516,7 @@ fn parse_cart(value: &Value, path: &str, resolver: &mut InlineItems) -> Result<L
         lines.push(line);
         entries.push(entry);
     }
-    Ok(LabelledCart { label, lines, cart: Cart { entries }, codes })
+    Ok(LabelledCart { label, lines, cart: Cart { shipping: None, entries }, codes })
 }
 
 #[cfg(test)]
@@ -554,7 +554,7 @@ mod tests {
         );
         assert_eq!(
             error_of(&GOOD.replace("\"color\": \"red\"", "\"colour\": \"red\"")),
-            "tasks.jsonl:1: task \"t-1\": gold: unknown field `colour`, expected one of `product`, `brand`, `brand_any`, `brand_not`, `model`, `model_any`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `quantity`, `quantity_any`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
+            "tasks.jsonl:1: task \"t-1\": gold: unknown field `colour`, expected one of `product`, `brand`, `brand_any`, `brand_not`, `model`, `model_any`, `color`, `color_any`, `color_not`, `size_label`, `size_any`, `level`, `price_preference`, `explicit_max_cents`, `explicit_max_currency`, `price_min_cents`, `price_min_currency`, `free_shipping`, `quantity`, `quantity_any`, `needs_refundable`, `deadline_days`, `lines`, `other`, `other_optional`, `soft`, `disputed`"
         );
         assert_eq!(
             error_of(&GOOD.replace(r#"{"color": "red"}"#, r#"{"color": "red", "quantity": 1, "quantity_any": [2]}"#)),

@@ -147,6 +147,7 @@ mod tests {
 
     fn cart(sizes: &[&str]) -> Cart {
         Cart {
+            shipping: None,
             entries: sizes
                 .iter()
                 .map(|size| CartEntry {

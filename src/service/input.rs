@@ -199,10 +199,19 @@ fn json_kind(value: &Value) -> &'static str {
 /// with the total a checkout document states beside it when it states one
 /// (a changed total is a changed cart).
 pub fn subject_digest(cart: &Cart, payment: Option<&MandateAmount>) -> Result<String, CheckError> {
-    let cart = serde_json::to_value(cart).map_err(|error| CheckError::Store(StoreError::from(error)))?;
-    let value = match payment {
-        None => cart,
-        Some(payment) => serde_json::json!({ "cart": cart, "payment": payment }),
+    fn to_value<T: serde::Serialize>(value: &T) -> Result<Value, CheckError> {
+        serde_json::to_value(value).map_err(|error| CheckError::Store(StoreError::from(error)))
+    }
+    let entries = to_value(cart)?;
+    // A stated shipping charge is part of what is bought (issue 28 §5). A
+    // checkout's stated total already binds it (delivery included), so it
+    // joins only a cart without one: a flat cart that sends `shipping`, or
+    // a checkout that states no total. Every cart that digested before
+    // digests as it did, and so keeps its record ids and receipts.
+    let value = match (payment, &cart.shipping) {
+        (None, None) => entries,
+        (Some(payment), _) => serde_json::json!({ "cart": entries, "payment": payment }),
+        (None, Some(shipping)) => serde_json::json!({ "cart": entries, "shipping": to_value(shipping)? }),
     };
     Ok(digest::of_value(&value))
 }
@@ -287,7 +296,12 @@ fn resolve_cart(
     if !unknown.is_empty() {
         return Err(invalid(CART, format!("unknown catalog ids: {}", unknown.join(", "))));
     }
-    Ok((Cart { entries: resolved }, categories))
+    let stated = entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| cart::flat_shipping(entry, &format!("{CART}[{index}]")).map_err(cart_error))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((Cart { entries: resolved, shipping: cart::Shipping::of_entries(&stated) }, categories))
 }
 
 /// The items the price check compares with: the ones given, or the catalog

@@ -14,6 +14,14 @@
 //! The limit is in minor units of the currency the person used, and the
 //! currency is reported as its ISO 4217 code when one was said. Every money
 //! amount is consumed, limit or not, so "98 pesos" is never read as 98 items.
+//!
+//! Floors ([`Floor`], issue 28 §5) are read beside the limits: a minimum
+//! word before the amount ("above $50", "over 98 pesos", "at least 20
+//! euros", "дороже 1000 рублей") or the lower end of a range ("from 15 to
+//! 37", "between 1 and 68 PHP" → floor 1, limit 68). A minimum that is
+//! negated or said of something else than the item's price is no floor:
+//! "nothing over $50", "don't spend over $50", "free shipping on orders over
+//! $50", "above $200 is fine" (a tolerance).
 
 use super::text::{Request, hundredths, number_words_at, whole_number};
 
@@ -109,6 +117,37 @@ const MINIMUM_BEFORE: [&[&str]; 12] = [
     &["выше"],
 ];
 
+/// Words before a minimum that make it no floor of the item's price: a
+/// negation ("nothing over $50", "не дороже" is a limit, read apart), or
+/// spending and a shop's terms ("don't spend over", "orders over $50").
+const NOT_A_FLOOR_BEFORE: [&[&str]; 20] = [
+    &["not"],
+    &["no"],
+    &["don't"],
+    &["dont"],
+    &["n't"],
+    &["never"],
+    &["nothing"],
+    &["не"],
+    &["ни"],
+    &["spend"],
+    &["spending"],
+    &["pay"],
+    &["paying"],
+    &["order"],
+    &["orders"],
+    &["purchase"],
+    &["purchases"],
+    &["shipping"],
+    &["delivery"],
+    &["доставка"],
+];
+
+/// Words after a minimum that make it a tolerance or a ceiling, not a
+/// floor ("above $200 is fine", "anything over $100 is too much").
+const TOLERANCE_AFTER: [&[&str]; 8] =
+    [&["is", "fine"], &["is", "ok"], &["is", "okay"], &["fine"], &["ok"], &["okay"], &["is", "too"], &["too"]];
+
 /// A money amount in the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Amount {
@@ -119,6 +158,9 @@ struct Amount {
     /// The upper end of a range ("from 324 to 623 pesos"), or a limit word
     /// inside the amount ("тысяч до пяти"): a limit without a word before.
     range: bool,
+    /// The lower end of a range, when the amount is one ("from 15 to 37",
+    /// "8-12 тыс"), in hundredths.
+    low: Option<u64>,
 }
 
 /// A stated limit: its amount in minor units, where it starts, whether it is
@@ -137,6 +179,29 @@ pub struct Limit {
     pub budget: bool,
 }
 
+/// A stated price floor: the least one item may cost ("above $50", the lower
+/// end of "from 15 to 37"), in minor units, where its words start and end,
+/// and its currency. A floor is a condition on each item's price, the way a
+/// shop's price filter is, never on the cart total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Floor {
+    pub hundredths: u64,
+    pub at: usize,
+    /// The last token of the amount (of the whole range, for a range).
+    pub end: usize,
+    pub currency: Option<&'static str>,
+    /// Said of the whole order ("a budget between $100 and $200 in
+    /// total"): a floor on the total, which no fact holds.
+    pub budget: bool,
+}
+
+/// The limits and floors of one request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prices {
+    pub limits: Vec<Limit>,
+    pub floors: Vec<Floor>,
+}
+
 /// Every limit the parser reads in `text`, with the words that state it as
 /// the person wrote them: grounding's witness for a limit said in a form
 /// its own number reading does not know ("тысячи за две", "до 6 тыщ").
@@ -145,12 +210,57 @@ pub(crate) fn limits_in(text: &str) -> Vec<(u64, String)> {
     extract(&mut request).into_iter().map(|limit| (limit.hundredths, request.original(limit.at, limit.end))).collect()
 }
 
+/// Every floor the parser reads in `text`, with its words as written: the
+/// witness grounding keeps a floor by.
+pub(crate) fn floors_in(text: &str) -> Vec<(u64, String)> {
+    let mut request = Request::new(text);
+    read(&mut request)
+        .floors
+        .into_iter()
+        .map(|floor| (floor.hundredths, request.original(floor.at, floor.end)))
+        .collect()
+}
+
 /// Every stated spending limit, in order; consumes every amount it reads.
 pub fn extract(request: &mut Request) -> Vec<Limit> {
+    read(request).limits
+}
+
+/// Every stated limit and floor, in order; consumes every amount it reads.
+pub fn read(request: &mut Request) -> Prices {
     let amounts = amounts(request);
     let mut limits = Vec::new();
+    let mut floors = Vec::new();
     for amount in &amounts {
         request.consume(amount.first, amount.last);
+        let said_of_the_order = |request: &Request| {
+            request.preceded_by(
+                amount.first,
+                5,
+                &[&["budget"], &["budget's"], &["бюджет"], &["total"], &["in", "total"]],
+            ) || request.followed_by(
+                amount.last,
+                3,
+                &[&["total"], &["in", "total"], &["altogether"], &["overall"], &["всего"], &["в", "сумме"]],
+            )
+        };
+        if let Some(low) = amount.low.filter(|low| *low > 0) {
+            floors.push(Floor {
+                hundredths: low,
+                at: amount.first,
+                end: amount.last,
+                currency: amount.currency,
+                budget: said_of_the_order(request),
+            });
+        } else if !amount.range && is_floor(request, amount) {
+            floors.push(Floor {
+                hundredths: amount.hundredths,
+                at: floor_start(request, amount.first),
+                end: amount.last,
+                currency: amount.currency,
+                budget: said_of_the_order(request),
+            });
+        }
         if amount.range || is_limit(request, amount) {
             let per_unit = request.followed_by(
                 amount.last,
@@ -220,8 +330,53 @@ pub fn extract(request: &mut Request) -> Vec<Limit> {
             });
         }
     }
-    limits
+    Prices { limits, floors }
 }
+
+/// Whether the amount is a floor: a minimum word before it, not negated
+/// and not said of spending or of a shop's terms, and no tolerance after.
+fn is_floor(request: &Request, amount: &Amount) -> bool {
+    let first = amount.first;
+    let minimum = request.preceded_by(first, 3, &FLOOR_BEFORE)
+        || (request.preceded_by(first, 2, &[&["more", "than"]])
+            && !request.preceded_by(first, 4, &[&["no", "more"], &["not", "more"], &["spend", "more"]]))
+        // "дороже 1000 рублей": the comparatives are floors unnegated.
+        || (request.preceded_by(first, 2, &[&["дороже"], &["больше"], &["более"], &["выше"]])
+            && !request.preceded_by(first, 3, &[&["не", "дороже"], &["не", "больше"], &["не", "более"], &["не", "выше"]]));
+    minimum
+        && !request.preceded_by(first, 4, &NOT_A_FLOOR_BEFORE)
+        && !request.followed_by(amount.last, 2, &TOLERANCE_AFTER)
+}
+
+/// Where a floor's words start: its minimum word, when it is right before
+/// the amount ("above $50", "at least 20 euros"), else the amount.
+fn floor_start(request: &Request, first: usize) -> usize {
+    (1..=3)
+        .filter_map(|back| first.checked_sub(back))
+        .find(|&start| {
+            FLOOR_BEFORE
+                .iter()
+                .chain([&["more", "than"][..]].iter())
+                .any(|phrase| start + phrase.len() == first && request.phrase_at(start, phrase))
+        })
+        .unwrap_or(first)
+}
+
+/// Words before an amount that make it a floor of the item's price. Fewer
+/// than [`MINIMUM_BEFORE`]: "from" and "от" alone ("a gift card from $25")
+/// and "starting" say no floor; a range's lower end is read apart.
+const FLOOR_BEFORE: [&[&str]; 10] = [
+    &["above"],
+    &["over"],
+    &["at", "least"],
+    &["exceeds"],
+    &["exceed"],
+    &["exceeding"],
+    &["minimum"],
+    &["min"],
+    &["priced", "more", "than"],
+    &["higher", "than"],
+];
 
 /// The strictest of `limits` (the smallest: a limit too strict costs one
 /// question, one too loose can let a cart through).
@@ -250,6 +405,7 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
                 glued: None,
                 range: true,
                 scaled: scale > 1,
+                low: Some(low.checked_mul(scale)?),
             };
             scale_thousands(request, &mut number)?;
             return Some(number);
@@ -273,6 +429,7 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
             glued,
             range: false,
             scaled: multiplier > 1,
+            low: None,
         };
         if multiplier == 1 && glued.is_none() {
             // "15 000 рублей": a group of exactly three digits continues the number.
@@ -287,7 +444,14 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
     }
     if words {
         let (value, end) = number_words_at(request, index)?;
-        return Some(Number { hundredths: value.checked_mul(100)?, end, glued: None, range: false, scaled: false });
+        return Some(Number {
+            hundredths: value.checked_mul(100)?,
+            end,
+            glued: None,
+            range: false,
+            scaled: false,
+            low: None,
+        });
     }
     None
 }
@@ -296,6 +460,10 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
 fn scale_thousands(request: &Request, number: &mut Number) -> Option<()> {
     if matches!(request.word(number.end + 1), "тыс" | "тысяч" | "тысячи" | "thousand" | "тыщ") {
         number.hundredths = number.hundredths.checked_mul(1000)?;
+        number.low = match number.low {
+            Some(low) => Some(low.checked_mul(1000)?),
+            None => None,
+        };
         number.end += 1;
         number.scaled = true;
     }
@@ -311,6 +479,8 @@ struct Number {
     /// Said in thousands ("20 тыс", "5k", "50-70к"): an amount of money
     /// after a limit word even without a currency, as no date or measure is.
     scaled: bool,
+    /// The lower end of a range in one token ("8-12"), in hundredths.
+    low: Option<u64>,
 }
 
 fn amounts(request: &Request) -> Vec<Amount> {
@@ -336,6 +506,7 @@ fn amounts(request: &Request) -> Vec<Amount> {
                 last: number.end,
                 currency: None,
                 range: true,
+                low: None,
             });
             index = number.end + 1;
             continue;
@@ -380,10 +551,17 @@ fn amounts(request: &Request) -> Vec<Amount> {
                 _ => number.end,
             };
             let currency = before.or(after).or(number.glued);
-            let mut amount = Amount { hundredths: number.hundredths, first, last, currency, range: number.range };
-            if let Some(lower_start) = range_start(request, first) {
+            let mut amount =
+                Amount { hundredths: number.hundredths, first, last, currency, range: number.range, low: number.low };
+            if let Some((lower_start, mut low)) = range_start(request, first) {
+                // "от 5 до 10 тыс": the lower end said without the thousands
+                // the upper end carries.
+                if number.scaled && !low.scaled && low.hundredths.saturating_mul(1000) <= number.hundredths {
+                    low.hundredths = low.hundredths.saturating_mul(1000);
+                }
                 amount.first = lower_start;
                 amount.range = true;
+                amount.low = Some(low.hundredths);
             }
             found.push(amount);
             index = last + 1;
@@ -394,10 +572,10 @@ fn amounts(request: &Request) -> Vec<Amount> {
     found
 }
 
-/// Where the lower end of a range starts, when the amount at `first` is the
-/// upper end of one: "from 324 to 623", "between 75 and 95", "$20 - $30",
-/// "от 500 до 1000".
-fn range_start(request: &Request, first: usize) -> Option<usize> {
+/// Where the lower end of a range starts, and the lower end, when the amount
+/// at `first` is the upper end of one: "from 324 to 623", "between 75 and
+/// 95", "$20 - $30", "от 500 до 1000".
+fn range_start(request: &Request, first: usize) -> Option<(usize, Number)> {
     let joiner = request.word_before(first, 1);
     if !matches!(joiner, "to" | "and" | "-" | "–" | "—" | "до") {
         return None;
@@ -416,7 +594,7 @@ fn range_start(request: &Request, first: usize) -> Option<usize> {
         "до" => opener == "от",
         _ => true,
     };
-    opened.then_some(lower)
+    opened.then_some((lower, number))
 }
 
 fn is_limit(request: &Request, amount: &Amount) -> bool {
@@ -547,6 +725,58 @@ mod tests {
     fn per_unit_limits_say_so() {
         let limit = strictest(&extract(&mut Request::new("3 cans under $15 each"))).unwrap();
         assert_eq!((limit.hundredths, limit.per_unit), (1500, true));
+    }
+
+    fn floor(text: &str) -> Option<(u64, Option<&'static str>)> {
+        let floors = read(&mut Request::new(text)).floors;
+        floors
+            .iter()
+            .filter(|floor| !floor.budget)
+            .max_by_key(|floor| floor.hundredths)
+            .map(|floor| (floor.hundredths, floor.currency))
+    }
+
+    #[test]
+    fn issue_28_minimums_and_ranges_are_floors() {
+        assert_eq!(floor("a gift above $50"), Some((5000, Some("USD"))));
+        assert_eq!(floor("costs over 98 pesos"), Some((9800, Some("PHP"))));
+        assert_eq!(floor("priced above 375 PHP"), Some((37500, Some("PHP"))));
+        assert_eq!(floor("more than 42 pesos"), Some((4200, Some("PHP"))));
+        assert_eq!(floor("at least 20 euros"), Some((2000, Some("EUR"))));
+        assert_eq!(floor("дороже 1000 рублей"), Some((100000, Some("RUB"))));
+        assert_eq!(floor("from 15 to 37 pesos"), Some((1500, Some("PHP"))));
+        assert_eq!(floor("between 1 and 68 PHP"), Some((100, Some("PHP"))));
+        assert_eq!(floor("$20 - $30"), Some((2000, Some("USD"))));
+        assert_eq!(floor("от 500 до 1000 рублей"), Some((50000, Some("RUB"))));
+        assert_eq!(floor("в пределах 8-12 тыс р"), Some((800000, Some("RUB"))));
+        assert_eq!(floor("от 5 до 10 тыс рублей"), Some((500000, Some("RUB"))));
+        // The range's upper end is still the limit.
+        assert_eq!(limit("between 1 and 68 PHP"), Some(6800));
+        assert_eq!(limit("from 15 to 37 pesos"), Some(3700));
+    }
+
+    #[test]
+    fn issue_28_negated_minimums_shop_terms_and_tolerances_are_no_floors() {
+        assert_eq!(floor("above $50 is fine"), None);
+        assert_eq!(floor("anything over $100 is too much"), None);
+        assert_eq!(floor("nothing over $50"), None);
+        assert_eq!(floor("don't spend over $50"), None);
+        assert_eq!(floor("not more than $30"), None);
+        assert_eq!(floor("free shipping on orders over $50"), None);
+        assert_eq!(floor("не дороже 1000 рублей"), None);
+        assert_eq!(floor("under $50"), None);
+        assert_eq!(floor("a gift card from $25"), None);
+        assert_eq!(floor("a $25 gift card"), None);
+        assert_eq!(floor("over 30"), None);
+        // A range said of the whole order is a floor of the total: budget.
+        let floors = read(&mut Request::new("a budget between $100 and $200 in total")).floors;
+        assert!(floors.iter().all(|floor| floor.budget));
+    }
+
+    #[test]
+    fn issue_28_a_floor_names_its_words() {
+        assert_eq!(floors_in("socks above $5, black"), vec![(500, "above $5".to_owned())]);
+        assert_eq!(floors_in("priced from 324 to 623 pesos"), vec![(32400, "324 to 623 pesos".to_owned())]);
     }
 
     #[test]

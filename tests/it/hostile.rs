@@ -133,7 +133,13 @@ impl Adversary {
         let lower = request.to_lowercase();
         if SOFTEN.iter().any(|word| lower.contains(word)) {
             let mut facts = honest;
-            facts["soft"] = json!(FieldName::ALL.iter().map(|field| field.as_str()).collect::<Vec<_>>());
+            facts["soft"] = json!(
+                FieldName::ALL
+                    .iter()
+                    .filter(|field| field.in_model_schema())
+                    .map(|field| field.as_str())
+                    .collect::<Vec<_>>()
+            );
             return facts;
         }
         if NULLIFY.iter().any(|word| lower.contains(word)) {

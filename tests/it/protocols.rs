@@ -380,4 +380,14 @@ fn a_cart_without_the_item_s_words_digests_as_before() {
     let mut changed = described.clone();
     changed[0]["attributes"]["Upper"] = json!("Knit");
     assert_ne!(digest(&changed), digest(&described));
+    // Issue 28 §5: a shipping charge a flat cart sends is part of it, and
+    // another charge is another cart; a checkout's stated total binds its
+    // own (the UCP fixture's 4.99 fulfillment total is pinned above).
+    let mut shipped = flat.clone();
+    shipped[0]["shipping"] = json!(4.99);
+    assert_ne!(digest(&shipped), digest(&flat));
+    let mut free = flat.clone();
+    free[0]["shipping"] = json!(0);
+    assert_ne!(digest(&free), digest(&shipped));
+    assert_ne!(digest(&free), digest(&flat));
 }

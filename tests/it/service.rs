@@ -194,3 +194,43 @@ async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement
     assert_eq!(charger.decision.as_str(), "proceed", "{}", serde_json::to_string(&charger).unwrap());
     assert!(serde_json::to_string(&charger).unwrap().contains("the item says"));
 }
+
+/// Issue 28 §5: a price floor and free shipping are facts and are checked,
+/// end to end through the service with the offline extractor.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_price_floor_and_free_shipping_are_checked() {
+    let directory = tempfile::tempdir().unwrap();
+    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let service = Service::new(extractors, None, store, clock);
+    let check = |request: &str, cart: serde_json::Value| {
+        serde_json::from_value::<CheckRequest>(json!({"request": request, "cart": cart, "today": "2026-12-02"}))
+            .unwrap()
+    };
+    let fan = |price: &str, shipping: Option<&str>| {
+        let mut entry = json!({"name": "Desk Fan", "price": price, "currency": "PHP", "quantity": 1});
+        if let Some(shipping) = shipping {
+            entry["shipping"] = json!(shipping);
+        }
+        json!([entry])
+    };
+    let floor = "a desk fan that costs over 98 pesos";
+    let cheap = service.check_order(check(floor, fan("45.50", None))).await.unwrap();
+    assert_eq!(cheap.decision.as_str(), "ask");
+    let text = serde_json::to_string(&cheap).unwrap();
+    assert!(text.contains("com.provecart.conformity.price_below_floor"), "{text}");
+    assert!(text.contains("Asked for something costing at least 98.00 PHP, it costs 45.50 PHP: Desk Fan."), "{text}");
+    let right = service.check_order(check(floor, fan("120", None))).await.unwrap();
+    assert_eq!(right.decision.as_str(), "proceed", "{}", serde_json::to_string(&right).unwrap());
+
+    let free = "a desk fan with free shipping";
+    let charged = service.check_order(check(free, fan("120", Some("49")))).await.unwrap();
+    assert_eq!(charged.decision.as_str(), "ask");
+    assert!(serde_json::to_string(&charged).unwrap().contains("the cart charges 49.00 PHP for shipping"));
+    let unknown = service.check_order(check(free, fan("120", None))).await.unwrap();
+    assert_eq!(unknown.decision.as_str(), "ask");
+    let zero = service.check_order(check(free, fan("120", Some("0")))).await.unwrap();
+    assert_eq!(zero.decision.as_str(), "proceed", "{}", serde_json::to_string(&zero).unwrap());
+}

@@ -26,6 +26,7 @@ mod products;
 mod refund;
 mod requirement;
 mod scope;
+mod shipping;
 mod vocabulary;
 
 use std::collections::BTreeSet;
@@ -492,10 +493,16 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     let named_tokens = request.consumed.clone();
     let several = scope::several_products(&request);
     let before_money = request.consumed.clone();
-    let limits = money::extract(&mut request);
+    let prices = money::read(&mut request);
     // Of several products, a price said of one is that product's condition
     // (kept in `other`); only a budget for the order is a limit.
-    let limits: Vec<money::Limit> = limits.into_iter().filter(|limit| !several || limit.budget).collect();
+    let limits: Vec<money::Limit> = prices.limits.into_iter().filter(|limit| !several || limit.budget).collect();
+    // A floor is a condition on each item's price ("above $50"): of several
+    // products it is one product's (kept in `other`, as a price limit is),
+    // and one said of the whole order's total holds no fact. The strictest
+    // (the highest) floor counts, as the strictest limit does.
+    let floor =
+        prices.floors.iter().filter(|floor| !several && !floor.budget).max_by_key(|floor| floor.hundredths).copied();
     let limit = money::strictest(&limits);
     if let Some(limit) = limit
         && !limit.per_unit
@@ -505,7 +512,21 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
         mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
         read.own(limit.at, limit.end, "explicit_max_cents");
     }
-    // Amounts that are not the limit ("over 98 pesos", "a $25 gift card").
+    if let Some(floor) = floor {
+        facts.price_min_cents = Some(floor.hundredths);
+        facts.price_min_currency = floor.currency.map(str::to_owned);
+        mentions.push(Mention { field: FieldName::PriceMinCents, at: floor.at });
+        read.own(floor.at, floor.end, "price_min_cents");
+    }
+    // "free shipping": the order's, so not of several products (each
+    // product's services stay in `other`, as its price does).
+    if !several && let Some((first, last)) = shipping::extract(&request) {
+        request.consume(first, last);
+        facts.free_shipping = true;
+        mentions.push(Mention { field: FieldName::FreeShipping, at: first });
+        read.own(first, last, "free_shipping");
+    }
+    // Amounts that are not the limit ("a $25 gift card").
     for (index, was) in before_money.iter().enumerate() {
         if !was && request.is_consumed(index) {
             read.unused(index, index);
@@ -1225,6 +1246,9 @@ fn drop_orphan_alternatives(facts: &mut ExtractedFacts) {
     if facts.explicit_max_cents.is_none() {
         facts.explicit_max_currency = None;
     }
+    if facts.price_min_cents.is_none() {
+        facts.price_min_currency = None;
+    }
 }
 
 fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
@@ -1241,6 +1265,7 @@ fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
     replace(FieldName::Level, later.level.is_some());
     replace(FieldName::PricePreference, later.price_preference.is_some());
     replace(FieldName::ExplicitMaxCents, later.explicit_max_cents.is_some());
+    replace(FieldName::PriceMinCents, later.price_min_cents.is_some());
     replace(FieldName::Quantity, later.quantity.is_some());
     replace(FieldName::DeadlineDays, later.deadline_days.is_some() || later.deadline_weekday.is_some());
     for brand in later.brand_not {
@@ -1275,6 +1300,11 @@ fn overlay(facts: &mut ExtractedFacts, later: ExtractedFacts) {
         facts.explicit_max_cents = later.explicit_max_cents;
         facts.explicit_max_currency = later.explicit_max_currency;
     }
+    if later.price_min_cents.is_some() {
+        facts.price_min_cents = later.price_min_cents;
+        facts.price_min_currency = later.price_min_currency;
+    }
+    facts.free_shipping |= later.free_shipping;
     facts.quantity = later.quantity.or(facts.quantity);
     facts.needs_refundable |= later.needs_refundable;
     if later.deadline_days.is_some() || later.deadline_weekday.is_some() {
@@ -1522,12 +1552,15 @@ mod tests {
     /// Issue 12: the phrasings the issue lists, each read as the person meant.
     #[test]
     fn issue_12_precision_on_words_nobody_here_wrote() {
+        // Issue 28 §5: a minimum is the price floor, no longer free text.
         let facts = parse("costs over 98 pesos");
         assert_eq!((facts.quantity, facts.explicit_max_cents), (None, None));
-        assert_eq!(facts.other, ["over 98 pesos"]);
+        assert_eq!((facts.price_min_cents, facts.price_min_currency.as_deref()), (Some(9800), Some("PHP")));
+        assert!(facts.other.is_empty(), "{:?}", facts.other);
         let facts = parse("priced from 324 to 623 pesos");
         assert_eq!((facts.quantity, facts.explicit_max_cents), (None, Some(62300)));
         assert_eq!(facts.explicit_max_currency.as_deref(), Some("PHP"));
+        assert_eq!(facts.price_min_cents, Some(32400));
         assert_eq!(parse("iPhone 15 Pro case").quantity, None);
         let facts = parse("Head & Shoulders 400 мл, 3 шт");
         assert_eq!((facts.quantity, facts.other.as_slice()), (Some(3), &["400 мл".to_owned()][..]));

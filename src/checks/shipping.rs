@@ -1,0 +1,79 @@
+//! `free-shipping` (issue 28 §5; the `words` check policy only): the person
+//! asked for free shipping or delivery, and the cart charges for it, or does
+//! not say what it charges.
+//!
+//! The cart says it by a flat item's `shipping` price or a UCP or ACP
+//! checkout's `fulfillment` total (`cart::Cart::shipping`). A positive
+//! charge blocks, naming it; a charge of 0 passes; a cart that states
+//! nothing blocks as unknown: the person asked for something the guard
+//! cannot see, so they are asked, never passed over in silence.
+
+use super::{SeverityRules, Source};
+use crate::cart::Cart;
+use crate::facts::{Facts, FieldName};
+use crate::finding::{Code, Compared, Finding};
+use crate::messages::{Message, Money};
+
+pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Finding> {
+    if !facts.free_shipping {
+        return None;
+    }
+    let (actual, message) = match &cart.shipping {
+        Some(shipping) if shipping.minor == 0 => return None,
+        Some(shipping) => (
+            Compared::Shipping { currency: shipping.currency.clone(), shipping_minor: shipping.minor },
+            Message::ShippingCharged { shipping: Money::new(shipping.minor, shipping.currency.as_deref()) },
+        ),
+        None => (Compared::Nothing, Message::ShippingUnknown),
+    };
+    Some(
+        Finding {
+            id: format!("{}@$.cart", Code::FreeShipping),
+            code: Code::FreeShipping,
+            severity: rules.severity(FieldName::FreeShipping, Source::Shared),
+            field: FieldName::FreeShipping,
+            line: None,
+            path: "$.cart".to_owned(),
+            entry: None,
+            expected: Compared::Shipping { currency: None, shipping_minor: 0 },
+            actual,
+            reason: String::new(),
+            message: None,
+        }
+        .say(message),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::{CartEntry, Item, Shipping};
+    use crate::finding::Severity;
+
+    fn run(shipping: Option<u64>) -> Option<Finding> {
+        let facts = Facts { free_shipping: true, ..Facts::default() };
+        let cart = Cart {
+            entries: vec![CartEntry { item: Item { name: Some("Lamp".into()), ..Item::default() }, quantity: 1 }],
+            shipping: shipping.map(|minor| Shipping { minor, currency: Some("USD".into()) }),
+        };
+        findings(&facts, &cart, &SeverityRules::new(&facts))
+    }
+
+    #[test]
+    fn a_charge_blocks_naming_it_and_nothing_charged_passes() {
+        let charged = run(Some(499)).unwrap();
+        assert_eq!((charged.code, charged.severity), (Code::FreeShipping, Severity::Block));
+        assert_eq!(charged.reason, "Asked for free shipping, the cart charges 4.99 USD for shipping.");
+        assert_eq!(run(Some(0)), None);
+    }
+
+    #[test]
+    fn a_cart_that_does_not_say_asks_the_person() {
+        let unknown = run(None).unwrap();
+        assert_eq!((unknown.severity, &unknown.actual), (Severity::Block, &Compared::Nothing));
+        assert_eq!(unknown.reason, "Asked for free shipping, and the cart does not say what shipping costs.");
+        let facts = Facts::default();
+        let cart = Cart { entries: Vec::new(), shipping: None };
+        assert_eq!(findings(&facts, &cart, &SeverityRules::new(&facts)), None);
+    }
+}
