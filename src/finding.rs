@@ -50,6 +50,11 @@ pub enum Code {
     Quantity,
     #[serde(rename = "other")]
     Other,
+    /// A free-text must the item's own words plainly contradict ("Material:
+    /// canvas" for "made of leather"; issue 28, an extension of guard.md
+    /// §5, which always puts `other` to the person).
+    #[serde(rename = "other-contradicted")]
+    OtherContradicted,
     #[serde(rename = "unchecked")]
     Unchecked,
     #[serde(rename = "missing")]
@@ -80,7 +85,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 23] = [
+    pub const ALL: [Code; 24] = [
         Code::Product,
         Code::Brand,
         Code::BrandExcluded,
@@ -95,6 +100,7 @@ impl Code {
         Code::ExplicitMax,
         Code::Quantity,
         Code::Other,
+        Code::OtherContradicted,
         Code::Unchecked,
         Code::Missing,
         Code::Extra,
@@ -122,6 +128,7 @@ impl Code {
             Code::ExplicitMax => "explicit-max",
             Code::Quantity => "quantity",
             Code::Other => "other",
+            Code::OtherContradicted => "other-contradicted",
             Code::Unchecked => "unchecked",
             Code::Missing => "missing",
             Code::Extra => "extra",

@@ -34,6 +34,7 @@ fn kind(message: &Message) -> &'static str {
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
         Message::OtherSaid { .. } => "OtherSaid",
+        Message::OtherContradicted { .. } => "OtherContradicted",
         Message::Product { .. } => "Product",
         Message::Unchecked { .. } => "Unchecked",
         Message::MixedCurrencies { .. } => "MixedCurrencies",
@@ -60,7 +61,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 45;
+const KINDS: usize = 46;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -203,6 +204,17 @@ fn samples() -> Vec<Message> {
         Message::Other { text: "без орехов".into(), items: vec!["Granola".into(), "Muesli".into()] },
         Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
         Message::OtherSaid { text: "made of denim".into(), said: "Denim".into(), item: item() },
+        Message::OtherContradicted {
+            text: "made of leather".into(),
+            items: vec![ItemSays { said: "Material: canvas".into(), item: "Tactical Belt".into() }],
+        },
+        Message::OtherContradicted {
+            text: "без сахара".into(),
+            items: vec![
+                ItemSays { said: "Состав: сахар".into(), item: "Печенье".into() },
+                ItemSays { said: "Ingredients: sugar".into(), item: "Cookies".into() },
+            ],
+        },
         Message::Product { wanted: "running shoes".into(), item: "Nike Everyday Cushioned Crew Socks".into() },
         Message::MixedCurrencies { seen: "USD".into(), other: "EUR".into(), item: item() },
         Message::LimitInOtherCurrency {

@@ -16,10 +16,12 @@
 //! - [`product`]: what kind of thing an item's words name, against the kind
 //!   the person asked for (the product lexicon in `extractors/lexicon/`).
 //! - [`requirement`]: whether an item's words say what a free-text
-//!   requirement asks for.
+//!   requirement asks for, and [`contradiction`]: whether they plainly
+//!   say otherwise.
 
 pub mod class;
 pub mod colour;
+pub mod contradiction;
 pub mod count;
 pub mod date;
 pub mod money;
