@@ -1,7 +1,7 @@
 //! `other`: free-text requirements. Each must-have (`other`) is put to the
 //! person (block, unless soft or disputed); each nice-to-have
 //! (`other_optional`) is a note. Under [`CheckPolicy::Words`] the items'
-//! own words are read for each must-have (`words::requirement::read`): one
+//! own words are read for each must-have (`words::reading::read`): one
 //! that an item's words say is a note quoting them instead of a question
 //! (the person already asked for what the item says it is), and one that
 //! every item's words plainly contradict is blocked as
@@ -22,7 +22,8 @@ use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::requirement::{self, ItemTexts, Reading};
+use crate::words::reading::{self, ItemTexts, Reading};
+use crate::words::requirement;
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: CheckPolicy) -> Vec<Finding> {
     let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
@@ -47,11 +48,8 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
     let must = facts.other.iter().enumerate().map(|(index, text)| {
         let severity = rules.severity(FieldName::Other, Source::Shared);
         if policy == CheckPolicy::Words {
-            let readings: Vec<(&Item, Reading)> = cart
-                .entries
-                .iter()
-                .map(|entry| (&entry.item, requirement::read(text, &item_texts(&entry.item))))
-                .collect();
+            let readings: Vec<(&Item, Reading)> =
+                cart.entries.iter().map(|entry| (&entry.item, reading::read(text, &item_texts(&entry.item)))).collect();
             if let Some((item, said)) = readings.iter().find_map(|(item, reading)| match reading {
                 Reading::Met(said) => Some((*item, said)),
                 _ => None,

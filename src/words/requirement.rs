@@ -1,8 +1,7 @@
 //! Whether an item's own words say what a free-text requirement asks for
-//! (issue 28 §4): [`read`] is three-valued, *met* ("made of denim" against
-//! "… High Waist Straight Denim …", "65W" against "USB-C charger 65 W"),
-//! *contradicted* (`super::contradiction`: "Material: canvas" for "made of
-//! leather") or unknown.
+//! (issue 28 §4, the *met* half): "made of denim" against "… High Waist
+//! Straight Denim …", "65W" against "USB-C charger 65 W". `super::reading`
+//! joins it with the *contradicted* half (`super::contradiction`).
 //!
 //! Met means every content word of the requirement is among the words of one
 //! item (its name, category, description, options and attributes together),
@@ -16,7 +15,6 @@
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-pub use super::contradiction::Contradiction;
 use crate::normalize::fold;
 
 const REQUIREMENT_WORDS: &str = include_str!("../../extractors/lexicon/requirement-words.txt");
@@ -80,30 +78,6 @@ impl<'a> ItemTexts<'a> {
     pub(super) fn values(&self) -> impl Iterator<Item = (Option<&'a str>, &'a str)> + '_ {
         self.free.iter().map(|text| (None, *text)).chain(self.named.iter().map(|(name, value)| (Some(*name), *value)))
     }
-}
-
-/// What one item's words say of a requirement.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reading {
-    /// The item says it.
-    Met(Said),
-    /// The item plainly says otherwise.
-    Contradicted(Contradiction),
-    /// Neither: the person is asked.
-    Unknown,
-}
-
-/// Reads a requirement against one item: met if its words say it, else
-/// contradicted if they plainly say otherwise, else unknown. Met comes
-/// first, so an item that says the asked value in one text and another
-/// value in an attribute (a title "Leather Belt" over "Material: canvas")
-/// is not contradicted: it contradicts itself, and the person is the one
-/// to settle that.
-pub fn read(requirement: &str, item: &ItemTexts) -> Reading {
-    if let Some(said) = said(requirement, &item.all()) {
-        return Reading::Met(said);
-    }
-    super::contradiction::contradicted(requirement, item).map_or(Reading::Unknown, Reading::Contradicted)
 }
 
 /// Where an item says what a requirement asks: the item's own words for
@@ -300,18 +274,5 @@ mod tests {
         assert_eq!(met("paraben-free", &["Paraben-Free Shampoo"]).as_deref(), Some("Paraben Free"));
         assert_eq!(met("без сахара", &["Печенье с сахаром"]), None);
         assert_eq!(met("без сахара", &["Печенье без сахара"]).as_deref(), Some("без сахара"));
-    }
-
-    #[test]
-    fn a_reading_is_met_before_contradicted_and_unknown_otherwise() {
-        let item = |free: Vec<&'static str>, named: Vec<(&'static str, &'static str)>| ItemTexts { free, named };
-        let canvas = item(vec!["Tactical belt"], vec![("Belt material", "canvas")]);
-        assert!(matches!(read("made of leather", &canvas), Reading::Contradicted(_)));
-        assert!(matches!(read("made of canvas", &canvas), Reading::Met(_)));
-        // The title says leather, the attribute canvas: met, and never contradicted.
-        let both = item(vec!["MEN LEATHER BELT"], vec![("Belt material", "canvas")]);
-        assert!(matches!(read("made of leather", &both), Reading::Met(_)));
-        assert_eq!(read("simple pattern", &item(vec!["Belt"], vec![("Pattern", "plain")])), Reading::Unknown);
-        assert_eq!(read("65W", &item(vec!["USB-C charger 65 W"], vec![])), Reading::Met(Said { quote: "65 W".into() }));
     }
 }
