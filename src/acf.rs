@@ -196,6 +196,10 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         Code::Quantity => of(Some("quantity_over_max"), true, Some(Action::ReduceQuantity), "quantity"),
         Code::Deadline => of(Some("date_outside_window"), true, Some(Action::ReplaceItem), "delivery"),
         Code::Other => of(Some("item_indeterminate"), false, None, "requirements"),
+        // The item says another value than the one the person required: the
+        // closest code of ACF v0.2 §5.2 is `item_mismatch`, and another item
+        // is the fix, as for a wrong brand or model.
+        Code::OtherContradicted => of(Some("item_mismatch"), true, Some(Action::ReplaceItem), "requirements"),
         Code::Unchecked => of(Some("item_indeterminate"), false, None, "attributes"),
         Code::Refund => of(None, false, Some(Action::ReplaceItem), "returnability"),
         Code::Price => of(None, false, Some(Action::ReplaceItem), "price_preference"),

@@ -298,13 +298,8 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
 /// The facts guard.md §5 reads: no product, and every line requirement
 /// among the shared ones, in line order.
 fn spec_view(facts: &Facts) -> Facts {
-    let mut view = Facts {
-        product: None,
-        price_min_cents: None,
-        price_min_currency: None,
-        free_shipping: false,
-        ..facts.clone()
-    };
+    let mut view =
+        Facts { product: None, price_min_cents: None, price_min_currency: None, free_shipping: false, ..facts.clone() };
     for line in &mut view.lines {
         line.product = None;
         for text in line.other.drain(..) {

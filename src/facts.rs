@@ -77,6 +77,14 @@ pub struct Line {
     /// That price's currency (ISO 4217), when said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explicit_max_currency: Option<String>,
+    /// The least this line's item may cost each ("priced above 24 pesos"
+    /// of one of several products), as [`Facts::price_min_cents`] is for
+    /// every item. Absent when not said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_min_cents: Option<u64>,
+    /// That floor's currency (ISO 4217), when said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_min_currency: Option<String>,
     #[serde(default)]
     pub model: Option<String>,
     /// Other candidate models of this line besides `model`.
@@ -110,6 +118,7 @@ impl Line {
             && self.product.is_none()
             && self.other.is_empty()
             && self.explicit_max_cents.is_none()
+            && self.price_min_cents.is_none()
     }
 }
 
@@ -324,6 +333,7 @@ impl FieldName {
                 | FieldName::Product
                 | FieldName::Other
                 | FieldName::ExplicitMaxCents
+                | FieldName::PriceMinCents
         )
     }
 }

@@ -50,6 +50,11 @@ pub enum Code {
     Quantity,
     #[serde(rename = "other")]
     Other,
+    /// A free-text must the item's own words plainly contradict ("Material:
+    /// canvas" for "made of leather"; issue 28, an extension of guard.md
+    /// §5, which always puts `other` to the person).
+    #[serde(rename = "other-contradicted")]
+    OtherContradicted,
     #[serde(rename = "unchecked")]
     Unchecked,
     #[serde(rename = "missing")]
@@ -89,7 +94,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 25] = [
+    pub const ALL: [Code; 26] = [
         Code::Product,
         Code::Brand,
         Code::BrandExcluded,
@@ -104,6 +109,7 @@ impl Code {
         Code::ExplicitMax,
         Code::Quantity,
         Code::Other,
+        Code::OtherContradicted,
         Code::Unchecked,
         Code::Missing,
         Code::Extra,
@@ -133,6 +139,7 @@ impl Code {
             Code::ExplicitMax => "explicit-max",
             Code::Quantity => "quantity",
             Code::Other => "other",
+            Code::OtherContradicted => "other-contradicted",
             Code::Unchecked => "unchecked",
             Code::Missing => "missing",
             Code::Extra => "extra",

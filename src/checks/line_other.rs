@@ -1,7 +1,9 @@
 //! A line's own requirements (`lines[i].other`): of several products, what
 //! the person required of one of them ("a tactical belt … crafted from
 //! canvas") is checked against the item that line is given, not against
-//! the whole cart. An item whose own words say it is a note quoting them;
+//! the whole cart (`words::reading`): an item whose own words say it is a
+//! note quoting them; one whose words plainly say otherwise blocks
+//! (`other-contradicted`, "Material: polyester" for "made of canvas");
 //! otherwise the person is asked, as for `other` (guard.md §5). Runs only
 //! under the `words` check policy: under `spec` the decision moves every
 //! line requirement to the shared `other` first.
@@ -9,21 +11,11 @@
 use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
 use crate::facts::FieldName;
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
-use crate::messages::{ItemName, Message};
-use crate::words::requirement;
-
-/// How the item reads against one requirement.
-enum Reading {
-    Said(String),
-    Unknown,
-}
+use crate::messages::{ItemName, ItemSays, Message};
+use crate::words::reading::{self, Reading};
 
 fn read(text: &str, item: &PreparedItem) -> Reading {
-    let texts = super::other::item_texts(item.item);
-    match requirement::said(text, &texts) {
-        Some(said) => Reading::Said(said.quote),
-        None => Reading::Unknown,
-    }
+    reading::read(text, &super::other::item_texts(item.item))
 }
 
 /// The line's severity for a requirement the item does not say.
@@ -35,15 +27,26 @@ fn severity(target: &Target, rules: &SeverityRules) -> Severity {
 }
 
 /// What pairing `target` with `item` costs for the line's requirements: a
-/// requirement the item says costs nothing, one it does not say costs a
+/// requirement the item says costs nothing; one its words plainly
+/// contradict costs what its finding would; one it does not say costs a
 /// warning's weight whatever its finding's severity. Not reading a
 /// requirement in an item is no sign that the item is another line's (the
 /// right item seldom repeats the person's words), so it must not outweigh
 /// a pairing's real mismatches and leave a line `missing` and its item
 /// `extra`; among otherwise equal items, the one that says more wins.
-pub fn cost(target: &Target, item: &PreparedItem) -> PairCost {
-    let unread = target.other.iter().filter(|text| matches!(read(text, item), Reading::Unknown)).count();
-    PairCost { blocks: 0, warns: u32::try_from(unread).unwrap_or(u32::MAX) }
+pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> PairCost {
+    let mut cost = PairCost::default();
+    for text in &target.other {
+        match read(text, item) {
+            Reading::Met(_) => {}
+            Reading::Unknown => cost.warns += 1,
+            Reading::Contradicted(_) => match severity(target, rules) {
+                Severity::Block => cost.blocks += 1,
+                Severity::Warn => cost.warns += 1,
+            },
+        }
+    }
+    cost
 }
 
 /// The findings of the line's requirements on entry `index`.
@@ -55,13 +58,24 @@ pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &Seve
         .iter()
         .enumerate()
         .map(|(position, text)| {
-            let (severity, actual, message) = match read(text, item) {
-                Reading::Said(quote) => (
+            let (code, severity, actual, message) = match read(text, item) {
+                Reading::Met(said) => (
+                    Code::Other,
                     Severity::Warn,
-                    Compared::Text(quote.clone()),
-                    Message::OtherSaid { text: text.clone(), said: quote, item: name.clone() },
+                    Compared::Text(said.quote.clone()),
+                    Message::OtherSaid { text: text.clone(), said: said.quote, item: name.clone() },
+                ),
+                Reading::Contradicted(contradiction) => (
+                    Code::OtherContradicted,
+                    severity(target, rules),
+                    Compared::Text(contradiction.item_says.clone()),
+                    Message::OtherContradicted {
+                        text: text.clone(),
+                        items: vec![ItemSays { said: contradiction.item_says, item: name.clone() }],
+                    },
                 ),
                 Reading::Unknown => (
+                    Code::Other,
                     severity(target, rules),
                     Compared::Nothing,
                     Message::Other { text: text.clone(), items: vec![name.clone()] },
@@ -73,7 +87,7 @@ pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &Seve
             };
             Finding {
                 id: format!("{field}@{path}"),
-                code: Code::Other,
+                code,
                 severity,
                 field: FieldName::Other,
                 line: target.line,
@@ -113,7 +127,7 @@ mod tests {
             vec![("lines[0].other[0]@$.cart[1]", Severity::Warn), ("lines[0].other[1]@$.cart[1]", Severity::Block)]
         );
         assert_eq!(found[1].line, Some(0));
-        assert_eq!(cost(&target, &prepared), PairCost { blocks: 0, warns: 1 });
+        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 0, warns: 1 });
     }
 
     #[test]
@@ -128,5 +142,22 @@ mod tests {
         let item = Item { name: Some("Ring".into()), ..Item::default() };
         let found = findings(&target, &PreparedItem::new(&item), 0, &SeverityRules::new(&facts));
         assert_eq!(found[0].severity, Severity::Warn);
+    }
+
+    #[test]
+    fn a_requirement_the_item_contradicts_blocks_and_costs_a_block() {
+        let (target, rules) = line_target(&["crafted from canvas"]);
+        let item = Item {
+            name: Some("Tactical Belt".into()),
+            words: crate::cart::ItemWords {
+                attributes: vec![crate::cart::NamedValue { name: "Belt material".into(), value: "leather".into() }],
+                ..crate::cart::ItemWords::default()
+            },
+            ..Item::default()
+        };
+        let prepared = PreparedItem::new(&item);
+        let found = findings(&target, &prepared, 0, &rules);
+        assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Block));
+        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 1, warns: 0 });
     }
 }

@@ -103,7 +103,7 @@ pub struct SizeWanted {
     pub source: Source,
 }
 
-/// A price said for one line's item, each.
+/// A price (a ceiling or a floor) said for one line's item, each.
 #[derive(Debug, Clone)]
 pub struct UnitMax {
     pub cents: u64,
@@ -146,6 +146,8 @@ pub struct Target {
     pub quantity_any: Vec<u64>,
     /// The most the line's item may cost each (`lines[i].explicit_max_cents`).
     pub unit_max: Option<UnitMax>,
+    /// The least the line's item may cost each (`lines[i].price_min_cents`).
+    pub unit_min: Option<UnitMax>,
     /// The line's own requirements (`lines[i].other`); the shared ones are
     /// checked against the whole cart (`checks::other`).
     pub other: Vec<String>,
@@ -179,6 +181,7 @@ impl Target {
             quantity: facts.quantity.map(|units| QuantityWanted { units, source: Source::Shared }),
             quantity_any: facts.quantity_any.clone(),
             unit_max: None,
+            unit_min: None,
             other: Vec::new(),
             line: None,
         }
@@ -199,6 +202,8 @@ impl Target {
             currency: line.explicit_max_currency.clone(),
             source,
         });
+        target.unit_min =
+            line.price_min_cents.map(|cents| UnitMax { cents, currency: line.price_min_currency.clone(), source });
         // A line's own model, colour, size or quantity replaces the shared
         // one, and with it the shared one's alternatives: the line's own
         // candidates (a grounded merge's) take their place.
@@ -255,6 +260,7 @@ impl Target {
             quantity: None,
             quantity_any: Vec::new(),
             unit_max: None,
+            unit_min: None,
             other: Vec::new(),
             line: None,
             ..self.clone()
@@ -341,10 +347,11 @@ pub enum ItemRule {
     Refund,
     Deadline,
     LinePrice,
+    LineFloor,
 }
 
 impl ItemRule {
-    pub const ALL: [ItemRule; 11] = [
+    pub const ALL: [ItemRule; 12] = [
         ItemRule::Product,
         ItemRule::Brand,
         ItemRule::BrandExcluded,
@@ -356,6 +363,7 @@ impl ItemRule {
         ItemRule::Refund,
         ItemRule::Deadline,
         ItemRule::LinePrice,
+        ItemRule::LineFloor,
     ];
 
     pub fn code(self) -> Code {
@@ -371,6 +379,7 @@ impl ItemRule {
             ItemRule::Refund => Code::Refund,
             ItemRule::Deadline => Code::Deadline,
             ItemRule::LinePrice => Code::ExplicitMax,
+            ItemRule::LineFloor => Code::PriceBelowFloor,
         }
     }
 
@@ -387,6 +396,7 @@ impl ItemRule {
             ItemRule::Refund => FieldName::NeedsRefundable,
             ItemRule::Deadline => FieldName::DeadlineDays,
             ItemRule::LinePrice => FieldName::ExplicitMaxCents,
+            ItemRule::LineFloor => FieldName::PriceMinCents,
         }
     }
 
@@ -397,6 +407,7 @@ impl ItemRule {
             ItemRule::Color => target.color.as_ref().map_or(Source::Shared, |wanted| wanted.source),
             ItemRule::Size => target.size.as_ref().map_or(Source::Shared, |wanted| wanted.source),
             ItemRule::LinePrice => target.unit_max.as_ref().map_or(Source::Shared, |max| max.source),
+            ItemRule::LineFloor => target.unit_min.as_ref().map_or(Source::Shared, |min| min.source),
             _ => Source::Shared,
         }
     }
@@ -414,6 +425,7 @@ impl ItemRule {
             ItemRule::Refund => refund::status(target, item),
             ItemRule::Deadline => deadline::status(target, item),
             ItemRule::LinePrice => line_price::status(target, item),
+            ItemRule::LineFloor => line_price::floor(target, item),
         }
     }
 
@@ -430,6 +442,7 @@ impl ItemRule {
             ItemRule::Refund => refund::detail(target, item),
             ItemRule::Deadline => deadline::detail(target, item),
             ItemRule::LinePrice => line_price::detail(target, item),
+            ItemRule::LineFloor => line_price::floor_detail(target, item),
         }
     }
 
@@ -460,7 +473,7 @@ impl ItemRule {
             ItemRule::Level => Attribute::Level,
             ItemRule::Refund => Attribute::FinalSale,
             ItemRule::Deadline => Attribute::DeliveryTime,
-            ItemRule::LinePrice => Attribute::Price,
+            ItemRule::LinePrice | ItemRule::LineFloor => Attribute::Price,
         }
     }
 }
@@ -618,7 +631,7 @@ pub fn pair_cost(target: &Target, item: &PreparedItem, quantity: u64, rules: &Se
             Some(_) => {}
         }
     }
-    let own = line_other::cost(target, item);
+    let own = line_other::cost(target, item, rules);
     cost.blocks += own.blocks;
     cost.warns += own.warns;
     cost

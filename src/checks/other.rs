@@ -1,15 +1,28 @@
 //! `other`: free-text requirements. Each must-have (`other`) is put to the
 //! person (block, unless soft or disputed); each nice-to-have
-//! (`other_optional`) is a note. Under [`CheckPolicy::Words`] a must-have
-//! that one item's own words say (`words::requirement`) is a note quoting
-//! them instead of a question: the person already asked for what the item
-//! says it is.
+//! (`other_optional`) is a note. Under [`CheckPolicy::Words`] the items'
+//! own words are read for each must-have (`words::reading::read`): one
+//! that an item's words say is a note quoting them instead of a question
+//! (the person already asked for what the item says it is), and one that
+//! every item's words plainly contradict is blocked as
+//! `other-contradicted`, quoting them ("Material: canvas" for "made of
+//! leather"), with the same severity a question would have.
+//!
+//! The requirements are the cart's, not a line's (`Facts::other` names no
+//! line), so in a cart of several items a requirement may be about any one
+//! of them: it is met when one item says it, and contradicted only when
+//! every item it speaks of contradicts it: the items whose words say the
+//! most of its other words ("address label stickers" of the sticker roll,
+//! not the label printer), or every item when none says any ("made of
+//! leather"). An item it speaks of that says nothing of the property
+//! leaves it a question, as it may be the one the person meant.
 
 use super::{CheckPolicy, SeverityRules, Source};
 use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Compared, Finding, Severity};
-use crate::messages::{ItemName, Message};
+use crate::messages::{ItemName, ItemSays, Message};
+use crate::words::reading::{self, ItemTexts, Reading};
 use crate::words::requirement;
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: CheckPolicy) -> Vec<Finding> {
@@ -33,18 +46,41 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
         .say(message)
     };
     let must = facts.other.iter().enumerate().map(|(index, text)| {
-        if policy == CheckPolicy::Words
-            && let Some((item, said)) = cart
-                .entries
-                .iter()
-                .find_map(|entry| requirement::said(text, &item_texts(&entry.item)).map(|said| (&entry.item, said)))
-        {
-            let message = Message::OtherSaid { text: text.clone(), said: said.quote.clone(), item: ItemName::of(item) };
-            let mut note = finding(FieldName::Other, index, text, Severity::Warn, message);
-            note.actual = Compared::Text(said.quote);
-            return note;
-        }
         let severity = rules.severity(FieldName::Other, Source::Shared);
+        if policy == CheckPolicy::Words {
+            let readings: Vec<(&Item, Reading)> =
+                cart.entries.iter().map(|entry| (&entry.item, reading::read(text, &item_texts(&entry.item)))).collect();
+            if let Some((item, said)) = readings.iter().find_map(|(item, reading)| match reading {
+                Reading::Met(said) => Some((*item, said)),
+                _ => None,
+            }) {
+                let message =
+                    Message::OtherSaid { text: text.clone(), said: said.quote.clone(), item: ItemName::of(item) };
+                let mut note = finding(FieldName::Other, index, text, Severity::Warn, message);
+                note.actual = Compared::Text(said.quote.clone());
+                return note;
+            }
+            // The items the requirement speaks of: every item, or those whose
+            // words say the most of the requirement's other words.
+            let named: Vec<usize> = words_named(text, &cart.entries);
+            let contradictions: Vec<ItemSays> = named
+                .iter()
+                .filter_map(|at| match &readings[*at] {
+                    (item, Reading::Contradicted(contradiction)) => {
+                        Some(ItemSays { said: contradiction.item_says.clone(), item: ItemName::of(item) })
+                    }
+                    _ => None,
+                })
+                .collect();
+            if !contradictions.is_empty() && contradictions.len() == named.len() {
+                let actual = contradictions.iter().map(|says| says.said.as_str()).collect::<Vec<_>>().join("; ");
+                let message = Message::OtherContradicted { text: text.clone(), items: contradictions };
+                let mut block = finding(FieldName::Other, index, text, severity, message);
+                block.code = Code::OtherContradicted;
+                block.actual = Compared::Text(actual);
+                return block;
+            }
+        }
         finding(FieldName::Other, index, text, severity, Message::Other { text: text.clone(), items: names.clone() })
     });
     let optional = facts.other_optional.iter().enumerate().map(|(index, text)| {
@@ -54,25 +90,41 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
     must.chain(optional).collect()
 }
 
-/// The texts of an item that can say what a requirement asks: its name,
+/// The entries a requirement speaks of. `Facts::other` names no line, so
+/// in a cart of several items a requirement may be about any of them: it is
+/// about those whose words say the most of its words besides fillers and
+/// numbers ("64GB storage" of the camera with "Storage capacity: 128gb"),
+/// and about every entry when no item says any of them ("made of leather").
+fn words_named(text: &str, entries: &[crate::cart::CartEntry]) -> Vec<usize> {
+    let counts: Vec<usize> =
+        entries.iter().map(|entry| requirement::named_words(text, &item_texts(&entry.item))).collect();
+    let most = counts.iter().copied().max().unwrap_or(0);
+    (0..entries.len()).filter(|at| most == 0 || counts[*at] == most).collect()
+}
+
+/// The words of an item that can say what a requirement asks: its name,
 /// the attributes the guard reads, and the item's own words (description,
-/// category, options and attributes with their names, tags).
-pub fn item_texts(item: &Item) -> Vec<&str> {
+/// category, tags, and options and attributes with their names).
+pub fn item_texts(item: &Item) -> ItemTexts<'_> {
     let words = &item.words;
-    [&item.name, &item.brand, &item.color, &item.size, &words.description, &words.category]
+    let free = [&item.name, &item.brand, &item.color, &item.size, &words.description, &words.category]
         .into_iter()
         .filter_map(|text| text.as_deref())
-        .chain(
-            words.options.iter().chain(&words.attributes).flat_map(|named| [named.name.as_str(), named.value.as_str()]),
-        )
         .chain(words.tags.iter().map(String::as_str))
-        .collect()
+        .collect();
+    let named = words
+        .options
+        .iter()
+        .chain(&words.attributes)
+        .map(|named| (named.name.as_str(), named.value.as_str()))
+        .collect();
+    ItemTexts { free, named }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cart::{CartEntry, Item};
+    use crate::cart::{CartEntry, Item, NamedValue};
 
     #[test]
     fn must_haves_block_and_nice_to_haves_warn() {
@@ -116,5 +168,82 @@ mod tests {
         assert_eq!(found[0].actual, Compared::Text("Denim".into()));
         let spec = findings(&facts, &cart, &rules, CheckPolicy::Spec);
         assert!(spec.iter().all(|finding| finding.severity == Severity::Block));
+    }
+
+    fn item(name: &str, attributes: &[(&str, &str)]) -> Item {
+        let mut item = Item { name: Some(name.into()), ..Item::default() };
+        item.words.attributes = attributes.iter().map(|(name, value)| NamedValue::new(*name, *value)).collect();
+        item
+    }
+
+    fn cart(items: Vec<Item>) -> Cart {
+        Cart { entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(), shipping: None }
+    }
+
+    #[test]
+    fn a_requirement_every_item_contradicts_blocks_quoting_the_item_unless_under_spec() {
+        let facts = Facts { other: vec!["made of leather".into()], ..Facts::default() };
+        let cart = cart(vec![item("Tactical Belt", &[("Belt material", "canvas")])]);
+        let rules = SeverityRules::new(&facts);
+        let found = findings(&facts, &cart, &rules, CheckPolicy::Words);
+        assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Block));
+        assert_eq!(found[0].expected, Compared::Text("made of leather".into()));
+        assert_eq!(found[0].actual, Compared::Text("Belt material: canvas".into()));
+        assert_eq!(
+            found[0].reason,
+            "You asked for \u{201c}made of leather\u{201d}; the item says \u{201c}Belt material: canvas\u{201d} (Tactical Belt)."
+        );
+        let spec = findings(&facts, &cart, &rules, CheckPolicy::Spec);
+        assert_eq!((spec[0].code, spec[0].severity), (Code::Other, Severity::Block));
+        // A soft requirement stays a note, contradicted or not.
+        let soft = Facts { soft: [FieldName::Other.into()].into(), ..facts };
+        let found = findings(&soft, &cart, &SeverityRules::new(&soft), CheckPolicy::Words);
+        assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Warn));
+    }
+
+    #[test]
+    fn in_a_cart_of_several_items_one_that_says_it_or_says_nothing_keeps_it_from_a_contradiction() {
+        let facts = Facts { other: vec!["crafted from canvas".into(), "65W".into()], ..Facts::default() };
+        let rules = SeverityRules::new(&facts);
+        let leather = item("Leather Belt", &[("Belt material", "leather")]);
+        let codes = |cart: &Cart| {
+            findings(&facts, cart, &rules, CheckPolicy::Words).iter().map(|finding| finding.code).collect::<Vec<_>>()
+        };
+        // The canvas belt says it: a note; the belts say nothing of watts: a question.
+        let right = cart(vec![leather.clone(), item("Tactical Belt", &[("Belt material", "canvas")])]);
+        assert_eq!(codes(&right), vec![Code::Other, Code::Other]);
+        assert_eq!(findings(&facts, &right, &rules, CheckPolicy::Words)[0].severity, Severity::Warn);
+        // One belt says nothing of its material: it may be the canvas one.
+        let silent = cart(vec![leather.clone(), item("Tactical Belt", &[])]);
+        assert_eq!(codes(&silent)[0], Code::Other);
+        // Both belts say another material: contradicted, both quoted.
+        let wrong = cart(vec![leather, item("Tactical Belt", &[("Belt material", "PU leather")])]);
+        let found = findings(&facts, &wrong, &rules, CheckPolicy::Words);
+        assert_eq!(found[0].code, Code::OtherContradicted);
+        assert_eq!(found[0].actual, Compared::Text("Belt material: leather; Belt material: PU leather".into()));
+        let chargers = cart(vec![item("USB-C charger 45W", &[]), item("Charger", &[("Output", "30 W")])]);
+        assert_eq!(codes(&chargers)[1], Code::OtherContradicted);
+    }
+
+    #[test]
+    fn in_a_cart_of_several_items_the_requirement_speaks_of_the_items_that_say_most_of_its_words() {
+        let facts =
+            Facts { other: vec!["64GB storage".into(), "500pcs address label stickers".into()], ..Facts::default() };
+        let rules = SeverityRules::new(&facts);
+        let camera = item("V380 BP3 4MP Dual Lens Camera", &[("Storage capacity", "128gb")]);
+        let printer = item("Bluetooth Shipping Label Printer", &[]);
+        let stickers = item("A6 waybill sticker paper 1000pcs", &[("Stationery label type", "address label")]);
+        let found = findings(&facts, &cart(vec![camera, printer.clone(), stickers]), &rules, CheckPolicy::Words);
+        assert_eq!(
+            found.iter().map(|finding| (finding.code, finding.actual.clone())).collect::<Vec<_>>(),
+            vec![
+                (Code::OtherContradicted, Compared::Text("Storage capacity: 128gb".into())),
+                (Code::OtherContradicted, Compared::Text("1000pcs".into())),
+            ]
+        );
+        // The stickers the requirement names say nothing of a count: a question.
+        let silent = item("A6 waybill sticker paper", &[("Stationery label type", "address label")]);
+        let found = findings(&facts, &cart(vec![printer, silent]), &rules, CheckPolicy::Words);
+        assert_eq!(found[1].code, Code::Other);
     }
 }

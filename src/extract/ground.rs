@@ -1358,6 +1358,21 @@ pub fn ground(
             at(FieldName::ExplicitMaxCents),
             |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
         );
+        single!(
+            line.price_min_cents,
+            &format!("lines[{index}].price_min_cents"),
+            at(FieldName::PriceMinCents),
+            |w: &Words, value: &u64| w.number(*value as f64 / 100.0).or_else(|| w.floor(*value))
+        );
+        if line.price_min_cents.is_none() {
+            line.price_min_currency = None;
+        }
+        single!(
+            line.price_min_currency,
+            &format!("lines[{index}].price_min_currency"),
+            at(FieldName::PriceMinCents),
+            |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+        );
         single_quoted!(
             line.color,
             &format!("lines[{index}].color"),

@@ -202,6 +202,13 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
                         .filter(|line| line.explicit_max_cents.is_some())
                         .min_by_key(|line| line.explicit_max_cents)
                         .and_then(|line| line.explicit_max_currency.clone()),
+                    // The highest floor said for the line, with its currency.
+                    price_min_cents: line_values.iter().filter_map(|line| line.price_min_cents).max(),
+                    price_min_currency: line_values
+                        .iter()
+                        .filter(|line| line.price_min_cents.is_some())
+                        .max_by_key(|line| line.price_min_cents)
+                        .and_then(|line| line.price_min_currency.clone()),
                     model_any: alternatives(
                         &model,
                         model_more,
@@ -660,11 +667,19 @@ fn merge_lines(outputs: &[Facts]) -> (Vec<Line>, Vec<FieldRef>) {
             .filter(|line| line.explicit_max_cents.is_some())
             .min_by_key(|line| line.explicit_max_cents)
             .and_then(|line| line.explicit_max_currency.clone());
+        let price_min_cents = all.iter().filter_map(|line| line.price_min_cents).max();
+        let price_min_currency = all
+            .iter()
+            .filter(|line| line.price_min_cents.is_some())
+            .max_by_key(|line| line.price_min_cents)
+            .and_then(|line| line.price_min_currency.clone());
         merged.push(Line {
             product,
             other,
             explicit_max_cents,
             explicit_max_currency,
+            price_min_cents,
+            price_min_currency,
             model,
             model_any,
             color,

@@ -55,6 +55,13 @@ pub struct ExtractedLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub explicit_max_currency: Option<String>,
+    /// The least this line's item may cost each (`rules` only, for now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub price_min_cents: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub price_min_currency: Option<String>,
     #[serde(default)]
     pub model: Option<String>,
     #[serde(default)]
@@ -73,6 +80,8 @@ impl ExtractedLine {
             other: self.other,
             explicit_max_cents: self.explicit_max_cents,
             explicit_max_currency: self.explicit_max_currency,
+            price_min_cents: self.price_min_cents,
+            price_min_currency: self.price_min_currency,
             model: self.model,
             color: self.color,
             size_label: self.size_label,
@@ -88,6 +97,8 @@ impl ExtractedLine {
             other: line.other.clone(),
             explicit_max_cents: line.explicit_max_cents,
             explicit_max_currency: line.explicit_max_currency.clone(),
+            price_min_cents: line.price_min_cents,
+            price_min_currency: line.price_min_currency.clone(),
             model: line.model.clone(),
             color: line.color.clone(),
             size_label: line.size_label.clone(),

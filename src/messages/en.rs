@@ -185,6 +185,12 @@ pub fn render(message: &Message) -> String {
         Message::OtherSaid { text, said, item } => {
             format!("\u{201c}{text}\u{201d}: the item says \u{201c}{said}\u{201d} ({}).", name(item))
         }
+        Message::OtherContradicted { text, items } => {
+            let says: Vec<String> =
+                items.iter().map(|says| format!("\u{201c}{}\u{201d} ({})", says.said, name(&says.item))).collect();
+            let verb = if items.len() > 1 { "the items say" } else { "the item says" };
+            format!("You asked for \u{201c}{text}\u{201d}; {verb} {}.", says.join(", "))
+        }
         Message::OtherOptional { text, items } => {
             format!("Would like \u{201c}{text}\u{201d}, which I cannot check against the item: {}.", names(items))
         }

@@ -166,6 +166,13 @@ pub struct Counted {
     pub units: Option<u64>,
 }
 
+/// What one item says against a requirement, and which item says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemSays {
+    pub said: String,
+    pub item: ItemName,
+}
+
 /// One cart entry as the could-not-check question lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryLine {
@@ -493,6 +500,12 @@ pub enum Message {
         text: String,
         said: String,
         item: ItemName,
+    },
+    /// A free-text requirement every item's own words plainly contradict:
+    /// what each item says, as it spells it.
+    OtherContradicted {
+        text: String,
+        items: Vec<ItemSays>,
     },
     Unchecked {
         field: FieldName,

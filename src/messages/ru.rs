@@ -221,6 +221,13 @@ pub fn render(message: &Message) -> String {
         Message::OtherSaid { text, said, item } => {
             format!("«{text}»: у товара указано «{said}» ({}).", name(item))
         }
+        Message::OtherContradicted { text, items } => {
+            let says: Vec<String> =
+                items.iter().map(|says| format!("«{}» ({})", says.said, name(&says.item))).collect();
+            let verb =
+                if items.len() > 1 { "у товаров указано" } else { "у товара указано" };
+            format!("Вы просили «{text}»; {verb} {}.", says.join(", "))
+        }
         Message::OtherOptional { text, items } => {
             format!("Вы указали как пожелание «{text}»; проверить это по товару я не могу: {}.", names(items))
         }

@@ -35,6 +35,7 @@ fn kind(message: &Message) -> &'static str {
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
         Message::OtherSaid { .. } => "OtherSaid",
+        Message::OtherContradicted { .. } => "OtherContradicted",
         Message::Product { .. } => "Product",
         Message::Unchecked { .. } => "Unchecked",
         Message::MixedCurrencies { .. } => "MixedCurrencies",
@@ -65,7 +66,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 50;
+const KINDS: usize = 51;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -212,6 +213,17 @@ fn samples() -> Vec<Message> {
             max: Money::new(8_300, Some("PHP")),
             price: Money::new(9_000, Some("PHP")),
             item: "Bento Box with Lid".into(),
+        },
+        Message::OtherContradicted {
+            text: "made of leather".into(),
+            items: vec![ItemSays { said: "Material: canvas".into(), item: "Tactical Belt".into() }],
+        },
+        Message::OtherContradicted {
+            text: "без сахара".into(),
+            items: vec![
+                ItemSays { said: "Состав: сахар".into(), item: "Печенье".into() },
+                ItemSays { said: "Ingredients: sugar".into(), item: "Cookies".into() },
+            ],
         },
         Message::Product { wanted: "running shoes".into(), item: "Nike Everyday Cushioned Crew Socks".into() },
         Message::MixedCurrencies { seen: "USD".into(), other: "EUR".into(), item: item() },

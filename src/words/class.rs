@@ -62,6 +62,11 @@ impl WordClass {
         self.index.get(word).is_some_and(|at| self.marks[*at].iter().any(|listed| listed == mark))
     }
 
+    /// The marks of a spelling, without their `@` (none when it is not in the class).
+    pub fn marks(&self, word: &str) -> &[String] {
+        self.index.get(word).map_or(&[], |at| self.marks[*at].as_slice())
+    }
+
     /// The entries with the mark, each as its words, in file order.
     pub fn phrases_marked(&self, mark: &str) -> Vec<Vec<String>> {
         self.entries
@@ -126,6 +131,14 @@ classes! {
     /// The frame of a request for several products from one shop, marked
     /// with the words that open a product of the list.
     SHOP_FRAME => "shop-frame.txt",
+    /// Materials, each read as its English value, marked with what it is a
+    /// kind of (`words::contradiction`).
+    MATERIALS => "materials.txt",
+    /// Words of an attribute's name that say which property it holds, or
+    /// that it is a part's (`words::contradiction`).
+    PROPERTIES => "properties.txt",
+    /// Units of a measure, each read as one spelling (`words::contradiction`).
+    UNITS => "units.txt",
 }
 
 #[cfg(test)]
@@ -152,5 +165,7 @@ mod tests {
         assert_eq!((class.value("other than"), class.has_mark("other than", "x")), (Some("other than"), true));
         assert!(!class.has_mark("black", "brand") && !class.has_mark("other than", "colour"));
         assert_eq!(class.phrases_marked("brand"), vec![vec!["other".to_owned(), "than".to_owned()]]);
+        assert_eq!(class.marks("other than"), ["brand".to_owned(), "x".to_owned()]);
+        assert!(class.marks("grey").is_empty() && class.marks("absent").is_empty());
     }
 }

@@ -16,15 +16,18 @@
 //! - [`product`]: what kind of thing an item's words name, against the kind
 //!   the person asked for (the product lexicon in `extractors/lexicon/`).
 //! - [`requirement`]: whether an item's words say what a free-text
-//!   requirement asks for.
+//!   requirement asks for, [`contradiction`]: whether they plainly say
+//!   otherwise, and [`reading`]: the two as one three-valued reading.
 
 pub mod class;
 pub mod colour;
+pub mod contradiction;
 pub mod count;
 pub mod date;
 pub mod money;
 pub mod noun;
 pub mod product;
+pub mod reading;
 pub mod requirement;
 pub mod size;
 pub mod text;

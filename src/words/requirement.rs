@@ -1,6 +1,7 @@
 //! Whether an item's own words say what a free-text requirement asks for
 //! (issue 28 §4, the *met* half): "made of denim" against "… High Waist
-//! Straight Denim …", "65W" against "USB-C charger 65 W".
+//! Straight Denim …", "65W" against "USB-C charger 65 W". `super::reading`
+//! joins it with the *contradicted* half (`super::contradiction`).
 //!
 //! Met means every content word of the requirement is among the words of one
 //! item (its name, category, description, options and attributes together),
@@ -8,8 +9,8 @@
 //! number and its unit. A requirement that negates ("no sugar", "without
 //! parabens", "paraben-free", "без сахара") is met only where the item says
 //! the whole phrase itself, so the thing negated is never read as the thing
-//! asked for. Anything less is not met, and the caller keeps the question:
-//! this module can only ever remove a question, never add a block.
+//! asked for. Met is read first: an item that says the asked value anywhere
+//! is never read as contradicting it.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -18,21 +19,35 @@ use crate::normalize::fold;
 
 const REQUIREMENT_WORDS: &str = include_str!("../../extractors/lexicon/requirement-words.txt");
 
-/// The words of `requirement-words.txt`: those that carry no requirement of
-/// their own ("made of", "in") beyond the word layer's fillers.
+/// The words of `requirement-words.txt`, by section.
 #[derive(Debug, Default)]
-struct RequirementWords {
+pub(super) struct RequirementWords {
+    /// Words that carry no requirement of their own ("made of", "in")
+    /// beyond the word layer's fillers.
     filler: BTreeSet<String>,
+    /// Words that may stand beside a material in a requirement that asks
+    /// only what the item is made of ("made of genuine leather").
+    pub(super) beside_material: BTreeSet<String>,
+    /// Words that make a requirement's numbers bounds, ranges or another
+    /// thing's measure ("up to", "between", "for").
+    pub(super) not_a_value: BTreeSet<String>,
 }
 
-/// Whether a word carries no requirement of its own.
-fn is_filler(words: &RequirementWords, word: &str) -> bool {
-    words.filler.contains(word) || super::is_filler(word)
+impl RequirementWords {
+    /// Whether a word carries no requirement of its own.
+    pub(super) fn is_filler(&self, word: &str) -> bool {
+        self.filler.contains(word) || super::is_filler(word)
+    }
+}
+
+/// The parsed `requirement-words.txt`.
+pub(super) fn requirement_words() -> &'static RequirementWords {
+    &WORDS
 }
 
 /// Whether a word makes a requirement a negative one where an item's words
 /// are read for it (`@item` in extractors/words/negations.txt).
-fn is_negation(word: &str) -> bool {
+pub(super) fn is_negation(word: &str) -> bool {
     super::class::NEGATIONS.has_mark(word, "item")
 }
 
@@ -41,6 +56,29 @@ static WORDS: LazyLock<RequirementWords> = LazyLock::new(|| {
     // build that never passed them.
     parse(REQUIREMENT_WORDS).unwrap_or_else(|line| panic!("requirement-words.txt line {line}: not a word in a section"))
 });
+
+/// One item's words as a requirement is read against them: the texts that
+/// stand alone (name, brand, colour, size, description, category, tags)
+/// and the named values (options and attributes), each value kept with its
+/// name so a reading can tell "Material: canvas" from "canvas" in a title.
+#[derive(Debug, Clone, Default)]
+pub struct ItemTexts<'a> {
+    pub free: Vec<&'a str>,
+    pub named: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> ItemTexts<'a> {
+    /// Every text, names of attributes included, as *met* reads them.
+    pub fn all(&self) -> Vec<&'a str> {
+        self.free.iter().copied().chain(self.named.iter().flat_map(|(name, value)| [*name, *value])).collect()
+    }
+
+    /// Every text that states a value, each with its attribute's name if it
+    /// has one.
+    pub(super) fn values(&self) -> impl Iterator<Item = (Option<&'a str>, &'a str)> + '_ {
+        self.free.iter().map(|text| (None, *text)).chain(self.named.iter().map(|(name, value)| (Some(*name), *value)))
+    }
+}
 
 /// Where an item says what a requirement asks: the item's own words for
 /// each content word of the requirement, as the item spells them.
@@ -57,7 +95,7 @@ pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
     if wanted.iter().any(|token| is_negation(&token.folded)) {
         return said_whole(&wanted, texts);
     }
-    let content: Vec<&Token> = wanted.iter().filter(|token| !is_filler(words, &token.folded)).collect();
+    let content: Vec<&Token> = wanted.iter().filter(|token| !words.is_filler(&token.folded)).collect();
     if content.is_empty() {
         return None;
     }
@@ -70,6 +108,23 @@ pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// How many of a requirement's words, other than fillers and numbers, one
+/// item's words say: which item of a cart a requirement speaks of ("pack of
+/// 500pcs address label stickers" of "A6 waybill sticker … Stationery label
+/// type: address label" rather than of a label printer), as `Facts::other`
+/// names no line.
+pub fn named_words(requirement: &str, item: &ItemTexts) -> usize {
+    let words = &*WORDS;
+    let item_words: Vec<Token> = item.all().iter().flat_map(|text| tokens(text)).collect();
+    let mut wanted: Vec<Token> = tokens(requirement)
+        .into_iter()
+        .filter(|token| !words.is_filler(&token.folded) && !is_negation(&token.folded))
+        .filter(|token| !token.folded.chars().any(|character| character.is_ascii_digit()))
+        .collect();
+    wanted.dedup_by(|first, second| first.folded == second.folded);
+    wanted.iter().filter(|token| item_words.iter().any(|candidate| same_word(&candidate.folded, &token.folded))).count()
 }
 
 /// A negating requirement is met only by the same words in the same order
@@ -92,7 +147,7 @@ fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
 /// Two folded words are the same word: equal, or one the other's plural
 /// ("shoes", "boxes", "batteries"), read as the product lexicon reads
 /// plurals. Other scripts compare as written.
-fn same_word(item: &str, wanted: &str) -> bool {
+pub(super) fn same_word(item: &str, wanted: &str) -> bool {
     // A number is compared as written ("65" is not "65s"), so a count or
     // a measure never matches another by a plural ending.
     let has_digit = |word: &str| word.chars().any(|character| character.is_ascii_digit());
@@ -101,16 +156,16 @@ fn same_word(item: &str, wanted: &str) -> bool {
 
 /// One word of a text: folded for comparison, and as the text spells it.
 #[derive(Debug, Clone)]
-struct Token {
-    folded: String,
-    original: String,
+pub(super) struct Token {
+    pub(super) folded: String,
+    pub(super) original: String,
 }
 
 /// The words of a text, split on everything that is not a letter or a
 /// digit (a decimal point stays in its number), and between a number and
 /// the letters after it ("65W" is "65" and "W", as "65 W" is), `ё` read
 /// as `е`.
-fn tokens(text: &str) -> Vec<Token> {
+pub(super) fn tokens(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
     // A decimal point or comma between digits belongs to the number: "1.5L"
     // is 1.5 litres, not 1 and 5 L.
@@ -150,8 +205,9 @@ fn token(original: &str) -> Token {
     Token { folded: fold(original).replace('ё', "е"), original: original.to_owned() }
 }
 
-/// Parses `requirement-words.txt`: a `[filler]` section,
-/// one word a line, `#` comments. Returns the line of the first bad one.
+/// Parses `requirement-words.txt`: `[filler]`, `[beside-material]` and
+/// `[not-a-value]` sections, one word a line, `#` comments. Returns the
+/// line of the first bad one.
 fn parse(text: &str) -> Result<RequirementWords, usize> {
     let mut words = RequirementWords::default();
     let mut section: Option<&mut BTreeSet<String>> = None;
@@ -162,6 +218,8 @@ fn parse(text: &str) -> Result<RequirementWords, usize> {
         }
         match line {
             "[filler]" => section = Some(&mut words.filler),
+            "[beside-material]" => section = Some(&mut words.beside_material),
+            "[not-a-value]" => section = Some(&mut words.not_a_value),
             _ => {
                 let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
                 if line.contains(' ') || !set.insert(fold(line)) {

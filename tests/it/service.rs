@@ -159,7 +159,8 @@ async fn issue_10_an_answer_in_capitals_is_an_acceptance_in_the_redacted_bundle_
 
 /// Issue 28: the item's own words. Socks for "running shoes" are asked
 /// about for what they are (a signed `proceed` before), the shoes proceed,
-/// and a requirement the item's words say is a note, not a question.
+/// and a requirement the item's words say is a note, not a question; one
+/// they contradict ("45W" for "65W") is asked about as contradicted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement_is_a_note() {
     let directory = tempfile::tempdir().unwrap();
@@ -193,6 +194,15 @@ async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement
         .unwrap();
     assert_eq!(charger.decision.as_str(), "proceed", "{}", serde_json::to_string(&charger).unwrap());
     assert!(serde_json::to_string(&charger).unwrap().contains("the item says"));
+    // The same unit with another number: the item's words contradict it.
+    let weaker = service
+        .check_order(check("a black Nike charger, 65W, under 40 dollars", "Nike USB-C Charger 45W"))
+        .await
+        .unwrap();
+    assert_eq!(weaker.decision.as_str(), "ask");
+    let text = serde_json::to_string(&weaker).unwrap();
+    assert!(text.contains("You asked for \u{201c}65W\u{201d}; the item says \u{201c}45W\u{201d}"), "{text}");
+    assert!(text.contains("\"other-contradicted\""), "{text}");
 }
 
 /// Issue 28 §5: a price floor and free shipping are facts and are checked,

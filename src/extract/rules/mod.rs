@@ -234,6 +234,9 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         if unheld && !other.iter().any(|text| fold(text) == fold(&said)) {
             other.insert(0, said.chars().take(MAX_REQUIREMENT_CHARS).collect());
         }
+        // Free shipping said of one product is the order's: the cart states
+        // one shipping amount.
+        facts.free_shipping |= part.free_shipping;
         // Nice-to-haves said of one product stay notes, on the order.
         for wish in part.other_optional {
             push_distinct(&mut optional, &wish);
@@ -254,6 +257,8 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
             other: other.into_iter().take(MAX_REQUIREMENTS).collect(),
             explicit_max_cents: part.explicit_max_cents,
             explicit_max_currency: part.explicit_max_currency,
+            price_min_cents: part.price_min_cents,
+            price_min_currency: part.price_min_currency,
             model: part.model,
             color: part.color,
             size_label: part.size_label,
@@ -285,6 +290,7 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         let said = Request::new(text);
         !said.is_empty() && !products::is_frame(&said, 0, said.len() - 1)
     };
+    facts.free_shipping |= frame.free_shipping;
     facts.other = frame.other.into_iter().filter(said_of_the_frame).collect();
     facts.other_optional = frame.other_optional.into_iter().filter(said_of_the_frame).collect();
     for wish in optional {
@@ -937,6 +943,9 @@ fn is_strong_cue(word: &str, field: &str) -> bool {
         || matches!(
             word,
             "budget"
+                | "between"
+                | "ranging"
+                | "range"
                 | "budget's"
                 | "lower"
                 | "higher"

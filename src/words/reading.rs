@@ -1,0 +1,51 @@
+//! The three-valued reading of a free-text requirement against one item's
+//! words (issue 28 §4): *met* (`super::requirement`), *contradicted*
+//! (`super::contradiction`), or unknown. Its own file so that neither half
+//! imports the other's caller.
+
+pub use super::contradiction::Contradiction;
+use super::contradiction::contradicted;
+use super::requirement::said;
+pub use super::requirement::{ItemTexts, Said};
+
+/// What one item's words say of a requirement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reading {
+    /// The item says it.
+    Met(Said),
+    /// The item plainly says otherwise.
+    Contradicted(Contradiction),
+    /// Neither: the person is asked.
+    Unknown,
+}
+
+/// Reads a requirement against one item: met if its words say it, else
+/// contradicted if they plainly say otherwise, else unknown. Met comes
+/// first, so an item that says the asked value in one text and another
+/// value in an attribute (a title "Leather Belt" over "Material: canvas")
+/// is not contradicted: it contradicts itself, and the person is the one
+/// to settle that.
+pub fn read(requirement: &str, item: &ItemTexts) -> Reading {
+    if let Some(said) = said(requirement, &item.all()) {
+        return Reading::Met(said);
+    }
+    contradicted(requirement, item).map_or(Reading::Unknown, Reading::Contradicted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reading_is_met_before_contradicted_and_unknown_otherwise() {
+        let item = |free: Vec<&'static str>, named: Vec<(&'static str, &'static str)>| ItemTexts { free, named };
+        let canvas = item(vec!["Tactical belt"], vec![("Belt material", "canvas")]);
+        assert!(matches!(read("made of leather", &canvas), Reading::Contradicted(_)));
+        assert!(matches!(read("made of canvas", &canvas), Reading::Met(_)));
+        // The title says leather, the attribute canvas: met, and never contradicted.
+        let both = item(vec!["MEN LEATHER BELT"], vec![("Belt material", "canvas")]);
+        assert!(matches!(read("made of leather", &both), Reading::Met(_)));
+        assert_eq!(read("simple pattern", &item(vec!["Belt"], vec![("Pattern", "plain")])), Reading::Unknown);
+        assert_eq!(read("65W", &item(vec!["USB-C charger 65 W"], vec![])), Reading::Met(Said { quote: "65 W".into() }));
+    }
+}
