@@ -477,7 +477,7 @@ impl<'a> Words<'a> {
             "under" | "below" | "than" | "max" | "maximum" | "budget" | "upto" | "до" | "дороже" | "within"
         ) || (before == "to" && two_before == "up");
         let ordinal = matches!(suffix, "st" | "nd" | "rd" | "th" | "го" | "е" | "я");
-        let date = month_word(before).is_some() || month_word(after).is_some() || ordinal;
+        let date = deadline::month_by_stem(before).is_some() || deadline::month_by_stem(after).is_some() || ordinal;
         symbol_before
             || symbol_after
             || money_word
@@ -559,7 +559,7 @@ impl<'a> Words<'a> {
             let after_cue = deadline::is_abbreviation_cue(before);
             // So are slips of the keyboard ("by thrusday"), looked for only
             // there: the typo test is the costly one.
-            let weekday = weekday_word(word).or_else(|| {
+            let weekday = deadline::weekday_by_stem(word).or_else(|| {
                 after_cue.then(|| deadline::weekday_of(word).or_else(|| deadline::abbreviated_weekday(word))).flatten()
             });
             if let Some(weekday) = weekday {
@@ -579,7 +579,7 @@ impl<'a> Words<'a> {
                 }
                 _ => {}
             }
-            if let Some(month) = month_word(word) {
+            if let Some(month) = deadline::month_by_stem(word) {
                 // "November 5", "5 November", "the 14th of November".
                 let of_before = (before == "of").then(|| index.checked_sub(2)).flatten();
                 for neighbour in [index.checked_sub(1), Some(index + 1), of_before].into_iter().flatten() {
@@ -929,53 +929,6 @@ fn number_word(word: &str) -> Option<f64> {
         _ if word.starts_with("dozen") || word.starts_with("дюжин") => 12.0,
         _ => return None,
     })
-}
-
-/// A weekday by the start of its name, in any form ("fridays", "пятницу",
-/// "понедельника"). Broader than the parser's `deadline::weekday_of` on
-/// purpose: the parser decides whether a word is a deadline, grounding only
-/// whether a value already read has a word behind it.
-fn weekday_word(word: &str) -> Option<Weekday> {
-    const NAMES: [(&str, Weekday); 14] = [
-        ("monday", Weekday::Monday),
-        ("tuesday", Weekday::Tuesday),
-        ("wednesday", Weekday::Wednesday),
-        ("thursday", Weekday::Thursday),
-        ("friday", Weekday::Friday),
-        ("saturday", Weekday::Saturday),
-        ("sunday", Weekday::Sunday),
-        ("понедельн", Weekday::Monday),
-        ("вторник", Weekday::Tuesday),
-        ("сред", Weekday::Wednesday),
-        ("четверг", Weekday::Thursday),
-        ("пятниц", Weekday::Friday),
-        ("суббот", Weekday::Saturday),
-        ("воскресен", Weekday::Sunday),
-    ];
-    NAMES.iter().find(|(name, _)| word.starts_with(name)).map(|(_, weekday)| *weekday)
-}
-
-fn month_word(word: &str) -> Option<u32> {
-    const MONTHS: [(&str, &str); 12] = [
-        ("jan", "январ"),
-        ("feb", "феврал"),
-        ("mar", "март"),
-        ("apr", "апрел"),
-        ("may", "ма"),
-        ("jun", "июн"),
-        ("jul", "июл"),
-        ("aug", "август"),
-        ("sep", "сентябр"),
-        ("oct", "октябр"),
-        ("nov", "ноябр"),
-        ("dec", "декабр"),
-    ];
-    MONTHS
-        .iter()
-        .position(|(english, russian)| {
-            word.starts_with(english) || (word.starts_with(russian) && (russian.chars().count() > 2 || word.len() <= 8))
-        })
-        .and_then(|index| u32::try_from(index + 1).ok())
 }
 
 fn day_number(word: &str) -> Option<u32> {

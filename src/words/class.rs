@@ -72,6 +72,16 @@ impl WordClass {
             .collect()
     }
 
+    /// Each entry with the mark as its spelling and value, in file order
+    /// (where a reading takes the first entry that fits, the order is the file's).
+    pub fn marked<'class>(&'class self, mark: &'class str) -> impl Iterator<Item = (&'class str, &'class str)> {
+        self.entries
+            .iter()
+            .zip(&self.marks)
+            .filter(move |(_, marks)| marks.iter().any(|listed| listed == mark))
+            .map(|((spelling, value), _)| (spelling.as_str(), value.as_str()))
+    }
+
     /// The spellings, in file order.
     pub fn spellings(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(spelling, _)| spelling.as_str())
@@ -123,6 +133,10 @@ classes! {
     NEGATIONS => "negations.txt",
     /// Units that make a number a measure ("18 ounce", "1 кг").
     MEASURE_UNITS => "measure-units.txt",
+    /// Weekday names, stems and abbreviations, marked with the readings that take each.
+    WEEKDAYS => "weekdays.txt",
+    /// Month names, abbreviations and stems, marked with the readings that take each.
+    MONTHS => "months.txt",
 }
 
 #[cfg(test)]
