@@ -15,6 +15,7 @@
 //! same token sequence. Look-alike letters are never folded equal.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,7 @@ use super::{Quote, Weekday, days_until};
 use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
+use crate::words::class::{CUES, WordClass};
 use crate::words::{date as deadline, money};
 
 /// Where the words supporting a value are.
@@ -798,89 +800,23 @@ const STOP_WORDS: [&str; 16] = [
     "the", "and", "for", "with", "that", "this", "must", "have", "has", "are", "для", "что", "это", "без", "как", "или",
 ];
 
-/// Optionality cues, folded (docs/semantics.md, "Grounding").
-const SOFT_CUES: [&str; 22] = [
-    "ideally",
-    "preferably",
-    "preferred",
-    "prefer",
-    "if possible",
-    "is fine",
-    "are fine",
-    "also fine",
-    "doesn't matter",
-    "does not matter",
-    "don't mind",
-    "not important",
-    "nice to have",
-    "would be nice",
-    "optional",
-    "желательно",
-    "можно",
-    "лучше",
-    "по возможности",
-    "не важно",
-    "неважно",
-    "необязательно",
-];
+/// A fact's cues (`extractors/words/cues.txt`) in file order, each followed
+/// by its spelling with ё where the file gives one.
+fn cues(mark: &'static str) -> Vec<&'static str> {
+    let class: &'static WordClass = &CUES;
+    class
+        .marked(mark)
+        .flat_map(|(cue, with_yo)| std::iter::once(cue).chain((with_yo != cue).then_some(with_yo)))
+        .collect()
+}
 
-const REFUND_CUES: [&str; 18] = [
-    "final sale",
-    "финальн",
-    "return",
-    "refund",
-    "exchang",
-    "send it back",
-    "send them back",
-    "send back",
-    "take it back",
-    "money back",
-    "возврат",
-    "вернуть",
-    "верну",
-    "возвращ",
-    "обмен",
-    "обменя",
-    "сдать",
-    "сдам",
-];
-
-const CHEAP_CUES: [&str; 13] = [
-    "cheap",
-    "подешев",
-    "budget",
-    "inexpensive",
-    "affordable",
-    "low price",
-    "lowest price",
-    "least expensive",
-    "дешев",
-    "дешёв",
-    "недорог",
-    "бюджет",
-    "эконом",
-];
-
-const PREMIUM_CUES: [&str; 11] =
-    ["premium", "best", "top", "high end", "luxury", "flagship", "премиум", "лучш", "топов", "дорог", "high quality"];
-
-const BEGINNER_CUES: [&str; 11] =
-    ["beginner", "novice", "starter", "start", "learn", "new to", "first", "начина", "нович", "учусь", "перв"];
-const INTERMEDIATE_CUES: [&str; 7] = ["intermediate", "club", "some experience", "средн", "любит", "regular", "casual"];
-const PRO_CUES: [&str; 12] = [
-    "pro",
-    "профи",
-    "professional",
-    "advanced",
-    "competit",
-    "tournament",
-    "expert",
-    "профес",
-    "продвинут",
-    "соревн",
-    "турнир",
-    "elite",
-];
+static SOFT_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("soft"));
+static REFUND_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("refund"));
+static CHEAP_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("cheap"));
+static PREMIUM_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("premium"));
+static BEGINNER_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("beginner"));
+static INTERMEDIATE_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("intermediate"));
+static PRO_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("pro"));
 
 fn number_word(word: &str) -> Option<f64> {
     const ENGLISH: [&str; 21] = [

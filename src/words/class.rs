@@ -137,6 +137,8 @@ classes! {
     WEEKDAYS => "weekdays.txt",
     /// Month names, abbreviations and stems, marked with the readings that take each.
     MONTHS => "months.txt",
+    /// Grounding's cue words per fact (soft, refund, price preference, level).
+    CUES => "cues.txt",
 }
 
 #[cfg(test)]
