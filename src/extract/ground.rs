@@ -24,7 +24,7 @@ use super::{Quote, Weekday, days_until};
 use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
-use crate::words::class::{CUES, WordClass};
+use crate::words::class::{CUES, SIZE_WORDS, WordClass};
 use crate::words::{date as deadline, money};
 
 /// Where the words supporting a value are.
@@ -335,7 +335,7 @@ impl<'a> Words<'a> {
         let may_start_a_size = |token: &Token| {
             let word = token.folded.as_str();
             word.starts_with(|character: char| character.is_ascii_digit())
-                || SIZE_STARTS.contains(&word)
+                || SIZE_WORDS.has_mark(word, "start")
                 || SIZE_STARTS.iter().any(|start| {
                     start.len() >= 2
                         && word.starts_with(start)
@@ -755,47 +755,6 @@ impl<'a> Words<'a> {
     }
 }
 
-/// Words a size label can start with besides a digit (filler, systems,
-/// letter sizes spelled or not).
-const SIZE_STARTS: [&str; 36] = [
-    "size",
-    "sz",
-    "размер",
-    "размера",
-    "р",
-    "рр",
-    "eu",
-    "eur",
-    "euro",
-    "us",
-    "usa",
-    "uk",
-    "gb",
-    "fr",
-    "it",
-    "jp",
-    "ru",
-    "cm",
-    "см",
-    "xxs",
-    "xs",
-    "s",
-    "m",
-    "l",
-    "xl",
-    "xxl",
-    "xxxl",
-    "small",
-    "medium",
-    "large",
-    "extra",
-    "x",
-    "xx",
-    "double",
-    "one",
-    "os",
-];
-
 const STOP_WORDS: [&str; 16] = [
     "the", "and", "for", "with", "that", "this", "must", "have", "has", "are", "для", "что", "это", "без", "как", "или",
 ];
@@ -809,6 +768,12 @@ fn cues(mark: &'static str) -> Vec<&'static str> {
         .flat_map(|(cue, with_yo)| std::iter::once(cue).chain((with_yo != cue).then_some(with_yo)))
         .collect()
 }
+
+/// Words a size label can start with besides a digit (`size-words.txt`, `@start`).
+static SIZE_STARTS: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let class: &'static WordClass = &SIZE_WORDS;
+    class.marked("start").map(|(start, _)| start).collect()
+});
 
 static SOFT_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("soft"));
 static REFUND_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("refund"));

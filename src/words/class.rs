@@ -139,6 +139,10 @@ classes! {
     MONTHS => "months.txt",
     /// Grounding's cue words per fact (soft, refund, price preference, level).
     CUES => "cues.txt",
+    /// Size words: cues, the filler after them, and the words a size label starts with.
+    SIZE_WORDS => "size-words.txt",
+    /// Words around an optional wish that are not the wish.
+    WISH_FILLERS => "wish-fillers.txt",
 }
 
 #[cfg(test)]
