@@ -15,6 +15,7 @@
 //! same token sequence. Look-alike letters are never folded equal.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,7 @@ use super::{Quote, Weekday, days_until};
 use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
+use crate::words::class::{CUES, SIZE_WORDS, WordClass};
 use crate::words::{date as deadline, money};
 
 /// Where the words supporting a value are.
@@ -333,7 +335,7 @@ impl<'a> Words<'a> {
         let may_start_a_size = |token: &Token| {
             let word = token.folded.as_str();
             word.starts_with(|character: char| character.is_ascii_digit())
-                || SIZE_STARTS.contains(&word)
+                || SIZE_WORDS.has_mark(word, "start")
                 || SIZE_STARTS.iter().any(|start| {
                     start.len() >= 2
                         && word.starts_with(start)
@@ -477,7 +479,7 @@ impl<'a> Words<'a> {
             "under" | "below" | "than" | "max" | "maximum" | "budget" | "upto" | "до" | "дороже" | "within"
         ) || (before == "to" && two_before == "up");
         let ordinal = matches!(suffix, "st" | "nd" | "rd" | "th" | "го" | "е" | "я");
-        let date = month_word(before).is_some() || month_word(after).is_some() || ordinal;
+        let date = deadline::month_by_stem(before).is_some() || deadline::month_by_stem(after).is_some() || ordinal;
         symbol_before
             || symbol_after
             || money_word
@@ -559,7 +561,7 @@ impl<'a> Words<'a> {
             let after_cue = deadline::is_abbreviation_cue(before);
             // So are slips of the keyboard ("by thrusday"), looked for only
             // there: the typo test is the costly one.
-            let weekday = weekday_word(word).or_else(|| {
+            let weekday = deadline::weekday_by_stem(word).or_else(|| {
                 after_cue.then(|| deadline::weekday_of(word).or_else(|| deadline::abbreviated_weekday(word))).flatten()
             });
             if let Some(weekday) = weekday {
@@ -579,7 +581,7 @@ impl<'a> Words<'a> {
                 }
                 _ => {}
             }
-            if let Some(month) = month_word(word) {
+            if let Some(month) = deadline::month_by_stem(word) {
                 // "November 5", "5 November", "the 14th of November".
                 let of_before = (before == "of").then(|| index.checked_sub(2)).flatten();
                 for neighbour in [index.checked_sub(1), Some(index + 1), of_before].into_iter().flatten() {
@@ -765,138 +767,36 @@ impl<'a> Words<'a> {
     }
 }
 
-/// Words a size label can start with besides a digit (filler, systems,
-/// letter sizes spelled or not).
-const SIZE_STARTS: [&str; 36] = [
-    "size",
-    "sz",
-    "размер",
-    "размера",
-    "р",
-    "рр",
-    "eu",
-    "eur",
-    "euro",
-    "us",
-    "usa",
-    "uk",
-    "gb",
-    "fr",
-    "it",
-    "jp",
-    "ru",
-    "cm",
-    "см",
-    "xxs",
-    "xs",
-    "s",
-    "m",
-    "l",
-    "xl",
-    "xxl",
-    "xxxl",
-    "small",
-    "medium",
-    "large",
-    "extra",
-    "x",
-    "xx",
-    "double",
-    "one",
-    "os",
-];
-
 const STOP_WORDS: [&str; 16] = [
     "the", "and", "for", "with", "that", "this", "must", "have", "has", "are", "для", "что", "это", "без", "как", "или",
 ];
 
-/// Optionality cues, folded (docs/semantics.md, "Grounding").
-const SOFT_CUES: [&str; 22] = [
-    "ideally",
-    "preferably",
-    "preferred",
-    "prefer",
-    "if possible",
-    "is fine",
-    "are fine",
-    "also fine",
-    "doesn't matter",
-    "does not matter",
-    "don't mind",
-    "not important",
-    "nice to have",
-    "would be nice",
-    "optional",
-    "желательно",
-    "можно",
-    "лучше",
-    "по возможности",
-    "не важно",
-    "неважно",
-    "необязательно",
-];
+/// A fact's cues (`extractors/words/cues.txt`) in file order, each followed
+/// by its spelling with ё where the file gives one.
+fn cues(mark: &'static str) -> Vec<&'static str> {
+    let class: &'static WordClass = &CUES;
+    class
+        .marked(mark)
+        .flat_map(|(cue, with_yo)| std::iter::once(cue).chain((with_yo != cue).then_some(with_yo)))
+        .collect()
+}
 
 /// The words of a wish for free shipping, by stem (Russian endings).
-const FREE_SHIPPING_CUES: [&str; 6] =
-    ["free shipping", "free delivery", "shipping is free", "delivery is free", "бесплатн доставк", "доставк бесплатн"];
+static FREE_SHIPPING_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("free-shipping"));
 
-const REFUND_CUES: [&str; 18] = [
-    "final sale",
-    "финальн",
-    "return",
-    "refund",
-    "exchang",
-    "send it back",
-    "send them back",
-    "send back",
-    "take it back",
-    "money back",
-    "возврат",
-    "вернуть",
-    "верну",
-    "возвращ",
-    "обмен",
-    "обменя",
-    "сдать",
-    "сдам",
-];
+/// Words a size label can start with besides a digit (`size-words.txt`, `@start`).
+static SIZE_STARTS: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let class: &'static WordClass = &SIZE_WORDS;
+    class.marked("start").map(|(start, _)| start).collect()
+});
 
-const CHEAP_CUES: [&str; 13] = [
-    "cheap",
-    "подешев",
-    "budget",
-    "inexpensive",
-    "affordable",
-    "low price",
-    "lowest price",
-    "least expensive",
-    "дешев",
-    "дешёв",
-    "недорог",
-    "бюджет",
-    "эконом",
-];
-
-const PREMIUM_CUES: [&str; 11] =
-    ["premium", "best", "top", "high end", "luxury", "flagship", "премиум", "лучш", "топов", "дорог", "high quality"];
-
-const BEGINNER_CUES: [&str; 11] =
-    ["beginner", "novice", "starter", "start", "learn", "new to", "first", "начина", "нович", "учусь", "перв"];
-const INTERMEDIATE_CUES: [&str; 7] = ["intermediate", "club", "some experience", "средн", "любит", "regular", "casual"];
-const PRO_CUES: [&str; 12] = [
-    "pro",
-    "профи",
-    "professional",
-    "advanced",
-    "competit",
-    "tournament",
-    "expert",
-    "профес",
-    "продвинут",
-    "соревн",
-    "турнир",
-    "elite",
-];
+static SOFT_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("soft"));
+static REFUND_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("refund"));
+static CHEAP_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("cheap"));
+static PREMIUM_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("premium"));
+static BEGINNER_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("beginner"));
+static INTERMEDIATE_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("intermediate"));
+static PRO_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("pro"));
 
 fn number_word(word: &str) -> Option<f64> {
     const ENGLISH: [&str; 21] = [
@@ -945,53 +845,6 @@ fn number_word(word: &str) -> Option<f64> {
         _ if word.starts_with("dozen") || word.starts_with("дюжин") => 12.0,
         _ => return None,
     })
-}
-
-/// A weekday by the start of its name, in any form ("fridays", "пятницу",
-/// "понедельника"). Broader than the parser's `deadline::weekday_of` on
-/// purpose: the parser decides whether a word is a deadline, grounding only
-/// whether a value already read has a word behind it.
-fn weekday_word(word: &str) -> Option<Weekday> {
-    const NAMES: [(&str, Weekday); 14] = [
-        ("monday", Weekday::Monday),
-        ("tuesday", Weekday::Tuesday),
-        ("wednesday", Weekday::Wednesday),
-        ("thursday", Weekday::Thursday),
-        ("friday", Weekday::Friday),
-        ("saturday", Weekday::Saturday),
-        ("sunday", Weekday::Sunday),
-        ("понедельн", Weekday::Monday),
-        ("вторник", Weekday::Tuesday),
-        ("сред", Weekday::Wednesday),
-        ("четверг", Weekday::Thursday),
-        ("пятниц", Weekday::Friday),
-        ("суббот", Weekday::Saturday),
-        ("воскресен", Weekday::Sunday),
-    ];
-    NAMES.iter().find(|(name, _)| word.starts_with(name)).map(|(_, weekday)| *weekday)
-}
-
-fn month_word(word: &str) -> Option<u32> {
-    const MONTHS: [(&str, &str); 12] = [
-        ("jan", "январ"),
-        ("feb", "феврал"),
-        ("mar", "март"),
-        ("apr", "апрел"),
-        ("may", "ма"),
-        ("jun", "июн"),
-        ("jul", "июл"),
-        ("aug", "август"),
-        ("sep", "сентябр"),
-        ("oct", "октябр"),
-        ("nov", "ноябр"),
-        ("dec", "декабр"),
-    ];
-    MONTHS
-        .iter()
-        .position(|(english, russian)| {
-            word.starts_with(english) || (word.starts_with(russian) && (russian.chars().count() > 2 || word.len() <= 8))
-        })
-        .and_then(|index| u32::try_from(index + 1).ok())
 }
 
 fn day_number(word: &str) -> Option<u32> {

@@ -77,6 +77,16 @@ impl WordClass {
             .collect()
     }
 
+    /// Each entry with the mark as its spelling and value, in file order
+    /// (where a reading takes the first entry that fits, the order is the file's).
+    pub fn marked<'class>(&'class self, mark: &'class str) -> impl Iterator<Item = (&'class str, &'class str)> {
+        self.entries
+            .iter()
+            .zip(&self.marks)
+            .filter(move |(_, marks)| marks.iter().any(|listed| listed == mark))
+            .map(|((spelling, value), _)| (spelling.as_str(), value.as_str()))
+    }
+
     /// The spellings, in file order.
     pub fn spellings(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(spelling, _)| spelling.as_str())
@@ -139,6 +149,16 @@ classes! {
     PROPERTIES => "properties.txt",
     /// Units of a measure, each read as one spelling (`words::contradiction`).
     UNITS => "units.txt",
+    /// Weekday names, stems and abbreviations, marked with the readings that take each.
+    WEEKDAYS => "weekdays.txt",
+    /// Month names, abbreviations and stems, marked with the readings that take each.
+    MONTHS => "months.txt",
+    /// Grounding's cue words per fact (soft, refund, price preference, level).
+    CUES => "cues.txt",
+    /// Size words: cues, the filler after them, and the words a size label starts with.
+    SIZE_WORDS => "size-words.txt",
+    /// Words around an optional wish that are not the wish.
+    WISH_FILLERS => "wish-fillers.txt",
 }
 
 #[cfg(test)]

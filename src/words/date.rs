@@ -28,6 +28,7 @@ use chrono::{Datelike, Months, NaiveDate, Weekday as ChronoWeekday};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::class::{MONTHS, WEEKDAYS};
 use super::text::{Request, count};
 
 /// A named weekday, as an extractor returns it for "by Friday".
@@ -44,6 +45,19 @@ pub enum Weekday {
 }
 
 impl Weekday {
+    /// The weekday of an English name, the value of `weekdays.txt`.
+    fn named(name: &str) -> Option<Weekday> {
+        Some(match name.parse::<ChronoWeekday>().ok()? {
+            ChronoWeekday::Mon => Weekday::Monday,
+            ChronoWeekday::Tue => Weekday::Tuesday,
+            ChronoWeekday::Wed => Weekday::Wednesday,
+            ChronoWeekday::Thu => Weekday::Thursday,
+            ChronoWeekday::Fri => Weekday::Friday,
+            ChronoWeekday::Sat => Weekday::Saturday,
+            ChronoWeekday::Sun => Weekday::Sunday,
+        })
+    }
+
     fn to_chrono(self) -> ChronoWeekday {
         match self {
             Weekday::Monday => ChronoWeekday::Mon,
@@ -78,27 +92,6 @@ pub struct Deadline {
     pub at: Option<usize>,
 }
 
-const WEEKDAYS: [(&str, Weekday); 7] = [
-    ("monday", Weekday::Monday),
-    ("tuesday", Weekday::Tuesday),
-    ("wednesday", Weekday::Wednesday),
-    ("thursday", Weekday::Thursday),
-    ("friday", Weekday::Friday),
-    ("saturday", Weekday::Saturday),
-    ("sunday", Weekday::Sunday),
-];
-
-/// Russian weekday stems; среда is matched by its forms only, since "сред"
-/// also starts "среднего" (intermediate).
-const RUSSIAN_WEEKDAYS: [(&str, Weekday); 6] = [
-    ("понедельник", Weekday::Monday),
-    ("вторник", Weekday::Tuesday),
-    ("четверг", Weekday::Thursday),
-    ("пятниц", Weekday::Friday),
-    ("суббот", Weekday::Saturday),
-    ("воскресен", Weekday::Sunday),
-];
-
 /// Words that make a weekday a deadline rather than an event.
 const DEADLINE_BEFORE: [&[&str]; 12] = [
     &["by"],
@@ -116,30 +109,38 @@ const DEADLINE_BEFORE: [&[&str]; 12] = [
 ];
 
 /// A weekday named by one token, allowing one slip of the keyboard in long
-/// names ("thrusday", "wendesday").
+/// names ("thrusday", "wendesday"); the readings are the marks of
+/// `extractors/words/weekdays.txt`.
 pub(crate) fn weekday_of(word: &str) -> Option<Weekday> {
     let plain = word.trim_end_matches("'s");
-    for (name, weekday) in WEEKDAYS {
+    for (name, value) in WEEKDAYS.marked("whole") {
         if plain == name || plain.strip_suffix('s') == Some(name) {
-            return Some(weekday);
+            return Weekday::named(value);
         }
     }
-    if matches!(plain, "среда" | "среды" | "среду" | "среде") {
-        return Some(Weekday::Wednesday);
+    if let Some(value) = WEEKDAYS.marked("form").find(|(form, _)| plain == *form).map(|(_, value)| value) {
+        return Weekday::named(value);
     }
-    for (stem, weekday) in RUSSIAN_WEEKDAYS {
+    for (stem, value) in WEEKDAYS.marked("stem") {
         if plain.starts_with(stem) {
-            return Some(weekday);
+            return Weekday::named(value);
         }
     }
     if plain.chars().count() >= 6 && plain.is_ascii() {
-        for (name, weekday) in WEEKDAYS {
+        for (name, value) in WEEKDAYS.marked("whole") {
             if near(plain, name) {
-                return Some(weekday);
+                return Weekday::named(value);
             }
         }
     }
     None
+}
+
+/// A weekday by the start of its name, in any form ("fridays", "пятницу",
+/// "понедельника"): grounding's reading, broader than `weekday_of` on
+/// purpose (see the file's `@ground`).
+pub(crate) fn weekday_by_stem(word: &str) -> Option<Weekday> {
+    WEEKDAYS.marked("ground").find(|(stem, _)| word.starts_with(stem)).and_then(|(_, value)| Weekday::named(value))
 }
 
 /// Damerau–Levenshtein distance of at most 1 (one edit or one swap).
@@ -171,16 +172,7 @@ pub(crate) fn is_abbreviation_cue(word: &str) -> bool {
 
 /// "fri", "sat.": read only after "by"/"before"/"on", where nothing else fits.
 pub(crate) fn abbreviated_weekday(word: &str) -> Option<Weekday> {
-    Some(match word {
-        "mon" => Weekday::Monday,
-        "tue" | "tues" => Weekday::Tuesday,
-        "wed" => Weekday::Wednesday,
-        "thu" | "thur" | "thurs" => Weekday::Thursday,
-        "fri" => Weekday::Friday,
-        "sat" => Weekday::Saturday,
-        "sun" => Weekday::Sunday,
-        _ => return None,
-    })
+    WEEKDAYS.marked("short").find(|(short, _)| word == *short).and_then(|(_, value)| Weekday::named(value))
 }
 
 fn is_day_unit(word: &str) -> bool {
@@ -200,21 +192,22 @@ fn days_to_sunday(today: NaiveDate, weeks_ahead: u64) -> u64 {
 /// in full), Russian genitive forms ("ноября").
 pub(crate) fn month_of(word: &str) -> Option<u32> {
     let plain = word.trim_end_matches('.');
-    Some(match plain {
-        "january" | "jan" | "января" => 1,
-        "february" | "feb" | "февраля" => 2,
-        "march" | "mar" | "марта" => 3,
-        "april" | "apr" | "апреля" => 4,
-        "may" | "мая" => 5,
-        "june" | "jun" | "июня" => 6,
-        "july" | "jul" | "июля" => 7,
-        "august" | "aug" | "августа" => 8,
-        "september" | "sep" | "sept" | "сентября" => 9,
-        "october" | "oct" | "октября" => 10,
-        "november" | "nov" | "ноября" => 11,
-        "december" | "dec" | "декабря" => 12,
-        _ => return None,
-    })
+    MONTHS.marked("whole").find(|(name, _)| plain == *name).and_then(|(_, value)| month_number(value))
+}
+
+/// A month by the start of its name in any form ("novembers", "ноябре"):
+/// grounding's reading (see the file's `@ground`); a stem of two letters
+/// only in a short word, and the first stem that fits wins.
+pub(crate) fn month_by_stem(word: &str) -> Option<u32> {
+    MONTHS
+        .marked("ground")
+        .find(|(stem, _)| word.starts_with(stem) && (stem.chars().count() > 2 || word.len() <= 8))
+        .and_then(|(_, value)| month_number(value))
+}
+
+/// A month's number from its English name, the value of `months.txt`.
+fn month_number(name: &str) -> Option<u32> {
+    name.parse::<chrono::Month>().ok().map(|month| month.number_from_month())
 }
 
 /// A day of the month: "5", "05", "5th", "1st", "22nd", "3rd", "5-го".

@@ -18,7 +18,7 @@
 //! sentence makes it one ("in 43", "size 40 … and 43"), never on its own:
 //! "4 cans" is a count and "Pegasus 41" a model.
 
-use super::class::MEASURE_UNITS;
+use super::class::{MEASURE_UNITS, SIZE_WORDS};
 use super::text::Request;
 
 /// One size mention: its label, its first token (including "size"/"in"), and
@@ -33,12 +33,15 @@ pub struct SizeMention {
     pub either: bool,
 }
 
-const SIZE_WORDS: [&str; 10] =
-    ["size", "sizes", "sz", "размер", "размера", "размере", "размером", "grip", "ручка", "рост"];
+/// A word that says a size follows or is near ("size", "размер", "grip").
+fn is_size_cue(word: &str) -> bool {
+    SIZE_WORDS.has_mark(word, "cue")
+}
 
 /// Filler between "size" and its value ("size of 3x-large", "size should be large").
-const FILLER: [&str; 14] =
-    ["of", "the", "is", "should", "be", "a", "an", ":", "с", "желательно", "preferably", "ideally", "ideal", "-"];
+fn is_between(word: &str) -> bool {
+    SIZE_WORDS.has_mark(word, "between")
+}
 
 fn system_of(word: &str) -> Option<&'static str> {
     Some(match word {
@@ -525,7 +528,7 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         return Some((format!("{low}-{high}"), at));
     }
     if let Some((dimension, end)) = dimension_at(request, at) {
-        let after_size_word = (at.saturating_sub(4)..at).any(|index| SIZE_WORDS.contains(&request.word(index)));
+        let after_size_word = (at.saturating_sub(4)..at).any(|index| is_size_cue(request.word(index)));
         return after_size_word.then_some((dimension, end));
     }
     if let Some(value) = numeric(word) {
@@ -543,7 +546,7 @@ fn value_at(request: &Request, at: usize, letters_allowed: bool) -> Option<(Stri
         let text = |index: usize| request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
         // "size: 4.4 ounce", "size should be 2 pound": a measure the person
         // calls a size is one, unit and all (LABELLING.md).
-        let after_size_word = (at.saturating_sub(4)..at).any(|index| SIZE_WORDS.contains(&request.word(index)));
+        let after_size_word = (at.saturating_sub(4)..at).any(|index| is_size_cue(request.word(index)));
         let counted = matches!(request.word(at + 1), "count" | "ct" | "pcs" | "pieces");
         if after_size_word && (is_measure_unit(request.word(at + 1)) || counted) && request.same_clause(at, at + 1) {
             // "the size should be 17.7 inches by 23.6 inches": both sides.
@@ -682,9 +685,9 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         Some(SizeMention { label, start, end, fallback: false, either: false })
     };
     // "size 42", "size of 3x-large", "размер M", "grip 4 3/8".
-    if SIZE_WORDS.contains(&word) {
+    if is_size_cue(word) {
         let mut at = index + 1;
-        while FILLER.contains(&request.word(at)) && at < index + 4 {
+        while is_between(request.word(at)) && at < index + 4 {
             at += 1;
         }
         if let Some((label, end)) = value_at(request, at, true) {

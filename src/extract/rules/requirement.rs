@@ -8,6 +8,7 @@
 //! the person's words. A soft marker ("ideally", "if possible",
 //! "желательно") next to a stated fact marks that fact's field soft instead.
 
+use crate::words::class::WISH_FILLERS;
 use crate::words::text::Request;
 
 /// Phrases that make what is next to them optional.
@@ -32,16 +33,6 @@ pub const SOFT_MARKERS: [&[&str]; 19] = [
     &["если", "есть"],
     &["лучше", "всего"],
 ];
-
-/// Words around an optional wish that are not the wish ("that's a bonus").
-const OPTIONAL_FILLER: [&str; 22] = [
-    "that's", "a", "an", "if", "it's", "is", "would", "be", "nice", "to", "have", "i'd", "like", "that", "also", "and",
-    "please", "pls", "it", "they", "can", "do",
-];
-
-/// Filler before a wish; "a gift receipt" keeps its article.
-const LEADING_FILLER: [&str; 12] =
-    ["if", "it's", "is", "would", "be", "nice", "to", "have", "i'd", "like", "that", "also"];
 
 /// The most must markers read per request; real requests have one or two.
 const MAX_MUST_MARKERS: usize = 32;
@@ -521,8 +512,8 @@ pub fn optional_wish(request: &Request, markers: &[(usize, usize)], marker: (usi
     }
     let in_marker = |at: usize| markers.iter().any(|(first, last)| (*first..=*last).contains(&at));
     let words: Vec<usize> = (clause_start..=clause_end).filter(|at| request.is_word(*at) && !in_marker(*at)).collect();
-    let first = words.iter().position(|at| !LEADING_FILLER.contains(&request.word(*at)))?;
-    let last = words.iter().rposition(|at| !OPTIONAL_FILLER.contains(&request.word(*at)))?;
+    let first = words.iter().position(|at| !WISH_FILLERS.has_mark(request.word(*at), "leading"))?;
+    let last = words.iter().rposition(|at| !WISH_FILLERS.contains(request.word(*at)))?;
     let (start, end) = (*words.get(first)?, *words.get(last)?);
     if end < start || (start..=end).any(|at| request.is_consumed(at) && request.is_word(at)) {
         return None;
