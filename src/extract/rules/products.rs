@@ -167,7 +167,11 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         let article = matches!(word, "a" | "an");
         let separated = first
             || (article && (matches!(previous, "," | "and" | "&") || SHOP_FRAME.has_mark(previous, "opens")))
-            || (!article && matches!(previous, "," | ":" | "и" | "and") && request.is_word(index));
+            || (!article
+                && matches!(previous, "," | ":" | "и" | "and")
+                && request.is_word(index)
+                // "…, 10 cup": a measure of the product before, not another.
+                && !word.starts_with(|character: char| character.is_ascii_digit()));
         let refers_back =
             (index.saturating_sub(3)..index).any(|at| matches!(request.word(at), "these" | "those" | "all"));
         if separated && request.is_word(index) && !refers_back && !is_frame_word(word) {
@@ -349,6 +353,7 @@ mod tests {
 
     #[test]
     fn one_product_with_properties_is_no_list() {
+        assert!(cut("a Brita water filter pitcher, 10 cup").is_empty());
         assert!(cut("a leather belt suitable for both men and women, size waist 33, in coffee brown").is_empty());
         assert!(cut("black Nike running shoes size 42 under 100 dollars").is_empty());
         assert!(cut("a lamp with a glass shade and a satin nickel finish").is_empty());
