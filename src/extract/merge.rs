@@ -192,23 +192,14 @@ pub fn merge_grounded(outputs: &[GroundedFacts]) -> Result<Facts, MergeError> {
                     candidates(line_values.iter().map(|line| line.size_label.as_deref()), size_key);
                 let (quantity, quantity_more) =
                     candidates_by(line_values.iter().map(|line| line.quantity), |count| *count);
+                let prices = line_prices(line_values.iter().copied());
                 Line {
                     product: merge_product(line_values.iter().map(|line| line.product.as_deref())),
                     other: union_text(line_values.iter().flat_map(|line| line.other.iter()), &[]),
-                    // The strictest price said for the line, with its currency.
-                    explicit_max_cents: line_values.iter().filter_map(|line| line.explicit_max_cents).min(),
-                    explicit_max_currency: line_values
-                        .iter()
-                        .filter(|line| line.explicit_max_cents.is_some())
-                        .min_by_key(|line| line.explicit_max_cents)
-                        .and_then(|line| line.explicit_max_currency.clone()),
-                    // The highest floor said for the line, with its currency.
-                    price_min_cents: line_values.iter().filter_map(|line| line.price_min_cents).max(),
-                    price_min_currency: line_values
-                        .iter()
-                        .filter(|line| line.price_min_cents.is_some())
-                        .max_by_key(|line| line.price_min_cents)
-                        .and_then(|line| line.price_min_currency.clone()),
+                    explicit_max_cents: prices.0,
+                    explicit_max_currency: prices.1,
+                    price_min_cents: prices.2,
+                    price_min_currency: prices.3,
                     model_any: alternatives(
                         &model,
                         model_more,
@@ -615,6 +606,22 @@ fn merge_floor(outputs: &[Facts]) -> (Option<u64>, Option<String>, bool) {
     (Some(strictest), currency, stated.len() > 1)
 }
 
+/// A line's prices over extractors: the strictest ceiling (the lowest) and
+/// floor (the highest), each with the currency said with it.
+fn line_prices<'a>(
+    lines: impl Iterator<Item = &'a Line> + Clone,
+) -> (Option<u64>, Option<String>, Option<u64>, Option<String>) {
+    let ceiling =
+        lines.clone().filter(|line| line.explicit_max_cents.is_some()).min_by_key(|line| line.explicit_max_cents);
+    let floor = lines.filter(|line| line.price_min_cents.is_some()).max_by_key(|line| line.price_min_cents);
+    (
+        ceiling.and_then(|line| line.explicit_max_cents),
+        ceiling.and_then(|line| line.explicit_max_currency.clone()),
+        floor.and_then(|line| line.price_min_cents),
+        floor.and_then(|line| line.price_min_currency.clone()),
+    )
+}
+
 /// Lines: equal → that list. A different number of lines among extractors
 /// (an empty list included) → the first non-empty list, `lines` disputed.
 /// The same number but a field differing → that field merged like any other
@@ -661,18 +668,7 @@ fn merge_lines(outputs: &[Facts]) -> (Vec<Line>, Vec<FieldRef>) {
         // they are what every extractor agrees on (`rules` alone writes them).
         let product = merge_product(all.iter().map(|line| line.product.as_deref()));
         let other = union_text(all.iter().flat_map(|line| line.other.iter()), &[]);
-        let explicit_max_cents = all.iter().filter_map(|line| line.explicit_max_cents).min();
-        let explicit_max_currency = all
-            .iter()
-            .filter(|line| line.explicit_max_cents.is_some())
-            .min_by_key(|line| line.explicit_max_cents)
-            .and_then(|line| line.explicit_max_currency.clone());
-        let price_min_cents = all.iter().filter_map(|line| line.price_min_cents).max();
-        let price_min_currency = all
-            .iter()
-            .filter(|line| line.price_min_cents.is_some())
-            .max_by_key(|line| line.price_min_cents)
-            .and_then(|line| line.price_min_currency.clone());
+        let (explicit_max_cents, explicit_max_currency, price_min_cents, price_min_currency) = line_prices(all.iter());
         merged.push(Line {
             product,
             other,
@@ -949,5 +945,23 @@ mod tests {
         let merged = merge(&[facts(r#"{"color": "black"}"#)]).unwrap();
         assert!(merged.disputed.is_empty());
         assert_eq!(merge(&[]), Err(MergeError::Empty));
+    }
+
+    #[test]
+    fn a_line_s_prices_merge_to_the_strictest_with_their_currency() {
+        let one = facts(
+            r#"{"lines": [{"product": "belt", "explicit_max_cents": 21200, "explicit_max_currency": "PHP", "price_min_cents": 2500}, {"size_label": "M"}]}"#,
+        );
+        let two = facts(
+            r#"{"lines": [{"product": "belt", "explicit_max_cents": 9000, "price_min_cents": 4000, "price_min_currency": "PHP"}, {"size_label": "M"}]}"#,
+        );
+        let grounded = |facts: Facts| GroundedFacts { facts, soft_grounded: BTreeSet::new() };
+        let both = merge_grounded(&[grounded(one.clone()), grounded(two.clone())]).unwrap();
+        for merged in [merge(&[one, two]).unwrap(), both] {
+            let line = &merged.lines[0];
+            assert_eq!((line.explicit_max_cents, line.explicit_max_currency.as_deref()), (Some(9000), None));
+            assert_eq!((line.price_min_cents, line.price_min_currency.as_deref()), (Some(4000), Some("PHP")));
+            assert_eq!(line.product.as_deref(), Some("belt"));
+        }
     }
 }

@@ -63,6 +63,18 @@ struct Unit {
 pub fn segments(request: &Request) -> Vec<Segment> {
     let mut found: Vec<Segment> = Vec::new();
     for unit in units(request) {
+        // "The switch should …", "For the blouse, …": said of a product
+        // named before, whatever nouns it holds; "Please show shops …",
+        // "Show results in …": the frame.
+        if !unit.marked {
+            if let Some(owner) = referred(request, unit, &found) {
+                found[owner].parts.push((unit.start, unit.end));
+                continue;
+            }
+            if SHOP_FRAME.has_mark(request.word(unit.start), "asking") && !found.is_empty() {
+                continue;
+            }
+        }
         let starts = product_starts(request, unit);
         if starts.is_empty() {
             if unit.marked {
@@ -70,9 +82,6 @@ pub fn segments(request: &Request) -> Vec<Segment> {
                 // even when no head is found.
                 let start = skip_frame(request, unit.start, unit.end);
                 found.push(Segment::new(start, unit.end, None));
-            } else if let Some(owner) = referred(request, unit, &found) {
-                // "For the blouse, it should be cotton …": said of one named before.
-                found[owner].parts.push((unit.start, unit.end));
             } else if !is_frame(request, unit.start, unit.end)
                 && let Some(last) = found.last_mut()
             {
@@ -161,6 +170,12 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
     let mut index = skip_frame(request, unit.start, unit.end + 1);
     let mut both = false;
     let mut first = true;
+    // A list with articles ("a vacuum bag …, a bento box …") has its
+    // products article-led; a bare phrase after a comma there is a property
+    // ("…, US plug, …"). After a comma, bare phrases open products only in
+    // a list without articles ("cat supplements …, dog shampoos …"); after
+    // "and" in any ("a red hoodie and black jeans").
+    let with_articles = matches!(request.word(index), "a" | "an");
     while index <= unit.end {
         let word = request.word(index);
         let previous = request.word_before(index, 1);
@@ -168,7 +183,7 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         let separated = first
             || (article && (matches!(previous, "," | "and" | "&") || SHOP_FRAME.has_mark(previous, "opens")))
             || (!article
-                && matches!(previous, "," | ":" | "и" | "and")
+                && (matches!(previous, "и" | "and") || (!with_articles && matches!(previous, "," | ":")))
                 && request.is_word(index)
                 // "…, 10 cup": a measure of the product before, not another.
                 && !word.starts_with(|character: char| character.is_ascii_digit()));
