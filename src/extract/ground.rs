@@ -663,6 +663,22 @@ impl<'a> Words<'a> {
         })
     }
 
+    /// A spending limit of `hundredths` (shared or a line's): its number,
+    /// or the parser's reading of it.
+    fn ceiling_said(&self, hundredths: u64) -> Option<(usize, usize)> {
+        self.number(hundredths as f64 / 100.0).or_else(|| self.limit(hundredths))
+    }
+
+    /// A price floor of `hundredths` (shared or a line's), as a limit is.
+    fn floor_said(&self, hundredths: u64) -> Option<(usize, usize)> {
+        self.number(hundredths as f64 / 100.0).or_else(|| self.floor(hundredths))
+    }
+
+    /// A price's currency: the code as written, or the words it was said in.
+    fn currency_said(&self, code: &str) -> Option<(usize, usize)> {
+        self.currency(code).or_else(|| self.phrase(code))
+    }
+
     /// A floor of `hundredths` as the offline parser reads it
     /// ([`money::floors_in`]): the lower end of a range in thousands ("от 5
     /// до 10 тыс"), where the number alone is not it.
@@ -1082,7 +1098,7 @@ pub fn ground(
         out.explicit_max_cents,
         "explicit_max_cents",
         FieldName::ExplicitMaxCents.into(),
-        |w: &Words, value: &u64| w.number(*value as f64 / 100.0).or_else(|| w.limit(*value))
+        |w: &Words, value: &u64| w.ceiling_said(*value)
     );
     if out.explicit_max_cents.is_none() {
         out.explicit_max_currency = None;
@@ -1091,13 +1107,12 @@ pub fn ground(
         out.explicit_max_currency,
         "explicit_max_currency",
         FieldName::ExplicitMaxCents.into(),
-        |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+        |w: &Words, value: &String| w.currency_said(value)
     );
     // A floor like a limit: its number (or the parser's reading of it) in
     // the words, and its currency said.
     single!(out.price_min_cents, "price_min_cents", FieldName::PriceMinCents.into(), |w: &Words, value: &u64| w
-        .number(*value as f64 / 100.0)
-        .or_else(|| w.floor(*value)));
+        .floor_said(*value));
     if out.price_min_cents.is_none() {
         out.price_min_currency = None;
     }
@@ -1105,7 +1120,7 @@ pub fn ground(
         out.price_min_currency,
         "price_min_currency",
         FieldName::PriceMinCents.into(),
-        |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+        |w: &Words, value: &String| w.currency_said(value)
     );
     if out.free_shipping {
         let found = words.cue(&FREE_SHIPPING_CUES);
@@ -1200,7 +1215,7 @@ pub fn ground(
             line.explicit_max_cents,
             &format!("lines[{index}].explicit_max_cents"),
             at(FieldName::ExplicitMaxCents),
-            |w: &Words, value: &u64| w.number(*value as f64 / 100.0).or_else(|| w.limit(*value))
+            |w: &Words, value: &u64| w.ceiling_said(*value)
         );
         if line.explicit_max_cents.is_none() {
             line.explicit_max_currency = None;
@@ -1209,13 +1224,13 @@ pub fn ground(
             line.explicit_max_currency,
             &format!("lines[{index}].explicit_max_currency"),
             at(FieldName::ExplicitMaxCents),
-            |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+            |w: &Words, value: &String| w.currency_said(value)
         );
         single!(
             line.price_min_cents,
             &format!("lines[{index}].price_min_cents"),
             at(FieldName::PriceMinCents),
-            |w: &Words, value: &u64| w.number(*value as f64 / 100.0).or_else(|| w.floor(*value))
+            |w: &Words, value: &u64| w.floor_said(*value)
         );
         if line.price_min_cents.is_none() {
             line.price_min_currency = None;
@@ -1224,7 +1239,7 @@ pub fn ground(
             line.price_min_currency,
             &format!("lines[{index}].price_min_currency"),
             at(FieldName::PriceMinCents),
-            |w: &Words, value: &String| w.currency(value).or_else(|| w.phrase(value))
+            |w: &Words, value: &String| w.currency_said(value)
         );
         single_quoted!(
             line.color,
