@@ -56,6 +56,10 @@ OUT = ROOT / "datasets" / "items"
 TODAY = "2026-11-02"
 DELIVERY_DAYS = 5
 CURRENCY = "PHP"
+# The benchmark's shop services (`service`) as Lazada's product page shows them, carried as one attribute of the
+# line: what the answer's offer has is part of its words. `freeShipping` is also the carts' free shipping option.
+SERVICES_NAME = "Shop services"
+SERVICE_NAMES = {"official": "LazMall", "COD": "Cash on Delivery", "flashsale": "LazFlash", "freeShipping": "Free Shipping"}
 # A product without a price range: a fixed, ordinary price (pesos).
 DEFAULT_PRICE = 199
 
@@ -131,6 +135,12 @@ class Product:
         self.price = price_of(raw)
         self.services = list(raw.get("service", []))
 
+    @property
+    def shop_services(self):
+        """The offer's services as the marketplace's page names them (`SERVICE_NAMES`), or None."""
+        names = [SERVICE_NAMES[service] for service in self.services if service in SERVICE_NAMES]
+        return ", ".join(names) or None
+
     def copy(self):
         clone = Product.__new__(Product)
         clone.__dict__ = {**self.__dict__, "options": dict(self.options), "attributes": dict(self.attributes)}
@@ -171,6 +181,8 @@ class Product:
             variant_options.append({"name": name, "value": value})
         custom_attributes = [{"display_name": humanise(key), "value": value if key != "brand" else self.brand}
                              for key, value in self.attributes.items()]
+        if self.shop_services:
+            custom_attributes.append({"display_name": SERVICES_NAME, "value": self.shop_services})
         amount = self.price * 100
         line = {"id": f"line_item_{index + 1}", "item": {"id": self.id, "name": self.title, "unit_amount": amount},
                 "quantity": 1, "name": self.title, "unit_amount": amount, "product_id": self.id}
@@ -194,6 +206,8 @@ class Product:
         attributes = {humanise(key): value for key, value in self.options.items()
                       if key.casefold() not in COLOUR_KEYS | SIZE_KEYS}
         attributes.update({humanise(key): value for key, value in self.attributes.items() if key != "brand"})
+        if self.shop_services:
+            attributes[SERVICES_NAME] = self.shop_services
         if attributes:
             item["attributes"] = attributes
         return item
@@ -246,6 +260,7 @@ def replacement(task_id, line, products, pool, task_words):
             best = (key, candidate)
     wrong = best[1].copy()
     wrong.price = replaced.price
+    wrong.services = list(replaced.services)  # the offer's services are not what a wrong cart gets wrong
     adjusted, differs = [], []
     for keys, label in ((COLOUR_KEYS, "colour"), (SIZE_KEYS, "size")):
         key, value = replaced.option(keys)

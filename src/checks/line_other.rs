@@ -38,7 +38,7 @@ pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> Pair
     let mut cost = PairCost::default();
     for text in &target.other {
         match read(text, item) {
-            Reading::Met(_) => {}
+            Reading::Met(_) | Reading::ShopCategory => {}
             Reading::Unknown => cost.warns += 1,
             Reading::Contradicted(_) => match severity(target, rules) {
                 Severity::Block => cost.blocks += 1,
@@ -73,6 +73,12 @@ pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &Seve
                         text: text.clone(),
                         items: vec![ItemSays { said: contradiction.item_says, item: name.clone() }],
                     },
+                ),
+                Reading::ShopCategory => (
+                    Code::Other,
+                    Severity::Warn,
+                    Compared::Nothing,
+                    Message::OtherCategory { text: text.clone(), items: vec![name.clone()] },
                 ),
                 Reading::Unknown => (
                     Code::Other,

@@ -80,6 +80,10 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
                 block.actual = Compared::Text(actual);
                 return block;
             }
+            if readings.iter().any(|(_, reading)| *reading == Reading::ShopCategory) {
+                let message = Message::OtherCategory { text: text.clone(), items: names.clone() };
+                return finding(FieldName::Other, index, text, Severity::Warn, message);
+            }
         }
         finding(FieldName::Other, index, text, severity, Message::Other { text: text.clone(), items: names.clone() })
     });

@@ -501,6 +501,13 @@ pub enum Message {
         said: String,
         item: ItemName,
     },
+    /// A shop's category ("in the flashlight category") the items' words
+    /// do not name (a note): the category is the shop's, and what the item
+    /// is is read by the product check.
+    OtherCategory {
+        text: String,
+        items: Vec<ItemName>,
+    },
     /// A free-text requirement every item's own words plainly contradict:
     /// what each item says, as it spells it.
     OtherContradicted {

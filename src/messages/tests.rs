@@ -35,6 +35,7 @@ fn kind(message: &Message) -> &'static str {
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
         Message::OtherSaid { .. } => "OtherSaid",
+        Message::OtherCategory { .. } => "OtherCategory",
         Message::OtherContradicted { .. } => "OtherContradicted",
         Message::Product { .. } => "Product",
         Message::Unchecked { .. } => "Unchecked",
@@ -66,7 +67,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 51;
+const KINDS: usize = 52;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -209,6 +210,7 @@ fn samples() -> Vec<Message> {
         Message::Other { text: "без орехов".into(), items: vec!["Granola".into(), "Muesli".into()] },
         Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
         Message::OtherSaid { text: "made of denim".into(), said: "Denim".into(), item: item() },
+        Message::OtherCategory { text: "in the flashlight category".into(), items: vec!["LED Penlight".into()] },
         Message::ItemPriceOver {
             max: Money::new(8_300, Some("PHP")),
             price: Money::new(9_000, Some("PHP")),

@@ -141,6 +141,13 @@ classes! {
     /// The frame of a request for several products from one shop, marked
     /// with the words that open a product of the list.
     SHOP_FRAME => "shop-frame.txt",
+    /// Services of a shop or an offer ("LazMall", "cash on delivery"), each
+    /// read as the service it names, and the words that ask nothing more
+    /// beside one (`words::service`).
+    SHOP_SERVICES => "shop-services.txt",
+    /// Members of a list of one kind ("one … another …") and the ordinals
+    /// that refer back to a product named before ("the second is …").
+    LIST_MEMBERS => "list-members.txt",
     /// Materials, each read as its English value, marked with what it is a
     /// kind of (`words::contradiction`).
     MATERIALS => "materials.txt",

@@ -29,6 +29,7 @@ pub mod noun;
 pub mod product;
 pub mod reading;
 pub mod requirement;
+pub mod service;
 pub mod size;
 pub mod text;
 

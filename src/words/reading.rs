@@ -17,6 +17,11 @@ pub enum Reading {
     Contradicted(Contradiction),
     /// Neither: the person is asked.
     Unknown,
+    /// A shop's category ("in the flashlight category") the item's words
+    /// do not name: the shop's taxonomy, which the person cannot settle
+    /// and the product check already reads (what the item is), so a note,
+    /// never a question.
+    ShopCategory,
 }
 
 /// Reads a requirement against one item: met if its words say it, else
@@ -29,7 +34,13 @@ pub fn read(requirement: &str, item: &ItemTexts) -> Reading {
     if let Some(said) = said(requirement, &item.all()) {
         return Reading::Met(said);
     }
-    contradicted(requirement, item).map_or(Reading::Unknown, Reading::Contradicted)
+    if let Some(contradiction) = contradicted(requirement, item) {
+        return Reading::Contradicted(contradiction);
+    }
+    if super::requirement::names_a_category(requirement) {
+        return Reading::ShopCategory;
+    }
+    Reading::Unknown
 }
 
 #[cfg(test)]
@@ -47,5 +58,9 @@ mod tests {
         assert!(matches!(read("made of leather", &both), Reading::Met(_)));
         assert_eq!(read("simple pattern", &item(vec!["Belt"], vec![("Pattern", "plain")])), Reading::Unknown);
         assert_eq!(read("65W", &item(vec!["USB-C charger 65 W"], vec![])), Reading::Met(Said { quote: "65 W".into() }));
+        // A shop's category: met by the item's words, else a note.
+        let penlight = item(vec!["LED Penlight Bag Clip"], vec![]);
+        assert_eq!(read("bags category", &penlight), Reading::Met(Said { quote: "Bag".into() }));
+        assert_eq!(read("in the flashlight category", &penlight), Reading::ShopCategory);
     }
 }

@@ -31,12 +31,14 @@ pub(super) struct RequirementWords {
     /// Words that make a requirement's numbers bounds, ranges or another
     /// thing's measure ("up to", "between", "for").
     pub(super) not_a_value: BTreeSet<String>,
+    /// Words that make a requirement a shop's category ("bags category").
+    category: BTreeSet<String>,
 }
 
 impl RequirementWords {
     /// Whether a word carries no requirement of its own.
     pub(super) fn is_filler(&self, word: &str) -> bool {
-        self.filler.contains(word) || super::is_filler(word)
+        self.filler.contains(word) || self.category.contains(word) || super::is_filler(word)
     }
 }
 
@@ -95,12 +97,35 @@ pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
     if wanted.iter().any(|token| is_negation(&token.folded)) {
         return said_whole(&wanted, texts);
     }
-    let content: Vec<&Token> = wanted.iter().filter(|token| !words.is_filler(&token.folded)).collect();
-    if content.is_empty() {
-        return None;
-    }
     let item: Vec<Token> = texts.iter().flat_map(|text| tokens(text)).collect();
     let mut quoted: Vec<String> = Vec::new();
+    // "with LazMall perks": each service named must be the item's, and the
+    // words that only dress one ask nothing more.
+    let services = named_services(&wanted);
+    if !services.is_empty() {
+        let offered = named_services(&item);
+        for (_, service) in &services {
+            let (range, _) = offered.iter().find(|(_, offered)| offered == service)?;
+            let said: Vec<&str> = item[range.clone()].iter().map(|token| token.original.as_str()).collect();
+            let said = said.join(" ");
+            if !quoted.contains(&said) {
+                quoted.push(said);
+            }
+        }
+    }
+    let in_service = |index: usize| services.iter().any(|(range, _)| range.contains(&index));
+    let content: Vec<&Token> = wanted
+        .iter()
+        .enumerate()
+        .filter(|(index, token)| {
+            !words.is_filler(&token.folded)
+                && !(!services.is_empty() && (in_service(*index) || super::service::is_perk(&token.folded)))
+        })
+        .map(|(_, token)| token)
+        .collect();
+    if content.is_empty() && services.is_empty() {
+        return None;
+    }
     for token in content {
         let found = item.iter().find(|candidate| same_word(&candidate.folded, &token.folded))?;
         if !quoted.contains(&found.original) {
@@ -108,6 +133,18 @@ pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// Whether a requirement names a shop's category ("in the flashlight
+/// category", "categorized under water pumps").
+pub fn names_a_category(requirement: &str) -> bool {
+    tokens(requirement).iter().any(|token| WORDS.category.contains(&token.folded))
+}
+
+/// The services a run of tokens names (`super::service`).
+fn named_services(tokens: &[Token]) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let words: Vec<&str> = tokens.iter().map(|token| token.folded.as_str()).collect();
+    super::service::named(&words)
 }
 
 /// How many of a requirement's words, other than fillers and numbers, one
@@ -220,6 +257,7 @@ fn parse(text: &str) -> Result<RequirementWords, usize> {
             "[filler]" => section = Some(&mut words.filler),
             "[beside-material]" => section = Some(&mut words.beside_material),
             "[not-a-value]" => section = Some(&mut words.not_a_value),
+            "[category]" => section = Some(&mut words.category),
             _ => {
                 let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
                 if line.contains(' ') || !set.insert(fold(line)) {
@@ -243,6 +281,7 @@ mod tests {
     fn the_embedded_word_list_parses() {
         let words = parse(REQUIREMENT_WORDS).expect("requirement-words.txt parses");
         assert!(words.filler.contains("made") && is_negation("without") && is_negation("free"));
+        assert!(words.category.contains("category") && names_a_category("in the bags category"));
         assert_eq!(parse("word\n").unwrap_err(), 1);
         assert_eq!(parse("[filler]\nmade\nmade\n").unwrap_err(), 3);
     }
@@ -255,6 +294,17 @@ mod tests {
         assert_eq!(met("waist 44", &["MEN LEATHER BELT", "waist:44"]).as_deref(), Some("waist 44"));
         assert!(met("leather business casual belts", &["MEN LEATHER BUSINESS CASUAL BELT"]).is_some());
         assert!(met("из натуральной кожи", &["Ремень из натуральной кожи"]).is_some());
+    }
+
+    #[test]
+    fn a_service_is_met_only_by_the_same_service_in_the_item() {
+        let offer = ["Speed Wooden Sword Stand", "Shop services", "LazMall, Cash on Delivery"];
+        assert_eq!(met("available through LazMall", &offer).as_deref(), Some("LazMall"));
+        assert_eq!(met("supports COD", &offer).as_deref(), Some("Cash on Delivery"));
+        assert_eq!(met("LazMall perks like guaranteed authenticity", &offer).as_deref(), Some("LazMall"));
+        assert_eq!(met("LazFlash deals", &offer), None, "another service");
+        assert_eq!(met("LazMall benefits and a wooden frame", &offer), None, "a word of its own the item lacks");
+        assert_eq!(met("cash on delivery", &["Cash Register on Delivery Truck"]), None);
     }
 
     #[test]

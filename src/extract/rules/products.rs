@@ -18,7 +18,7 @@
 //! Linear in the request.
 
 use super::chunk::is_attaching;
-use crate::words::class::{FILLERS, SHOP_FRAME};
+use crate::words::class::{FILLERS, LIST_MEMBERS, SHOP_FRAME};
 use crate::words::noun::{is_product_noun, product_stem};
 use crate::words::product::lexicon;
 use crate::words::text::Request;
@@ -62,13 +62,22 @@ struct Unit {
 /// outside them are the frame. Empty unless two segments have a head.
 pub fn segments(request: &Request) -> Vec<Segment> {
     let mut found: Vec<Segment> = Vec::new();
-    for unit in units(request) {
+    let units = units(request);
+    let marked_units = units.iter().filter(|unit| unit.marked).count();
+    for unit in units {
         // "The switch should …", "For the blouse, …": said of a product
         // named before, whatever nouns it holds; "Please show shops …",
         // "Show results in …": the frame.
         if !unit.marked {
             if let Some(owner) = referred(request, unit, &found) {
                 found[owner].parts.push((unit.start, unit.end));
+                continue;
+            }
+            let nth = said_of_nth(request, unit, found.len());
+            if !nth.is_empty() {
+                for (owner, start, end) in nth {
+                    found[owner].parts.push((start, end));
+                }
                 continue;
             }
             if SHOP_FRAME.has_mark(request.word(unit.start), "asking") && !found.is_empty() {
@@ -95,8 +104,10 @@ pub fn segments(request: &Request) -> Vec<Segment> {
             found.push(Segment::new(start, end, head));
         }
     }
-    // Two products, one of them at least with a known head.
-    if found.len() < 2 || found.iter().all(|segment| segment.head.is_none()) {
+    // Two products, one of them at least with a known head, or a list
+    // marked as one ("First, … Second, …", "one … another …").
+    let members = found.iter().filter(|segment| is_member(request, segment.parts[0].0)).count();
+    if found.len() < 2 || (found.iter().all(|segment| segment.head.is_none()) && marked_units + members < 2) {
         return Vec::new();
     }
     found
@@ -114,16 +125,31 @@ fn units(request: &Request) -> Vec<Unit> {
             units.push(Unit { start, end, marked });
         }
     };
+    let mut depth = 0usize;
     while index < request.len() {
         let word = request.word(index);
+        match word {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
         // A colon ends a unit only after the frame ("these items:") or
-        // before a marker: "size us:6" is one size.
-        let colon_cut =
-            word == ":" && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
+        // before a marker: "size us:6" is one size, "(component type:
+        // dispensers)" one property.
+        let colon_cut = word == ":"
+            && depth == 0
+            && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
         if matches!(word, "." | "!" | "?" | ";") || colon_cut {
             close(&mut units, start, index, marked);
             start = index + 1;
-            marked = false;
+            // "these items: a cat food …; a dog food …; and an oil …": after
+            // a list's colon or semicolon, an article opens a list member,
+            // whether or not its head is a word the lexicon knows.
+            let next = if request.word(start) == "and" { start + 1 } else { start };
+            let listed = matches!(word, ";" | ":") && matches!(request.word(next), "a" | "an");
+            // "…; food grade diatomaceous earth, …": a member of a list whose
+            // members so far were marked.
+            marked = listed || (word == ";" && units.last().is_some_and(|unit: &Unit| unit.marked));
             index += 1;
             continue;
         }
@@ -168,6 +194,16 @@ fn marker_at(request: &Request, index: usize) -> Option<usize> {
 fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> {
     let mut starts: Vec<(usize, Option<usize>)> = Vec::new();
     let mut index = skip_frame(request, unit.start, unit.end + 1);
+    // "Find a shop that sells both basketball shoes …": the phrase after
+    // the shop's opener is a product, whether or not its head is known.
+    let opened = past_the_shop(request, index, (index + 6).min(unit.end));
+    let past_shop = opened > index && opened <= unit.end;
+    if past_shop {
+        index = opened;
+    }
+    let after_opener = past_shop || (index > unit.start && SHOP_FRAME.has_mark(request.word_before(index, 1), "opens"));
+    let mut depth = 0usize;
+    let mut members = 0usize;
     let mut both = false;
     let mut first = true;
     // A list with articles ("a vacuum bag …, a bento box …") has its
@@ -180,21 +216,49 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         let word = request.word(index);
         let previous = request.word_before(index, 1);
         let article = matches!(word, "a" | "an");
-        let separated = first
-            || (article && (matches!(previous, "," | "and" | "&") || SHOP_FRAME.has_mark(previous, "opens")))
-            || (!article
-                && (matches!(previous, "и" | "and") || (!with_articles && matches!(previous, "," | ":")))
+        // "(1 piece, spray paint type, …)": a list inside parentheses is
+        // the product's own.
+        match word {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let separated = depth == 0
+            && (first
+                || (article
+                    && (matches!(previous, "," | "and" | "&" | "plus")
+                        || as_well_as(request, index)
+                        || SHOP_FRAME.has_mark(previous, "opens")))
+                || (!article
+                && (matches!(previous, "и" | "and")
+                    || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
+                    || (!with_articles && matches!(previous, "," | ":")))
                 && request.is_word(index)
                 // "…, 10 cup": a measure of the product before, not another.
-                && !word.starts_with(|character: char| character.is_ascii_digit()));
+                && !word.starts_with(|character: char| character.is_ascii_digit())
+                && !(word == "as" && request.word(index + 1) == "well")));
         let refers_back =
             (index.saturating_sub(3)..index).any(|at| matches!(request.word(at), "these" | "those" | "all"));
-        if separated && request.is_word(index) && !refers_back && !is_frame_word(word) {
+        // "where one item has …, and another item is …": a member of a
+        // list of one kind, whatever its head.
+        if depth == 0 && is_member(request, index) {
+            starts.push((index, None));
+            members += 1;
+            first = false;
+            index += 1;
+            continue;
+        }
+        // Within a list of members, only a member opens another product.
+        if separated && members == 0 && request.is_word(index) && !refers_back && !is_frame_word(word) {
             let from = if article { index + 1 } else { index };
             let head = phrase_head(request, from, unit.end);
-            let explicit = article && both && previous == "and";
+            let explicit = (article && both && previous == "and") || (first && after_opener);
             if head.is_some() || explicit {
-                starts.push((index, head));
+                // "a shop offering both a waterproof switch": the phrase
+                // read from "a" names the shop first; the product starts
+                // after the frame.
+                let start = head.map_or(index, |head| past_the_shop(request, index, head));
+                starts.push((start, head));
                 both = previous == "both" || (both && !explicit);
                 index = head.map_or(index + 1, |head| head + 1);
                 first = false;
@@ -207,7 +271,78 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         first = false;
         index += 1;
     }
+    // "power tools where one item …, and another …": the kind before the
+    // members is said of them all, not a product of its own.
+    if members > 0
+        && let Some(first_member) = starts.iter().position(|(at, _)| is_member(request, *at))
+    {
+        starts.drain(..first_member);
+    }
     starts
+}
+
+/// Whether a list member opens at `index`: "one" before a word that makes
+/// it one ("one item", "one is", "one in red"; not "one size"), "another",
+/// or an article before an ordinal ("a third with …").
+fn is_member(request: &Request, index: usize) -> bool {
+    let word = request.word(index);
+    let next = request.word(index + 1);
+    match word {
+        "one" => LIST_MEMBERS.has_mark(next, "after-one") && request.word_before(index, 1) != "the",
+        "another" => LIST_MEMBERS.has_mark(word, "member"),
+        "a" | "an" => LIST_MEMBERS.has_mark(next, "nth") && LIST_MEMBERS.value(next) != Some("1"),
+        _ => false,
+    }
+}
+
+/// "The first is a dress set, and the second is a t-shirt …": the pieces
+/// of a unit that opens with "the" and an ordinal, each with the earlier
+/// segment its ordinal names. Empty when the unit does not open so, or an
+/// ordinal names no segment found.
+fn said_of_nth(request: &Request, unit: Unit, found: usize) -> Vec<(usize, usize, usize)> {
+    let nth = |at: usize| -> Option<usize> {
+        if request.word(at) != "the" || !LIST_MEMBERS.has_mark(request.word(at + 1), "nth") {
+            return None;
+        }
+        match LIST_MEMBERS.value(request.word(at + 1))? {
+            "last" => found.checked_sub(1),
+            place => place.parse::<usize>().ok()?.checked_sub(1).filter(|owner| *owner < found),
+        }
+    };
+    if nth(unit.start).is_none() {
+        return Vec::new();
+    }
+    let opens: Vec<usize> = (unit.start..=unit.end).filter(|at| nth(*at).is_some()).collect();
+    let mut pieces = Vec::new();
+    for (position, &start) in opens.iter().enumerate() {
+        let end = opens.get(position + 1).map_or(unit.end, |&next| last_word_before(request, next));
+        match nth(start) {
+            Some(owner) => pieces.push((owner, start, end)),
+            None => return Vec::new(),
+        }
+    }
+    pieces
+}
+
+/// Where the product's phrase starts in `start..head` when it first names
+/// the shop ("a shop offering both a switch", "shop selling contact
+/// lenses"): past the last frame word after the shop's name. `start` when
+/// no shop is named.
+fn past_the_shop(request: &Request, start: usize, head: usize) -> usize {
+    let Some(shop) = (start..head).find(|at| SHOP_FRAME.has_mark(request.word(*at), "shop")) else {
+        return start;
+    };
+    let mut at = shop + 1;
+    while at < head && (is_frame_word(request.word(at)) || matches!(request.word(at), "that" | "which" | "who")) {
+        at += 1;
+    }
+    // "The shop should have …" opens nothing; "shops offering these items"
+    // names no product yet.
+    let opens = (shop + 1..at).any(|index| SHOP_FRAME.has_mark(request.word(index), "opens"));
+    if !opens || (shop..at).any(|index| matches!(request.word(index), "these" | "those" | "all" | "following")) {
+        return start;
+    }
+    at
 }
 
 /// The head of the noun phrase starting at `from`: the last product word
@@ -266,9 +401,21 @@ fn skip_frame(request: &Request, from: usize, start: usize) -> usize {
     at
 }
 
+/// Whether "as well as" ends just before `index` ("…, as well as a vinyl
+/// mat"): a list's separator.
+fn as_well_as(request: &Request, index: usize) -> bool {
+    index >= 3
+        && request.word(index - 3) == "as"
+        && request.word(index - 2) == "well"
+        && request.word(index - 1) == "as"
+}
+
 /// The last word before `index` (skipping the separators between products).
 fn last_word_before(request: &Request, index: usize) -> usize {
     let mut at = index.saturating_sub(1);
+    if as_well_as(request, index) {
+        at = index - 4;
+    }
     while at > 0
         && (!request.is_word(at) || matches!(request.word(at), "and" | "both") || is_frame_word(request.word(at)))
     {
@@ -363,6 +510,91 @@ mod tests {
                 "a maroon plus size women's blouse. For the blouse, it should be cotton",
                 "a royal blue semi crop top. For the crop top, I want a regular size"
             ]
+        );
+    }
+
+    #[test]
+    fn a_list_after_a_colon_or_semicolons_is_one_product_a_member_whatever_its_head() {
+        assert_eq!(
+            cut("Find a shop offering these items: a natural dry cat food in 1kg repacked size, priced above 473 \
+                 PHP; a grain-free soft dog food for adult dogs, over 437 PHP; food grade diatomaceous earth, more \
+                 than 648 PHP; and a 250ml extra virgin coconut oil for pets. All products should be available from \
+                 the same seller."),
+            vec![
+                "a natural dry cat food in 1kg repacked size, priced above 473 PHP",
+                "a grain-free soft dog food for adult dogs, over 437 PHP",
+                "food grade diatomaceous earth, more than 648 PHP",
+                "a 250ml extra virgin coconut oil for pets"
+            ]
+        );
+        assert_eq!(
+            cut("Looking for a shop offering these items: First, a hair care product for color protection. Second, \
+                 a cream hair dye from Bremod. Third, a permanent hair color set."),
+            vec![
+                "a hair care product for color protection",
+                "a cream hair dye from Bremod",
+                "a permanent hair color set"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_shop_s_frame_is_not_part_of_the_first_product() {
+        assert_eq!(
+            cut("Find a shop offering both a waterproof POE network switch with gigabit ethernet and a server memory \
+                 RAM compatible with X99 motherboards."),
+            vec![
+                "a waterproof POE network switch with gigabit ethernet",
+                "a server memory RAM compatible with X99 motherboards"
+            ]
+        );
+        assert_eq!(
+            cut("Find a shop that sells both basketball shoes made in China with EU size 42, and also basketball \
+                 shoes in EU size 44, yellow color."),
+            vec!["basketball shoes made in China with EU size 42", "basketball shoes in EU size 44, yellow color"]
+        );
+        // The first phrase after the shop's opener is a product even when
+        // its head is no word the lexicon knows as one.
+        assert_eq!(
+            cut("Find shops offering a carpenter square with a price above 318 PHP, a bonsai scissors, and an \
+                 aluminum pool pole."),
+            vec!["a carpenter square with a price above 318 PHP", "a bonsai scissors", "an aluminum pool pole"]
+        );
+        assert!(
+            cut("Find a shop offering both vinyl tiles with a thickness of 0.3mm, and spray paint in silver color (1 \
+                 piece, spray paint type, available for cash on delivery), as well as a vinyl mat in color 229. The \
+                 shop should have all these items in their selection.")
+                == vec![
+                    "vinyl tiles with a thickness of 0.3mm",
+                    "spray paint in silver color (1 piece, spray paint type, available for cash on delivery",
+                    "a vinyl mat in color 229"
+                ]
+        );
+    }
+
+    #[test]
+    fn members_of_one_kind_and_ordinals_that_refer_back() {
+        assert_eq!(
+            cut("Find a shop selling contact lenses where one product has a black color option and costs between \
+                 12 and 50 pesos, and another product has both black and soft color options."),
+            vec![
+                "one product has a black color option and costs between 12 and 50 pesos",
+                "another product has both black and soft color options"
+            ]
+        );
+        assert_eq!(
+            cut("Find a shop that offers both a nature-themed baby clothing set for 18-24 months, and an \
+                 animal-themed kids outfit for 18-24m. The first is a dress set, and the second is a t-shirt and \
+                 shorts combo."),
+            vec![
+                "a nature-themed baby clothing set for 18-24 months. The first is a dress set",
+                "an animal-themed kids outfit for 18-24m. the second is a t-shirt and shorts combo"
+            ]
+        );
+        // "one size" is a size, not a member.
+        assert_eq!(
+            cut("Find shops offering a tactical belt for men, one size for everyone, and a leather wallet in brown."),
+            vec!["a tactical belt for men, one size for everyone", "a leather wallet in brown"]
         );
     }
 

@@ -1,4 +1,5 @@
-//! Free shipping: "free shipping", "free delivery", "shipping is free",
+//! Free shipping: "free shipping", "free delivery", "complimentary
+//! shipping", "shipping is free",
 //! "бесплатная доставка", "доставка бесплатно" (issue 28 §5).
 //!
 //! A negated or waived wish ("no free shipping needed", "without free
@@ -20,7 +21,7 @@ pub fn extract(request: &Request) -> Option<(usize, usize)> {
         let word = request.word(index);
         let next = request.word(index + 1);
         let shipping = |word: &str| matches!(word, "shipping" | "delivery" | "ship");
-        let span = if word == "free" && shipping(next) {
+        let span = if matches!(word, "free" | "complimentary") && shipping(next) {
             Some((index, index + 1))
         } else if shipping(word) && matches!(next, "is" | "be") && request.word(index + 2) == "free" {
             Some((index, index + 2))
@@ -55,6 +56,7 @@ mod tests {
         assert_eq!(said("running shoes with free shipping").as_deref(), Some("free shipping"));
         assert_eq!(said("a lamp, free delivery please").as_deref(), Some("free delivery"));
         assert_eq!(said("the shipping is free").as_deref(), Some("shipping is free"));
+        assert_eq!(said("a spray handle with complimentary shipping").as_deref(), Some("complimentary shipping"));
         assert_eq!(said("кроссовки, бесплатная доставка").as_deref(), Some("бесплатная доставка"));
         assert_eq!(said("чехол с бесплатной доставкой").as_deref(), Some("бесплатной доставкой"));
         assert_eq!(said("доставка бесплатная, размер 42").as_deref(), Some("доставка бесплатная"));

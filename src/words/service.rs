@@ -1,0 +1,66 @@
+//! Services of a shop or an offer in a requirement and in an item's words
+//! (issue 28 §4): "with LazMall perks", "supports cash on delivery",
+//! "LazFlash deals". Such a requirement is about the offer, not the thing:
+//! `super::requirement` meets it only where the item's words name the same
+//! service (a marketplace's badge or payment option carried as an
+//! attribute), and the words that only dress it ("deals", "perks",
+//! "available") ask nothing of their own. The services and those words are
+//! data (`extractors/words/shop-services.txt`).
+
+use std::ops::Range;
+
+use super::class::SHOP_SERVICES;
+
+/// The longest service phrase the class lists has this many words.
+const LONGEST: usize = 3;
+
+/// The services a text's folded words name, each with the words it spans:
+/// the longest listed phrase first at each position.
+pub fn named(words: &[&str]) -> Vec<(Range<usize>, &'static str)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < words.len() {
+        let matched = (1..=LONGEST.min(words.len() - at)).rev().find_map(|length| {
+            let phrase = words[at..at + length].join(" ");
+            let service = SHOP_SERVICES.value(&phrase).filter(|_| !is_perk(&phrase));
+            service.map(|service| (length, service))
+        });
+        match matched {
+            Some((length, service)) => {
+                found.push((at..at + length, service));
+                at += length;
+            }
+            None => at += 1,
+        }
+    }
+    found
+}
+
+/// Whether a folded word, beside a service, asks nothing more ("deals",
+/// "perks", "available").
+pub fn is_perk(word: &str) -> bool {
+    SHOP_SERVICES.has_mark(word, "perk")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn services(text: &str) -> Vec<&'static str> {
+        let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        named(&words).into_iter().map(|(_, service)| service).collect()
+    }
+
+    #[test]
+    fn each_service_is_read_as_the_one_it_names() {
+        assert_eq!(
+            services("with LazMall perks like guaranteed authenticity and quick returns"),
+            vec!["official store", "official store", "official store"]
+        );
+        assert_eq!(services("supports COD"), vec!["cash on delivery"]);
+        assert_eq!(services("LazFlash deals and cash on delivery"), vec!["flash sale", "cash on delivery"]);
+        assert!(services("Nike Pegasus 41 running shoe deals").is_empty(), "a perk word alone names no service");
+        assert!(is_perk("deals") && !is_perk("lazmall"));
+    }
+}
