@@ -230,7 +230,8 @@ impl SizeSystem {
 }
 
 /// Words on a size label that are not the size.
-const SIZE_FILLER: [&str; 6] = ["size", "sz", "размер", "размера", "р", "рр"];
+/// "int" is a marketplace's "international" letter sizes ("int:m").
+const SIZE_FILLER: [&str; 9] = ["size", "sz", "размер", "размера", "р", "рр", "int", "intl", "international"];
 
 /// A size label reduced to its system (if named) and value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -242,6 +243,9 @@ pub struct Size {
 impl Size {
     /// Parses `"EU 42"`, `"size 42,5"`, `"Medium"`, `"X-Large"`, `"4 3/8"`.
     pub fn parse(label: &str) -> Size {
+        // "4XL(80-90kg)": what the parentheses add (who it fits) is not the size.
+        let outside = without_parentheses(label);
+        let label = if outside.trim().is_empty() { label } else { outside.as_str() };
         let folded = fold(label);
         // A decimal comma between digits is a decimal point ("42,5" = "42.5").
         let characters: Vec<char> = folded.chars().collect();
@@ -309,6 +313,21 @@ impl Size {
         }
         self.value == other.value
     }
+}
+
+/// The text outside parentheses.
+fn without_parentheses(label: &str) -> String {
+    let mut depth = 0usize;
+    let mut outside = String::with_capacity(label.len());
+    for character in label.chars() {
+        match character {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => outside.push(character),
+            _ => {}
+        }
+    }
+    outside
 }
 
 /// Jeans' waist and length in one form, "w33 l34", however typed: "W33

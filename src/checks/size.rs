@@ -51,6 +51,10 @@ mod tests {
         assert_eq!(run("M", Some("Medium")).0, Status::Pass);
         assert_eq!(run("US 9", Some("EU 9")).0, Status::Fail);
         assert_eq!(run("42", None).0, Status::Unknown);
+        // A marketplace's "international" letter sizes, and who a size fits.
+        assert_eq!(run("large", Some("int:l")).0, Status::Pass);
+        assert_eq!(run("medium", Some("int:l")).0, Status::Fail);
+        assert_eq!(run("4XL", Some("4xl(80-90kg)")).0, Status::Pass);
         let (status, detail) = run("42", Some("EU 44"));
         assert_eq!(status, Status::Fail);
         assert_eq!(detail.message.to_string(), "Asked for size 42, the cart has EU 44: Nike Pegasus 41.");

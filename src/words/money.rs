@@ -343,8 +343,21 @@ fn is_floor(request: &Request, amount: &Amount) -> bool {
         // "дороже 1000 рублей": the comparatives are floors unnegated.
         || (request.preceded_by(first, 2, &[&["дороже"], &["больше"], &["более"], &["выше"]])
             && !request.preceded_by(first, 3, &[&["не", "дороже"], &["не", "больше"], &["не", "более"], &["не", "выше"]]));
+    // "with free shipping and priced above 40 pesos": the words before the
+    // item's own price word are not said of this amount.
+    let priced = (1..=4).find(|back| {
+        first.checked_sub(*back).is_some_and(|at| matches!(request.word(at), "priced" | "price" | "costing" | "costs"))
+    });
+    let window = priced.map_or(4, |back| back - 1);
+    let negated = (1..=4).any(|back| {
+        first.checked_sub(back).is_some_and(|at| {
+            request.same_clause(at, first)
+                && (super::negation::is_requirement_negation(request.word(at)) || request.word(at).ends_with("n't"))
+        })
+    });
     minimum
-        && !request.preceded_by(first, 4, &NOT_A_FLOOR_BEFORE)
+        && !negated
+        && !(window > 0 && request.preceded_by(first, window, &NOT_A_FLOOR_BEFORE))
         && !request.followed_by(amount.last, 2, &TOLERANCE_AFTER)
 }
 
@@ -763,6 +776,8 @@ mod tests {
         assert_eq!(floor("don't spend over $50"), None);
         assert_eq!(floor("not more than $30"), None);
         assert_eq!(floor("free shipping on orders over $50"), None);
+        assert!(floor("a notebook with free shipping and priced above 40 pesos").is_some());
+        assert_eq!(floor("a notebook not priced above 40 pesos"), None);
         assert_eq!(floor("не дороже 1000 рублей"), None);
         assert_eq!(floor("under $50"), None);
         assert_eq!(floor("a gift card from $25"), None);

@@ -33,6 +33,9 @@ pub(super) struct RequirementWords {
     pub(super) not_a_value: BTreeSet<String>,
     /// Words that make a requirement a shop's category ("bags category").
     category: BTreeSet<String>,
+    /// Words before "of" and a count that ask only for the count ("set of
+    /// 4", "pack of 100").
+    before_a_count: BTreeSet<String>,
 }
 
 impl RequirementWords {
@@ -114,11 +117,20 @@ pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
         }
     }
     let in_service = |index: usize| services.iter().any(|(range, _)| range.contains(&index));
+    // "set of 4", "pack of 100": the count is what is asked, as "4Pcs" says it.
+    let counted = |index: usize| {
+        WORDS.before_a_count.contains(&wanted[index].folded)
+            && wanted.get(index + 1).is_some_and(|token| token.folded == "of")
+            && wanted
+                .get(index + 2)
+                .is_some_and(|token| token.folded.chars().all(|character| character.is_ascii_digit()))
+    };
     let content: Vec<&Token> = wanted
         .iter()
         .enumerate()
         .filter(|(index, token)| {
             !words.is_filler(&token.folded)
+                && !counted(*index)
                 && !(!services.is_empty() && (in_service(*index) || super::service::is_perk(&token.folded)))
         })
         .map(|(_, token)| token)
@@ -188,7 +200,9 @@ pub(super) fn same_word(item: &str, wanted: &str) -> bool {
     // A number is compared as written ("65" is not "65s"), so a count or
     // a measure never matches another by a plural ending.
     let has_digit = |word: &str| word.chars().any(|character| character.is_ascii_digit());
-    item == wanted || (!has_digit(item) && !has_digit(wanted) && super::product::same_noun(item, wanted))
+    // "20 pieces" is "20PCS", "5 litres" is "5L": a unit by its one spelling.
+    let same_unit = super::class::UNITS.value(item).is_some_and(|unit| super::class::UNITS.value(wanted) == Some(unit));
+    item == wanted || same_unit || (!has_digit(item) && !has_digit(wanted) && super::product::same_noun(item, wanted))
 }
 
 /// One word of a text: folded for comparison, and as the text spells it.
@@ -258,6 +272,7 @@ fn parse(text: &str) -> Result<RequirementWords, usize> {
             "[beside-material]" => section = Some(&mut words.beside_material),
             "[not-a-value]" => section = Some(&mut words.not_a_value),
             "[category]" => section = Some(&mut words.category),
+            "[before-a-count]" => section = Some(&mut words.before_a_count),
             _ => {
                 let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
                 if line.contains(' ') || !set.insert(fold(line)) {
@@ -294,6 +309,10 @@ mod tests {
         assert_eq!(met("waist 44", &["MEN LEATHER BELT", "waist:44"]).as_deref(), Some("waist 44"));
         assert!(met("leather business casual belts", &["MEN LEATHER BUSINESS CASUAL BELT"]).is_some());
         assert!(met("из натуральной кожи", &["Ремень из натуральной кожи"]).is_some());
+        assert_eq!(met("20 pieces", &["Honda Drain Gasket 20PCS"]).as_deref(), Some("20 PCS"));
+        assert_eq!(met("set of 4", &["4Pcs Car Door Edge Guards"]).as_deref(), Some("4"));
+        assert_eq!(met("for Toyota vehicles", &["Alternator Pulley For Toyota Previa"]).as_deref(), Some("Toyota"));
+        assert_eq!(met("set of 4", &["2Pcs Car Door Edge Guards"]), None);
     }
 
     #[test]
