@@ -357,7 +357,7 @@ fn is_floor(request: &Request, amount: &Amount) -> bool {
     });
     minimum
         && !negated
-        && !(window > 0 && request.preceded_by(first, window, &NOT_A_FLOOR_BEFORE))
+        && (window == 0 || !request.preceded_by(first, window, &NOT_A_FLOOR_BEFORE))
         && !request.followed_by(amount.last, 2, &TOLERANCE_AFTER)
 }
 
