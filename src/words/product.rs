@@ -55,6 +55,9 @@ struct TitleWords {
     with_words: Vec<String>,
     /// Shades beyond the word layer's colour class.
     colours: Vec<String>,
+    /// Requested nouns too general for an item of another kind to be
+    /// plainly not one ("car accessory", "pet supplies").
+    generic: Vec<String>,
 }
 
 /// The product lexicon: kinds, and the kinds each folded word (or run of
@@ -419,7 +422,10 @@ impl Lexicon {
                 // nouns to read this way; "with" lists what comes with it,
                 // which may be the product itself, so it decides nothing.
                 let modifier_only = occurrences.iter().all(|noun| match reading.place[noun.end].1 {
-                    Zone::For => true,
+                    // Right after "for" ("Case for iPhone 15"); far after it,
+                    // a long title has likely named the product again
+                    // ("Holder for Proposal … Velvet Double Ring Box").
+                    Zone::For => words_into_zone(&reading, noun.start) <= FOR_REACH,
                     Zone::Main => head.start == head.end && self.next_word(&reading, noun.end) == Some(head.start),
                     Zone::With => false,
                 });
@@ -465,6 +471,16 @@ impl Lexicon {
                 {
                     return Some(noun);
                 }
+                // "Sun Screen" is "sunscreen".
+                if let [one] = wanted.words.as_slice()
+                    && end > 0
+                    && reading.place[end - 1] == reading.place[end]
+                    && one.len() == reading.words[end - 1].len() + reading.words[end].len()
+                    && one.starts_with(reading.words[end - 1].as_str())
+                    && one.ends_with(reading.words[end].as_str())
+                {
+                    return Some(Noun { start: end - 1, end, kinds: wanted.kinds.clone() });
+                }
                 let start = (end + 1).checked_sub(wanted.words.len())?;
                 let run = &reading.words[start..=end];
                 let same = run == wanted.words.as_slice()
@@ -480,6 +496,15 @@ impl Lexicon {
     }
 }
 
+/// How many words after "for" a noun may start and still be only what
+/// the item fits ("for Apple iPhone 15").
+const FOR_REACH: usize = 3;
+
+/// How many words of its zone come before word `index` in its segment.
+fn words_into_zone(reading: &Reading, index: usize) -> usize {
+    (0..index).rev().take_while(|before| reading.place[*before] == reading.place[index]).count()
+}
+
 /// The requested product's noun.
 #[derive(Debug)]
 struct Wanted {
@@ -491,7 +516,12 @@ impl Wanted {
     /// Whether this noun is specific enough that an item of an unrelated
     /// kind is plainly not it.
     fn specific(&self, lexicon: &Lexicon) -> bool {
-        !self.kinds.is_empty() && self.kinds.iter().all(|kind| lexicon.kinds[*kind].narrower <= TOO_GENERAL)
+        !self.kinds.is_empty()
+            && self.kinds.iter().all(|kind| lexicon.kinds[*kind].narrower <= TOO_GENERAL)
+            && !self
+                .words
+                .last()
+                .is_some_and(|word| lexicon.title.generic.iter().any(|generic| same_noun(word, generic)))
     }
 }
 
@@ -511,6 +541,7 @@ impl TitleWords {
                     "for" => &mut title.for_words,
                     "with" => &mut title.with_words,
                     "shade" => &mut title.colours,
+                    "generic" => &mut title.generic,
                     _ => return Err(LexiconError::TitleWords { line: index + 1, problem: "unknown section" }),
                 });
                 continue;
@@ -677,6 +708,19 @@ mod tests {
         assert!(named("iPhone 15", "Apple iPhone 15 128GB Black"));
         assert!(named("shorts", "Lululemon Pace Breaker Short 7\""), "a singular for the plural asked");
         assert!(!other("laptop", "Dell XPS 13 Notebook"), "a near kind is not plainly another");
+        assert!(named("tinted liquid sunscreen", "FrezyDerm Sun Screen [TINTED] Second Skin Technology SPF50+"));
+    }
+
+    #[test]
+    fn a_generic_noun_or_a_noun_far_after_for_never_blocks() {
+        assert!(!other("car accessory", "CarPro Glass Rayon Hand Applicator"));
+        assert!(!other("swimming tube accessory", "100G Magic Pool Cleaning Effervescent Chlorine Tablets"));
+        assert!(!other(
+            "ring box",
+            "Earings Heirlooms Holder for Proposal Engagement Wedding Ceremony Bridal Gift Octagon Square Velvet \
+             Double Ring Box with Detachable Lid"
+        ));
+        assert!(other("iPhone 15", "Case for Apple iPhone 15"), "right after \"for\" it is what the item fits");
     }
 
     #[test]

@@ -246,7 +246,14 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         }
         // A segment whose words read as several again keeps them all as
         // requirements; its head still names the product.
-        let product = part.product.or_else(|| segment.head.map(|head| request.original(head, head)));
+        // A member of a list of one kind ("watches where one has a dial of
+        // 40mm, and another …") names no product of its own: "dial" is a
+        // part of the watch, and the kind is said before the members.
+        let product = if segment.member {
+            None
+        } else {
+            part.product.or_else(|| segment.head.map(|head| request.original(head, head)))
+        };
         for field in &part.soft {
             if FieldName::parse(field).is_some_and(FieldName::is_line_field) {
                 soft.push(format!("lines[{index}].{field}"));

@@ -30,11 +30,13 @@ use crate::words::text::Request;
 pub struct Segment {
     pub parts: Vec<(usize, usize)>,
     pub head: Option<usize>,
+    /// A member of a list of one kind ("one item …", "another …").
+    pub member: bool,
 }
 
 impl Segment {
     fn new(start: usize, end: usize, head: Option<usize>) -> Segment {
-        Segment { parts: vec![(start, end)], head }
+        Segment { parts: vec![(start, end)], head, member: false }
     }
 
     /// The segment as the person wrote it, its runs joined as sentences.
@@ -106,7 +108,10 @@ pub fn segments(request: &Request) -> Vec<Segment> {
     }
     // Two products, one of them at least with a known head, or a list
     // marked as one ("First, … Second, …", "one … another …").
-    let members = found.iter().filter(|segment| is_member(request, segment.parts[0].0)).count();
+    for segment in &mut found {
+        segment.member = is_member(request, segment.parts[0].0);
+    }
+    let members = found.iter().filter(|segment| segment.member).count();
     if found.len() < 2 || (found.iter().all(|segment| segment.head.is_none()) && marked_units + members < 2) {
         return Vec::new();
     }
