@@ -18,6 +18,9 @@
 //! "comes in a pack of two", "3 pack", "two piece swimsuit". Runs after money,
 //! deadline, size and model have claimed their numbers.
 
+use std::sync::LazyLock;
+
+use super::class::ORDER_WORDS;
 use super::text::{Request, count, number_word};
 
 /// The largest number read as a count.
@@ -217,30 +220,7 @@ fn is_detail_before(word: &str) -> bool {
 }
 
 /// Verbs after which a number is what the person orders ("I need 6 cartons").
-const ORDER_VERBS: [&str; 22] = [
-    "want",
-    "need",
-    "buy",
-    "get",
-    "order",
-    "send",
-    "grab",
-    "purchase",
-    "for",
-    "find",
-    "купи",
-    "купить",
-    "закажи",
-    "заказать",
-    "нужно",
-    "нужны",
-    "нужен",
-    "нужна",
-    "надо",
-    "хочу",
-    "возьми",
-    "взять",
-];
+static ORDER_VERBS: LazyLock<Vec<&str>> = LazyLock::new(|| ORDER_WORDS.words_marked("order-verb"));
 
 /// A stated count; consumes the number it reads.
 pub fn extract(request: &mut Request) -> Option<(u64, usize)> {

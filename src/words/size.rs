@@ -69,33 +69,17 @@ fn is_fraction(word: &str) -> bool {
         && top.bytes().all(|byte| byte.is_ascii_digit()) && bottom.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
-/// Letter sizes that mean nothing else ("xl", "x-large", "3x-large").
+/// Letter sizes that mean nothing else ("xl", "x-large", "3x-large";
+/// `size-words.txt`, `@letter`).
 fn unambiguous_letter(word: &str) -> bool {
     let compact: String = word.chars().filter(|character| *character != '-').collect();
-    matches!(
-        compact.as_str(),
-        "xs" | "xxs"
-            | "xl"
-            | "xxl"
-            | "xxxl"
-            | "2xl"
-            | "3xl"
-            | "4xl"
-            | "xsmall"
-            | "xxsmall"
-            | "xlarge"
-            | "xxlarge"
-            | "xxxlarge"
-            | "2xlarge"
-            | "3xlarge"
-            | "extralarge"
-            | "extrasmall"
-    )
+    SIZE_WORDS.has_mark(&compact, "letter")
 }
 
-/// Letter sizes that are also ordinary words or letters ("medium", "s", "l").
+/// Letter sizes that are also ordinary words or letters ("medium", "s", "l";
+/// `size-words.txt`, `@ambiguous-letter`).
 fn ambiguous_letter(word: &str) -> bool {
-    matches!(word, "s" | "m" | "l" | "small" | "medium" | "large" | "med")
+    SIZE_WORDS.has_mark(word, "ambiguous-letter")
 }
 
 /// Units that make a number a measure ("18 ounce", "1 кг";

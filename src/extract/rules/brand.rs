@@ -13,6 +13,9 @@
 //! several Latin words in Russian text ("la roche-posay effaclar") is a brand
 //! and a model whose border nobody can tell without a catalog: no brand.
 
+use std::sync::LazyLock;
+
+use crate::words::class::BRAND_CONTEXT;
 use crate::words::negation;
 use crate::words::text::{Request, TokenKind};
 
@@ -362,24 +365,7 @@ fn is_alphabetic_latin(word: &str) -> bool {
 
 /// Words after "or" beside a brand that offer no second brand ("Nike or
 /// similar", "Sony or any other").
-const NO_SECOND_BRAND: [&str; 16] = [
-    "similar",
-    "equivalent",
-    "other",
-    "others",
-    "any",
-    "anything",
-    "whatever",
-    "something",
-    "generic",
-    "better",
-    "cheaper",
-    "comparable",
-    "not",
-    "whichever",
-    "аналог",
-    "аналоги",
-];
+static NO_SECOND_BRAND: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("no-second-brand"));
 
 /// A one-word name the person offers beside a known brand at
 /// `start..=end`: "Samsung or LG", "lg или samsung". The known brand makes
@@ -434,50 +420,7 @@ fn sentence_case(request: &Request) -> bool {
 /// Capitalised words that are not brands (besides days and months, which
 /// `deadline` reads): holidays, places and peoples, bed sizes,
 /// technologies, shops, and the pronoun.
-const NOT_A_NAME: [&str; 42] = [
-    "i",
-    "i'm",
-    "i'd",
-    "i'll",
-    "i've",
-    "christmas",
-    "xmas",
-    "halloween",
-    "easter",
-    "thanksgiving",
-    "valentine's",
-    "valentines",
-    "king",
-    "queen",
-    "twin",
-    "full",
-    "california",
-    "french",
-    "italian",
-    "dutch",
-    "english",
-    "british",
-    "american",
-    "korean",
-    "japanese",
-    "chinese",
-    "german",
-    "mexican",
-    "indian",
-    "greek",
-    "turkish",
-    "bluetooth",
-    "android",
-    "windows",
-    "lazmall",
-    "lazflash",
-    "lazada",
-    "shopee",
-    "amazon",
-    "prime",
-    "mom",
-    "dad",
-];
+static NOT_A_NAME: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("not-a-name"));
 
 /// A capitalised word mid-sentence (not after `.`/`!`/`?` or at the start)
 /// that could be a name: letters with some lower case ("Stojo", not "TV").
@@ -523,7 +466,7 @@ fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
             && word.chars().any(|c| c.is_ascii_alphabetic());
     }
     let capitalised = token.text.chars().next().is_some_and(char::is_uppercase);
-    let letter_size = matches!(word, "s" | "m" | "l" | "xs" | "xl" | "xxl" | "xxs");
+    let letter_size = crate::words::class::SIZE_WORDS.has_mark(word, "short-letter");
     capitalised
         && word.chars().count() >= 2
         && !letter_size

@@ -23,111 +23,16 @@
 //! item is for ("for my living room", "for adults", "for party"), and a
 //! voucher's rules after a budget.
 
+use std::sync::LazyLock;
+
 use super::requirement::Requirement;
+use crate::words::class::{REQUIREMENT_WORDS, phrase_list};
 use crate::words::is_filler;
 use crate::words::text::{Request, TokenKind};
 
 /// Whom or where an item is for: a "for …" segment of only these is filler
 /// ("for my living room", "for adults", "for party or formal wear").
-const FOR_WHOM: &[&str] = &[
-    "me",
-    "him",
-    "her",
-    "us",
-    "them",
-    "wife",
-    "husband",
-    "son",
-    "daughter",
-    "kid",
-    "kids",
-    "child",
-    "children",
-    "baby",
-    "babies",
-    "toddler",
-    "adults",
-    "adult",
-    "men",
-    "women",
-    "man",
-    "woman",
-    "boys",
-    "girls",
-    "boy",
-    "girl",
-    "mom",
-    "mother",
-    "dad",
-    "father",
-    "family",
-    "friend",
-    "friends",
-    "gift",
-    "gifts",
-    "present",
-    "living",
-    "room",
-    "bedroom",
-    "kitchen",
-    "bathroom",
-    "office",
-    "home",
-    "house",
-    "party",
-    "parties",
-    "wedding",
-    "formal",
-    "wear",
-    "casual",
-    "work",
-    "gym",
-    "workout",
-    "daily",
-    "everyday",
-    "use",
-    "travel",
-    "school",
-    "birthday",
-    "christmas",
-    "occasion",
-    "occasions",
-    "жены",
-    "мужа",
-    "сына",
-    "дочери",
-    "ребенка",
-    "детей",
-    "мамы",
-    "папы",
-    "подарок",
-    "маме",
-    "папе",
-    "бабушке",
-    "дедушке",
-    "другу",
-    "подруге",
-    "коллеге",
-    "сестре",
-    "брату",
-    "себя",
-    "trip",
-    "vacation",
-    "holiday",
-    "секции",
-    "мне",
-    "сыну",
-    "дочке",
-    "дочери",
-    "жене",
-    "мужу",
-    "дачу",
-    "дача",
-    "дачи",
-    "выпускной",
-    "команды",
-    "team",
-];
+static FOR_WHOM: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("for-whom"));
 
 /// Words that keep a condition's sense when they lead it ("no nuts",
 /// "without a handle", "не древесный"): part of the requirement's text,
@@ -476,20 +381,7 @@ fn is_size_or_colour_cue(word: &str) -> bool {
 /// Whether the segment `first..=last` is only tolerated ("is fine", "ok")
 /// or waived ("не нужен", "not required", "doesn't have to be").
 fn tolerated_or_waived(request: &Request, first: usize, last: usize) -> bool {
-    const MARKS: [&[&str]; 12] = [
-        &["is", "fine"],
-        &["fine"],
-        &["ok"],
-        &["okay"],
-        &["не", "нужен"],
-        &["не", "нужна"],
-        &["не", "нужно"],
-        &["не", "обязательно"],
-        &["not", "required"],
-        &["not", "necessary"],
-        &["no", "need"],
-        &["не", "важно"],
-    ];
+    static MARKS: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "tolerated");
     let waived =
         (first..=last).any(|index| super::requirement::is_waived(request, index) && request.word(index) == "have");
     waived || (first..=last + 2).any(|index| MARKS.iter().any(|mark| request.phrase_at(index, mark)))

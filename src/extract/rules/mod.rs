@@ -29,6 +29,9 @@ mod scope;
 mod shipping;
 mod vocabulary;
 
+use std::sync::LazyLock;
+
+use crate::words::class::BRAND_CONTEXT;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -58,37 +61,11 @@ const MAX_REQUIREMENTS: usize = 32;
 /// Accessories sold for a device: after a device maker's name they make the
 /// name the device they fit ("a samsung galaxy s22 case", "google pixel 7
 /// screen protector"), not the accessory's brand.
-const ACCESSORIES: [&str; 22] = [
-    "case",
-    "cases",
-    "cover",
-    "covers",
-    "protector",
-    "protectors",
-    "charger",
-    "chargers",
-    "cable",
-    "cables",
-    "band",
-    "bands",
-    "strap",
-    "straps",
-    "skin",
-    "skins",
-    "holder",
-    "mount",
-    "stand",
-    "adapter",
-    "replacement",
-    "sleeve",
-];
+static ACCESSORIES: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("accessory"));
 
 /// Devices a maker's name comes before when the item is for the device
 /// ("an Apple Watch band", "a charger for a samsung galaxy").
-const DEVICES: [&str; 13] = [
-    "watch", "iphone", "ipad", "galaxy", "pixel", "macbook", "airpods", "kindle", "switch", "tv", "phone", "tablet",
-    "laptop",
-];
+static DEVICES: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("device"));
 
 /// Whether a device maker's name is followed, within its clause, by an
 /// accessory: then it names the device the accessory fits.
