@@ -228,6 +228,16 @@ classes! {
     STOP_WORDS => "stop-words.txt",
     /// Words before a date or a weekday that make it a deadline.
     DATE_WORDS => "date-words.txt",
+    /// Words that end, or are never, a brand name read from the words around it.
+    BRAND_WORDS => "brand-words.txt",
+    /// Words that start, compare or cue a segment of the request.
+    SEGMENT_WORDS => "segment-words.txt",
+    /// Single-word properties and the units of a measure a requirement holds.
+    PROPERTY_WORDS => "property-words.txt",
+    /// Nouns that count items, and words after a number that make it no count.
+    COUNT_WORDS => "count-words.txt",
+    /// Words around a number or a letter that decide whether it is a size.
+    SIZE_CONTEXT => "size-context.txt",
 }
 
 #[cfg(test)]

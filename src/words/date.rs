@@ -460,7 +460,7 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
 
 /// "tomorrow", spelt as people type it in a hurry too.
 pub(crate) fn is_tomorrow(word: &str) -> bool {
-    matches!(word, "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tommorow" | "tommorrow" | "2morrow" | "2moro" | "завтра")
+    super::class::DATE_WORDS.has_mark(word, "tomorrow")
 }
 
 /// Whether a token is alone in its clause (", сегодня"): its neighbours are

@@ -143,29 +143,7 @@ fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
             // Before any noun, "looking for", "ищу для" do not attach.
             if head.is_some() {
                 open = true;
-                purpose = matches!(
-                    word,
-                    "for"
-                        | "to"
-                        | "fits"
-                        | "fit"
-                        | "fitting"
-                        | "compatible"
-                        | "with"
-                        | "without"
-                        | "featuring"
-                        | "including"
-                        | "has"
-                        | "have"
-                        | "having"
-                        | "для"
-                        | "на"
-                        | "под"
-                        | "к"
-                        | "с"
-                        | "со"
-                        | "без"
-                );
+                purpose = crate::words::class::ATTACHING_WORDS.has_mark(word, "purpose");
                 break;
             }
             continue;

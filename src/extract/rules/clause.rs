@@ -44,63 +44,12 @@ fn is_negation(word: &str) -> bool {
 /// Words that compare an amount ("over 98 pesos"): with a number they are a
 /// condition, never the product.
 fn is_comparison(word: &str) -> bool {
-    matches!(
-        word,
-        "over"
-            | "above"
-            | "under"
-            | "below"
-            | "more"
-            | "less"
-            | "least"
-            | "most"
-            | "between"
-            | "starting"
-            | "minimum"
-            | "max"
-            | "maximum"
-            | "выше"
-            | "ниже"
-            | "больше"
-            | "меньше"
-            | "дороже"
-            | "дешевле"
-    )
+    crate::words::class::SEGMENT_WORDS.has_mark(word, "comparison")
 }
 
 /// Words that start a new segment: a condition follows them.
 fn starts_segment(word: &str) -> bool {
-    matches!(
-        word,
-        "with"
-            | "without"
-            | "that"
-            | "which"
-            | "who"
-            | "whose"
-            | "where"
-            | "made"
-            | "from"
-            | "in"
-            | "for"
-            | "and"
-            | "but"
-            | "also"
-            | "plus"
-            | "while"
-            | "it"
-            | "no"
-            | "without,"
-            | "с"
-            | "без"
-            | "на"
-            | "в"
-            | "для"
-            | "и"
-            | "но"
-            | "чтобы"
-            | "не"
-    )
+    crate::words::class::SEGMENT_WORDS.has_mark(word, "starts-segment")
 }
 
 /// What one part of a request became.
@@ -352,30 +301,7 @@ pub fn residual(
 /// Words that say a size or a colour after its value ("size 32", "7
 /// размера", "black colour").
 fn is_size_or_colour_cue(word: &str) -> bool {
-    matches!(
-        word,
-        "size"
-            | "sized"
-            | "sizes"
-            | "us"
-            | "eu"
-            | "uk"
-            | "color"
-            | "colour"
-            | "colored"
-            | "coloured"
-            | "размер"
-            | "размера"
-            | "размере"
-            | "цвет"
-            | "цвета"
-            | "цвете"
-            | "шт"
-            | "штук"
-            | "штуки"
-            | "пары"
-            | "пар"
-    ) || crate::words::colour::is_colour(word)
+    crate::words::class::SEGMENT_WORDS.has_mark(word, "size-or-colour-cue") || crate::words::colour::is_colour(word)
 }
 
 /// Whether the segment `first..=last` is only tolerated ("is fine", "ok")
@@ -402,7 +328,7 @@ fn tells_a_story(request: &Request, index: usize) -> bool {
     }
     let first = request.word(start);
     let second = request.word(start + 1);
-    if matches!(first, "because" | "cause" | "since" | "ведь")
+    if crate::words::class::SEGMENT_WORDS.has_mark(first, "reason")
         || request.phrase_at(start, &["потому", "что"])
         || request.phrase_at(start, &["in", "case"])
     {
@@ -411,38 +337,9 @@ fn tells_a_story(request: &Request, index: usize) -> bool {
     if request.phrase_at(start, &["так", "как"]) {
         return true;
     }
-    let subject = matches!(
-        first,
-        "i" | "we" | "she" | "he" | "they" | "we're" | "they're" | "she's" | "he's" | "мы" | "она" | "он" | "они"
-    );
-    let asking_or_having = matches!(
-        second,
-        "want"
-            | "need"
-            | "needs"
-            | "would"
-            | "like"
-            | "am"
-            | "'m"
-            | "prefer"
-            | "wish"
-            | "have"
-            | "has"
-            | "'ve"
-            | "hope"
-            | "will"
-            | "can"
-            | "could"
-            | "must"
-            | "should"
-            | "хочу"
-            | "хотим"
-            | "хочет"
-            | "хотят"
-            | "нужно"
-            | "ищем"
-            | "ищу"
-    ) || second.starts_with("look")
+    let subject = crate::words::class::SEGMENT_WORDS.has_mark(first, "subject");
+    let asking_or_having = crate::words::class::SEGMENT_WORDS.has_mark(second, "asking-or-having")
+        || second.starts_with("look")
         || second.starts_with("search");
     subject && !asking_or_having
 }

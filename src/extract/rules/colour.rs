@@ -99,31 +99,7 @@ fn in_food_name(request: &Request, at: usize) -> bool {
             let ends_phrase = !request.is_word(index + 1)
                 || !request.same_clause(index, index + 1)
                 || next.starts_with(|character: char| character.is_ascii_digit())
-                || matches!(
-                    next,
-                    "that"
-                        | "thats"
-                        | "which"
-                        | "with"
-                        | "for"
-                        | "in"
-                        | "of"
-                        | "from"
-                        | "to"
-                        | "and"
-                        | "or"
-                        | "is"
-                        | "are"
-                        | "pack"
-                        | "packs"
-                        | "ounce"
-                        | "ounces"
-                        | "oz"
-                        | "size"
-                        | "such"
-                        | "made"
-                        | "without"
-                );
+                || crate::words::class::COLOUR_CONTEXT.has_mark(next, "ends-food-phrase");
             // "spice mix": the phrase goes on, maybe to another food head.
             if ends_phrase {
                 return true;
@@ -207,7 +183,7 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
 
 /// Shade names that are colours only after a shade word ("dusty rose").
 fn is_shade_name(word: &str) -> bool {
-    matches!(word, "rose" | "pink" | "wine" | "mint" | "cream" | "nude" | "tan" | "camel" | "coffee")
+    crate::words::class::COLOUR_CONTEXT.has_mark(word, "shade-name")
 }
 
 /// Whether a colour is said as the item's own: after "in", "is", "are",
@@ -396,9 +372,7 @@ static NOT_A_COLOUR_NAME: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.
 /// "in", "for", …), at most three words, none a product, a measure or a
 /// word that names no colour ("any color", "hair color").
 fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
-    let opens = |word: &str| {
-        matches!(word, "a" | "an" | "the" | "in" | "for" | "of" | "with" | "this" | "that" | "and" | "or" | "is" | "am")
-    };
+    let opens = |word: &str| crate::words::class::COLOUR_CONTEXT.has_mark(word, "opens-colour-name");
     let usable = |at: usize| {
         let word = request.word(at);
         request.is_word(at)

@@ -31,33 +31,8 @@ static FREE_OF: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_m
 
 /// Single-word properties.
 fn is_property_word(word: &str) -> bool {
-    matches!(
-        word,
-        "vegan"
-            | "vegetarian"
-            | "organic"
-            | "kosher"
-            | "halal"
-            | "waterproof"
-            | "hypoallergenic"
-            | "breathable"
-            | "adjustable"
-            | "reusable"
-            | "foldable"
-            | "unscented"
-            | "refurbished"
-            | "lightweight"
-            | "biodegradable"
-            | "compostable"
-            | "sleeveless"
-            | "hands-free"
-            | "long-lasting"
-            | "heavy-duty"
-            | "quick-dry"
-            | "non-gmo"
-            | "eco-friendly"
-            | "dishwasher-safe"
-    ) || word.starts_with("веган")
+    crate::words::class::PROPERTY_WORDS.has_mark(word, "property")
+        || word.starts_with("веган")
         || word.starts_with("гипоаллерген")
         || word.starts_with("беспроводн")
         || word.starts_with("органическ")
@@ -112,32 +87,7 @@ pub fn properties(request: &Request) -> Vec<Requirement> {
 
 /// Units glued to a number ("8gb", "20вт", "125g", "1500W", "3MP").
 fn is_glued_unit(suffix: &str) -> bool {
-    crate::words::size::is_measure_unit(suffix)
-        || matches!(
-            suffix,
-            "mb" | "m"
-                | "w"
-                | "v"
-                | "kw"
-                | "hz"
-                | "mp"
-                | "hp"
-                | "mm"
-                | "tb"
-                | "gb"
-                | "пк"
-                | "мп"
-                | "в"
-                | "л"
-                | "г"
-                | "шт"
-                | "pcs"
-                | "pc"
-                | "ct"
-                | "x"
-                | "k"
-                | "р"
-        )
+    crate::words::size::is_measure_unit(suffix) || crate::words::class::PROPERTY_WORDS.has_mark(suffix, "glued-unit")
 }
 
 /// Measures, capacities, dimensions and pack sizes: "25.4 fluid ounce",
@@ -160,40 +110,7 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
             && word.chars().next().is_some_and(|character| character.is_ascii_digit())
     };
     let unit = |word: &str| {
-        crate::words::size::is_measure_unit(word)
-            || matches!(
-                word,
-                "fluid"
-                    | "count"
-                    | "ct"
-                    | "pcs"
-                    | "pieces"
-                    | "piece"
-                    | "%"
-                    | "mp"
-                    | "hp"
-                    | "v"
-                    | "w"
-                    | "volt"
-                    | "volts"
-                    | "amp"
-                    | "amps"
-                    | "tier"
-                    | "drawer"
-                    | "seater"
-                    | "person"
-                    | "port"
-                    | "burner"
-                    | "slice"
-                    | "layer"
-                    | "speed"
-                    | "shelf"
-                    | "door"
-                    | "cup"
-                    | "quart"
-                    | "gauge"
-                    | "channel"
-            )
+        crate::words::size::is_measure_unit(word) || crate::words::class::PROPERTY_WORDS.has_mark(word, "measure-unit")
     };
     // "18 x24", "50”x60”": the last token of a dimension whose second side
     // is glued to its "x", after the first side and its inch mark.
