@@ -909,6 +909,11 @@ impl Words<'_> {
 /// about what they said. Elsewhere the words decide, and a quote only
 /// picks which occurrence is shown. A quote that is not the person's
 /// words, or holds no value of its field, is recorded as misquoted.
+///
+/// One function, longer than the ~80 lines a function should be (issue 27
+/// §5): the per-field macros below capture its locals (the words, the
+/// located quotes, the grounding and the spans), and each fact field is then
+/// one short statement, so its length is the number of fields.
 pub fn ground(
     facts: &Facts,
     quotes: &[Quote],

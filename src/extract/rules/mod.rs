@@ -316,6 +316,15 @@ struct Mention {
     at: usize,
 }
 
+/// Reads one request: each pass below is one rule's call, in a fixed order.
+///
+/// One function, longer than the ~80 lines a function should be (issue 27
+/// §5), because every pass reads and writes the same five things: the
+/// request's consumed tokens, the facts, the mentions and soft fields, and
+/// the reading of each token. The order is part of the meaning (a pass
+/// reads only what the earlier ones left: brands before money, money before
+/// counts). Splitting it means first gathering that state in one struct,
+/// a change of its own.
 fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> Parsed {
     let mut request = Request::new(text);
     let mut facts = ExtractedFacts::default();
