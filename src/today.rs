@@ -7,7 +7,11 @@
 //! late delivery through. Pure: never reads the clock (the caller supplies the
 //! default date).
 
+use std::sync::LazyLock;
+
 use chrono::{Datelike, NaiveDate, Weekday};
+
+use crate::words::class;
 
 /// A `today` that could not be read; the message names the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -17,30 +21,14 @@ pub struct TodayError {
     pub message: String,
 }
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+/// English month names in calendar order: the values of `months.txt`.
+static MONTHS: LazyLock<Vec<&str>> = LazyLock::new(|| class::MONTHS.values());
 
-const WEEKDAYS: [(&str, Weekday); 7] = [
-    ("monday", Weekday::Mon),
-    ("tuesday", Weekday::Tue),
-    ("wednesday", Weekday::Wed),
-    ("thursday", Weekday::Thu),
-    ("friday", Weekday::Fri),
-    ("saturday", Weekday::Sat),
-    ("sunday", Weekday::Sun),
-];
+/// English weekday names from Monday: the values of `weekdays.txt`.
+static WEEKDAYS: LazyLock<Vec<(&str, Weekday)>> = LazyLock::new(|| {
+    let days = [Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu, Weekday::Fri, Weekday::Sat, Weekday::Sun];
+    class::WEEKDAYS.values().into_iter().zip(days).collect()
+});
 
 /// Matches a full name or an abbreviation of at least three letters
 /// ("Nov", "Sept", "Wed").
@@ -115,6 +103,14 @@ mod tests {
 
     fn date(year: i32, month: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(year, month, day).unwrap()
+    }
+
+    #[test]
+    fn month_and_weekday_names_are_the_word_classes_values_in_calendar_order() {
+        assert_eq!((MONTHS.len(), MONTHS[0], MONTHS[4], MONTHS[11]), (12, "january", "may", "december"));
+        let weekdays: Vec<&str> = WEEKDAYS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(weekdays, ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
+        assert_eq!(WEEKDAYS[6].1, Weekday::Sun);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! them. Without grounding (or without words beyond the bare value),
 //! nothing changes.
 
+use std::sync::LazyLock;
+
 use chrono::NaiveDate;
 
 use crate::cart::Cart;
@@ -103,8 +105,13 @@ fn deadline_message(finding: &Finding, cart: &Cart, reports: &[ExtractorReport],
 /// "a week"), which only these name alone. English words only: a Russian
 /// weekday is inflected ("до пятницы"), so the Russian table names the date
 /// in its own case instead of quoting.
-const DEADLINE_WORDS: [&str; 10] =
-    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "weekend"];
+/// The weekdays' English names (`weekdays.txt`) and `date-words.txt`'s
+/// `@quotable` words.
+static DEADLINE_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| {
+    let mut words = crate::words::class::WEEKDAYS.values();
+    words.extend(crate::words::class::DATE_WORDS.words_marked("quotable"));
+    words
+});
 
 /// The request words that support `value` for `field`: the longest span any
 /// extractor's grounding kept ("size 42" over a bare "42", which may be the

@@ -87,6 +87,34 @@ impl WordClass {
             .map(|((spelling, value), _)| (spelling.as_str(), value.as_str()))
     }
 
+    /// The spellings with the mark, in file order, for a reader that keeps
+    /// them in a static list (`static X: LazyLock<Vec<&str>>`).
+    pub fn words_marked(&'static self, mark: &str) -> Vec<&'static str> {
+        self.entries
+            .iter()
+            .zip(&self.marks)
+            .filter(|(_, marks)| marks.iter().any(|listed| listed == mark))
+            .map(|((spelling, _), _)| spelling.as_str())
+            .collect()
+    }
+
+    /// The entries with the mark, each as its words, in file order; see
+    /// [`phrase_list!`] for the slices the `Request` look-arounds take.
+    pub fn phrase_words(&'static self, mark: &str) -> Vec<Vec<&'static str>> {
+        self.words_marked(mark).into_iter().map(|spelling| spelling.split(' ').collect()).collect()
+    }
+
+    /// The values, each once, in the order of their first entry.
+    pub fn values(&'static self) -> Vec<&'static str> {
+        let mut values: Vec<&'static str> = Vec::new();
+        for (_, value) in &self.entries {
+            if !values.contains(&value.as_str()) {
+                values.push(value);
+            }
+        }
+        values
+    }
+
     /// The spellings, in file order.
     pub fn spellings(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(spelling, _)| spelling.as_str())
@@ -110,6 +138,21 @@ impl WordClass {
         self.entries.is_empty()
     }
 }
+
+/// A static list of a class's phrases with a mark, in file order, as the
+/// slices `Request::phrase_at`, `preceded_by` and `followed_by` take:
+/// `static SOFT: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "soft");`.
+/// The words live in a second static, so each slice is `'static`.
+macro_rules! phrase_list {
+    ($class:path, $mark:literal) => {
+        std::sync::LazyLock::new(|| {
+            static WORDS: std::sync::LazyLock<Vec<Vec<&'static str>>> =
+                std::sync::LazyLock::new(|| $class.phrase_words($mark));
+            WORDS.iter().map(Vec::as_slice).collect()
+        })
+    };
+}
+pub(crate) use phrase_list;
 
 /// Declares each class file once: a static per file, and the list the test
 /// walks, so no file can be embedded without being checked.
@@ -166,6 +209,42 @@ classes! {
     SIZE_WORDS => "size-words.txt",
     /// Words around an optional wish that are not the wish.
     WISH_FILLERS => "wish-fillers.txt",
+    /// Words around a colour word that decide whether it names the item's colour.
+    COLOUR_CONTEXT => "colour-context.txt",
+    /// Words that tie what follows to what came before, marked per reading.
+    ATTACHING_WORDS => "attaching.txt",
+    /// Words around a brand or a device maker's name that decide what it names.
+    BRAND_CONTEXT => "brand-context.txt",
+    /// Words of model names that say nothing specific.
+    MODEL_WORDS => "model-words.txt",
+    /// Markers and properties of free-text requirements.
+    REQUIREMENT_WORDS => "requirement-words.txt",
+    /// The parser's phrases of a price preference.
+    PRICE_PREFERENCE => "price-preference.txt",
+    /// Words that frame a request for several things.
+    LIST_WORDS => "list-words.txt",
+    /// Words around an amount that say what kind of limit it is.
+    MONEY_WORDS => "money-words.txt",
+    /// Order verbs and the words that open a clause.
+    ORDER_WORDS => "order-words.txt",
+    /// Numbers said in words, each read as its value, marked per reader.
+    NUMBERS => "numbers.txt",
+    /// Currency signs, codes and words, each read as its ISO 4217 code.
+    CURRENCIES => "currencies.txt",
+    /// Words grounding skips when it looks for a value's words.
+    STOP_WORDS => "stop-words.txt",
+    /// Words before a date or a weekday that make it a deadline.
+    DATE_WORDS => "date-words.txt",
+    /// Words that end, or are never, a brand name read from the words around it.
+    BRAND_WORDS => "brand-words.txt",
+    /// Words that start, compare or cue a segment of the request.
+    SEGMENT_WORDS => "segment-words.txt",
+    /// Single-word properties and the units of a measure a requirement holds.
+    PROPERTY_WORDS => "property-words.txt",
+    /// Nouns that count items, and words after a number that make it no count.
+    COUNT_WORDS => "count-words.txt",
+    /// Words around a number or a letter that decide whether it is a size.
+    SIZE_CONTEXT => "size-context.txt",
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@
 //! "comes in a pack of two", "3 pack", "two piece swimsuit". Runs after money,
 //! deadline, size and model have claimed their numbers.
 
+use std::sync::LazyLock;
+
+use super::class::ORDER_WORDS;
 use super::text::{Request, count, number_word};
 
 /// The largest number read as a count.
@@ -26,149 +29,14 @@ const MAX_COUNT: u64 = 999;
 /// Nouns that count items: a number before one is a quantity. "pack" in the
 /// singular is not here: "3 pack" is a pack size.
 pub fn is_counting_noun(word: &str) -> bool {
-    matches!(
-        word,
-        "pairs"
-            | "pair"
-            | "packs"
-            | "packets"
-            | "cans"
-            | "can"
-            | "bottles"
-            | "bottle"
-            | "boxes"
-            | "box"
-            | "bags"
-            | "jars"
-            | "jar"
-            | "tubes"
-            | "tins"
-            | "cartons"
-            | "carton"
-            | "units"
-            | "copies"
-            | "bundles"
-            | "dozen"
-            | "шт"
-            | "штук"
-            | "штуки"
-            | "штука"
-            | "штучки"
-            | "пачки"
-            | "пачек"
-            | "пачку"
-            | "пачка"
-            | "банки"
-            | "банок"
-            | "банку"
-            | "банка"
-            | "пары"
-            | "пар"
-            | "пара"
-            | "упаковки"
-            | "упаковок"
-            | "упаковку"
-            | "коробки"
-            | "коробок"
-            | "коробку"
-            | "бутылки"
-            | "бутылок"
-            | "бутылку"
-            | "пакета"
-            | "пакетов"
-            | "плитки"
-            | "плиток"
-            | "плитку"
-            | "рулона"
-            | "рулонов"
-            | "флакона"
-            | "флаконов"
-            | "тюбика"
-            | "тюбиков"
-            | "комплекта"
-            | "комплектов"
-            | "набора"
-            | "наборов"
-            | "экземпляра"
-            | "экземпляров"
-    )
+    super::class::COUNT_WORDS.has_mark(word, "counting-noun")
 }
 
 /// Words after a number that make it anything but a count of items: units,
 /// measures, time, pack sizes, and words that say "how big", not "how many".
 fn is_not_counted(word: &str) -> bool {
-    super::size::is_measure_unit(word)
-        || matches!(
-            word,
-            "" | "%"
-                | "day"
-                | "days"
-                | "week"
-                | "weeks"
-                | "hour"
-                | "hours"
-                | "minutes"
-                | "month"
-                | "months"
-                | "year"
-                | "years"
-                | "дня"
-                | "дней"
-                | "день"
-                | "недели"
-                | "лет"
-                | "года"
-                | "am"
-                | "pm"
-                | "in"
-                | "of"
-                | "for"
-                | "and"
-                | "or"
-                | "to"
-                | "is"
-                | "are"
-                | "и"
-                | "или"
-                | "на"
-                | "в"
-                | "по"
-                | "pack"
-                | "piece"
-                | "pieces"
-                | "pcs"
-                | "pc"
-                | "ct"
-                | "count"
-                | "ply"
-                | "star"
-                | "stars"
-                | "player"
-                | "players"
-                | "people"
-                | "persons"
-                | "kids"
-                | "times"
-                | "colors"
-                | "colours"
-                | "shades"
-                | "items"
-                | "products"
-                | "products,"
-                | "mp"
-                | "w"
-                | "v"
-                | "gb"
-                | "tb"
-                | "mah"
-                | "вт"
-                | "гб"
-                | "мм"
-                | "размер"
-                | "размера"
-                | "дюймов"
-                | "дюйма"
-        )
+    // The empty word: nothing after the number.
+    word.is_empty() || super::size::is_measure_unit(word) || super::class::COUNT_WORDS.has_mark(word, "not-counted")
 }
 
 /// Words before a number that make it part of a name or a detail.
@@ -217,30 +85,7 @@ fn is_detail_before(word: &str) -> bool {
 }
 
 /// Verbs after which a number is what the person orders ("I need 6 cartons").
-const ORDER_VERBS: [&str; 22] = [
-    "want",
-    "need",
-    "buy",
-    "get",
-    "order",
-    "send",
-    "grab",
-    "purchase",
-    "for",
-    "find",
-    "купи",
-    "купить",
-    "закажи",
-    "заказать",
-    "нужно",
-    "нужны",
-    "нужен",
-    "нужна",
-    "надо",
-    "хочу",
-    "возьми",
-    "взять",
-];
+static ORDER_VERBS: LazyLock<Vec<&str>> = LazyLock::new(|| ORDER_WORDS.words_marked("order-verb"));
 
 /// A stated count; consumes the number it reads.
 pub fn extract(request: &mut Request) -> Option<(u64, usize)> {

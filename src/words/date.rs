@@ -28,7 +28,9 @@ use chrono::{Datelike, Months, NaiveDate, Weekday as ChronoWeekday};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::class::{MONTHS, WEEKDAYS};
+use std::sync::LazyLock;
+
+use super::class::{DATE_WORDS, MONTHS, WEEKDAYS, phrase_list};
 use super::text::{Request, count};
 
 /// A named weekday, as an extractor returns it for "by Friday".
@@ -92,21 +94,9 @@ pub struct Deadline {
     pub at: Option<usize>,
 }
 
-/// Words that make a weekday a deadline rather than an event.
-const DEADLINE_BEFORE: [&[&str]; 12] = [
-    &["by"],
-    &["before"],
-    &["until"],
-    &["till"],
-    &["later", "than"],
-    &["latest"],
-    &["к"],
-    &["до"],
-    &["позже"],
-    &["позднее"],
-    &["arrive"],
-    &["here"],
-];
+/// Words that make a weekday a deadline rather than an event
+/// (`date-words.txt`, `@weekday-cue`).
+static DEADLINE_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(DATE_WORDS, "weekday-cue");
 
 /// A weekday named by one token, allowing one slip of the keyboard in long
 /// names ("thrusday", "wendesday"); the readings are the marks of
@@ -274,31 +264,11 @@ fn holiday_at(request: &Request, index: usize) -> Option<(u32, u32, usize)> {
 }
 
 /// Words before a date that make it a deadline, and whether the day itself
-/// is still in time.
-const DATE_CUES: [(&[&str], bool); 22] = [
-    (&["by"], true),
-    (&["until"], true),
-    (&["till"], true),
-    (&["later", "than"], true),
-    (&["latest"], true),
-    (&["need", "it"], true),
-    (&["needed"], true),
-    (&["arrive"], true),
-    (&["delivered"], true),
-    (&["deliver"], true),
-    (&["on", "or", "before"], true),
-    (&["before"], false),
-    (&["к"], true),
-    (&["до"], true),
-    (&["позже"], true),
-    (&["позднее"], true),
-    (&["нужен"], true),
-    (&["нужно"], true),
-    (&["нужна"], true),
-    (&["надо"], true),
-    (&["привезти"], true),
-    (&["доставить"], true),
-];
+/// is still in time (`date-words.txt`, `@date-cue` and `@in-time`).
+static DATE_CUES: LazyLock<Vec<(&[&str], bool)>> = LazyLock::new(|| {
+    static PHRASES: LazyLock<Vec<&[&str]>> = phrase_list!(DATE_WORDS, "date-cue");
+    PHRASES.iter().map(|cue| (*cue, DATE_WORDS.has_mark(&cue.join(" "), "in-time"))).collect()
+});
 
 /// Whether the clause of `index` is about returns, so a number of days or a
 /// date in it is a return window ("returnable within 30 days").
@@ -490,7 +460,7 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
 
 /// "tomorrow", spelt as people type it in a hurry too.
 pub(crate) fn is_tomorrow(word: &str) -> bool {
-    matches!(word, "tomorrow" | "tmrw" | "tmr" | "tomorow" | "tommorow" | "tommorrow" | "2morrow" | "2moro" | "завтра")
+    super::class::DATE_WORDS.has_mark(word, "tomorrow")
 }
 
 /// Whether a token is alone in its clause (", сегодня"): its neighbours are

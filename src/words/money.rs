@@ -23,31 +23,16 @@
 //! "nothing over $50", "don't spend over $50", "free shipping on orders over
 //! $50", "above $200 is fine" (a tolerance).
 
+use std::sync::LazyLock;
+
+use super::class::{CURRENCIES, MONEY_WORDS, WordClass, phrase_list};
 use super::text::{Request, hundredths, number_words_at, whole_number};
 
-/// The ISO 4217 code of a currency sign, code or word, if the token is one.
+/// The ISO 4217 code of a currency sign, code or word, if the token is one
+/// (`currencies.txt`, `@amount`).
 pub fn currency_of(word: &str) -> Option<&'static str> {
-    Some(match word {
-        "$" | "usd" | "us$" | "dollar" | "dollars" | "bucks" | "buck" | "долларов" | "доллара" | "доллар"
-        | "баксов" | "бакса" => "USD",
-        "€" | "eur" | "euro" | "euros" | "евро" => "EUR",
-        "£" | "gbp" | "quid" => "GBP",
-        "₽" | "rub" | "rubles" | "roubles" | "ruble" | "rouble" | "руб" | "р" | "рублей" | "рубля" | "рубль"
-        | "рублях" => "RUB",
-        "₱" | "php" | "peso" | "pesos" | "песо" => "PHP",
-        "¥" | "jpy" | "yen" | "иен" => "JPY",
-        "₹" | "inr" | "rupees" | "rupee" => "INR",
-        "₴" | "uah" | "грн" | "гривен" | "гривны" | "гривна" => "UAH",
-        "₸" | "kzt" | "тенге" => "KZT",
-        "cad" | "c$" | "ca$" => "CAD",
-        "aud" | "a$" | "au$" => "AUD",
-        "nzd" | "nz$" => "NZD",
-        "rs" | "rs." => "INR",
-        "chf" => "CHF",
-        "pln" | "zł" | "zl" => "PLN",
-        "cny" | "rmb" | "yuan" | "юаней" => "CNY",
-        _ => return None,
-    })
+    let class: &'static WordClass = &CURRENCIES;
+    class.has_mark(word, "amount").then(|| class.value(word)).flatten()
 }
 
 /// A currency before a number: every currency except the bare "р", which
@@ -57,96 +42,22 @@ fn currency_before(word: &str) -> Option<&'static str> {
 }
 
 /// Words before an amount that make it a ceiling.
-const LIMIT_BEFORE: [&[&str]; 29] = [
-    &["budget's"],
-    &["under"],
-    &["below"],
-    &["less", "than"],
-    &["lower", "than"],
-    &["no", "more", "than"],
-    &["not", "more", "than"],
-    &["spend", "more", "than"],
-    &["at", "most"],
-    &["max"],
-    &["maximum"],
-    &["up", "to"],
-    &["upto"],
-    &["within"],
-    &["budget"],
-    &["cheaper", "than"],
-    &["cap"],
-    &["до"],
-    &["дороже"],
-    &["больше"],
-    &["более"],
-    &["максимум"],
-    &["бюджет"],
-    &["пределах"],
-    &["дешевле"],
-    &["limit"],
-    &["лимит"],
-    &["не", "выше"],
-    &["не", "превышает"],
-];
+static LIMIT_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "limit-before");
 
 /// Words after an amount that make it a ceiling ("$150 max").
-const LIMIT_AFTER: [&[&str]; 8] = [
-    &["max"],
-    &["maximum"],
-    &["tops"],
-    &["or", "less"],
-    &["at", "most"],
-    &["максимум"],
-    &["or", "under"],
-    &["or", "below"],
-];
+static LIMIT_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "limit-after");
 
 /// Words before an amount that make it a floor, not a limit.
-const MINIMUM_BEFORE: [&[&str]; 12] = [
-    &["above"],
-    &["over"],
-    &["at", "least"],
-    &["from"],
-    &["exceeds"],
-    &["exceed"],
-    &["minimum"],
-    &["от"],
-    &["starting"],
-    &["priced", "more", "than"],
-    &["higher", "than"],
-    &["выше"],
-];
+static MINIMUM_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "minimum-before");
 
 /// Words before a minimum that make it no floor of the item's price: a
 /// negation ("nothing over $50", "не дороже" is a limit, read apart), or
 /// spending and a shop's terms ("don't spend over", "orders over $50").
-const NOT_A_FLOOR_BEFORE: [&[&str]; 20] = [
-    &["not"],
-    &["no"],
-    &["don't"],
-    &["dont"],
-    &["n't"],
-    &["never"],
-    &["nothing"],
-    &["не"],
-    &["ни"],
-    &["spend"],
-    &["spending"],
-    &["pay"],
-    &["paying"],
-    &["order"],
-    &["orders"],
-    &["purchase"],
-    &["purchases"],
-    &["shipping"],
-    &["delivery"],
-    &["доставка"],
-];
+static NOT_A_FLOOR_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "not-a-floor-before");
 
 /// Words after a minimum that make it a tolerance or a ceiling, not a
 /// floor ("above $200 is fine", "anything over $100 is too much").
-const TOLERANCE_AFTER: [&[&str]; 8] =
-    [&["is", "fine"], &["is", "ok"], &["is", "okay"], &["fine"], &["ok"], &["okay"], &["is", "too"], &["too"]];
+static TOLERANCE_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "tolerance-after");
 
 /// A money amount in the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -378,18 +289,7 @@ fn floor_start(request: &Request, first: usize) -> usize {
 /// Words before an amount that make it a floor of the item's price. Fewer
 /// than [`MINIMUM_BEFORE`]: "from" and "от" alone ("a gift card from $25")
 /// and "starting" say no floor; a range's lower end is read apart.
-const FLOOR_BEFORE: [&[&str]; 10] = [
-    &["above"],
-    &["over"],
-    &["at", "least"],
-    &["exceeds"],
-    &["exceed"],
-    &["exceeding"],
-    &["minimum"],
-    &["min"],
-    &["priced", "more", "than"],
-    &["higher", "than"],
-];
+static FLOOR_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "floor-before");
 
 /// The strictest of `limits` (the smallest: a limit too strict costs one
 /// question, one too loose can let a cart through).

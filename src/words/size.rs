@@ -69,33 +69,17 @@ fn is_fraction(word: &str) -> bool {
         && top.bytes().all(|byte| byte.is_ascii_digit()) && bottom.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
-/// Letter sizes that mean nothing else ("xl", "x-large", "3x-large").
+/// Letter sizes that mean nothing else ("xl", "x-large", "3x-large";
+/// `size-words.txt`, `@letter`).
 fn unambiguous_letter(word: &str) -> bool {
     let compact: String = word.chars().filter(|character| *character != '-').collect();
-    matches!(
-        compact.as_str(),
-        "xs" | "xxs"
-            | "xl"
-            | "xxl"
-            | "xxxl"
-            | "2xl"
-            | "3xl"
-            | "4xl"
-            | "xsmall"
-            | "xxsmall"
-            | "xlarge"
-            | "xxlarge"
-            | "xxxlarge"
-            | "2xlarge"
-            | "3xlarge"
-            | "extralarge"
-            | "extrasmall"
-    )
+    SIZE_WORDS.has_mark(&compact, "letter")
 }
 
-/// Letter sizes that are also ordinary words or letters ("medium", "s", "l").
+/// Letter sizes that are also ordinary words or letters ("medium", "s", "l";
+/// `size-words.txt`, `@ambiguous-letter`).
 fn ambiguous_letter(word: &str) -> bool {
-    matches!(word, "s" | "m" | "l" | "small" | "medium" | "large" | "med")
+    SIZE_WORDS.has_mark(word, "ambiguous-letter")
 }
 
 /// Units that make a number a measure ("18 ounce", "1 кг";
@@ -106,53 +90,7 @@ pub fn is_measure_unit(word: &str) -> bool {
 
 /// Words after a bare number that make it anything but a size.
 fn is_not_size_follower(word: &str) -> bool {
-    is_measure_unit(word)
-        || matches!(
-            word,
-            "day"
-                | "days"
-                | "week"
-                | "weeks"
-                | "hours"
-                | "hour"
-                | "дня"
-                | "дней"
-                | "недели"
-                | "%"
-                | "$"
-                | "€"
-                | "£"
-                | "₽"
-                | "can"
-                | "cans"
-                | "pack"
-                | "packs"
-                | "pairs"
-                | "pair"
-                | "bottles"
-                | "boxes"
-                | "банки"
-                | "банок"
-                | "пары"
-                | "пар"
-                | "штук"
-                | "шт"
-                | "рублей"
-                | "руб"
-                | "евро"
-                | "dollars"
-                | "euros"
-                | "bucks"
-                | "piece"
-                | "pieces"
-                | "pcs"
-                | "years"
-                | "year"
-                | "months"
-                | "month"
-                | "лет"
-                | "года"
-        )
+    is_measure_unit(word) || super::class::SIZE_CONTEXT.has_mark(word, "not-size-follower")
 }
 
 /// Every size mention in the request; consumes their tokens.
@@ -230,102 +168,13 @@ pub fn is_fallback(request: &Request, end: usize) -> bool {
 /// Words that name who a garment or shoe is for; a number after one is a
 /// size ("women's 8", "US mens 10.5").
 fn is_gender(word: &str) -> bool {
-    matches!(
-        word,
-        "mens"
-            | "men's"
-            | "men"
-            | "womens"
-            | "women's"
-            | "women"
-            | "ladies"
-            | "lady's"
-            | "kids"
-            | "kid's"
-            | "boys"
-            | "boy's"
-            | "girls"
-            | "girl's"
-            | "toddler"
-            | "toddlers"
-            | "youth"
-            | "unisex"
-    )
+    super::class::SIZE_CONTEXT.has_mark(word, "gender")
 }
 
 /// Garments and shoes: a letter size next to one is a size ("a womens large
 /// t-shirt"), not a measure of something else ("a large storage case").
 fn is_garment(word: &str) -> bool {
-    matches!(
-        word,
-        "shirt"
-            | "shirts"
-            | "t-shirt"
-            | "t-shirts"
-            | "tee"
-            | "tees"
-            | "top"
-            | "tops"
-            | "tank"
-            | "blouse"
-            | "polo"
-            | "polos"
-            | "sweater"
-            | "sweaters"
-            | "sweatshirt"
-            | "hoodie"
-            | "hoodies"
-            | "jacket"
-            | "jackets"
-            | "coat"
-            | "coats"
-            | "vest"
-            | "dress"
-            | "dresses"
-            | "skirt"
-            | "skirts"
-            | "jumpsuit"
-            | "romper"
-            | "bodysuit"
-            | "pants"
-            | "trousers"
-            | "jeans"
-            | "leggings"
-            | "shorts"
-            | "bottoms"
-            | "joggers"
-            | "breeches"
-            | "overalls"
-            | "cardigan"
-            | "sweatpants"
-            | "pajamas"
-            | "pyjamas"
-            | "pajama"
-            | "robe"
-            | "robes"
-            | "underwear"
-            | "boxers"
-            | "briefs"
-            | "panties"
-            | "bra"
-            | "bras"
-            | "socks"
-            | "swimsuit"
-            | "bikini"
-            | "gloves"
-            | "scrubs"
-            | "uniform"
-            | "costume"
-            | "lingerie"
-            | "sleepwear"
-            | "outfit"
-            | "shoe"
-            | "shoes"
-            | "sneakers"
-            | "boots"
-            | "sandals"
-            | "slippers"
-    )
+    super::class::SIZE_CONTEXT.has_mark(word, "garment")
 }
 
 /// Whether a garment follows within the clause, before a word that starts

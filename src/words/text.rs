@@ -7,6 +7,9 @@
 //! form (`folded`, for matching), plus the clause it sits in, because a marker
 //! such as "ideally" or "not" only reaches as far as its clause.
 
+use std::sync::LazyLock;
+
+use super::class::{NUMBERS, ORDER_WORDS};
 use crate::normalize::fold;
 
 /// Whether a token is a word (letters and digits) or a single punctuation mark.
@@ -49,7 +52,7 @@ fn ends_clause(character: char) -> bool {
 }
 
 /// Words that start a new clause: "black ideally but pink works" is two.
-const CLAUSE_WORDS: [&str; 4] = ["but", "но", "however", "although"];
+static CLAUSE_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| ORDER_WORDS.words_marked("opens-clause"));
 
 /// Splits a request into tokens. Digits joined by `.`, `,` or `/` stay one
 /// token ("42,5", "3/8", "1,200"); so do letters joined by `-` or an
@@ -283,75 +286,21 @@ pub fn is_inch_mark(word: &str) -> bool {
     matches!(word, "\"" | "”" | "″" | "''" | "'")
 }
 
-/// A count said in words: "two", "две", "a dozen" is not handled (rare).
+/// A count said in words: "two", "две", "dozen" (`numbers.txt`, `@count`).
 pub fn number_word(word: &str) -> Option<u64> {
-    Some(match word {
-        "one" | "один" | "одна" | "одну" | "одно" | "одни" => 1,
-        "two" | "два" | "две" => 2,
-        "three" | "три" => 3,
-        "four" | "четыре" => 4,
-        "five" | "пять" => 5,
-        "six" | "шесть" => 6,
-        "seven" | "семь" => 7,
-        "eight" | "восемь" => 8,
-        "nine" | "девять" => 9,
-        "ten" | "десять" => 10,
-        "eleven" | "одиннадцать" => 11,
-        "twelve" | "dozen" | "двенадцать" => 12,
-        "twenty" | "двадцать" => 20,
-        "twenty-four" => 24,
-        _ => return None,
-    })
+    number_marked(word, "count")
 }
 
 /// The value of one number word for amounts: units, teens, tens and
-/// hundreds in English and Russian ("twenty", "пятьсот"); `None` for the
-/// multipliers, which [`number_words_at`] handles.
+/// hundreds in English and Russian ("twenty", "пятьсот"; `numbers.txt`,
+/// `@amount`); `None` for the multipliers, which [`number_words_at`] handles.
 fn amount_word(word: &str) -> Option<u64> {
-    if let Some(value) = number_word(word).filter(|_| word != "dozen") {
-        return Some(value);
-    }
-    Some(match word {
-        "thirteen" | "тринадцать" => 13,
-        "fourteen" | "четырнадцать" => 14,
-        "fifteen" | "пятнадцать" => 15,
-        "sixteen" | "шестнадцать" => 16,
-        "seventeen" | "семнадцать" => 17,
-        "eighteen" | "восемнадцать" => 18,
-        "nineteen" | "девятнадцать" => 19,
-        "thirty" | "тридцать" => 30,
-        "forty" | "сорок" => 40,
-        "fifty" | "пятьдесят" => 50,
-        "sixty" | "шестьдесят" => 60,
-        "seventy" | "семьдесят" => 70,
-        "eighty" | "восемьдесят" => 80,
-        "ninety" | "девяносто" => 90,
-        "двух" => 2,
-        "трех" => 3,
-        "четырех" => 4,
-        "пяти" => 5,
-        "шести" => 6,
-        "семи" => 7,
-        "восьми" => 8,
-        "девяти" => 9,
-        "десяти" => 10,
-        "двадцати" => 20,
-        "тридцати" => 30,
-        "пятидесяти" => 50,
-        "сто" | "ста" => 100,
-        "двухсот" => 200,
-        "трехсот" => 300,
-        "пятисот" => 500,
-        "двести" => 200,
-        "триста" => 300,
-        "четыреста" => 400,
-        "пятьсот" => 500,
-        "шестьсот" => 600,
-        "семьсот" => 700,
-        "восемьсот" => 800,
-        "девятьсот" => 900,
-        _ => return None,
-    })
+    number_marked(word, "amount")
+}
+
+/// The value of a number word that the reader `mark` takes.
+fn number_marked(word: &str, mark: &str) -> Option<u64> {
+    NUMBERS.has_mark(word, mark).then(|| NUMBERS.value(word)).flatten()?.parse().ok()
 }
 
 /// A number said in words starting at `index` ("twenty", "twenty-five",

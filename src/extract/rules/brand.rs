@@ -13,6 +13,9 @@
 //! several Latin words in Russian text ("la roche-posay effaclar") is a brand
 //! and a model whose border nobody can tell without a catalog: no brand.
 
+use std::sync::LazyLock;
+
+use crate::words::class::BRAND_CONTEXT;
 use crate::words::negation;
 use crate::words::text::{Request, TokenKind};
 
@@ -38,317 +41,20 @@ pub struct NamedBrand {
 
 /// Words that end a brand name read after a cue.
 fn ends_name(word: &str) -> bool {
-    matches!(
-        word,
-        "with"
-            | "and"
-            | "that"
-            | "which"
-            | "who"
-            | "for"
-            | "in"
-            | "on"
-            | "at"
-            | "to"
-            | "is"
-            | "are"
-            | "has"
-            | "have"
-            | "please"
-            | "pls"
-            | "so"
-            | "because"
-            | "but"
-            | "or"
-            | "if"
-            | "as"
-            | "priced"
-            | "costing"
-            | "available"
-            | "only"
-            | "и"
-            | "или"
-            | "с"
-            | "для"
-            | "на"
-            | "в"
-            | "по"
-            | "до"
-            | "не"
-    )
+    crate::words::class::BRAND_WORDS.has_mark(word, "ends-name")
 }
 
 /// Words that are not a brand after "from"/"by"/"от": articles, pronouns,
 /// places, shops, materials, times, and words that say what kind of thing
 /// follows.
 fn never_a_brand(word: &str) -> bool {
-    matches!(
-        word,
-        "a" | "an"
-            | "the"
-            | "my"
-            | "your"
-            | "our"
-            | "their"
-            | "his"
-            | "her"
-            | "this"
-            | "that"
-            | "these"
-            | "those"
-            | "any"
-            | "some"
-            | "me"
-            | "us"
-            | "you"
-            | "it"
-            | "them"
-            | "scratch"
-            | "home"
-            | "here"
-            | "there"
-            | "now"
-            | "today"
-            | "tomorrow"
-            | "tonight"
-            | "then"
-            | "next"
-            | "end"
-            | "noon"
-            | "morning"
-            | "evening"
-            | "hand"
-            | "far"
-            | "size"
-            | "color"
-            | "colour"
-            | "weight"
-            | "category"
-            | "price"
-            | "lazmall"
-            | "lazada"
-            | "lazflash"
-            | "amazon"
-            | "target"
-            | "costco"
-            | "kroger"
-            | "aldi"
-            | "lidl"
-            | "tesco"
-            | "ebay"
-            | "walmart"
-            | "aliexpress"
-            | "ozon"
-            | "wildberries"
-            | "store"
-            | "shop"
-            | "seller"
-            | "sellers"
-            | "stores"
-            | "shops"
-            | "oem"
-            | "generic"
-            | "unbranded"
-            | "no"
-            // "don't care about brand", "any particular brand": words
-            // before "brand" that say no brand.
-            | "about"
-            | "which"
-            | "what"
-            | "whatever"
-            | "own"
-            | "same"
-            | "other"
-            | "specific"
-            | "particular"
-            | "certain"
-            | "favorite"
-            | "favourite"
-            | "preferred"
-            | "good"
-            | "known"
-            | "japan"
-            | "china"
-            | "mainland"
-            | "korea"
-            | "usa"
-            | "america"
-            | "germany"
-            | "italy"
-            | "france"
-            | "india"
-            | "thailand"
-            | "vietnam"
-            | "malaysia"
-            | "philippines"
-            | "taiwan"
-            | "turkey"
-            | "uk"
-            | "europe"
-            | "asia"
-            | "africa"
-            | "australia"
-            | "canada"
-            | "mexico"
-            | "spain"
-            | "brazil"
-            | "indonesia"
-            | "singapore"
-            | "abroad"
-            | "overseas"
-            | "certified"
-            | "authorized"
-            | "authorised"
-            | "licensed"
-            | "dealer"
-            | "dealers"
-            | "vendor"
-            | "vendors"
-            | "retailer"
-            | "retailers"
-            | "manufacturer"
-            | "manufacturers"
-            | "supplier"
-            | "suppliers"
-            | "warehouse"
-            | "cotton"
-            | "leather"
-            | "wood"
-            | "wooden"
-            | "bamboo"
-            | "plastic"
-            | "steel"
-            | "metal"
-            | "glass"
-            | "silk"
-            | "wool"
-            | "polyester"
-            | "nylon"
-            | "natural"
-            | "organic"
-            | "recycled"
-            | "real"
-            | "pure"
-            | "genuine"
-            | "solid"
-            | "fresh"
-            | "local"
-            | "various"
-            | "different"
-            | "official"
-            | "trusted"
-            | "reputable"
-            | "top"
-            | "name"
-            | "brand"
-            | "brands"
-            | "i"
-    )
+    crate::words::class::BRAND_WORDS.has_mark(word, "never-a-brand")
 }
 
 /// Latin words in Russian text that are terms, units or product names, not
 /// brands.
 fn latin_term(word: &str) -> bool {
-    matches!(
-        word,
-        "iphone"
-            | "ipad"
-            | "macbook"
-            | "airpods"
-            | "galaxy"
-            | "pixel"
-            | "android"
-            | "ios"
-            | "pro"
-            | "max"
-            | "mini"
-            | "plus"
-            | "ultra"
-            | "lite"
-            | "slim"
-            | "fit"
-            | "air"
-            | "smart"
-            | "sport"
-            | "classic"
-            | "style"
-            | "premium"
-            | "oversize"
-            | "power"
-            | "bank"
-            | "usb"
-            | "type"
-            | "type-c"
-            | "usb-c"
-            | "micro-usb"
-            | "led"
-            | "lcd"
-            | "oled"
-            | "rgb"
-            | "wifi"
-            | "wi-fi"
-            | "bluetooth"
-            | "hdmi"
-            | "ssd"
-            | "hdd"
-            | "ram"
-            | "nfc"
-            | "gps"
-            | "tws"
-            | "anc"
-            | "oem"
-            | "spf"
-            | "xl"
-            | "xxl"
-            | "xs"
-            | "mah"
-            | "edition"
-            | "original"
-            | "book"
-            | "set"
-            | "case"
-            | "new"
-            | "wireless"
-            | "gaming"
-            | "lightning"
-            | "magsafe"
-            | "qi"
-            | "sim"
-            | "esim"
-            | "amoled"
-            | "hd"
-            | "uhd"
-            | "full"
-            | "tv"
-            | "watch"
-            | "band"
-            | "buds"
-            | "pad"
-            | "phone"
-            | "mouse"
-            | "keyboard"
-            | "cover"
-            | "glass"
-            | "pencil"
-            | "stylus"
-            | "cable"
-            | "adapter"
-            | "charger"
-            | "hub"
-            | "dock"
-            | "stand"
-            | "holder"
-            | "mount"
-            | "robusta"
-            | "arabica"
-            | "vintage"
-            | "casual"
-            | "basic"
-            | "unisex"
-            | "street"
-            | "home"
-            | "office"
-    )
+    crate::words::class::BRAND_WORDS.has_mark(word, "latin-term")
 }
 
 fn is_latin_word(word: &str) -> bool {
@@ -362,24 +68,7 @@ fn is_alphabetic_latin(word: &str) -> bool {
 
 /// Words after "or" beside a brand that offer no second brand ("Nike or
 /// similar", "Sony or any other").
-const NO_SECOND_BRAND: [&str; 16] = [
-    "similar",
-    "equivalent",
-    "other",
-    "others",
-    "any",
-    "anything",
-    "whatever",
-    "something",
-    "generic",
-    "better",
-    "cheaper",
-    "comparable",
-    "not",
-    "whichever",
-    "аналог",
-    "аналоги",
-];
+static NO_SECOND_BRAND: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("no-second-brand"));
 
 /// A one-word name the person offers beside a known brand at
 /// `start..=end`: "Samsung or LG", "lg или samsung". The known brand makes
@@ -434,50 +123,7 @@ fn sentence_case(request: &Request) -> bool {
 /// Capitalised words that are not brands (besides days and months, which
 /// `deadline` reads): holidays, places and peoples, bed sizes,
 /// technologies, shops, and the pronoun.
-const NOT_A_NAME: [&str; 42] = [
-    "i",
-    "i'm",
-    "i'd",
-    "i'll",
-    "i've",
-    "christmas",
-    "xmas",
-    "halloween",
-    "easter",
-    "thanksgiving",
-    "valentine's",
-    "valentines",
-    "king",
-    "queen",
-    "twin",
-    "full",
-    "california",
-    "french",
-    "italian",
-    "dutch",
-    "english",
-    "british",
-    "american",
-    "korean",
-    "japanese",
-    "chinese",
-    "german",
-    "mexican",
-    "indian",
-    "greek",
-    "turkish",
-    "bluetooth",
-    "android",
-    "windows",
-    "lazmall",
-    "lazflash",
-    "lazada",
-    "shopee",
-    "amazon",
-    "prime",
-    "mom",
-    "dad",
-];
+static NOT_A_NAME: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("not-a-name"));
 
 /// A capitalised word mid-sentence (not after `.`/`!`/`?` or at the start)
 /// that could be a name: letters with some lower case ("Stojo", not "TV").
@@ -523,7 +169,7 @@ fn name_like(request: &Request, index: usize, cyrillic: bool) -> bool {
             && word.chars().any(|c| c.is_ascii_alphabetic());
     }
     let capitalised = token.text.chars().next().is_some_and(char::is_uppercase);
-    let letter_size = matches!(word, "s" | "m" | "l" | "xs" | "xl" | "xxl" | "xxs");
+    let letter_size = crate::words::class::SIZE_WORDS.has_mark(word, "short-letter");
     capitalised
         && word.chars().count() >= 2
         && !letter_size

@@ -29,61 +29,18 @@
 //!
 //! Linear in the request; no allocation per token beyond the pieces.
 
+use std::sync::LazyLock;
+
+use crate::words::class::{ATTACHING_WORDS, LIST_WORDS};
 use crate::words::noun::{is_product_noun, product_stem};
 use crate::words::text::Request;
 
 /// Words that attach what follows to the noun before them: a product noun
 /// after one is a part, a purpose or a device, not another product.
-const ATTACHING: [&str; 45] = [
-    "with",
-    "without",
-    "for",
-    "that",
-    "which",
-    "who",
-    "where",
-    "in",
-    "of",
-    "from",
-    "to",
-    "on",
-    "by",
-    "under",
-    "over",
-    "above",
-    "below",
-    "between",
-    "priced",
-    "costing",
-    "costs",
-    "made",
-    "fits",
-    "fit",
-    "fitting",
-    "compatible",
-    "like",
-    "including",
-    "has",
-    "have",
-    "having",
-    "featuring",
-    "для",
-    "с",
-    "со",
-    "на",
-    "из",
-    "под",
-    "от",
-    "без",
-    "к",
-    "который",
-    "которая",
-    "которые",
-    "чтобы",
-];
+static ATTACHING: LazyLock<Vec<&str>> = LazyLock::new(|| ATTACHING_WORDS.words_marked("chunk"));
 
 /// Words after the last noun that make "X and Y …" one product.
-const ONE_PRODUCT_AFTER: [&str; 9] = ["set", "sets", "kit", "kits", "combo", "bundle", "duo", "collection", "набор"];
+static ONE_PRODUCT_AFTER: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("one-product-after"));
 
 /// How a piece is joined to the one before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,29 +143,7 @@ fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
             // Before any noun, "looking for", "ищу для" do not attach.
             if head.is_some() {
                 open = true;
-                purpose = matches!(
-                    word,
-                    "for"
-                        | "to"
-                        | "fits"
-                        | "fit"
-                        | "fitting"
-                        | "compatible"
-                        | "with"
-                        | "without"
-                        | "featuring"
-                        | "including"
-                        | "has"
-                        | "have"
-                        | "having"
-                        | "для"
-                        | "на"
-                        | "под"
-                        | "к"
-                        | "с"
-                        | "со"
-                        | "без"
-                );
+                purpose = crate::words::class::ATTACHING_WORDS.has_mark(word, "purpose");
                 break;
             }
             continue;

@@ -23,111 +23,16 @@
 //! item is for ("for my living room", "for adults", "for party"), and a
 //! voucher's rules after a budget.
 
+use std::sync::LazyLock;
+
 use super::requirement::Requirement;
+use crate::words::class::{REQUIREMENT_WORDS, phrase_list};
 use crate::words::is_filler;
 use crate::words::text::{Request, TokenKind};
 
 /// Whom or where an item is for: a "for …" segment of only these is filler
 /// ("for my living room", "for adults", "for party or formal wear").
-const FOR_WHOM: &[&str] = &[
-    "me",
-    "him",
-    "her",
-    "us",
-    "them",
-    "wife",
-    "husband",
-    "son",
-    "daughter",
-    "kid",
-    "kids",
-    "child",
-    "children",
-    "baby",
-    "babies",
-    "toddler",
-    "adults",
-    "adult",
-    "men",
-    "women",
-    "man",
-    "woman",
-    "boys",
-    "girls",
-    "boy",
-    "girl",
-    "mom",
-    "mother",
-    "dad",
-    "father",
-    "family",
-    "friend",
-    "friends",
-    "gift",
-    "gifts",
-    "present",
-    "living",
-    "room",
-    "bedroom",
-    "kitchen",
-    "bathroom",
-    "office",
-    "home",
-    "house",
-    "party",
-    "parties",
-    "wedding",
-    "formal",
-    "wear",
-    "casual",
-    "work",
-    "gym",
-    "workout",
-    "daily",
-    "everyday",
-    "use",
-    "travel",
-    "school",
-    "birthday",
-    "christmas",
-    "occasion",
-    "occasions",
-    "жены",
-    "мужа",
-    "сына",
-    "дочери",
-    "ребенка",
-    "детей",
-    "мамы",
-    "папы",
-    "подарок",
-    "маме",
-    "папе",
-    "бабушке",
-    "дедушке",
-    "другу",
-    "подруге",
-    "коллеге",
-    "сестре",
-    "брату",
-    "себя",
-    "trip",
-    "vacation",
-    "holiday",
-    "секции",
-    "мне",
-    "сыну",
-    "дочке",
-    "дочери",
-    "жене",
-    "мужу",
-    "дачу",
-    "дача",
-    "дачи",
-    "выпускной",
-    "команды",
-    "team",
-];
+static FOR_WHOM: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("for-whom"));
 
 /// Words that keep a condition's sense when they lead it ("no nuts",
 /// "without a handle", "не древесный"): part of the requirement's text,
@@ -139,63 +44,12 @@ fn is_negation(word: &str) -> bool {
 /// Words that compare an amount ("over 98 pesos"): with a number they are a
 /// condition, never the product.
 fn is_comparison(word: &str) -> bool {
-    matches!(
-        word,
-        "over"
-            | "above"
-            | "under"
-            | "below"
-            | "more"
-            | "less"
-            | "least"
-            | "most"
-            | "between"
-            | "starting"
-            | "minimum"
-            | "max"
-            | "maximum"
-            | "выше"
-            | "ниже"
-            | "больше"
-            | "меньше"
-            | "дороже"
-            | "дешевле"
-    )
+    crate::words::class::SEGMENT_WORDS.has_mark(word, "comparison")
 }
 
 /// Words that start a new segment: a condition follows them.
 fn starts_segment(word: &str) -> bool {
-    matches!(
-        word,
-        "with"
-            | "without"
-            | "that"
-            | "which"
-            | "who"
-            | "whose"
-            | "where"
-            | "made"
-            | "from"
-            | "in"
-            | "for"
-            | "and"
-            | "but"
-            | "also"
-            | "plus"
-            | "while"
-            | "it"
-            | "no"
-            | "without,"
-            | "с"
-            | "без"
-            | "на"
-            | "в"
-            | "для"
-            | "и"
-            | "но"
-            | "чтобы"
-            | "не"
-    )
+    crate::words::class::SEGMENT_WORDS.has_mark(word, "starts-segment")
 }
 
 /// What one part of a request became.
@@ -252,6 +106,37 @@ pub fn voucher_start(request: &Request) -> Option<usize> {
     Some(start)
 }
 
+/// The words of a request no rule read: `unread[i]` says no fact holds
+/// token `i` and no rule read it without keeping it; `taken[i]` that another
+/// requirement holds it. Nothing from a voucher's rules on is read.
+struct Unread<'r> {
+    request: &'r Request,
+    unread: &'r [bool],
+    taken: &'r [bool],
+    voucher: usize,
+}
+
+impl Unread<'_> {
+    /// A word no rule read and no requirement holds, before any voucher.
+    fn free(&self, index: usize) -> bool {
+        index < self.voucher
+            && self.request.is_word(index)
+            && self.unread.get(index).copied().unwrap_or(false)
+            && !self.taken.get(index).copied().unwrap_or(false)
+    }
+
+    /// A free word that can carry a condition. A number alone ("(1)",
+    /// "`75`") is no condition; it joins one.
+    fn content(&self, index: usize) -> bool {
+        let word = self.request.word(index);
+        self.free(index)
+            && !is_filler(word)
+            && !is_negation(word)
+            && !word.chars().all(|c| c.is_ascii_digit())
+            && crate::words::text::number_word(word).is_none()
+    }
+}
+
 /// The requirements in the words no rule read, and the spans that name the
 /// product. `unread[i]` says no fact holds token `i` and no rule read it
 /// without keeping it; `taken[i]` that another requirement holds it.
@@ -262,28 +147,66 @@ pub fn residual(
     several: bool,
 ) -> (Vec<Requirement>, Vec<(usize, usize)>) {
     let voucher = voucher_start(request).unwrap_or(usize::MAX);
-    let free = |index: usize| {
-        index < voucher
-            && request.is_word(index)
-            && unread.get(index).copied().unwrap_or(false)
-            && !taken.get(index).copied().unwrap_or(false)
-    };
-    // A number alone ("(1)", "`75`") is no condition; it joins one.
-    let content = |index: usize| {
-        let word = request.word(index);
-        free(index)
-            && !is_filler(word)
-            && !is_negation(word)
-            && !word.chars().all(|c| c.is_ascii_digit())
-            && crate::words::text::number_word(word).is_none()
-    };
+    let words = Unread { request, unread, taken, voucher };
+    let cyrillic = request.is_cyrillic();
+    let mut found: Vec<Requirement> = Vec::new();
+    let mut product: Vec<(usize, usize)> = Vec::new();
+    for (first, last) in segments(&words, several) {
+        let content: Vec<usize> = (first..=last).filter(|index| words.content(*index)).collect();
+        let (Some(&head), Some(&tail)) = (content.first(), content.last()) else { continue };
+        // "for my living room", "for adults", "на подарок": whom or where,
+        // not a condition.
+        if content.iter().all(|index| FOR_WHOM.contains(&request.word(*index))) {
+            continue;
+        }
+        // "above $200 is fine", "премиум не нужен", "doesn't have to be
+        // fast": a tolerance or a waived wish states no condition; nor does
+        // a reason or a story ("because I haven't demoed it yet", "she
+        // already has one", "we're running a race on Sunday").
+        if tolerated_or_waived(request, first, last) || tells_a_story(request, first) {
+            continue;
+        }
+        let start = condition_start(&words, first, head);
+        // A condition the rules read without a fact ("over 98 pesos") or a
+        // negated one ("no nuts") is never the product.
+        let unread_words: Vec<usize> = content.iter().copied().filter(|index| !request.is_consumed(*index)).collect();
+        let names_product =
+            unread_words.iter().any(|index| !is_comparison(request.word(*index))) && !is_negation(request.word(start));
+        if !several && names_product && product.is_empty() && found.iter().all(|known| known.start > start) {
+            read_product(&words, (first, last), &content, &unread_words, cyrillic, &mut found, &mut product);
+            continue;
+        }
+        let end = condition_end(&words, (start, tail, last), several);
+        if content.iter().any(|index| *index >= start && *index <= end) {
+            found.push(Requirement { text: request.original(start, end), start, end });
+        }
+        // What lies past that token is read again as its own span.
+        let rest: Vec<usize> = content.iter().copied().filter(|index| *index > end).collect();
+        if let (Some(&again), Some(&again_tail)) = (rest.first(), rest.last()) {
+            let mut stop = again;
+            for index in again..=again_tail {
+                if !words.free(index) && request.is_word(index) {
+                    break;
+                }
+                stop = index;
+            }
+            found.push(Requirement { text: request.original(again, stop), start: again, end: stop });
+        }
+    }
+    (found, product)
+}
+
+/// The request cut into segments, each a run of one clause up to a
+/// connector ("with", "but", …), before any voucher.
+fn segments(words: &Unread<'_>, several: bool) -> Vec<(usize, usize)> {
+    let request = words.request;
     let mut segments: Vec<(usize, usize)> = Vec::new();
     let mut start: Option<usize> = None;
     // Until a connector other than "and" closes it, the first thing said is
     // one product ("sweatpants and short pants").
     let mut product_open = true;
     let mut seen_content = false;
-    for index in 0..request.len().min(voucher) {
+    for index in 0..request.len().min(words.voucher) {
         let word = request.word(index);
         let new_clause = start.is_some_and(|first| !request.same_clause(first, index));
         // Of several products, each clause is one product's conditions:
@@ -305,7 +228,7 @@ pub fn residual(
                 segments.push((first, index - 1));
             }
         }
-        if content(index) {
+        if words.content(index) {
             seen_content = true;
         }
         if request.is_word(index) && start.is_none() {
@@ -313,183 +236,129 @@ pub fn residual(
         }
     }
     if let Some(first) = start {
-        segments.push((first, request.len().min(voucher).saturating_sub(1)));
+        segments.push((first, request.len().min(words.voucher).saturating_sub(1)));
     }
-    let cyrillic = request.is_cyrillic();
-    let mut found: Vec<Requirement> = Vec::new();
-    let mut product: Vec<(usize, usize)> = Vec::new();
-    for (first, last) in segments {
-        let words: Vec<usize> = (first..=last).filter(|index| content(*index)).collect();
-        let (Some(&head), Some(&tail)) = (words.first(), words.last()) else { continue };
-        // "for my living room", "for adults", "на подарок": whom or where,
-        // not a condition.
-        if words.iter().all(|index| FOR_WHOM.contains(&request.word(*index))) {
-            continue;
+    segments
+}
+
+/// Where the condition whose first content word is `head` starts, no
+/// earlier than `first`, the segment's start.
+fn condition_start(words: &Unread<'_>, first: usize, head: usize) -> usize {
+    let request = words.request;
+    // A leading negation stays with its condition ("no nuts"), and so
+    // does the word that says how it relates ("from LazMall", "for my
+    // blu ray player", "made of cotton").
+    let mut start = head;
+    while start > first
+        && words.free(start - 1)
+        && (is_negation(request.word(start - 1))
+            || matches!(request.word(start - 1), "from" | "for" | "made" | "of" | "my" | "an"))
+    {
+        start -= 1;
+    }
+    if matches!(request.word(start), "of" | "an") {
+        start += 1;
+    }
+    // "50 bucks", "$25": the amount before its word stays with it.
+    while start > first
+        && words.free(start - 1)
+        && request.word(start - 1).starts_with(|character: char| character.is_ascii_digit())
+    {
+        start -= 1;
+    }
+    start
+}
+
+/// The first thing said names the product: its words are the product's
+/// span, and what the rules read without a fact ("a $25 gift card") or, in
+/// Russian, the adjectives after its noun stay requirements.
+fn read_product(
+    words: &Unread<'_>,
+    (first, last): (usize, usize),
+    content: &[usize],
+    unread_words: &[usize],
+    cyrillic: bool,
+    found: &mut Vec<Requirement>,
+    product: &mut Vec<(usize, usize)>,
+) {
+    let request = words.request;
+    // In Russian, adjectives after its noun describe it ("пуховик женский",
+    // "самокат детский трехколесный"): those are requirements.
+    let noun = content.iter().copied().find(|index| !is_russian_adjective(request.word(*index)));
+    let describing: Vec<usize> = match noun {
+        Some(noun) if cyrillic => content
+            .iter()
+            .copied()
+            .filter(|index| *index > noun && is_russian_adjective(request.word(*index)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let product_words: Vec<usize> = unread_words.iter().copied().filter(|index| !describing.contains(index)).collect();
+    // Words a rule read without a fact stay requirements ("a $25 gift card").
+    let read_words: Vec<usize> =
+        (first..=last).filter(|index| words.free(*index) && request.is_consumed(*index)).collect();
+    for (run_start, run_end) in runs(&read_words) {
+        let sign = run_start > 0 && crate::words::money::currency_of(request.word(run_start - 1)).is_some();
+        let run_start = if sign { run_start - 1 } else { run_start };
+        found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
+    }
+    product.extend(runs(&product_words));
+    for run in runs(&describing) {
+        found.push(Requirement { text: request.original(run.0, run.1), start: run.0, end: run.1 });
+    }
+}
+
+/// Where the condition from `start` ends: at a token another rule read, so
+/// one requirement does not swallow a fact or another requirement; a number
+/// or an amount right after stays with it ("style 2", "over 98 pesos").
+fn condition_end(words: &Unread<'_>, (start, tail, last): (usize, usize, usize), several: bool) -> usize {
+    let request = words.request;
+    let mut end = start;
+    for index in start..=tail {
+        if !words.free(index) && request.is_word(index) {
+            break;
         }
-        // "above $200 is fine", "премиум не нужен", "doesn't have to be
-        // fast": a tolerance or a waived wish states no condition; nor does
-        // a reason or a story ("because I haven't demoed it yet", "she
-        // already has one", "we're running a race on Sunday").
-        if tolerated_or_waived(request, first, last) || tells_a_story(request, first) {
-            continue;
-        }
-        // A leading negation stays with its condition ("no nuts"), and so
-        // does the word that says how it relates ("from LazMall", "for my
-        // blu ray player", "made of cotton").
-        let mut start = head;
-        while start > first
-            && free(start - 1)
-            && (is_negation(request.word(start - 1))
-                || matches!(request.word(start - 1), "from" | "for" | "made" | "of" | "my" | "an"))
-        {
-            start -= 1;
-        }
-        if matches!(request.word(start), "of" | "an") {
-            start += 1;
-        }
-        // "50 bucks", "$25": the amount before its word stays with it.
-        while start > first
-            && free(start - 1)
-            && request.word(start - 1).starts_with(|character: char| character.is_ascii_digit())
-        {
-            start -= 1;
-        }
-        // A condition the rules read without a fact ("over 98 pesos") or a
-        // negated one ("no nuts") is never the product.
-        let unread_words: Vec<usize> = words.iter().copied().filter(|index| !request.is_consumed(*index)).collect();
-        let names_product =
-            unread_words.iter().any(|index| !is_comparison(request.word(*index))) && !is_negation(request.word(start));
-        if !several && names_product && product.is_empty() && found.iter().all(|known| known.start > start) {
-            // The first thing said is the product. In Russian, adjectives
-            // after its noun describe it ("пуховик женский", "самокат
-            // детский трехколесный"): those are requirements.
-            let noun = words.iter().copied().find(|index| !is_russian_adjective(request.word(*index)));
-            let describing: Vec<usize> = match noun {
-                Some(noun) if cyrillic => words
-                    .iter()
-                    .copied()
-                    .filter(|index| *index > noun && is_russian_adjective(request.word(*index)))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let product_words: Vec<usize> =
-                unread_words.iter().copied().filter(|index| !describing.contains(index)).collect();
-            // Words a rule read without a fact stay requirements ("a $25 gift card").
-            let read_words: Vec<usize> =
-                (first..=last).filter(|index| free(*index) && request.is_consumed(*index)).collect();
-            for (run_start, run_end) in runs(&read_words) {
-                let sign = run_start > 0 && crate::words::money::currency_of(request.word(run_start - 1)).is_some();
-                let run_start = if sign { run_start - 1 } else { run_start };
-                found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
-            }
-            product.extend(runs(&product_words));
-            for run in runs(&describing) {
-                found.push(Requirement { text: request.original(run.0, run.1), start: run.0, end: run.1 });
-            }
-            continue;
-        }
-        // Stop at a token another rule read, so one requirement does not
-        // swallow a fact or another requirement; a number or an amount right
-        // after stays with it ("style 2", "over 98 pesos").
-        let mut end = start;
-        for index in start..=tail {
-            if !free(index) && request.is_word(index) {
-                break;
-            }
-            end = index;
-        }
-        while end < last
-            && free(end + 1)
-            && (request.word(end + 1).starts_with(|c: char| c.is_ascii_digit())
-                || crate::words::money::currency_of(request.word(end + 1)).is_some())
-        {
+        end = index;
+    }
+    while end < last
+        && words.free(end + 1)
+        && (request.word(end + 1).starts_with(|c: char| c.is_ascii_digit())
+            || crate::words::money::currency_of(request.word(end + 1)).is_some())
+    {
+        end += 1;
+    }
+    if end < last && !request.is_word(end + 1) && crate::words::money::currency_of(request.word(end + 1)).is_some() {
+        end += 1;
+        while end < last && words.free(end + 1) && request.word(end + 1).starts_with(|c: char| c.is_ascii_digit()) {
             end += 1;
         }
-        if end < last && !request.is_word(end + 1) && crate::words::money::currency_of(request.word(end + 1)).is_some()
-        {
-            end += 1;
-            while end < last && free(end + 1) && request.word(end + 1).starts_with(|c: char| c.is_ascii_digit()) {
-                end += 1;
+    }
+    // Of several products, a size or a count said last stays with its
+    // product ("black jeans size 32", "перчатки 7 размера"): nothing a
+    // dropped fact held may vanish.
+    if several {
+        let mut at = end + 1;
+        while at <= last && words.free(at) {
+            let word = request.word(at);
+            if word.starts_with(|c: char| c.is_ascii_digit()) || is_size_or_colour_cue(word) {
+                end = at;
             }
-        }
-        // Of several products, a size or a count said last stays with its
-        // product ("black jeans size 32", "перчатки 7 размера"): nothing a
-        // dropped fact held may vanish.
-        if several {
-            let mut at = end + 1;
-            while at <= last && free(at) {
-                let word = request.word(at);
-                if word.starts_with(|c: char| c.is_ascii_digit()) || is_size_or_colour_cue(word) {
-                    end = at;
-                }
-                at += 1;
-            }
-        }
-        if words.iter().any(|index| *index >= start && *index <= end) {
-            found.push(Requirement { text: request.original(start, end), start, end });
-        }
-        // What lies past that token is read again as its own span.
-        let rest: Vec<usize> = words.iter().copied().filter(|index| *index > end).collect();
-        if let (Some(&again), Some(&again_tail)) = (rest.first(), rest.last()) {
-            let mut stop = again;
-            for index in again..=again_tail {
-                if !free(index) && request.is_word(index) {
-                    break;
-                }
-                stop = index;
-            }
-            found.push(Requirement { text: request.original(again, stop), start: again, end: stop });
+            at += 1;
         }
     }
-    (found, product)
+    end
 }
 
 /// Words that say a size or a colour after its value ("size 32", "7
 /// размера", "black colour").
 fn is_size_or_colour_cue(word: &str) -> bool {
-    matches!(
-        word,
-        "size"
-            | "sized"
-            | "sizes"
-            | "us"
-            | "eu"
-            | "uk"
-            | "color"
-            | "colour"
-            | "colored"
-            | "coloured"
-            | "размер"
-            | "размера"
-            | "размере"
-            | "цвет"
-            | "цвета"
-            | "цвете"
-            | "шт"
-            | "штук"
-            | "штуки"
-            | "пары"
-            | "пар"
-    ) || crate::words::colour::is_colour(word)
+    crate::words::class::SEGMENT_WORDS.has_mark(word, "size-or-colour-cue") || crate::words::colour::is_colour(word)
 }
 
 /// Whether the segment `first..=last` is only tolerated ("is fine", "ok")
 /// or waived ("не нужен", "not required", "doesn't have to be").
 fn tolerated_or_waived(request: &Request, first: usize, last: usize) -> bool {
-    const MARKS: [&[&str]; 12] = [
-        &["is", "fine"],
-        &["fine"],
-        &["ok"],
-        &["okay"],
-        &["не", "нужен"],
-        &["не", "нужна"],
-        &["не", "нужно"],
-        &["не", "обязательно"],
-        &["not", "required"],
-        &["not", "necessary"],
-        &["no", "need"],
-        &["не", "важно"],
-    ];
+    static MARKS: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "tolerated");
     let waived =
         (first..=last).any(|index| super::requirement::is_waived(request, index) && request.word(index) == "have");
     waived || (first..=last + 2).any(|index| MARKS.iter().any(|mark| request.phrase_at(index, mark)))
@@ -510,7 +379,7 @@ fn tells_a_story(request: &Request, index: usize) -> bool {
     }
     let first = request.word(start);
     let second = request.word(start + 1);
-    if matches!(first, "because" | "cause" | "since" | "ведь")
+    if crate::words::class::SEGMENT_WORDS.has_mark(first, "reason")
         || request.phrase_at(start, &["потому", "что"])
         || request.phrase_at(start, &["in", "case"])
     {
@@ -519,38 +388,9 @@ fn tells_a_story(request: &Request, index: usize) -> bool {
     if request.phrase_at(start, &["так", "как"]) {
         return true;
     }
-    let subject = matches!(
-        first,
-        "i" | "we" | "she" | "he" | "they" | "we're" | "they're" | "she's" | "he's" | "мы" | "она" | "он" | "они"
-    );
-    let asking_or_having = matches!(
-        second,
-        "want"
-            | "need"
-            | "needs"
-            | "would"
-            | "like"
-            | "am"
-            | "'m"
-            | "prefer"
-            | "wish"
-            | "have"
-            | "has"
-            | "'ve"
-            | "hope"
-            | "will"
-            | "can"
-            | "could"
-            | "must"
-            | "should"
-            | "хочу"
-            | "хотим"
-            | "хочет"
-            | "хотят"
-            | "нужно"
-            | "ищем"
-            | "ищу"
-    ) || second.starts_with("look")
+    let subject = crate::words::class::SEGMENT_WORDS.has_mark(first, "subject");
+    let asking_or_having = crate::words::class::SEGMENT_WORDS.has_mark(second, "asking-or-having")
+        || second.starts_with("look")
         || second.starts_with("search");
     subject && !asking_or_having
 }

@@ -8,257 +8,28 @@
 //! Colours are returned as canonical English words, also for Russian, so
 //! that extractors agree: "чёрные" → "black".
 
+use std::sync::LazyLock;
+
 use crate::normalize::fold;
+use crate::words::class::{ATTACHING_WORDS, COLOUR_CONTEXT, phrase_list};
 use crate::words::colour::colour_of;
 use crate::words::text::Request;
 
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-const SHADES: [&str; 85] = [
-    "rose",
-    "salmon",
-    "light",
-    "dark",
-    "navy",
-    "pale",
-    "deep",
-    "bright",
-    "hot",
-    "baby",
-    "sky",
-    "royal",
-    "jet",
-    "off",
-    "pure",
-    "milky",
-    "real",
-    "lake",
-    "dusty",
-    "neon",
-    "pastel",
-    "burnt",
-    "forest",
-    "hunter",
-    "brushed",
-    "satin",
-    "oxidized",
-    "polished",
-    "antique",
-    "matte",
-    "metallic",
-    "heather",
-    "sage",
-    "mint",
-    "army",
-    "lime",
-    "ice",
-    "powder",
-    "slate",
-    "sand",
-    "honey",
-    "ocean",
-    "misty",
-    "sea",
-    "wine",
-    "midnight",
-    "steel",
-    "storm",
-    "stone",
-    "ash",
-    "smoke",
-    "smoky",
-    "frost",
-    "candy",
-    "brick",
-    "rust",
-    "caramel",
-    "mocha",
-    "cobalt",
-    "electric",
-    "emerald",
-    "rigid",
-    "raw",
-    "washed",
-    "stonewashed",
-    "faded",
-    "vintage",
-    "gradient",
-    "sun",
-    "lemon",
-    "canary",
-    "cherry",
-    "bubblegum",
-    "aqua",
-    "snow",
-    "coffee",
-    "chocolate",
-    "espresso",
-    "mahogany",
-    "warm",
-    "cool",
-    "ombre",
-    "whiskey",
-    "petrol",
-    "carbon",
-];
+static SHADES: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("shade"));
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
 /// Issue 12, colour words inside names: dishes and baking ("white korma",
 /// "blue corn chips", "red bell pepper"), and "black forest".
-const NOT_A_COLOUR_BEFORE: [&str; 125] = [
-    "korma",
-    "sauce",
-    "pesto",
-    "miso",
-    "frosting",
-    "icing",
-    "fudge",
-    "pudding",
-    "cocoa",
-    "flour",
-    "pasta",
-    "noodles",
-    "corn",
-    "popcorn",
-    "bell",
-    "chickpeas",
-    "mushroom",
-    "mushrooms",
-    "currant",
-    "currants",
-    "forest",
-    // A scent: "orange blossom honey soap".
-    "blossom",
-    "blossoms",
-    // A finish or a material, not the item's colour ("gold plated hdmi cable").
-    "plated",
-    "plating",
-    // "blue ray disc player": the disc format, misspelt.
-    "ray",
-    "jasmine",
-    "lights",
-    "screen",
-    "board",
-    "out",
-    "salt",
-    "garlic",
-    "velvet",
-    "lemonade",
-    "cherry",
-    "walnut",
-    "sage",
-    "seed",
-    "seeds",
-    "mustard",
-    "standard",
-    "lentil",
-    "widow",
-    "magic",
-    "wash",
-    "tail",
-    "belt",
-    "hole",
-    "oil",
-    "chocolate",
-    "wine",
-    "tea",
-    "cheddar",
-    "cheese",
-    "pepper",
-    "peppercorn",
-    "sugar",
-    "rice",
-    "bean",
-    "beans",
-    "onion",
-    "onions",
-    "grape",
-    "grapes",
-    "vinegar",
-    "sesame",
-    "quinoa",
-    "lentils",
-    "cabbage",
-    "apple",
-    "apples",
-    "juice",
-    "almond",
-    "truffle",
-    "chili",
-    "chilies",
-    "chilis",
-    "chillies",
-    "curry",
-    "flavor",
-    "flavour",
-    "flavored",
-    "flavoured",
-    "label",
-    "friday",
-    "noise",
-    "tiger",
-    "light",
-    "scented",
-    "scent",
-    "licorice",
-    "bread",
-    "himalayan",
-    "syrup",
-    "olives",
-    "chia",
-    "fish",
-    "meat",
-    "чай",
-    "чая",
-    "чаю",
-    "шоколад",
-    "шоколада",
-    "перец",
-    "перца",
-    "икра",
-    "икры",
-    "икру",
-    "вино",
-    "вина",
-    "рис",
-    "риса",
-    "хлеб",
-    "хлеба",
-    "сахар",
-    "сахара",
-    "смородина",
-    "смородины",
-    "смородину",
-    "фасоль",
-    "фасоли",
-    "трюфель",
-    "соль",
-    "соли",
-];
+static NOT_A_COLOUR_BEFORE: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("not-a-colour-before"));
 
 /// Foods before a colour word that make it part of a dish's name ("chicken
 /// white korma", "tuna red curry", "beef black bean sauce"): the colour of a
 /// dish is its name, never the item's colour.
-const FOOD_BEFORE: [&str; 16] = [
-    "chicken",
-    "beef",
-    "pork",
-    "lamb",
-    "turkey",
-    "duck",
-    "tuna",
-    "salmon",
-    "shrimp",
-    "prawn",
-    "fish",
-    "tofu",
-    "paneer",
-    "veggie",
-    "vegetable",
-    "mutton",
-];
+static FOOD_BEFORE: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("food-before"));
 
 /// Foods and flavours that, as the last noun of the phrase a colour word
 /// starts, make the colour part of the food's name ("white karahi spice
@@ -266,98 +37,18 @@ const FOOD_BEFORE: [&str; 16] = [
 /// flavour"): a colour a few words before one of these names a flavour or a
 /// dish, while a colour before another noun after them stays the item's
 /// ("yellow birthday cake candles", "a white tea cup").
-const FOOD_HEADS: [&str; 44] = [
-    "tea",
-    "teas",
-    "chai",
-    "sauce",
-    "sauces",
-    "spice",
-    "spices",
-    "seasoning",
-    "seasonings",
-    "mix",
-    "mixes",
-    "blend",
-    "blends",
-    "rub",
-    "curry",
-    "cake",
-    "cakes",
-    "candy",
-    "candies",
-    "cookies",
-    "snack",
-    "snacks",
-    "chips",
-    "almonds",
-    "nuts",
-    "peppers",
-    "rum",
-    "flavor",
-    "flavour",
-    "flavors",
-    "flavours",
-    "flavored",
-    "flavoured",
-    "jam",
-    "jelly",
-    "soda",
-    "gum",
-    "gummies",
-    "marinade",
-    "dressing",
-    "salsa",
-    "soup",
-    "latte",
-    "lollipops",
-];
+static FOOD_HEADS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("food-head"));
 
 /// Colour words that are also common scents: before a toiletry or a candle
 /// they name its scent ("tea tree and lavender conditioner", "amber candle").
-const SCENT_COLOURS: [&str; 4] = ["lavender", "amber", "cranberry", "toffee"];
+static SCENT_COLOURS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("scent-colour"));
 
 /// What a scent is said of: toiletries, candles, oils.
-const SCENT_HEADS: [&str; 34] = [
-    "soap",
-    "soaps",
-    "candle",
-    "candles",
-    "oil",
-    "oils",
-    "shampoo",
-    "shampoos",
-    "conditioner",
-    "conditioners",
-    "lotion",
-    "lotions",
-    "wash",
-    "spray",
-    "sprays",
-    "mist",
-    "sachet",
-    "sachets",
-    "diffuser",
-    "bath",
-    "bomb",
-    "bombs",
-    "deodorant",
-    "perfume",
-    "cologne",
-    "incense",
-    "cream",
-    "balm",
-    "scrub",
-    "salts",
-    "wax",
-    "melts",
-    "fragrance",
-    "freshener",
-];
+static SCENT_HEADS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("scent-head"));
 
 /// Words that attach a phrase to the noun before them: a name does not run
 /// past them.
-const ATTACHING: [&str; 8] = ["with", "for", "in", "of", "that", "which", "from", "to"];
+static ATTACHING: LazyLock<Vec<&str>> = LazyLock::new(|| ATTACHING_WORDS.words_marked("colour"));
 
 /// Whether the colour word at `at`, not said as a colour ("in cranberry",
 /// "lavender color"), is a food's or a scent's name: "cranberry pumpkin
@@ -408,31 +99,7 @@ fn in_food_name(request: &Request, at: usize) -> bool {
             let ends_phrase = !request.is_word(index + 1)
                 || !request.same_clause(index, index + 1)
                 || next.starts_with(|character: char| character.is_ascii_digit())
-                || matches!(
-                    next,
-                    "that"
-                        | "thats"
-                        | "which"
-                        | "with"
-                        | "for"
-                        | "in"
-                        | "of"
-                        | "from"
-                        | "to"
-                        | "and"
-                        | "or"
-                        | "is"
-                        | "are"
-                        | "pack"
-                        | "packs"
-                        | "ounce"
-                        | "ounces"
-                        | "oz"
-                        | "size"
-                        | "such"
-                        | "made"
-                        | "without"
-                );
+                || crate::words::class::COLOUR_CONTEXT.has_mark(next, "ends-food-phrase");
             // "spice mix": the phrase goes on, maybe to another food head.
             if ends_phrase {
                 return true;
@@ -444,28 +111,7 @@ fn in_food_name(request: &Request, at: usize) -> bool {
 
 /// Effects after a colour word that belong to the shade the person named
 /// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
-const SHADE_AFTER: [&str; 18] = [
-    // "charcoal heather": a heathered shade.
-    "heather",
-    // "pink amethyst", "blue sapphire": a stone names the shade.
-    "amethyst",
-    "sapphire",
-    "ruby",
-    "opal",
-    "topaz",
-    "onyx",
-    "garnet",
-    "holographic",
-    "metallic",
-    "iridescent",
-    "glitter",
-    "shimmer",
-    "pearl",
-    "pearlescent",
-    "sparkle",
-    "ombre",
-    "chameleon",
-];
+static SHADE_AFTER: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("shade-after"));
 
 /// How the person used one colour mention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -537,7 +183,7 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
 
 /// Shade names that are colours only after a shade word ("dusty rose").
 fn is_shade_name(word: &str) -> bool {
-    matches!(word, "rose" | "pink" | "wine" | "mint" | "cream" | "nude" | "tan" | "camel" | "coffee")
+    crate::words::class::COLOUR_CONTEXT.has_mark(word, "shade-name")
 }
 
 /// Whether a colour is said as the item's own: after "in", "is", "are",
@@ -585,35 +231,7 @@ pub fn names_a_part(request: &Request, at: usize) -> bool {
 
 /// Parts of an item whose colour is not the item's ("a chair with golden
 /// legs", "black with blue accents").
-const PART_NOUNS: [&str; 26] = [
-    "legs",
-    "leg",
-    "lid",
-    "lids",
-    "accent",
-    "accents",
-    "trim",
-    "buttons",
-    "laces",
-    "soles",
-    "sole",
-    "stitching",
-    "lettering",
-    "letters",
-    "logo",
-    "dots",
-    "stripes",
-    "cap",
-    "caps",
-    "knobs",
-    "handles",
-    "straps",
-    // "a laser gold pattern": the colour of a pattern or a print on it.
-    "pattern",
-    "patterns",
-    "print",
-    "prints",
-];
+static PART_NOUNS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("part"));
 
 /// Every colour mention, classified; consumes their tokens.
 pub fn extract(request: &mut Request) -> Vec<ColourMention> {
@@ -744,70 +362,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
 /// color", "a different color", "water color").
 /// Features and places are no names either ("long lasting 14 color
 /// palette", "hands free … color flip cases", "for living room color …").
-const NOT_A_COLOUR_NAME: [&str; 61] = [
-    "any",
-    "different",
-    "same",
-    "one",
-    "single",
-    "solid",
-    "bright",
-    "nice",
-    "favorite",
-    "favourite",
-    "neutral",
-    "other",
-    "each",
-    "every",
-    "matching",
-    "random",
-    "multiple",
-    "various",
-    "true",
-    "full",
-    "skin",
-    "hair",
-    "eye",
-    "water",
-    "lip",
-    "nail",
-    "natural",
-    "light",
-    "dark",
-    "rich",
-    "vibrant",
-    "my",
-    "primary",
-    "long",
-    "lasting",
-    "high",
-    "quality",
-    "free",
-    "hands",
-    "easy",
-    "room",
-    "living",
-    "bedroom",
-    "kitchen",
-    "bathroom",
-    "office",
-    "studio",
-    "home",
-    "house",
-    "your",
-    // Qualities of the item: "a super soft multi color throw" is multi.
-    "super",
-    "soft",
-    "ultra",
-    "cozy",
-    "cosy",
-    "cute",
-    "beautiful",
-    "pretty",
-    "lightweight",
-    "durable",
-    "waterproof",
-];
+static NOT_A_COLOUR_NAME: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("not-a-colour-name"));
 
 /// A name the person calls a colour that no list holds: "in wineberry
 /// color", "a 2bottle color toothpaste", "multi 06 color" (WebShop options
@@ -817,9 +372,7 @@ const NOT_A_COLOUR_NAME: [&str; 61] = [
 /// "in", "for", …), at most three words, none a product, a measure or a
 /// word that names no colour ("any color", "hair color").
 fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
-    let opens = |word: &str| {
-        matches!(word, "a" | "an" | "the" | "in" | "for" | "of" | "with" | "this" | "that" | "and" | "or" | "is" | "am")
-    };
+    let opens = |word: &str| crate::words::class::COLOUR_CONTEXT.has_mark(word, "opens-colour-name");
     let usable = |at: usize| {
         let word = request.word(at);
         request.is_word(at)
@@ -879,16 +432,7 @@ fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
 /// Whether the person says, after offering colours, that the colour does
 /// not matter ("blue or pink, I don't care", "красная или чёрная — не важно").
 pub fn indifference_follows(request: &Request, at: usize) -> bool {
-    const INDIFFERENCE: [&[&str]; 8] = [
-        &["don't", "care"],
-        &["dont", "care"],
-        &["doesn't", "matter"],
-        &["whatever"],
-        &["не", "важно"],
-        &["неважно"],
-        &["все", "равно"],
-        &["either", "is", "fine"],
-    ];
+    static INDIFFERENCE: LazyLock<Vec<&[&str]>> = phrase_list!(COLOUR_CONTEXT, "indifference");
     (at + 1..at + 7).any(|index| INDIFFERENCE.iter().any(|phrase| request.phrase_at(index, phrase)))
 }
 

@@ -11,13 +11,16 @@
 //! variant ("two Pro Staff 97s") is a quantity, not lines. Fallback and
 //! either-or values never make a line.
 
+use std::sync::LazyLock;
+
 use super::colour::ColourMention;
 use crate::extract::ExtractedLine as Line;
+use crate::words::class::LIST_WORDS;
 use crate::words::size::SizeMention;
 use crate::words::text::{Request, count};
 
 /// Words that may sit between a line's count and its value ("2 in size 40").
-const BETWEEN: [&str; 9] = ["in", "size", "a", "pairs", "pair", "of", "размер", "размера", "в"];
+static BETWEEN: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("count-between"));
 
 /// A count said right before token `start`, skipping `BETWEEN` words; when
 /// `loose`, skipping any words of the same clause ("2 pairs of socks in

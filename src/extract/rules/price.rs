@@ -5,34 +5,15 @@
 //! not wanted. A comparative with an amount ("дешевле 1000 рублей") is a
 //! limit, read by `money`, not a preference. Both preferences at once cancel.
 
+use std::sync::LazyLock;
+
 use crate::facts::PricePreference;
+use crate::words::class::{PRICE_PREFERENCE, phrase_list};
 use crate::words::text::Request;
 
-const CHEAP_PHRASES: [&[&str]; 8] = [
-    &["budget", "option"],
-    &["budget-friendly"],
-    &["budget", "friendly"],
-    &["on", "a", "budget"],
-    &["lowest", "price"],
-    &["low", "price"],
-    &["бюджетный"],
-    &["бюджетную"],
-];
+static CHEAP_PHRASES: LazyLock<Vec<&[&str]>> = phrase_list!(PRICE_PREFERENCE, "cheap");
 
-const PREMIUM_PHRASES: [&[&str]; 12] = [
-    &["premium"],
-    &["top", "of", "the", "line"],
-    &["top-of-the-line"],
-    &["high-end"],
-    &["high", "end"],
-    &["flagship"],
-    &["best", "quality"],
-    &["премиум"],
-    &["the", "best", "money", "can", "buy"],
-    &["самый", "лучший"],
-    &["самое", "лучшее"],
-    &["самую", "лучшую"],
-];
+static PREMIUM_PHRASES: LazyLock<Vec<&[&str]>> = phrase_list!(PRICE_PREFERENCE, "premium");
 
 /// Where every premium or cheap phrase is, (first, last token), so that all
 /// of them are read into the preference ("premium …, top of the line").

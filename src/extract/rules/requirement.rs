@@ -8,107 +8,31 @@
 //! the person's words. A soft marker ("ideally", "if possible",
 //! "желательно") next to a stated fact marks that fact's field soft instead.
 
+use std::sync::LazyLock;
+
 use crate::words::class::WISH_FILLERS;
+use crate::words::class::{REQUIREMENT_WORDS, phrase_list};
 use crate::words::text::Request;
 
 /// Phrases that make what is next to them optional.
-pub const SOFT_MARKERS: [&[&str]; 19] = [
-    &["ideally"],
-    &["see", "if"],
-    &["preferably"],
-    &["preferred"],
-    &["if", "possible"],
-    &["if", "you", "can"],
-    &["if", "they", "can"],
-    &["if", "available"],
-    &["would", "be", "nice"],
-    &["nice", "to", "have"],
-    &["not", "required"],
-    &["optional"],
-    &["bonus"],
-    &["if", "they", "do"],
-    &["желательно"],
-    &["по", "возможности"],
-    &["если", "можно"],
-    &["если", "есть"],
-    &["лучше", "всего"],
-];
+pub static SOFT_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "soft");
 
 /// The most must markers read per request; real requests have one or two.
 const MAX_MUST_MARKERS: usize = 32;
 
 /// Phrases that introduce a must.
-const MUST_MARKERS: [&[&str]; 11] = [
-    &["must", "be"],
-    &["has", "to", "be"],
-    &["have", "to", "be"],
-    &["needs", "to", "be"],
-    &["must"],
-    &["has", "to"],
-    &["обязательно"],
-    &["должен", "быть"],
-    &["должна", "быть"],
-    &["должны", "быть"],
-    &["должно", "быть"],
-];
+static MUST_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "must");
 
 /// Words that make a must about delivery or returns, which other rules own.
-const NOT_FREE_TEXT: [&str; 10] =
-    ["arrive", "here", "delivered", "come", "ship", "returnable", "exchangeable", "возврат", "доставлен", "приехать"];
+static NOT_FREE_TEXT: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("not-free-text"));
 
 /// Things a product can be free of ("paraben free", "lactose and dairy free").
-const FREE_OF: [&str; 20] = [
-    "gluten",
-    "sugar",
-    "paraben",
-    "bpa",
-    "cruelty",
-    "lactose",
-    "dairy",
-    "nut",
-    "grain",
-    "lead",
-    "fat",
-    "caffeine",
-    "alcohol",
-    "gmo",
-    "fragrance",
-    "soy",
-    "egg",
-    "wheat",
-    "oil",
-    "sulfate",
-];
+static FREE_OF: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("free-of"));
 
 /// Single-word properties.
 fn is_property_word(word: &str) -> bool {
-    matches!(
-        word,
-        "vegan"
-            | "vegetarian"
-            | "organic"
-            | "kosher"
-            | "halal"
-            | "waterproof"
-            | "hypoallergenic"
-            | "breathable"
-            | "adjustable"
-            | "reusable"
-            | "foldable"
-            | "unscented"
-            | "refurbished"
-            | "lightweight"
-            | "biodegradable"
-            | "compostable"
-            | "sleeveless"
-            | "hands-free"
-            | "long-lasting"
-            | "heavy-duty"
-            | "quick-dry"
-            | "non-gmo"
-            | "eco-friendly"
-            | "dishwasher-safe"
-    ) || word.starts_with("веган")
+    crate::words::class::PROPERTY_WORDS.has_mark(word, "property")
+        || word.starts_with("веган")
         || word.starts_with("гипоаллерген")
         || word.starts_with("беспроводн")
         || word.starts_with("органическ")
@@ -117,58 +41,7 @@ fn is_property_word(word: &str) -> bool {
 }
 
 /// Properties of two or three words.
-const PROPERTY_PHRASES: [&[&str]; 50] = [
-    &["water", "resistant"],
-    &["dust", "proof"],
-    &["leak", "proof"],
-    &["machine", "washable"],
-    &["non", "slip"],
-    &["non-slip"],
-    &["keto", "friendly"],
-    &["low", "carb"],
-    &["noise", "cancelling"],
-    &["noise", "canceling"],
-    &["без", "глютена"],
-    &["с", "magsafe"],
-    &["with", "magsafe"],
-    &["без", "сахара"],
-    &["quick", "release"],
-    &["all", "natural"],
-    &["hands", "free"],
-    &["long", "lasting"],
-    &["heavy", "duty"],
-    &["high", "speed"],
-    &["stainless", "steel"],
-    &["tempered", "glass"],
-    &["easy", "to", "clean"],
-    &["easy", "to", "install"],
-    &["easy", "to", "use"],
-    &["easy", "to", "assemble"],
-    &["easy", "to", "carry"],
-    &["easy", "clean"],
-    &["easy", "use"],
-    &["fully", "cooked"],
-    &["individually", "wrapped"],
-    &["certified", "refurbished"],
-    &["slim", "fit"],
-    &["classic", "fit"],
-    &["regular", "fit"],
-    &["relaxed", "fit"],
-    &["loose", "fitting"],
-    &["wide", "leg"],
-    &["straight", "leg"],
-    &["high", "waist"],
-    &["elastic", "waist"],
-    &["low", "rise"],
-    &["short", "sleeve"],
-    &["long", "sleeve"],
-    &["rubber", "sole"],
-    &["memory", "foam"],
-    &["non", "gmo"],
-    &["fleece", "lined"],
-    &["quick", "dry"],
-    &["wireless", "charging"],
-];
+static PROPERTY_PHRASES: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "property");
 
 /// A requirement in the person's words and the tokens it covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,32 +87,7 @@ pub fn properties(request: &Request) -> Vec<Requirement> {
 
 /// Units glued to a number ("8gb", "20вт", "125g", "1500W", "3MP").
 fn is_glued_unit(suffix: &str) -> bool {
-    crate::words::size::is_measure_unit(suffix)
-        || matches!(
-            suffix,
-            "mb" | "m"
-                | "w"
-                | "v"
-                | "kw"
-                | "hz"
-                | "mp"
-                | "hp"
-                | "mm"
-                | "tb"
-                | "gb"
-                | "пк"
-                | "мп"
-                | "в"
-                | "л"
-                | "г"
-                | "шт"
-                | "pcs"
-                | "pc"
-                | "ct"
-                | "x"
-                | "k"
-                | "р"
-        )
+    crate::words::size::is_measure_unit(suffix) || crate::words::class::PROPERTY_WORDS.has_mark(suffix, "glued-unit")
 }
 
 /// Measures, capacities, dimensions and pack sizes: "25.4 fluid ounce",
@@ -262,40 +110,7 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
             && word.chars().next().is_some_and(|character| character.is_ascii_digit())
     };
     let unit = |word: &str| {
-        crate::words::size::is_measure_unit(word)
-            || matches!(
-                word,
-                "fluid"
-                    | "count"
-                    | "ct"
-                    | "pcs"
-                    | "pieces"
-                    | "piece"
-                    | "%"
-                    | "mp"
-                    | "hp"
-                    | "v"
-                    | "w"
-                    | "volt"
-                    | "volts"
-                    | "amp"
-                    | "amps"
-                    | "tier"
-                    | "drawer"
-                    | "seater"
-                    | "person"
-                    | "port"
-                    | "burner"
-                    | "slice"
-                    | "layer"
-                    | "speed"
-                    | "shelf"
-                    | "door"
-                    | "cup"
-                    | "quart"
-                    | "gauge"
-                    | "channel"
-            )
+        crate::words::size::is_measure_unit(word) || crate::words::class::PROPERTY_WORDS.has_mark(word, "measure-unit")
     };
     // "18 x24", "50”x60”": the last token of a dimension whose second side
     // is glued to its "x", after the first side and its inch mark.

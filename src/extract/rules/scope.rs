@@ -10,60 +10,16 @@
 //! fact. The markers are explicit on purpose: reading a single product with
 //! a list of properties as several products would drop its facts.
 
+use std::sync::LazyLock;
+
+use crate::words::class::{LIST_WORDS, phrase_list};
 use crate::words::text::Request;
 
 /// Phrases that announce a list of products.
-const LIST_MARKERS: [&[&str]; 29] = [
-    // "I want to buy two things: …", "два товара".
-    &["two", "things"],
-    &["three", "things"],
-    &["two", "different", "things"],
-    &["2", "things"],
-    &["два", "товара"],
-    &["две", "вещи"],
-    &["these", "items"],
-    &["these", "products"],
-    &["these", "two", "items"],
-    &["these", "three", "items"],
-    &["these", "four", "items"],
-    &["these", "three"],
-    &["all", "these"],
-    &["all", "of", "these"],
-    &["both", "products"],
-    &["both", "these"],
-    &["both", "items"],
-    &["another", "item"],
-    &["another", "product"],
-    &["a", "few", "items"],
-    &["a", "variety", "of", "products"],
-    &["as", "well", "as", "a"],
-    &["as", "well", "as", "an"],
-    &[",", "and", "also"],
-    &[";", "and", "also"],
-    // "…; also, tribu slippers …; plus, navy slippers …".
-    &[";", "also"],
-    &[";", "plus"],
-    &["а", "также"],
-    &["и", "еще"],
-];
+static LIST_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(LIST_WORDS, "list-marker");
 
 /// Verbs of asking for a product, after "also" ("Also, I need a fabric spray").
-const ASKING: [&str; 14] = [
-    "need",
-    "want",
-    "show",
-    "look",
-    "looking",
-    "search",
-    "searching",
-    "find",
-    "get",
-    "interested",
-    "like",
-    "i'm",
-    "do",
-    "have",
-];
+static ASKING: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("asking"));
 
 /// Whether the request names several unrelated products.
 pub fn several_products(request: &Request) -> bool {

@@ -6,11 +6,14 @@
 //! delivery", "не нужна бесплатная доставка") is none: the words stay the
 //! person's and are read as requirements are.
 
+use std::sync::LazyLock;
+
+use crate::words::class::phrase_list;
 use crate::words::text::Request;
 
-/// Words a wish for free shipping must not follow (in its clause).
-const NEGATIONS: [&[&str]; 10] =
-    [&["no"], &["not"], &["without"], &["don't"], &["dont"], &["doesn't"], &["doesnt"], &["n't"], &["без"], &["не"]];
+/// Words a wish for free shipping must not follow, in its clause
+/// (`negations.txt`, `@shipping`).
+static NEGATIONS: LazyLock<Vec<&[&str]>> = phrase_list!(crate::words::class::NEGATIONS, "shipping");
 
 /// Where the person asks for free shipping: the first and last token.
 pub fn extract(request: &Request) -> Option<(usize, usize)> {

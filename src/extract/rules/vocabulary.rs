@@ -10,6 +10,9 @@
 //! requires every word of the stated model in the item name, and the person
 //! who says "Miler running t-shirt" named the line "Miler", not the kind.
 
+use std::sync::LazyLock;
+
+use crate::words::class::MODEL_WORDS;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::normalize::{fold, words};
@@ -71,148 +74,21 @@ pub struct Vocabulary {
 
 /// Brands that are also common words; recognised only when capitalised
 /// ("Head Speed MP", not "a head band").
-const COMMON_WORD_BRANDS: [&str; 5] = ["head", "heat", "apple", "amazon", "ember"];
+static COMMON_WORD_BRANDS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("common-word-brand"));
 
 /// Words that occur in model names but say nothing specific on their own:
 /// function words, kinds of product, colours, phone names. A run of request
 /// words made only of these is a model only right after its brand
 /// ("Moleskine Classic Notebook"), never on its own ("a classic notebook").
-const COMMON_WORDS: &[&str] = &[
-    "the",
-    "a",
-    "and",
-    "with",
-    "for",
-    "of",
-    "on",
-    "in",
-    "pro",
-    "max",
-    "plus",
-    "mini",
-    "ultra",
-    "light",
-    "classic",
-    "large",
-    "medium",
-    "small",
-    "gold",
-    "pink",
-    "orange",
-    "black",
-    "white",
-    "extra",
-    "run",
-    "running",
-    "shoes",
-    "case",
-    "set",
-    "bar",
-    "box",
-    "edition",
-    "water",
-    "sparkling",
-    "sea",
-    "salt",
-    "chocolate",
-    "dark",
-    "cocoa",
-    "oil",
-    "olive",
-    "milk",
-    "oat",
-    "drink",
-    "coffee",
-    "ground",
-    "whole",
-    "bean",
-    "raw",
-    "honey",
-    "butter",
-    "crew",
-    "neck",
-    "t-shirt",
-    "tee",
-    "socks",
-    "short",
-    "jacket",
-    "down",
-    "hoodie",
-    "skirt",
-    "tennis",
-    "headphones",
-    "earbuds",
-    "candle",
-    "jar",
-    "notebook",
-    "iphone",
-    "galaxy",
-    "s24",
-    "mug",
-    "tumbler",
-    "cup",
-    "bottle",
-    "shorts",
-    "tank",
-    "balls",
-    "ball",
-    "racket",
-    "can",
-    "gift",
-    "card",
-    "rolls",
-    "spaghetti",
-    "pasta",
-    "us",
-    "open",
-    "stage",
-    "no",
-    "t",
-    "shirt",
-    "free",
-    "fit",
-    "dri",
-    "magsafe",
-    "silicone",
-    "gluten",
-    "soy",
-    "bunny",
-    "protein",
-];
+static COMMON_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("common"));
 
 /// Kind words trimmed from the end of a recognised model ("Miler running
 /// t-shirt" → "Miler"), as long as something specific remains.
-const KIND_WORDS: &[&str] = &[
-    "running",
-    "water",
-    "candle",
-    "shoes",
-    "sneakers",
-    "t-shirt",
-    "shirt",
-    "tee",
-    "tees",
-    "socks",
-    "olive",
-    "oil",
-    "bar",
-    "bars",
-    "protein",
-    "coffee",
-    "beans",
-    "whole",
-    "bean",
-    "chocolate",
-    "dark",
-    "headphones",
-    "earbuds",
-    "crew",
-    "set",
-];
+static KIND_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("kind"));
 
 /// Words that may sit inside a stated model without being part of it:
 /// "Tough Armor for iPhone 15", "Parallax на iPhone 15".
-const CONNECTORS: [&str; 3] = ["for", "на", "для"];
+static CONNECTORS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("connector"));
 
 impl Vocabulary {
     /// Builds a vocabulary from catalog (brand, product name) pairs. The
