@@ -129,12 +129,12 @@ impl<'a> PreparedTexts<'a> {
     }
 
     /// Each text of [`ItemTexts::all`] with its tokens.
-    pub(super) fn each(&self) -> impl Iterator<Item = (&'a str, &[Token])> + '_ {
+    pub(super) fn each(&self) -> impl Iterator<Item = TextTokens<'a, '_>> + '_ {
         self.texts.all().into_iter().zip(&self.spans).map(|(text, span)| (text, &self.tokens[span.clone()]))
     }
 
     /// The named values with the tokens of their names and of their values.
-    pub(super) fn named(&self) -> impl Iterator<Item = ((&'a str, &[Token]), (&'a str, &[Token]))> + '_ {
+    pub(super) fn named(&self) -> impl Iterator<Item = (TextTokens<'a, '_>, TextTokens<'a, '_>)> + '_ {
         let free = self.texts.free.len();
         self.texts.named.iter().enumerate().map(move |(at, (name, value))| {
             let name_span = self.spans[free + 2 * at].clone();
@@ -143,6 +143,9 @@ impl<'a> PreparedTexts<'a> {
         })
     }
 }
+
+/// One of an item's texts and its tokens.
+pub(super) type TextTokens<'a, 't> = (&'a str, &'t [Token]);
 
 /// Whether the item whose texts are `texts` says what `requirement` asks.
 /// `None` when it does not, or when the requirement has no content word.
