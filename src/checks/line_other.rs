@@ -12,10 +12,10 @@ use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
 use crate::facts::FieldName;
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::{self, Reading};
+use crate::words::reading::Reading;
 
 fn read(text: &str, item: &PreparedItem) -> Reading {
-    reading::read(text, &super::other::item_texts(item.item))
+    item.read(text)
 }
 
 /// The line's severity for a requirement the item does not say.

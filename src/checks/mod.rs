@@ -30,13 +30,16 @@ pub mod refund;
 pub mod shipping;
 pub mod size;
 
-use std::collections::BTreeSet;
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
+use crate::words::product::{ReadTitle, lexicon};
+use crate::words::reading::{self, PreparedTexts, Reading};
 
 /// Which checks run. guard.md §5 puts every free-text requirement to the
 /// person; the project also reads the item's own words (issue 28), and a
@@ -287,6 +290,21 @@ pub struct PreparedItem<'a> {
     pub name_sequence: Vec<String>,
     pub first_colour: Option<ColourWords>,
     pub size: Option<Size>,
+    /// The item's words for the free-text requirements, tokenised the first
+    /// time a requirement is read against it (`other::item_texts`), and the
+    /// reading of each requirement read so far. Line assignment reads every
+    /// line's requirements against every item, and the assigned pairs again
+    /// for their findings: each item is tokenised once and each pair read
+    /// once, instead of every text once per requirement and reading (the
+    /// item check of issue 28, docs/benchmarks.md). A reading depends only
+    /// on the requirement's text and the item, so a kept one is the one a
+    /// second reading would give.
+    texts: OnceCell<PreparedTexts<'a>>,
+    readings: RefCell<BTreeMap<String, Reading>>,
+    /// The item's name and category read once by the product lexicon, for
+    /// the same reason: assignment judges every item against every line's
+    /// product. `None` inside: the item has no name.
+    titles: OnceCell<Option<(ReadTitle, Vec<ReadTitle>)>>,
 }
 
 impl<'a> PreparedItem<'a> {
@@ -309,7 +327,37 @@ impl<'a> PreparedItem<'a> {
                 .as_deref()
                 .and_then(|colour| normalize::item_colours(colour).first().map(|first| ColourWords::new(first))),
             size: item.size.as_deref().map(Size::parse),
+            texts: OnceCell::new(),
+            readings: RefCell::new(BTreeMap::new()),
+            titles: OnceCell::new(),
         }
+    }
+
+    /// The item's name and its category as the product check reads them,
+    /// read once; `None` when the item has no name.
+    pub fn titles(&self) -> Option<(&ReadTitle, &[ReadTitle])> {
+        let titles = self.titles.get_or_init(|| {
+            let name = self.item.name.as_deref()?;
+            let category = self.item.words.category.as_deref().map(|category| lexicon().read_title(category));
+            Some((lexicon().read_title(name), category.into_iter().collect()))
+        });
+        titles.as_ref().map(|(name, category)| (name, category.as_slice()))
+    }
+
+    /// The item's words as requirements read them, tokenised once.
+    pub fn texts(&self) -> &PreparedTexts<'a> {
+        self.texts.get_or_init(|| PreparedTexts::new(other::item_texts(self.item)))
+    }
+
+    /// What the item's words say of a free-text requirement
+    /// (`words::reading::read`), read once per requirement.
+    pub fn read(&self, requirement: &str) -> Reading {
+        if let Some(known) = self.readings.borrow().get(requirement) {
+            return known.clone();
+        }
+        let read = reading::read_in(requirement, self.texts());
+        self.readings.borrow_mut().insert(requirement.to_owned(), read.clone());
+        read
     }
 }
 

@@ -22,7 +22,7 @@ use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::{self, ItemTexts, Reading};
+use crate::words::reading::{self, ItemTexts, PreparedTexts, Reading};
 use crate::words::requirement;
 
 pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: CheckPolicy) -> Vec<Finding> {
@@ -45,11 +45,22 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
         }
         .say(message)
     };
+    // Each item's words tokenised once, for every requirement.
+    let prepared: Vec<PreparedTexts> = match policy {
+        CheckPolicy::Words if !facts.other.is_empty() => {
+            cart.entries.iter().map(|entry| PreparedTexts::new(item_texts(&entry.item))).collect()
+        }
+        _ => Vec::new(),
+    };
     let must = facts.other.iter().enumerate().map(|(index, text)| {
         let severity = rules.severity(FieldName::Other, Source::Shared);
         if policy == CheckPolicy::Words {
-            let readings: Vec<(&Item, Reading)> =
-                cart.entries.iter().map(|entry| (&entry.item, reading::read(text, &item_texts(&entry.item)))).collect();
+            let readings: Vec<(&Item, Reading)> = cart
+                .entries
+                .iter()
+                .zip(&prepared)
+                .map(|(entry, texts)| (&entry.item, reading::read_in(text, texts)))
+                .collect();
             if let Some((item, said)) = readings.iter().find_map(|(item, reading)| match reading {
                 Reading::Met(said) => Some((*item, said)),
                 _ => None,
@@ -62,7 +73,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
             }
             // The items the requirement speaks of: every item, or those whose
             // words say the most of the requirement's other words.
-            let named: Vec<usize> = words_named(text, &cart.entries);
+            let named: Vec<usize> = words_named(text, &prepared);
             let contradictions: Vec<ItemSays> = named
                 .iter()
                 .filter_map(|at| match &readings[*at] {
@@ -99,9 +110,8 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
 /// about those whose words say the most of its words besides fillers and
 /// numbers ("64GB storage" of the camera with "Storage capacity: 128gb"),
 /// and about every entry when no item says any of them ("made of leather").
-fn words_named(text: &str, entries: &[crate::cart::CartEntry]) -> Vec<usize> {
-    let counts: Vec<usize> =
-        entries.iter().map(|entry| requirement::named_words(text, &item_texts(&entry.item))).collect();
+fn words_named(text: &str, entries: &[PreparedTexts]) -> Vec<usize> {
+    let counts: Vec<usize> = entries.iter().map(|texts| requirement::named_words_in(text, texts)).collect();
     let most = counts.iter().copied().max().unwrap_or(0);
     (0..entries.len()).filter(|at| most == 0 || counts[*at] == most).collect()
 }

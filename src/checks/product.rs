@@ -13,10 +13,12 @@ use crate::messages::{ItemName, Message};
 use crate::words::product::{ProductMatch, lexicon};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
-    let (Some(wanted), Some(name)) = (&target.product, item.item.name.as_deref()) else {
+    let Some(wanted) = &target.product else {
         return Status::Pass;
     };
-    let category: Vec<&str> = item.item.words.category.as_deref().into_iter().collect();
+    let Some((name, category)) = item.titles() else {
+        return Status::Pass;
+    };
     // The words the person used for this product besides its kind: its
     // model and brand.
     let named: Vec<String> = target
@@ -26,7 +28,7 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
         .flat_map(|model| model.words.iter().cloned())
         .chain(target.brand.iter().flat_map(|brand| brand.words.iter().cloned()))
         .collect();
-    match lexicon().judge(wanted, name, &category, &named) {
+    match lexicon().judge_read(wanted, name, category, &named) {
         ProductMatch::Other { .. } => Status::Fail,
         ProductMatch::Named { .. } | ProductMatch::Unknown => Status::Pass,
     }

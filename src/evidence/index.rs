@@ -13,7 +13,9 @@ use std::sync::Arc;
 use lru::LruCache;
 use sha2::{Digest, Sha256};
 
-use super::{GENESIS, SealedRecord, StoreError, verify_bytes};
+use super::record::{Keys, ReadLine, read_line};
+use super::verify::verify_each;
+use super::{GENESIS, SealedRecord, StoreError};
 
 /// Whole records kept in memory: the latest sealed or read ones, so a replay
 /// of a recent check or the next attempt of a chain reads no file. It must
@@ -80,17 +82,14 @@ impl Index {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(index),
             Err(source) => return Err(StoreError::Io { path: path.to_owned(), source }),
         };
-        let report = verify_bytes(&bytes);
+        // One pass: each record verified is taken in (a log that does not
+        // verify is refused whole, whatever was taken in).
+        let report = verify_each(&bytes, |record, offset, length| {
+            let line = &bytes[offset as usize..offset as usize + length - 1];
+            index.insert(record, offset, length, Recent::Line(line.into()));
+        });
         if let Some(broken) = report.first_broken {
             return Err(StoreError::Broken { path: path.to_owned(), line: broken.line, reason: broken.reason });
-        }
-        let mut offset = 0;
-        for line in bytes.split(|byte| *byte == b'\n') {
-            if !line.is_empty() {
-                let record: SealedRecord = serde_json::from_slice(line)?;
-                index.insert(&record, offset as u64, line.len() + 1, Recent::Line(line.into()));
-            }
-            offset += line.len() + 1;
         }
         index.length = bytes.len() as u64;
         index.durable_seq = index.last_seq;
@@ -109,24 +108,28 @@ impl Index {
         for line in lines.split_inclusive(|byte| *byte == b'\n') {
             let seq = self.last_seq + 1;
             let broken = |reason: String| StoreError::Broken { path: path.to_owned(), line: seq, reason };
-            let record: SealedRecord = serde_json::from_slice(line.trim_ascii_end())
-                .map_err(|error| broken(format!("not a sealed record: {error}")))?;
+            let (read, sealed) = match read_line(line.trim_ascii_end()) {
+                Ok(ReadLine::Sealed(read)) => (read, true),
+                Ok(ReadLine::Altered(read)) => (read, false),
+                Err(error) => return Err(broken(format!("not a sealed record: {error}"))),
+            };
+            let record = read.keys();
             if record.seq != seq {
                 return Err(broken(format!("sequence {} where {seq} was expected", record.seq)));
             }
             if record.prev_hash != self.last_hash {
                 return Err(broken("prev_hash does not match the previous record's hash".into()));
             }
-            if record.compute_hash()? != record.hash {
+            if !sealed {
                 return Err(broken("hash does not match the record's content: it was altered".into()));
             }
-            if self.records.contains_key(&record.record_id) {
+            if self.records.contains_key(record.record_id) {
                 return Err(broken("record_id appears twice".into()));
             }
-            let attempt = match &record.previous_record_id {
+            let attempt = match record.previous_record_id {
                 None => 1,
                 Some(previous) => match self.records.get(previous) {
-                    Some(entry) if entry.request == request_digest(&record.request) => {
+                    Some(entry) if entry.request == request_digest(record.request) => {
                         if self.successors.contains_key(previous) {
                             return Err(broken(format!("{previous} is superseded twice")));
                         }
@@ -143,27 +146,22 @@ impl Index {
             self.length += line.len() as u64;
             // Kept as its line, as this process's own records are: a parsed
             // body is several times its text, and most are never asked for.
-            self.insert(&record, offset, line.len(), Recent::Line(line.into()));
+            self.insert(record, offset, line.len(), Recent::Line(line.into()));
         }
         Ok(())
     }
 
     /// `length` includes the line's newline.
-    pub(super) fn insert(&mut self, record: &SealedRecord, offset: u64, length: usize, recent: Recent) {
-        if let Some(previous) = &record.previous_record_id {
-            self.successors.insert(previous.clone(), record.record_id.clone());
+    pub(super) fn insert(&mut self, record: Keys, offset: u64, length: usize, recent: Recent) {
+        if let Some(previous) = record.previous_record_id {
+            self.successors.insert(previous.to_owned(), record.record_id.to_owned());
         }
-        self.last_hash = record.hash.clone();
+        record.hash.clone_into(&mut self.last_hash);
         self.last_seq = record.seq;
-        let entry = Entry {
-            seq: record.seq,
-            offset,
-            length,
-            attempt: record.attempt,
-            request: request_digest(&record.request),
-        };
-        self.records.insert(record.record_id.clone(), entry);
-        self.recent.put(record.record_id.clone(), recent);
+        let entry =
+            Entry { seq: record.seq, offset, length, attempt: record.attempt, request: request_digest(record.request) };
+        self.records.insert(record.record_id.to_owned(), entry);
+        self.recent.put(record.record_id.to_owned(), recent);
     }
 
     /// The whole record `record_id`: from memory, or read back from its line

@@ -1,7 +1,10 @@
 //! One sealed record: its fields, its canonical text, its hash, its line.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::digest;
 
@@ -35,6 +38,19 @@ impl SealedRecord {
         Ok(self.fields(&body).hash())
     }
 
+    /// The fields the chain's checks and the index compare.
+    pub(super) fn keys(&self) -> Keys<'_> {
+        Keys {
+            seq: self.seq,
+            record_id: &self.record_id,
+            previous_record_id: self.previous_record_id.as_deref(),
+            attempt: self.attempt,
+            request: &self.request,
+            prev_hash: &self.prev_hash,
+            hash: &self.hash,
+        }
+    }
+
     pub(super) fn fields<'a>(&'a self, body: &'a [u8]) -> Fields<'a> {
         Fields {
             seq: self.seq,
@@ -47,6 +63,126 @@ impl SealedRecord {
             prev_hash: &self.prev_hash,
         }
     }
+}
+
+/// A record's fields other than its body: what the chain's checks and the
+/// index compare.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Keys<'a> {
+    pub(super) seq: u64,
+    pub(super) record_id: &'a str,
+    pub(super) previous_record_id: Option<&'a str>,
+    pub(super) attempt: u32,
+    pub(super) request: &'a str,
+    pub(super) prev_hash: &'a str,
+    pub(super) hash: &'a str,
+}
+
+/// A record's line as read back, its body left as written: its fields
+/// borrowed from the line where they have no escapes, the body not parsed.
+#[derive(Deserialize)]
+struct LineRecord<'a> {
+    seq: u64,
+    #[serde(borrow)]
+    record_id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    previous_record_id: Option<Cow<'a, str>>,
+    attempt: u32,
+    #[serde(borrow)]
+    sealed_at: Cow<'a, str>,
+    #[serde(borrow)]
+    request: Cow<'a, str>,
+    #[serde(borrow)]
+    body: &'a RawValue,
+    #[serde(borrow)]
+    prev_hash: Cow<'a, str>,
+    #[serde(borrow)]
+    hash: Cow<'a, str>,
+}
+
+/// One line of a log as the chain's checks read it.
+pub(super) enum ReadLine<'a> {
+    /// Its hash is that of its content.
+    Sealed(LineKeys<'a>),
+    /// Its hash is not that of its content: it was altered.
+    Altered(LineKeys<'a>),
+}
+
+/// The owned or borrowed fields of a line (see [`Keys`]).
+pub(super) struct LineKeys<'a> {
+    seq: u64,
+    record_id: Cow<'a, str>,
+    previous_record_id: Option<Cow<'a, str>>,
+    attempt: u32,
+    request: Cow<'a, str>,
+    prev_hash: Cow<'a, str>,
+    hash: Cow<'a, str>,
+}
+
+impl LineKeys<'_> {
+    pub(super) fn keys(&self) -> Keys<'_> {
+        Keys {
+            seq: self.seq,
+            record_id: &self.record_id,
+            previous_record_id: self.previous_record_id.as_deref(),
+            attempt: self.attempt,
+            request: &self.request,
+            prev_hash: &self.prev_hash,
+            hash: &self.hash,
+        }
+    }
+}
+
+/// Reads one line of a log (without its newline) and checks its hash
+/// against its content, as [`SealedRecord::compute_hash`] defines it.
+///
+/// Why not simply parse it into a [`SealedRecord`]: that builds the body's
+/// `Value` (kilobytes of JSON, hundreds of allocations) and writes it back
+/// as canonical text only to hash it, for every record of the log each time
+/// a process opens it (every `asasked check`) and for every record another
+/// process appended each time a writer catches up. This log writes every
+/// body as its canonical text (`Fields::write_line`), so the line's body,
+/// hashed as written, gives the record's hash: such a line is sealed
+/// without building its body. Any other line (one that does not parse this
+/// way, or whose hash differs, altered or merely written differently) is
+/// read as before, parsed whole and its body made canonical, so it gets the
+/// answer and the error it always got.
+pub(super) fn read_line(line: &[u8]) -> Result<ReadLine<'_>, serde_json::Error> {
+    if let Ok(read) = serde_json::from_slice::<LineRecord>(line) {
+        let fields = Fields {
+            seq: read.seq,
+            record_id: &read.record_id,
+            previous_record_id: read.previous_record_id.as_deref(),
+            attempt: read.attempt,
+            sealed_at: &read.sealed_at,
+            request: &read.request,
+            body: read.body.get().as_bytes(),
+            prev_hash: &read.prev_hash,
+        };
+        if fields.hash() == read.hash {
+            return Ok(ReadLine::Sealed(LineKeys {
+                seq: read.seq,
+                record_id: read.record_id,
+                previous_record_id: read.previous_record_id,
+                attempt: read.attempt,
+                request: read.request,
+                prev_hash: read.prev_hash,
+                hash: read.hash,
+            }));
+        }
+    }
+    let record: SealedRecord = serde_json::from_slice(line)?;
+    let sealed = record.compute_hash()? == record.hash;
+    let keys = LineKeys {
+        seq: record.seq,
+        record_id: Cow::Owned(record.record_id),
+        previous_record_id: record.previous_record_id.map(Cow::Owned),
+        attempt: record.attempt,
+        request: Cow::Owned(record.request),
+        prev_hash: Cow::Owned(record.prev_hash),
+        hash: Cow::Owned(record.hash),
+    };
+    Ok(if sealed { ReadLine::Sealed(keys) } else { ReadLine::Altered(keys) })
 }
 
 /// A record's fields with its body as canonical JSON text, written once and

@@ -260,3 +260,43 @@ async fn tampering_and_a_torn_line_are_reported() {
     assert_eq!(fs::read_to_string(&path).unwrap(), torn_and_tampered, "never repaired");
     assert_eq!(set_aside_files(directory.path()).len(), 1);
 }
+
+#[tokio::test]
+async fn a_body_written_other_than_canonically_is_read_whole_and_still_verifies() {
+    // A line is checked by hashing its body as written (`record::read_line`);
+    // one written otherwise (spaces, another key order, escapes), whose
+    // content is unchanged, gets the answer the whole parse always gave.
+    let directory = tempfile::tempdir().unwrap();
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    store.append(draft("a", None, "shoes")).await.unwrap().unwrap();
+    store.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
+    drop(store);
+    let original = fs::read_to_string(directory.path().join(LOG_FILE)).unwrap();
+    let canonical = r#""body":{"decision":"ask","person":{"name":"Ada Lovelace"}}"#;
+    let respelled = r#""body":{ "person": {"name": "Ada Lov\u0065lace"}, "decision": "ask" }"#;
+    let lines: Vec<&str> = original.split_inclusive('\n').collect();
+    assert!(lines.len() == 2 && lines.iter().all(|line| line.contains(canonical)), "{original}");
+    let second = lines[1].replace(canonical, respelled);
+    let rewritten = format!("{}{second}", lines[0]);
+    let report = verify_bytes(rewritten.as_bytes());
+    assert!(report.ok() && report.records == 2, "{report:?}");
+    assert_eq!(report.head, verify_bytes(original.as_bytes()).head);
+    // A store takes it in when it opens the log, and when it catches up
+    // with a line another program appended.
+    let opened = tempfile::tempdir().unwrap();
+    fs::write(opened.path().join(LOG_FILE), &rewritten).unwrap();
+    let store = EvidenceStore::open(opened.path()).unwrap();
+    assert_eq!(store.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap().record().attempt, 3);
+    let caught_up = tempfile::tempdir().unwrap();
+    let path = caught_up.path().join(LOG_FILE);
+    fs::write(&path, lines[0]).unwrap();
+    let store = EvidenceStore::open(caught_up.path()).unwrap();
+    OpenOptions::new().append(true).open(&path).unwrap().write_all(second.as_bytes()).unwrap();
+    assert_eq!(store.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap().record().attempt, 3);
+    drop(store);
+    assert!(verify_file(&path).unwrap().ok());
+    // The same content changed is still an alteration.
+    let altered = format!("{}{}", lines[0], lines[1].replace(canonical, &respelled.replace("Lov", "Loo")));
+    let broken = verify_bytes(altered.as_bytes()).first_broken.unwrap();
+    assert!(broken.line == 2 && broken.reason.contains("altered"), "{broken:?}");
+}

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self};
 use std::path::Path;
 
+use super::record::{Keys, ReadLine, read_line};
 use super::{GENESIS, SealedRecord, StoreError};
 use serde::Serialize;
 use serde_json::Value;
@@ -52,6 +53,13 @@ pub fn verify_file(path: &Path) -> Result<VerifyReport, StoreError> {
 /// hash, its own hash, unique ids, and that every `previous_record_id` points
 /// to an earlier record of the same request.
 pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
+    verify_each(bytes, |_, _, _| {})
+}
+
+/// [`verify_bytes`], calling `each` with every record that verifies, its
+/// offset in `bytes` and its line's length with the newline: the index is
+/// loaded in the same pass that verifies the log.
+pub(super) fn verify_each(bytes: &[u8], mut each: impl FnMut(Keys, u64, usize)) -> VerifyReport {
     let mut report = VerifyReport { records: 0, head: GENESIS.to_owned(), first_broken: None };
     let mut seen: HashMap<String, (String, u32)> = HashMap::new();
     let mut superseded: HashSet<String> = HashSet::new();
@@ -60,6 +68,7 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
     // An empty file holds no line at all (not one empty line): a log the
     // store created and never wrote, or whose only write a full disk cut off.
     let count = if bytes.is_empty() || bytes.ends_with(b"\n") { lines.len() - 1 } else { lines.len() };
+    let mut offset = 0u64;
     for (position, line) in lines.iter().take(count).enumerate() {
         let number = position as u64 + 1;
         let mut fail = |record_id: Option<String>, reason: String| {
@@ -72,14 +81,16 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
             fail(record_id, "torn last line: the record was not completely written (no final newline)".into());
             break;
         }
-        let record: SealedRecord = match serde_json::from_slice(line) {
-            Ok(record) => record,
+        let (read, sealed) = match read_line(line) {
+            Ok(ReadLine::Sealed(read)) => (read, true),
+            Ok(ReadLine::Altered(read)) => (read, false),
             Err(error) => {
                 fail(None, format!("not a sealed record: {error}"));
                 break;
             }
         };
-        let id = Some(record.record_id.clone());
+        let record = read.keys();
+        let id = Some(record.record_id.to_owned());
         if record.seq != number {
             fail(id, format!("sequence {} where {number} was expected", record.seq));
             break;
@@ -88,22 +99,15 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
             fail(id, "prev_hash does not match the previous record's hash".into());
             break;
         }
-        match record.compute_hash() {
-            Ok(hash) if hash == record.hash => {}
-            Ok(_) => {
-                fail(id, "hash does not match the record's content: it was altered".into());
-                break;
-            }
-            Err(error) => {
-                fail(id, format!("cannot hash: {error}"));
-                break;
-            }
+        if !sealed {
+            fail(id, "hash does not match the record's content: it was altered".into());
+            break;
         }
-        if seen.contains_key(&record.record_id) {
+        if seen.contains_key(record.record_id) {
             fail(id, "record_id appears twice".into());
             break;
         }
-        if let Some(previous) = &record.previous_record_id {
+        if let Some(previous) = record.previous_record_id {
             match seen.get(previous) {
                 Some((request, attempt)) if *request == record.request && attempt + 1 == record.attempt => {}
                 Some(_) => {
@@ -115,7 +119,7 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
                     break;
                 }
             }
-            if !superseded.insert(previous.clone()) {
+            if !superseded.insert(previous.to_owned()) {
                 fail(id, format!("{previous} is superseded twice"));
                 break;
             }
@@ -123,9 +127,11 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
             fail(id, "attempt above 1 without previous_record_id".into());
             break;
         }
-        seen.insert(record.record_id.clone(), (record.request.clone(), record.attempt));
-        report.head = record.hash.clone();
+        seen.insert(record.record_id.to_owned(), (record.request.to_owned(), record.attempt));
+        report.head = record.hash.to_owned();
         report.records = number;
+        each(record, offset, line.len() + 1);
+        offset += line.len() as u64 + 1;
     }
     report
 }

@@ -344,7 +344,7 @@ fn stage(
     let line = &pending[start..];
     let offset = index.length;
     index.length += line.len() as u64;
-    index.insert(&record, offset, line.len(), Recent::Line(line.into()));
+    index.insert(record.keys(), offset, line.len(), Recent::Line(line.into()));
     // The caller's task drops the record (its body was built there); the
     // writer keeps only the line.
     Ok(Ok(Appended::New(Arc::new(record))))

@@ -29,7 +29,7 @@
 use std::collections::BTreeSet;
 
 use super::class::{MATERIALS, PROPERTIES, UNITS};
-use super::requirement::{ItemTexts, Token, is_negation, requirement_words, same_word, tokens};
+use super::requirement::{ItemTexts, PreparedTexts, Token, is_negation, requirement_words, same_word, tokens};
 
 /// What the item says against a requirement: the requirement's words that
 /// it contradicts, and the item's words, quoted as the item spells them
@@ -42,11 +42,16 @@ pub struct Contradiction {
 
 /// The first plain contradiction of `requirement` by the item, if any.
 pub fn contradicted(requirement: &str, item: &ItemTexts) -> Option<Contradiction> {
+    contradicted_in(requirement, &PreparedTexts::new(item.clone()))
+}
+
+/// [`contradicted`], on an item's texts tokenised once ([`PreparedTexts`]).
+pub fn contradicted_in(requirement: &str, item: &PreparedTexts) -> Option<Contradiction> {
     let wanted = tokens(requirement);
     if wanted.iter().any(|token| is_negation(&token.folded)) {
         return listed(&wanted, item);
     }
-    measure(requirement, item).or_else(|| material(&wanted, item))
+    measure(requirement, item.texts()).or_else(|| material(&wanted, item))
 }
 
 // ---------------------------------------------------------------- measures
@@ -298,7 +303,7 @@ struct Named {
     written: String,
 }
 
-fn material(wanted: &[Token], item: &ItemTexts) -> Option<Contradiction> {
+fn material(wanted: &[Token], item: &PreparedTexts) -> Option<Contradiction> {
     let (asked, rest) = materials_in(wanted);
     let words = requirement_words();
     if asked.is_empty() || rest.iter().any(|token| !words.beside_material.contains(&token.folded)) {
@@ -307,15 +312,14 @@ fn material(wanted: &[Token], item: &ItemTexts) -> Option<Contradiction> {
     let compatible_with_asked = |found: &Named| asked.iter().any(|asked| compatible(&asked.value, &found.value));
     // Any word of the item that names the asked material, or a kind of it,
     // and the item does not plainly say otherwise.
-    let all = item.all();
-    if all.iter().any(|text| materials_in(&tokens(text)).0.iter().any(compatible_with_asked)) {
+    if item.each().any(|(_, words)| materials_in(words).0.iter().any(compatible_with_asked)) {
         return None;
     }
-    item.named.iter().find_map(|(name, value)| {
-        if !names_property(name, "material") {
+    item.named().find_map(|((name, name_words), (value, value_words))| {
+        if !names_property(name_words, "material") {
             return None;
         }
-        let found = materials_in(&tokens(value)).0;
+        let found = materials_in(value_words).0;
         (!found.is_empty()).then(|| Contradiction {
             asked: asked.iter().map(|named| named.written.as_str()).collect::<Vec<_>>().join(" "),
             item_says: format!("{name}: {value}"),
@@ -379,10 +383,10 @@ fn kinds(material: &str) -> BTreeSet<String> {
     seen
 }
 
-/// Whether an attribute's name says it holds the item's `property`
-/// (`properties.txt`): a word marked with it, and no word naming a part.
-fn names_property(name: &str, property: &str) -> bool {
-    let words = tokens(name);
+/// Whether an attribute's name (its `words`) says it holds the item's
+/// `property` (`properties.txt`): a word marked with it, and no word naming
+/// a part.
+fn names_property(words: &[Token], property: &str) -> bool {
     words.iter().any(|token| PROPERTIES.has_mark(&token.folded, property))
         && !words.iter().any(|token| PROPERTIES.has_mark(&token.folded, "part"))
 }
@@ -392,15 +396,15 @@ fn names_property(name: &str, property: &str) -> bool {
 /// A negating requirement ("paraben-free", "without parabens", "no
 /// plastic", "без сахара") contradicted by an ingredients or material
 /// attribute that lists the excluded thing as one entry.
-fn listed(wanted: &[Token], item: &ItemTexts) -> Option<Contradiction> {
+fn listed(wanted: &[Token], item: &PreparedTexts) -> Option<Contradiction> {
     let words = requirement_words();
     let excluded: Vec<&Token> =
         wanted.iter().filter(|token| !is_negation(&token.folded) && !words.is_filler(&token.folded)).collect();
     if excluded.is_empty() {
         return None;
     }
-    item.named.iter().find_map(|(name, value)| {
-        if !names_property(name, "ingredients") && !names_property(name, "material") {
+    item.named().find_map(|((name, name_words), (value, _))| {
+        if !names_property(name_words, "ingredients") && !names_property(name_words, "material") {
             return None;
         }
         value.split([',', ';', '(', ')', '/', '|', '•', '\n', '[', ']']).find_map(|entry| {

@@ -146,11 +146,24 @@ enum Zone {
 }
 
 /// A title read as words, each with its segment and zone.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Reading {
     words: Vec<String>,
     /// Per word: its segment (cut at punctuation) and its zone.
     place: Vec<(usize, Zone)>,
+}
+
+/// An item's text read once for every product it is judged against (line
+/// assignment judges every item against every line's product): its words,
+/// the lexicon noun ending at each word, and its head noun, which depend on
+/// the text alone. Judging reads exactly these, as it read them when it
+/// read the text anew for each product.
+#[derive(Debug, Clone)]
+pub struct ReadTitle {
+    reading: Reading,
+    /// Per word, the longest noun of any sense ending there.
+    nouns: Vec<Option<Noun>>,
+    head: Option<Noun>,
 }
 
 /// A noun found in a reading: the words `start..=end` and the kinds they name.
@@ -398,14 +411,35 @@ impl Lexicon {
     /// "AirPods Max headphones", "OtterBox Symmetry iPhone 15" for a
     /// "Symmetry iPhone 15 case") is the product as named, never another kind.
     pub fn judge(&self, requested: &str, title: &str, others: &[&str], named: &[String]) -> ProductMatch {
+        let others: Vec<ReadTitle> = others.iter().map(|other| self.read_title(other)).collect();
+        self.judge_read(requested, &self.read_title(title), &others, named)
+    }
+
+    /// Reads an item's text once for [`Lexicon::judge_read`].
+    pub fn read_title(&self, title: &str) -> ReadTitle {
+        let reading = self.read(title);
+        let nouns = (0..reading.words.len()).map(|end| self.noun_ending_at(&reading, end, false)).collect();
+        let head = self.head(&reading);
+        ReadTitle { reading, nouns, head }
+    }
+
+    /// [`Lexicon::judge`], on an item's name (`title`) and further texts
+    /// (`others`) each read once ([`Lexicon::read_title`]).
+    pub fn judge_read(
+        &self,
+        requested: &str,
+        title: &ReadTitle,
+        others: &[ReadTitle],
+        named: &[String],
+    ) -> ProductMatch {
         let Some(wanted) = self.wanted(requested) else {
             return ProductMatch::Unknown;
         };
-        let reading = self.read(title);
-        let occurrences = self.occurrences(&reading, &wanted);
-        let head = self.head(&reading);
+        let reading = &title.reading;
+        let occurrences = self.occurrences(title, &wanted);
+        let head = title.head.clone();
         if let Some(noun) = occurrences.iter().find(|noun| {
-            reading.place[noun.end].1 == Zone::Main && !self.precedes_another(&reading, noun, &wanted.kinds)
+            reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
         }) {
             return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
         }
@@ -425,8 +459,8 @@ impl Lexicon {
                     // Right after "for" ("Case for iPhone 15"); far after it,
                     // a long title has likely named the product again
                     // ("Holder for Proposal … Velvet Double Ring Box").
-                    Zone::For => words_into_zone(&reading, noun.start) <= FOR_REACH,
-                    Zone::Main => head.start == head.end && self.next_word(&reading, noun.end) == Some(head.start),
+                    Zone::For => words_into_zone(reading, noun.start) <= FOR_REACH,
+                    Zone::Main => head.start == head.end && self.next_word(reading, noun.end) == Some(head.start),
                     Zone::With => false,
                 });
                 if !occurrences.is_empty() && modifier_only {
@@ -438,9 +472,9 @@ impl Lexicon {
             }
         }
         for other in others {
-            let reading = self.read(other);
-            if let Some(noun) = self.occurrences(&reading, &wanted).into_iter().find(|noun| {
-                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(&reading, noun, &wanted.kinds)
+            let reading = &other.reading;
+            if let Some(noun) = self.occurrences(other, &wanted).into_iter().find(|noun| {
+                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
             }) {
                 return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
             }
@@ -462,14 +496,15 @@ impl Lexicon {
 
     /// Where a reading names the wanted product: a lexicon noun of its kind
     /// (or narrower), or its own words.
-    fn occurrences(&self, reading: &Reading, wanted: &Wanted) -> Vec<Noun> {
+    fn occurrences(&self, title: &ReadTitle, wanted: &Wanted) -> Vec<Noun> {
+        let reading = &title.reading;
         (0..reading.words.len())
             .filter_map(|end| {
-                if let Some(noun) = self.noun_ending_at(reading, end, false)
+                if let Some(noun) = &title.nouns[end]
                     && !wanted.kinds.is_empty()
                     && self.relation(&noun.kinds, &wanted.kinds) == Relation::Names
                 {
-                    return Some(noun);
+                    return Some(noun.clone());
                 }
                 // "Sun Screen" is "sunscreen".
                 if let [one] = wanted.words.as_slice()

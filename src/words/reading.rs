@@ -4,9 +4,9 @@
 //! imports the other's caller.
 
 pub use super::contradiction::Contradiction;
-use super::contradiction::contradicted;
-use super::requirement::said;
-pub use super::requirement::{ItemTexts, Said};
+use super::contradiction::contradicted_in;
+use super::requirement::said_in;
+pub use super::requirement::{ItemTexts, PreparedTexts, Said};
 
 /// What one item's words say of a requirement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,10 +31,16 @@ pub enum Reading {
 /// is not contradicted: it contradicts itself, and the person is the one
 /// to settle that.
 pub fn read(requirement: &str, item: &ItemTexts) -> Reading {
-    if let Some(said) = said(requirement, &item.all()) {
+    read_in(requirement, &PreparedTexts::new(item.clone()))
+}
+
+/// [`read`], on an item's texts tokenised once ([`PreparedTexts`]): what
+/// the checks call, once per requirement and item.
+pub fn read_in(requirement: &str, item: &PreparedTexts) -> Reading {
+    if let Some(said) = said_in(requirement, item) {
         return Reading::Met(said);
     }
-    if let Some(contradiction) = contradicted(requirement, item) {
+    if let Some(contradiction) = contradicted_in(requirement, item) {
         return Reading::Contradicted(contradiction);
     }
     if super::requirement::names_a_category(requirement) {
