@@ -132,6 +132,7 @@ mod tests {
             Facts { other: vec!["gluten-free".into()], other_optional: vec!["gift wrap".into()], ..Facts::default() };
         let cart = Cart {
             shipping: None,
+            charges: Default::default(),
             entries: vec![CartEntry { item: Item { name: Some("Crackers".into()), ..Item::default() }, quantity: 1 }],
         };
         let found = findings(&facts, &cart, &SeverityRules::new(&facts), CheckPolicy::Spec);
@@ -156,7 +157,7 @@ mod tests {
     fn a_requirement_the_items_words_say_is_a_note_unless_under_spec() {
         let facts = Facts { other: vec!["made of denim".into(), "organic".into()], ..Facts::default() };
         let item = Item { name: Some("Women's High Waist Straight Denim Jeans".into()), ..Item::default() };
-        let cart = Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] };
+        let cart = Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 1 }] };
         let rules = SeverityRules::new(&facts);
         let found = findings(&facts, &cart, &rules, CheckPolicy::Words);
         let severities: Vec<_> = found.iter().map(|finding| finding.severity).collect();
@@ -177,7 +178,11 @@ mod tests {
     }
 
     fn cart(items: Vec<Item>) -> Cart {
-        Cart { entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(), shipping: None }
+        Cart {
+            entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(),
+            shipping: None,
+            charges: Default::default(),
+        }
     }
 
     #[test]

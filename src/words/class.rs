@@ -159,6 +159,9 @@ classes! {
     SIZE_WORDS => "size-words.txt",
     /// Words around an optional wish that are not the wish.
     WISH_FILLERS => "wish-fillers.txt",
+    /// What is paid beyond the items: recurring charges, add-on lines, and
+    /// the request words that ask for them or for no extra charges.
+    CHARGES => "charges.txt",
 }
 
 #[cfg(test)]

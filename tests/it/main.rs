@@ -2,6 +2,7 @@
 //! thirteen binaries against the crate cost more than running them on 2 cores.
 
 mod brief;
+mod charges;
 mod conformance;
 mod distribution;
 mod elicitation;
