@@ -313,7 +313,7 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
         checks::price::findings(facts, goods, allowed, &entry_targets, &rules).into_iter().collect(),
         &positions,
     ));
-    findings.extend(at_positions(checks::other::findings(facts, goods, &rules, policy), &positions));
+    findings.extend(at_positions(checks::other::findings(facts, goods, cart, &rules, policy), &positions));
     if policy == CheckPolicy::Words {
         findings.extend(checks::total::findings(cart));
         findings.extend(checks::fees::findings(facts, cart));

@@ -276,6 +276,10 @@ pub fn render(message: &Message) -> String {
             name(item),
             period_adverb(*found)
         ),
+        Message::NoFeesMet { text } => format!("\u{201c}{text}\u{201d}: the checkout adds no fee."),
+        Message::AddonMet { text, item } => {
+            format!("\u{201c}{text}\u{201d}: the cart has \u{201c}{}\u{201d}.", name(item))
+        }
         Message::Addon { item } => {
             format!("The cart adds \u{201c}{}\u{201d}, which you did not ask for.", name(item))
         }

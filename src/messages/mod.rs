@@ -597,6 +597,15 @@ pub enum Message {
     Addon {
         item: ItemName,
     },
+    /// "No extra fees" asked, and the checkout adds none (a note).
+    NoFeesMet {
+        text: String,
+    },
+    /// An add-on asked for, and the cart holds it (a note).
+    AddonMet {
+        text: String,
+        item: ItemName,
+    },
     /// Free shipping asked; the cart charges `shipping` for it.
     ShippingCharged {
         shipping: Money,

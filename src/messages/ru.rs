@@ -316,6 +316,8 @@ pub fn render(message: &Message) -> String {
             name(item),
             period_adverb(*found)
         ),
+        Message::NoFeesMet { text } => format!("«{text}»: магазин не добавляет сборов."),
+        Message::AddonMet { text, item } => format!("«{text}»: в корзине есть «{}».", name(item)),
         Message::Addon { item } => format!("В корзину добавлено «{}», а вы этого не просили.", name(item)),
         Message::ShippingCharged { shipping } => {
             format!("Вы просили бесплатную доставку, а в корзине доставка стоит {}.", shipping.show(','))

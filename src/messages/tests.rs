@@ -51,6 +51,8 @@ fn kind(message: &Message) -> &'static str {
         Message::Recurring { .. } => "Recurring",
         Message::RecurringPeriod { .. } => "RecurringPeriod",
         Message::Addon { .. } => "Addon",
+        Message::NoFeesMet { .. } => "NoFeesMet",
+        Message::AddonMet { .. } => "AddonMet",
         Message::ShippingUnknown => "ShippingUnknown",
         Message::Extra { .. } => "Extra",
         Message::TooManyLines { .. } => "TooManyLines",
@@ -74,7 +76,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 59;
+const KINDS: usize = 61;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -285,6 +287,8 @@ fn samples() -> Vec<Message> {
             item: "Lavazza beans, billed weekly".into(),
         },
         Message::Addon { item: "2-Year Protection Plan for Footwear".into() },
+        Message::NoFeesMet { text: "без комиссии".into() },
+        Message::AddonMet { text: "gift wrap".into(), item: "Gift wrap".into() },
         Message::ShippingUnknown,
         Message::Extra { item: "Nike socks".into() },
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },

@@ -8,6 +8,7 @@ mod distribution;
 mod elicitation;
 mod extraction_accuracy;
 mod faults;
+mod fees_devset;
 mod hostile;
 mod language;
 mod local_model;
