@@ -61,6 +61,7 @@ fn lines_case(count: usize) -> (Facts, Cart) {
     // The cart lists the sizes in reverse, so the assignment has work to do.
     let cart = Cart {
         shipping: None,
+        charges: Default::default(),
         entries: (0..count)
             .rev()
             .map(|index| CartEntry { item: shoe(index, 30 + index as u32), quantity: 1 })
@@ -107,7 +108,11 @@ fn item_words(criterion: &mut Criterion) {
         other: vec!["made of leather".into(), "simple pattern".into(), "relaxed style".into(), "40mm wide".into()],
         ..Facts::default()
     };
-    let one = Cart { shipping: None, entries: vec![CartEntry { item: belt.clone(), quantity: 1 }] };
+    let one = Cart {
+        shipping: None,
+        charges: Default::default(),
+        entries: vec![CartEntry { item: belt.clone(), quantity: 1 }],
+    };
     criterion.bench_function("item words, one item", |bench| {
         bench.iter(|| asasked::check(black_box(&facts), black_box(&one), &[]))
     });
@@ -129,6 +134,7 @@ fn item_words(criterion: &mut Criterion) {
     };
     let four = Cart {
         shipping: None,
+        charges: Default::default(),
         entries: items.iter().rev().map(|item| CartEntry { item: item.clone(), quantity: 1 }).collect(),
     };
     criterion.bench_function("item words, 4 lines", |bench| {
@@ -138,7 +144,11 @@ fn item_words(criterion: &mut Criterion) {
 
 fn benches(criterion: &mut Criterion) {
     let facts = every_fact();
-    let one = Cart { shipping: None, entries: vec![CartEntry { item: shoe(0, 42), quantity: 1 }] };
+    let one = Cart {
+        shipping: None,
+        charges: Default::default(),
+        entries: vec![CartEntry { item: shoe(0, 42), quantity: 1 }],
+    };
     let allowed: Vec<Item> = (0..20).map(|index| shoe(index + 1, 40 + (index % 5) as u32)).collect();
     criterion.bench_function("one item, every fact", |bench| {
         bench.iter(|| asasked::check(black_box(&facts), black_box(&one), black_box(&allowed)))
@@ -146,6 +156,7 @@ fn benches(criterion: &mut Criterion) {
 
     let ten = Cart {
         shipping: None,
+        charges: Default::default(),
         entries: (0..10).map(|index| CartEntry { item: shoe(index, 42), quantity: 1 }).collect(),
     };
     let mut ten_facts = every_fact();

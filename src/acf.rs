@@ -220,6 +220,19 @@ pub fn rule(code: Code, quantity_below: bool) -> CodeRule {
         // code, and the person decides (an agent may still pick a free
         // option and check again).
         Code::FreeShipping => of(None, false, None, "shipping"),
+        // Issue 29. A limit in another currency with no rate: the person
+        // compares the two amounts (no code of ACF v0.2 §5.2 fits).
+        Code::LimitCurrency => of(None, false, None, "price"),
+        // A stated total not the sum of its parts: ACF's ceiling code, with
+        // `reduce_total`, as the issue asks (the total must come down to
+        // its parts).
+        Code::TotalMismatch => of(Some("price_over_ceiling"), true, Some(Action::ReduceTotal), "price"),
+        // A fee is the merchant's: no action of the agent's removes it.
+        Code::Fee => of(None, false, None, "price"),
+        // A subscription item: another item (a one-time purchase) fixes it.
+        Code::Recurring => of(None, true, Some(Action::ReplaceItem), "item_match"),
+        // An add-on line nobody asked for: take it out of the cart.
+        Code::Addon => of(None, true, Some(Action::RemoveItem), "lines"),
     }
 }
 

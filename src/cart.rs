@@ -195,6 +195,180 @@ pub struct Cart {
     /// `fulfillment` total.
     #[serde(skip)]
     pub shipping: Option<Shipping>,
+    /// What the checkout states it charges beside the items (issue 29): its
+    /// total, tax, discounts and fees, and the exchange rates the caller
+    /// gave for paying it. Empty when it states none.
+    #[serde(skip)]
+    pub charges: Charges,
+}
+
+/// What a checkout states it charges beside its items (issue 29), in its
+/// one currency: a UCP or ACP checkout's `totals`, an AP2 payment total, a
+/// flat entry's `tax` and `fees`. A part not stated is `None`, never 0.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Charges {
+    /// The currency the stated amounts are in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// The total the checkout states: what will be paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// The items' subtotal the checkout states (after item discounts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtotal: Option<u64>,
+    /// Discounts on the items (`items_discount`), stated apart from `discount`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items_discount: Option<u64>,
+    /// Discounts on the order (`discount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax: Option<u64>,
+    /// Each fee line, in the document's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fees: Vec<Fee>,
+    /// Whether the document names each part of its total by type (UCP and
+    /// ACP `totals`), so that a total unlike its parts is unexplained. An
+    /// AP2 payment request does not: its total may hold shipping and tax
+    /// its display items leave out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub itemised: bool,
+    /// Exchange rates the caller gave with the call (never fetched, never
+    /// invented): what lets a limit in another currency be compared.
+    #[serde(skip)]
+    pub rates: Vec<ExchangeRate>,
+}
+
+impl Charges {
+    /// Whether the checkout states nothing beside its items (rates are the
+    /// caller's, not the checkout's).
+    pub fn states_nothing(&self) -> bool {
+        self.total.is_none()
+            && self.subtotal.is_none()
+            && self.items_discount.is_none()
+            && self.discount.is_none()
+            && self.tax.is_none()
+            && self.fees.is_empty()
+    }
+
+    /// The fees added up (`None`: beyond u64).
+    pub fn fees_total(&self) -> Option<u64> {
+        self.fees.iter().try_fold(0u64, |sum, fee| sum.checked_add(fee.minor))
+    }
+}
+
+/// One fee line a checkout states: its label as the store writes it
+/// ("Service fee", "Сервисный сбор") and amount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Fee {
+    pub label: String,
+    pub minor: u64,
+}
+
+/// An exchange rate the caller gives: one unit of `from` is `rate` units of
+/// `to`, as quoted on `date`. Exact: the rate is kept as the decimal the
+/// caller wrote (`numerator` / 10^`scale`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ExchangeRate {
+    pub from: String,
+    pub to: String,
+    /// As written ("0.92").
+    pub rate: String,
+    pub date: chrono::NaiveDate,
+    #[serde(skip)]
+    numerator: u128,
+    #[serde(skip)]
+    scale: u32,
+}
+
+/// The most decimals a rate may have: enough for any published rate.
+const MAX_RATE_DECIMALS: u32 = 12;
+
+impl ExchangeRate {
+    /// A rate from its parts; `path` names the argument in errors.
+    pub fn new(from: &str, to: &str, rate: &str, date: &str, path: &str) -> Result<ExchangeRate, CartError> {
+        let code = |text: &str, at: &str| -> Result<String, CartError> {
+            let code = text.trim().to_ascii_uppercase();
+            if code.len() != 3 || !code.chars().all(|character| character.is_ascii_uppercase()) {
+                return Err(error(&format!("{path}.{at}"), format!("{text:?} is not an ISO 4217 code")));
+            }
+            Ok(code)
+        };
+        let (from, to) = (code(from, "from")?, code(to, "to")?);
+        if from == to {
+            return Err(error(&format!("{path}.to"), "a rate converts one currency into another"));
+        }
+        let rate = rate.trim();
+        let (whole, fraction) = rate.split_once('.').unwrap_or((rate, ""));
+        let well_formed = !whole.is_empty()
+            && whole.len() <= 12
+            && whole.chars().all(|character| character.is_ascii_digit())
+            && fraction.chars().all(|character| character.is_ascii_digit())
+            && fraction.len() <= MAX_RATE_DECIMALS as usize
+            && !(rate.contains('.') && fraction.is_empty());
+        let numerator: u128 = if well_formed { format!("{whole}{fraction}").parse().unwrap_or(0) } else { 0 };
+        if numerator == 0 {
+            return Err(error(
+                &format!("{path}.rate"),
+                format!("{rate:?} is not a positive decimal rate (at most {MAX_RATE_DECIMALS} decimals)"),
+            ));
+        }
+        let date = chrono::NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d")
+            .map_err(|_| error(&format!("{path}.date"), format!("{date:?} is not an ISO date (2026-11-02)")))?;
+        Ok(ExchangeRate {
+            from,
+            to,
+            rate: rate.to_owned(),
+            date,
+            numerator,
+            scale: u32::try_from(fraction.len()).unwrap_or(MAX_RATE_DECIMALS),
+        })
+    }
+
+    /// `minor` units of `from` in minor units of `to`, rounded up (a limit
+    /// is compared with what is at least paid; rounding never lets a total
+    /// slip under a limit). `None`: beyond u64.
+    pub fn convert(&self, minor: u64) -> Option<u64> {
+        let from_digits = minor_digits(Some(&self.from));
+        let to_digits = minor_digits(Some(&self.to));
+        let numerator = u128::from(minor).checked_mul(self.numerator)?.checked_mul(10u128.pow(to_digits))?;
+        let denominator = 10u128.pow(self.scale).checked_mul(10u128.pow(from_digits))?;
+        let converted = numerator.div_ceil(denominator);
+        u64::try_from(converted).ok()
+    }
+
+    /// `minor` units of `to` in minor units of `from` (the rate read
+    /// backwards), rounded up like [`ExchangeRate::convert`]. `None`:
+    /// beyond u64.
+    pub fn convert_back(&self, minor: u64) -> Option<u64> {
+        let from_digits = minor_digits(Some(&self.from));
+        let to_digits = minor_digits(Some(&self.to));
+        let numerator = u128::from(minor).checked_mul(10u128.pow(self.scale))?.checked_mul(10u128.pow(from_digits))?;
+        let denominator = self.numerator.checked_mul(10u128.pow(to_digits))?;
+        u64::try_from(numerator.div_ceil(denominator)).ok()
+    }
+
+    /// `minor` units of `currency` in `target`, by this rate read either
+    /// way; `None` when it is not a rate between the two (or beyond u64).
+    pub fn between(&self, minor: u64, currency: &str, target: &str) -> Option<u64> {
+        if self.from == currency && self.to == target {
+            self.convert(minor)
+        } else if self.to == currency && self.from == target {
+            self.convert_back(minor)
+        } else {
+            None
+        }
+    }
+
+    /// Reads `FROM:TO=RATE@DATE` (`USD:EUR=0.92@2026-11-01`), the command
+    /// line's and the configuration's spelling.
+    pub fn parse_spec(text: &str, path: &str) -> Result<ExchangeRate, CartError> {
+        let shape = || error(path, format!("{text:?}: expected FROM:TO=RATE@DATE, e.g. USD:EUR=0.92@2026-11-01"));
+        let (pair, rest) = text.split_once('=').ok_or_else(shape)?;
+        let (from, to) = pair.split_once(':').ok_or_else(shape)?;
+        let (rate, date) = rest.split_once('@').ok_or_else(shape)?;
+        ExchangeRate::new(from, to, rate, date, path)
+    }
 }
 
 /// A shipping charge the cart states: minor units, read exactly, and the
@@ -240,6 +414,62 @@ pub fn flat_shipping(object: &Map<String, Value>, path: &str) -> Result<Option<S
             Ok(Some(Shipping { minor, currency }))
         }
     }
+}
+
+/// The tax and fees flat entries state (issue 29), in their items'
+/// currency: each entry's `tax` (a price, read like `price`) and `fees` (a
+/// price, or a list of `{name, amount}`), added up over the entries. A cart
+/// whose entries state none has none. Canonical `{item, quantity}` entries
+/// refuse both keys as unknown fields.
+pub fn flat_charges<'a>(
+    objects: impl Iterator<Item = &'a Map<String, Value>>,
+    root: &str,
+) -> Result<Charges, CartError> {
+    let mut charges = Charges::default();
+    for (index, object) in objects.enumerate() {
+        if object.contains_key("item") {
+            continue;
+        }
+        let path = format!("{root}[{index}]");
+        let currency = optional_string(object.get("currency"), &format!("{path}.currency"))?;
+        let bound = |sum: Option<u64>, add: u64, at: &str| -> Result<u64, CartError> {
+            sum.unwrap_or(0).checked_add(add).ok_or_else(|| error(at, "above the price bound"))
+        };
+        let mut stated = false;
+        if let Some(tax) = object.get("tax").filter(|value| !value.is_null()) {
+            let at = format!("{path}.tax");
+            let minor = price_to_minor(tax, currency.as_deref(), &at)?;
+            charges.tax = Some(bound(charges.tax, minor, &at)?);
+            stated = true;
+        }
+        match object.get("fees") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(fees)) => {
+                for (fee_index, fee) in fees.iter().enumerate() {
+                    let at = format!("{path}.fees[{fee_index}]");
+                    let fee = fee.as_object().ok_or_else(|| error(&at, "expected {name, amount}"))?;
+                    let label = optional_string(fee.get("name"), &format!("{at}.name"))?
+                        .ok_or_else(|| error(&format!("{at}.name"), "missing"))?;
+                    let amount = fee.get("amount").ok_or_else(|| error(&format!("{at}.amount"), "missing"))?;
+                    let minor = price_to_minor(amount, currency.as_deref(), &format!("{at}.amount"))?;
+                    charges.fees.push(Fee { label, minor });
+                    stated = true;
+                }
+            }
+            Some(amount) => {
+                let minor = price_to_minor(amount, currency.as_deref(), &format!("{path}.fees"))?;
+                charges.fees.push(Fee { label: "fees".to_owned(), minor });
+                stated = true;
+            }
+        }
+        if stated {
+            if charges.currency.is_some() && charges.currency != currency {
+                return Err(error(&path, "tax or fees in two currencies in one cart"));
+            }
+            charges.currency = currency;
+        }
+    }
+    Ok(charges)
 }
 
 /// Bad cart or item input, with the JSONPath of the value at fault.
@@ -291,7 +521,7 @@ const CANONICAL_ITEM_KEYS: [&str; 16] = [
 ];
 
 /// Keys of the flat shape besides the canonical item keys.
-const FLAT_EXTRA_KEYS: [&str; 4] = ["price", "quantity", "returnable", "shipping"];
+const FLAT_EXTRA_KEYS: [&str; 6] = ["price", "quantity", "returnable", "shipping", "tax", "fees"];
 
 impl Cart {
     /// Parses a cart: a JSON array of entries in either shape.
@@ -317,7 +547,8 @@ impl Cart {
                 None => Ok(None),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Cart { entries, shipping: Shipping::of_entries(&stated) })
+        let charges = flat_charges(array.iter().filter_map(Value::as_object), root)?;
+        Ok(Cart { entries, shipping: Shipping::of_entries(&stated), charges })
     }
 
     pub fn len(&self) -> usize {
@@ -672,6 +903,55 @@ mod tests {
             (json!([{"item": {"name": "Lamp"}, "shipping": 1, "quantity": 1}]), "$.cart[0].shipping"),
         ] {
             assert_eq!(Cart::from_value(&bad).unwrap_err().path, path, "{bad}");
+        }
+    }
+
+    #[test]
+    fn issue_29_a_flat_cart_s_tax_and_fees_are_read_with_their_paths() {
+        let cart = Cart::from_value(&json!([
+            {"name": "Lamp", "price": 20, "currency": "USD", "tax": 1.6, "fees": [{"name": "Service fee", "amount": "2.50"}], "quantity": 1},
+            {"name": "Bulb", "price": 2, "currency": "USD", "tax": "0.40", "fees": 1, "quantity": 3}
+        ]))
+        .unwrap();
+        let charges = &cart.charges;
+        assert_eq!((charges.tax, charges.currency.as_deref(), charges.total), (Some(200), Some("USD"), None));
+        assert_eq!(
+            charges.fees,
+            [Fee { label: "Service fee".into(), minor: 250 }, Fee { label: "fees".into(), minor: 100 }]
+        );
+        assert!(Cart::from_value(&json!([{"name": "Lamp", "quantity": 1}])).unwrap().charges.states_nothing());
+        for (bad, path) in [
+            (json!([{"name": "Lamp", "tax": "a lot", "quantity": 1}]), "$.cart[0].tax"),
+            (json!([{"name": "Lamp", "fees": [{"amount": 1}], "quantity": 1}]), "$.cart[0].fees[0].name"),
+            (
+                json!([{"name": "Lamp", "fees": [{"name": "x", "amount": -1}], "quantity": 1}]),
+                "$.cart[0].fees[0].amount",
+            ),
+            (json!([{"item": {"name": "Lamp"}, "tax": 1, "quantity": 1}]), "$.cart[0].tax"),
+        ] {
+            assert_eq!(Cart::from_value(&bad).unwrap_err().path, path, "{bad}");
+        }
+    }
+
+    #[test]
+    fn issue_29_an_exchange_rate_converts_exactly_and_rounds_up() {
+        let rate = ExchangeRate::parse_spec("usd:EUR=0.92@2026-11-01", "--fx").unwrap();
+        assert_eq!((rate.from.as_str(), rate.to.as_str(), rate.rate.as_str()), ("USD", "EUR", "0.92"));
+        assert_eq!(rate.convert(90_000), Some(82_800));
+        assert_eq!(rate.convert(1), Some(1), "0.92 cents is paid as 1");
+        assert_eq!(rate.between(82_800, "EUR", "USD"), Some(90_000));
+        assert_eq!(rate.between(100, "GBP", "USD"), None);
+        let yen = ExchangeRate::new("USD", "JPY", "151.5", "2026-11-01", "$.fx[0]").unwrap();
+        assert_eq!(yen.convert(1_000), Some(1_515), "10 USD is 1515 JPY, which has no minor unit");
+        for (text, path) in [
+            ("USD:EUR=0.92", "--fx"),
+            ("USD:EUR=-1@2026-11-01", "--fx.rate"),
+            ("USD:EUR=0@2026-11-01", "--fx.rate"),
+            ("USD:USD=1@2026-11-01", "--fx.to"),
+            ("USD:EURO=1@2026-11-01", "--fx.to"),
+            ("USD:EUR=0.92@yesterday", "--fx.date"),
+        ] {
+            assert_eq!(ExchangeRate::parse_spec(text, "--fx").unwrap_err().path, path, "{text}");
         }
     }
 

@@ -13,7 +13,7 @@ use crate::checks::{self, CheckPolicy, ItemRule, PreparedItem, SeverityRules, Ta
 use crate::facts::FieldName;
 use crate::facts::{Facts, FieldRef, MandateAmount, MandateFacts};
 use crate::finding::Code;
-use crate::finding::{Compared, Finding, Severity};
+use crate::finding::{Compared, Finding, Severity, cart_path};
 use crate::lines;
 use crate::messages::{self, Cause, EntryLine, ItemName, Language, Message, Money, Screened};
 use crate::normalize;
@@ -269,12 +269,30 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
         _ => facts,
     };
     let rules = SeverityRules::new(facts);
+    // Add-on lines (issue 29) are not among the things asked for: the item
+    // rules, lines, quantity, price and requirements run on the other
+    // entries (`goods`), whose findings are then pointed back at the cart's
+    // own entries; what is paid is checked on the whole cart.
+    let addons = if policy == CheckPolicy::Words { checks::addon::lines(cart) } else { Vec::new() };
+    let goods_cart;
+    let (goods, positions): (&Cart, Vec<usize>) = if addons.is_empty() {
+        (cart, (0..cart.entries.len()).collect())
+    } else {
+        let positions: Vec<usize> =
+            (0..cart.entries.len()).filter(|index| !addons.iter().any(|(addon, _)| addon == index)).collect();
+        goods_cart = Cart {
+            entries: positions.iter().map(|index| cart.entries[*index].clone()).collect(),
+            shipping: cart.shipping.clone(),
+            charges: cart.charges.clone(),
+        };
+        (&goods_cart, positions)
+    };
     let shared = Target::shared(facts);
-    let prepared: Vec<PreparedItem> = cart.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
+    let prepared: Vec<PreparedItem> = goods.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
     let mut findings = Vec::new();
 
     // The target each entry was checked against, for the price check.
-    let mut entry_targets: Vec<Option<Target>> = vec![None; cart.entries.len()];
+    let mut entry_targets: Vec<Option<Target>> = vec![None; goods.entries.len()];
 
     if facts.lines.is_empty() {
         for (index, item) in prepared.iter().enumerate() {
@@ -282,17 +300,52 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
                 .extend(ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, &shared, item, index, &rules)));
             entry_targets[index] = Some(shared.clone());
         }
-        findings.extend(checks::quantity::cart_findings(&shared, cart, &rules));
+        findings.extend(checks::quantity::cart_findings(&shared, goods, &rules));
     } else {
-        findings.extend(lines::findings(facts, &shared, cart, &prepared, &rules, &mut entry_targets));
+        findings.extend(lines::findings(facts, &shared, goods, &prepared, &rules, &mut entry_targets));
     }
+    let mut findings = at_positions(findings, &positions);
 
-    findings.extend(checks::explicit_max::findings(facts, cart, &rules));
-    findings.extend(checks::price_floor::findings(facts, cart, &rules));
+    findings.extend(checks::explicit_max::findings(facts, cart, &rules, policy));
+    findings.extend(at_positions(checks::price_floor::findings(facts, goods, &rules), &positions));
     findings.extend(checks::shipping::findings(facts, cart, &rules));
-    findings.extend(checks::price::findings(facts, cart, allowed, &entry_targets, &rules));
-    findings.extend(checks::other::findings(facts, cart, &rules, policy));
+    findings.extend(at_positions(
+        checks::price::findings(facts, goods, allowed, &entry_targets, &rules).into_iter().collect(),
+        &positions,
+    ));
+    findings.extend(at_positions(checks::other::findings(facts, goods, cart, &rules, policy), &positions));
+    if policy == CheckPolicy::Words {
+        findings.extend(checks::total::findings(cart));
+        findings.extend(checks::fees::findings(facts, cart));
+        findings.extend(checks::recurring::findings(facts, cart));
+        findings.extend(checks::addon::findings(facts, cart, &addons));
+    }
     findings
+}
+
+/// Findings on the entries of `goods` (the cart without its add-on lines)
+/// pointed at the cart's own entries: `positions[i]` is where entry `i` of
+/// `goods` sits in the cart. Unchanged when nothing was left out.
+fn at_positions(findings: Vec<Finding>, positions: &[usize]) -> Vec<Finding> {
+    if positions.iter().enumerate().all(|(index, position)| index == *position) {
+        return findings;
+    }
+    findings
+        .into_iter()
+        .map(|mut finding| {
+            if let Some(entry) = finding.entry
+                && let Some(position) = positions.get(entry).copied()
+            {
+                let (old, new) = (cart_path(Some(entry)), cart_path(Some(position)));
+                finding.entry = Some(position);
+                if finding.path == old {
+                    finding.path = new.clone();
+                }
+                finding.id = finding.id.replace(&format!("@{old}"), &format!("@{new}"));
+            }
+            finding
+        })
+        .collect()
 }
 
 /// The facts guard.md §5 reads: no product, and every line requirement
@@ -320,7 +373,11 @@ mod tests {
     fn question_has_the_spec_shape() {
         let facts = Facts { needs_refundable: true, ..Facts::default() };
         let item = Item { name: Some("Babolat Pure Drive 2025".into()), final_sale: Some(true), ..Item::default() };
-        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        let verdict = check(
+            &facts,
+            &Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 1 }] },
+            &[],
+        );
         assert_eq!(verdict.decision, Decision::Ask);
         assert_eq!(
             verdict.question.as_deref(),
@@ -332,10 +389,67 @@ mod tests {
     }
 
     #[test]
+    fn issue_29_an_add_on_line_is_reported_as_one_and_the_rest_checked_in_place() {
+        let facts = Facts {
+            model: Some("Pegasus 41".into()),
+            quantity: Some(1),
+            size_label: Some("42".into()),
+            ..Facts::default()
+        };
+        let plan = Item { name: Some("2-Year Protection Plan for Footwear".into()), units: Some(1), ..Item::default() };
+        let shoe = Item {
+            name: Some("Nike Pegasus 41".into()),
+            size: Some("EU 44".into()),
+            units: Some(1),
+            ..Item::default()
+        };
+        let cart = Cart {
+            entries: vec![CartEntry { item: plan, quantity: 1 }, CartEntry { item: shoe, quantity: 1 }],
+            shipping: None,
+            charges: Default::default(),
+        };
+        let findings = run(&facts, &cart, &[]);
+        let ids: Vec<&str> = findings.iter().map(|finding| finding.id.as_str()).collect();
+        assert_eq!(ids, ["size@$.cart[1]", "addon@$.cart[0]"], "the plan is no wrong model, nor a second unit");
+        assert_eq!(findings[0].entry, Some(1));
+        // guard.md's rules read every line as a product.
+        let spec: Vec<Code> =
+            run_under(CheckPolicy::Spec, &facts, &cart, &[]).iter().map(|finding| finding.code).collect();
+        assert_eq!(spec, [Code::Model, Code::Unchecked, Code::Size, Code::Quantity]);
+    }
+
+    #[test]
+    fn issue_29_the_spec_policy_reads_no_charge_beyond_the_items() {
+        let facts = Facts { explicit_max_cents: Some(10_000), ..Facts::default() };
+        let item = Item {
+            name: Some("Coffee - Subscribe & Save".into()),
+            price_cents: Some(9_000),
+            currency: Some("USD".into()),
+            ..Item::default()
+        };
+        let charges = crate::cart::Charges {
+            currency: Some("USD".into()),
+            total: Some(12_500),
+            fees: vec![crate::cart::Fee { label: "Service fee".into(), minor: 3_000 }],
+            itemised: true,
+            ..Default::default()
+        };
+        let cart = Cart { entries: vec![CartEntry { item, quantity: 1 }], shipping: None, charges };
+        assert!(run_under(CheckPolicy::Spec, &facts, &cart, &[]).is_empty());
+        let mut words: Vec<&str> = run(&facts, &cart, &[]).iter().map(|finding| finding.code.as_str()).collect();
+        words.sort_unstable();
+        assert_eq!(words, ["explicit-max", "fee", "recurring", "total-mismatch"]);
+    }
+
+    #[test]
     fn warnings_alone_proceed_with_notes() {
         let facts = Facts { deadline_days: Some(3), ..Facts::default() };
         let item = Item { name: Some("Racket".into()), ..Item::default() };
-        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] }, &[]);
+        let verdict = check(
+            &facts,
+            &Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 1 }] },
+            &[],
+        );
         assert_eq!(verdict.decision, Decision::Proceed);
         assert_eq!(verdict.question, None);
         assert_eq!(verdict.notes.len(), 1);
@@ -357,7 +471,11 @@ mod tests {
             ..Facts::default()
         };
         let item = Item { id: Some("sku-1".into()), ..Item::default() };
-        let verdict = check(&facts, &Cart { shipping: None, entries: vec![CartEntry { item, quantity: 2 }] }, &[]);
+        let verdict = check(
+            &facts,
+            &Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 2 }] },
+            &[],
+        );
         assert_eq!(
             verdict.notes,
             [

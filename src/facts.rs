@@ -207,6 +207,14 @@ pub struct Facts {
     /// 28 §5); absent when false, so facts without it digest as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub free_shipping: bool,
+    /// What the request's words ask about what is paid beyond the items
+    /// (issue 29): a recurring delivery, add-ons, no extra charges. Read
+    /// from the words deterministically by the service
+    /// (`words::charges::asked`), never by an extractor: not on the wire,
+    /// not in the models' schema, not in a digest.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub asked: crate::words::charges::Asked,
     /// How many, in the units the person counts (cans, not packs).
     #[serde(default)]
     pub quantity: Option<u64>,

@@ -91,10 +91,32 @@ pub enum Code {
     /// say what shipping costs (issue 28 §5, `words` check policy only).
     #[serde(rename = "free-shipping")]
     FreeShipping,
+    /// The spending limit is in one currency and the cart in another, and
+    /// the call gave no exchange rate (issue 29, `words` policy only).
+    #[serde(rename = "limit-currency")]
+    LimitCurrency,
+    /// The checkout's stated total is not the sum of its parts (issue 29,
+    /// `words` policy only).
+    #[serde(rename = "total-mismatch")]
+    TotalMismatch,
+    /// A fee line of the checkout: a note, or a block when the person asked
+    /// for no extra charges or it takes the payment past the limit (issue
+    /// 29, `words` policy only).
+    #[serde(rename = "fee")]
+    Fee,
+    /// An item whose charge recurs (a subscription, an automatic renewal, a
+    /// trial turning paid) not asked for, or of another period (issue 29,
+    /// `words` policy only).
+    #[serde(rename = "recurring")]
+    Recurring,
+    /// An add-on line (warranty, protection plan, insurance, tip, donation,
+    /// gift wrap) not asked for (issue 29, `words` policy only).
+    #[serde(rename = "addon")]
+    Addon,
 }
 
 impl Code {
-    pub const ALL: [Code; 26] = [
+    pub const ALL: [Code; 31] = [
         Code::Product,
         Code::Brand,
         Code::BrandExcluded,
@@ -121,6 +143,11 @@ impl Code {
         Code::MandateExpired,
         Code::PriceBelowFloor,
         Code::FreeShipping,
+        Code::LimitCurrency,
+        Code::TotalMismatch,
+        Code::Fee,
+        Code::Recurring,
+        Code::Addon,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -151,6 +178,11 @@ impl Code {
             Code::MandateExpired => "mandate-expired",
             Code::PriceBelowFloor => "price_below_floor",
             Code::FreeShipping => "free-shipping",
+            Code::LimitCurrency => "limit-currency",
+            Code::TotalMismatch => "total-mismatch",
+            Code::Fee => "fee",
+            Code::Recurring => "recurring",
+            Code::Addon => "addon",
         }
     }
 

@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
             currency: Some("USD".into()),
             ..Item::default()
         };
-        let cart = Cart { shipping: None, entries: vec![CartEntry { item: item.clone(), quantity: 1 }, CartEntry { item, quantity: 2 }] };
+        let cart = Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item: item.clone(), quantity: 1 }, CartEntry { item, quantity: 2 }] };
         let _ = check(&facts, &cart, &[]);
     }
 });

@@ -167,7 +167,11 @@ mod tests {
     }
 
     fn cart(items: Vec<Item>) -> Cart {
-        Cart { shipping: None, entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect() }
+        Cart {
+            shipping: None,
+            charges: Default::default(),
+            entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(),
+        }
     }
 
     fn priced(id: &str, merchant: Option<&str>, cents: u64) -> Item {

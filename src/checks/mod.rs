@@ -10,12 +10,14 @@
 //! line assignment) and `detail` (the expected/actual values and the human
 //! reason's [`Message`], built only for findings that are reported).
 
+pub mod addon;
 pub mod brand;
 pub mod brand_excluded;
 pub mod color;
 pub mod color_excluded;
 pub mod deadline;
 pub mod explicit_max;
+pub mod fees;
 pub mod level;
 pub mod line_other;
 pub mod line_price;
@@ -26,9 +28,11 @@ pub mod price;
 pub mod price_floor;
 pub mod product;
 pub mod quantity;
+pub mod recurring;
 pub mod refund;
 pub mod shipping;
 pub mod size;
+pub mod total;
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};

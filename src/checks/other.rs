@@ -23,9 +23,12 @@ use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{ItemName, ItemSays, Message};
 use crate::words::reading::{self, ItemTexts, PreparedTexts, Reading};
-use crate::words::requirement;
+use crate::words::{charges, requirement};
 
-pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: CheckPolicy) -> Vec<Finding> {
+/// `whole` is the cart as paid (with its add-on lines and charges; `cart`
+/// may leave the add-on lines out): a must that only asks for no extra
+/// charges, or for an add-on, is read against it (issue 29).
+pub fn findings(facts: &Facts, cart: &Cart, whole: &Cart, rules: &SeverityRules, policy: CheckPolicy) -> Vec<Finding> {
     let names: Vec<ItemName> = cart.entries.iter().map(|entry| ItemName::of(&entry.item)).collect();
     // One finding per requirement, on the whole cart: nothing in an item
     // can show that it meets free text.
@@ -52,9 +55,17 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
         }
         _ => Vec::new(),
     };
-    let must = facts.other.iter().enumerate().map(|(index, text)| {
+    let must = facts.other.iter().enumerate().filter_map(|(index, text)| {
         let severity = rules.severity(FieldName::Other, Source::Shared);
         if policy == CheckPolicy::Words {
+            match charges_wish(text, whole) {
+                Some(ChargesWish::Met(message)) => {
+                    return Some(finding(FieldName::Other, index, text, Severity::Warn, message));
+                }
+                // The `fee` rule blocks on the fee itself, naming it.
+                Some(ChargesWish::FeeRule) => return None,
+                None => {}
+            }
             let readings: Vec<(&Item, Reading)> = cart
                 .entries
                 .iter()
@@ -69,7 +80,7 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
                     Message::OtherSaid { text: text.clone(), said: said.quote.clone(), item: ItemName::of(item) };
                 let mut note = finding(FieldName::Other, index, text, Severity::Warn, message);
                 note.actual = Compared::Text(said.quote.clone());
-                return note;
+                return Some(note);
             }
             // The items the requirement speaks of: every item, or those whose
             // words say the most of the requirement's other words.
@@ -89,20 +100,63 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules, policy: Check
                 let mut block = finding(FieldName::Other, index, text, severity, message);
                 block.code = Code::OtherContradicted;
                 block.actual = Compared::Text(actual);
-                return block;
+                return Some(block);
             }
             if readings.iter().any(|(_, reading)| *reading == Reading::ShopCategory) {
                 let message = Message::OtherCategory { text: text.clone(), items: names.clone() };
-                return finding(FieldName::Other, index, text, Severity::Warn, message);
+                return Some(finding(FieldName::Other, index, text, Severity::Warn, message));
             }
         }
-        finding(FieldName::Other, index, text, severity, Message::Other { text: text.clone(), items: names.clone() })
+        Some(finding(
+            FieldName::Other,
+            index,
+            text,
+            severity,
+            Message::Other { text: text.clone(), items: names.clone() },
+        ))
     });
     let optional = facts.other_optional.iter().enumerate().map(|(index, text)| {
         let message = Message::OtherOptional { text: text.clone(), items: names.clone() };
         finding(FieldName::OtherOptional, index, text, Severity::Warn, message)
     });
     must.chain(optional).collect()
+}
+
+/// What a must that only asks about charges comes to (issue 29).
+enum ChargesWish {
+    /// The cart as paid says it: a note.
+    Met(Message),
+    /// No extra charges asked, and the checkout adds a fee: the `fee` rule's.
+    FeeRule,
+}
+
+/// Reads a must that asks only for no extra charges ("no extra fees", "без
+/// комиссии") or only for add-ons ("gift wrap") against the cart as paid;
+/// `None` for any other must, or an add-on the cart does not hold (then it
+/// is read as any requirement).
+fn charges_wish(text: &str, whole: &Cart) -> Option<ChargesWish> {
+    let asked = charges::asked(text);
+    let tokens = charges::tokens(text);
+    let only = |phrases: &[String]| {
+        let listed: Vec<&str> = phrases.iter().flat_map(|phrase| phrase.split(' ')).collect();
+        tokens.iter().all(|word| listed.contains(&word.as_str()) || crate::words::is_filler(word))
+    };
+    if asked.no_extra_charges {
+        let fees = whole.charges.fees.iter().any(|fee| fee.minor > 0);
+        return Some(if fees {
+            ChargesWish::FeeRule
+        } else {
+            ChargesWish::Met(Message::NoFeesMet { text: text.to_owned() })
+        });
+    }
+    if asked.addons.is_empty() || !only(&asked.addons) {
+        return None;
+    }
+    whole.entries.iter().find_map(|entry| {
+        let found = entry.item.name.as_deref().and_then(charges::addon)?;
+        charges::addon_asked(&found, &asked)
+            .then(|| ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item: ItemName::of(&entry.item) }))
+    })
 }
 
 /// The entries a requirement speaks of. `Facts::other` names no line, so
@@ -146,9 +200,10 @@ mod tests {
             Facts { other: vec!["gluten-free".into()], other_optional: vec!["gift wrap".into()], ..Facts::default() };
         let cart = Cart {
             shipping: None,
+            charges: Default::default(),
             entries: vec![CartEntry { item: Item { name: Some("Crackers".into()), ..Item::default() }, quantity: 1 }],
         };
-        let found = findings(&facts, &cart, &SeverityRules::new(&facts), CheckPolicy::Spec);
+        let found = findings(&facts, &cart, &cart, &SeverityRules::new(&facts), CheckPolicy::Spec);
         let severities: Vec<_> = found.iter().map(|finding| (finding.id.as_str(), finding.severity)).collect();
         assert_eq!(
             severities,
@@ -161,7 +216,7 @@ mod tests {
         );
         let disputed = Facts { disputed: [FieldName::Other.into()].into(), ..facts };
         assert_eq!(
-            findings(&disputed, &cart, &SeverityRules::new(&disputed), CheckPolicy::Spec)[0].severity,
+            findings(&disputed, &cart, &cart, &SeverityRules::new(&disputed), CheckPolicy::Spec)[0].severity,
             Severity::Warn
         );
     }
@@ -170,9 +225,9 @@ mod tests {
     fn a_requirement_the_items_words_say_is_a_note_unless_under_spec() {
         let facts = Facts { other: vec!["made of denim".into(), "organic".into()], ..Facts::default() };
         let item = Item { name: Some("Women's High Waist Straight Denim Jeans".into()), ..Item::default() };
-        let cart = Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] };
+        let cart = Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 1 }] };
         let rules = SeverityRules::new(&facts);
-        let found = findings(&facts, &cart, &rules, CheckPolicy::Words);
+        let found = findings(&facts, &cart, &cart, &rules, CheckPolicy::Words);
         let severities: Vec<_> = found.iter().map(|finding| finding.severity).collect();
         assert_eq!(severities, vec![Severity::Warn, Severity::Block], "denim is said, organic is not");
         assert_eq!(
@@ -180,7 +235,7 @@ mod tests {
             "\u{201c}made of denim\u{201d}: the item says \u{201c}Denim\u{201d} (Women's High Waist Straight Denim Jeans)."
         );
         assert_eq!(found[0].actual, Compared::Text("Denim".into()));
-        let spec = findings(&facts, &cart, &rules, CheckPolicy::Spec);
+        let spec = findings(&facts, &cart, &cart, &rules, CheckPolicy::Spec);
         assert!(spec.iter().all(|finding| finding.severity == Severity::Block));
     }
 
@@ -191,7 +246,11 @@ mod tests {
     }
 
     fn cart(items: Vec<Item>) -> Cart {
-        Cart { entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(), shipping: None }
+        Cart {
+            entries: items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(),
+            shipping: None,
+            charges: Default::default(),
+        }
     }
 
     #[test]
@@ -199,7 +258,7 @@ mod tests {
         let facts = Facts { other: vec!["made of leather".into()], ..Facts::default() };
         let cart = cart(vec![item("Tactical Belt", &[("Belt material", "canvas")])]);
         let rules = SeverityRules::new(&facts);
-        let found = findings(&facts, &cart, &rules, CheckPolicy::Words);
+        let found = findings(&facts, &cart, &cart, &rules, CheckPolicy::Words);
         assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Block));
         assert_eq!(found[0].expected, Compared::Text("made of leather".into()));
         assert_eq!(found[0].actual, Compared::Text("Belt material: canvas".into()));
@@ -207,11 +266,11 @@ mod tests {
             found[0].reason,
             "You asked for \u{201c}made of leather\u{201d}; the item says \u{201c}Belt material: canvas\u{201d} (Tactical Belt)."
         );
-        let spec = findings(&facts, &cart, &rules, CheckPolicy::Spec);
+        let spec = findings(&facts, &cart, &cart, &rules, CheckPolicy::Spec);
         assert_eq!((spec[0].code, spec[0].severity), (Code::Other, Severity::Block));
         // A soft requirement stays a note, contradicted or not.
         let soft = Facts { soft: [FieldName::Other.into()].into(), ..facts };
-        let found = findings(&soft, &cart, &SeverityRules::new(&soft), CheckPolicy::Words);
+        let found = findings(&soft, &cart, &cart, &SeverityRules::new(&soft), CheckPolicy::Words);
         assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Warn));
     }
 
@@ -221,18 +280,21 @@ mod tests {
         let rules = SeverityRules::new(&facts);
         let leather = item("Leather Belt", &[("Belt material", "leather")]);
         let codes = |cart: &Cart| {
-            findings(&facts, cart, &rules, CheckPolicy::Words).iter().map(|finding| finding.code).collect::<Vec<_>>()
+            findings(&facts, cart, cart, &rules, CheckPolicy::Words)
+                .iter()
+                .map(|finding| finding.code)
+                .collect::<Vec<_>>()
         };
         // The canvas belt says it: a note; the belts say nothing of watts: a question.
         let right = cart(vec![leather.clone(), item("Tactical Belt", &[("Belt material", "canvas")])]);
         assert_eq!(codes(&right), vec![Code::Other, Code::Other]);
-        assert_eq!(findings(&facts, &right, &rules, CheckPolicy::Words)[0].severity, Severity::Warn);
+        assert_eq!(findings(&facts, &right, &right, &rules, CheckPolicy::Words)[0].severity, Severity::Warn);
         // One belt says nothing of its material: it may be the canvas one.
         let silent = cart(vec![leather.clone(), item("Tactical Belt", &[])]);
         assert_eq!(codes(&silent)[0], Code::Other);
         // Both belts say another material: contradicted, both quoted.
         let wrong = cart(vec![leather, item("Tactical Belt", &[("Belt material", "PU leather")])]);
-        let found = findings(&facts, &wrong, &rules, CheckPolicy::Words);
+        let found = findings(&facts, &wrong, &wrong, &rules, CheckPolicy::Words);
         assert_eq!(found[0].code, Code::OtherContradicted);
         assert_eq!(found[0].actual, Compared::Text("Belt material: leather; Belt material: PU leather".into()));
         let chargers = cart(vec![item("USB-C charger 45W", &[]), item("Charger", &[("Output", "30 W")])]);
@@ -247,7 +309,8 @@ mod tests {
         let camera = item("V380 BP3 4MP Dual Lens Camera", &[("Storage capacity", "128gb")]);
         let printer = item("Bluetooth Shipping Label Printer", &[]);
         let stickers = item("A6 waybill sticker paper 1000pcs", &[("Stationery label type", "address label")]);
-        let found = findings(&facts, &cart(vec![camera, printer.clone(), stickers]), &rules, CheckPolicy::Words);
+        let three = cart(vec![camera, printer.clone(), stickers]);
+        let found = findings(&facts, &three, &three, &rules, CheckPolicy::Words);
         assert_eq!(
             found.iter().map(|finding| (finding.code, finding.actual.clone())).collect::<Vec<_>>(),
             vec![
@@ -257,7 +320,41 @@ mod tests {
         );
         // The stickers the requirement names say nothing of a count: a question.
         let silent = item("A6 waybill sticker paper", &[("Stationery label type", "address label")]);
-        let found = findings(&facts, &cart(vec![printer, silent]), &rules, CheckPolicy::Words);
+        let two = cart(vec![printer, silent]);
+        let found = findings(&facts, &two, &two, &rules, CheckPolicy::Words);
         assert_eq!(found[1].code, Code::Other);
+    }
+
+    #[test]
+    fn issue_29_a_must_about_charges_is_read_against_the_cart_as_paid() {
+        use crate::cart::{CartEntry, Charges, Fee};
+        let facts = Facts { other: vec!["no extra fees".into(), "gift wrap".into()], ..Facts::default() };
+        let rules = SeverityRules::new(&facts);
+        let mixer = Item { name: Some("KitchenAid Artisan Stand Mixer".into()), ..Item::default() };
+        let wrap = Item { name: Some("Gift wrap".into()), ..Item::default() };
+        let goods = Cart {
+            entries: vec![CartEntry { item: mixer.clone(), quantity: 1 }],
+            shipping: None,
+            charges: Charges::default(),
+        };
+        let mut whole = goods.clone();
+        whole.entries.push(CartEntry { item: wrap, quantity: 1 });
+        let found = findings(&facts, &goods, &whole, &rules, CheckPolicy::Words);
+        let notes: Vec<(&str, Severity)> =
+            found.iter().map(|finding| (finding.reason.as_str(), finding.severity)).collect();
+        assert_eq!(
+            notes,
+            [
+                ("\u{201c}no extra fees\u{201d}: the checkout adds no fee.", Severity::Warn),
+                ("\u{201c}gift wrap\u{201d}: the cart has \u{201c}Gift wrap\u{201d}.", Severity::Warn)
+            ]
+        );
+        // A fee is the `fee` rule's to name; no gift wrap in the cart is a question.
+        whole.charges.fees.push(Fee { label: "Service fee".into(), minor: 100 });
+        let found = findings(&facts, &goods, &goods, &rules, CheckPolicy::Words);
+        assert_eq!(found.len(), 2);
+        let fee = Cart { charges: whole.charges.clone(), ..goods.clone() };
+        let found = findings(&facts, &goods, &fee, &rules, CheckPolicy::Words);
+        assert_eq!((found.len(), found[0].code, found[0].severity), (1, Code::Other, Severity::Block));
     }
 }

@@ -151,6 +151,7 @@ mod tests {
             Facts { color: Some("blue".into()), price_preference: Some(PricePreference::Cheap), ..Facts::default() };
         let cart = Cart {
             shipping: None,
+            charges: Default::default(),
             entries: cart_items.into_iter().map(|item| CartEntry { item, quantity: 1 }).collect(),
         };
         findings(&facts, &cart, &allowed, &[], &SeverityRules::new(&facts))

@@ -126,6 +126,7 @@ mod tests {
                 })
                 .collect(),
             shipping: None,
+            charges: Default::default(),
         }
     }
 

@@ -111,6 +111,7 @@ mod tests {
     fn cart(entries: &[(Option<u64>, u64)]) -> Cart {
         Cart {
             shipping: None,
+            charges: Default::default(),
             entries: entries
                 .iter()
                 .map(|(units, quantity)| CartEntry {

@@ -55,6 +55,7 @@ mod tests {
         let cart = Cart {
             entries: vec![CartEntry { item: Item { name: Some("Lamp".into()), ..Item::default() }, quantity: 1 }],
             shipping: shipping.map(|minor| Shipping { minor, currency: Some("USD".into()) }),
+            charges: Default::default(),
         };
         findings(&facts, &cart, &SeverityRules::new(&facts))
     }
@@ -73,7 +74,7 @@ mod tests {
         assert_eq!((unknown.severity, &unknown.actual), (Severity::Block, &Compared::Nothing));
         assert_eq!(unknown.reason, "Asked for free shipping, and the cart does not say what shipping costs.");
         let facts = Facts::default();
-        let cart = Cart { entries: Vec::new(), shipping: None };
+        let cart = Cart { entries: Vec::new(), shipping: None, charges: Default::default() };
         assert_eq!(findings(&facts, &cart, &SeverityRules::new(&facts)), None);
     }
 }

@@ -317,6 +317,17 @@ pub struct ServiceArguments {
     /// Minutes a verdict may be acted on (the conformity object's expires_at).
     #[arg(long, default_value_t = crate::service::DEFAULT_VALIDITY_MINUTES, value_parser = clap::value_parser!(i64).range(1..=1440))]
     pub validity_minutes: i64,
+    /// An exchange rate you hold, with the day it was quoted:
+    /// FROM:TO=RATE@DATE (`USD:EUR=0.92@2026-11-01`: one USD is 0.92 EUR),
+    /// repeatable. A spending limit in one currency is compared with a cart
+    /// in another only through a rate given here or in a call's `fx`
+    /// (which replaces these); none is ever fetched.
+    #[arg(long, value_name = "FROM:TO=RATE@DATE", value_parser = exchange_rate)]
+    pub fx: Vec<crate::cart::ExchangeRate>,
+}
+
+fn exchange_rate(text: &str) -> Result<crate::cart::ExchangeRate, String> {
+    crate::cart::ExchangeRate::parse_spec(text, "--fx").map_err(|error| error.message)
 }
 
 impl ServiceArguments {
@@ -327,6 +338,7 @@ impl ServiceArguments {
             catalog: CatalogChoice::parse(&self.catalog),
             extractors: self.extractors.choice(),
             validity: chrono::Duration::minutes(self.validity_minutes),
+            rates: self.fx.clone(),
         }
     }
 }

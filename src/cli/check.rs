@@ -78,6 +78,8 @@ fn check_request(
         previous_record_id: checked.previous_record_id.clone(),
         format: checked.format.as_ref().map(|_| Format::AcfV01),
         language: arguments.language,
+        // `--fx` configures the service's rates (ServiceArguments).
+        fx: Vec::new(),
     };
     let service = build_service(&checked.service.options(), env)?;
     let result = runtime()?.block_on(service.check_order(check_request)).map_err(|error| match error {

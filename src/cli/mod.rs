@@ -192,6 +192,8 @@ pub struct ServiceOptions {
     pub extractors: crate::extractors::Choice,
     /// How long a verdict may be acted on (`expires_at - issued_at`).
     pub validity: chrono::Duration,
+    /// Exchange rates for checks that give none (`--fx`).
+    pub rates: Vec<crate::cart::ExchangeRate>,
 }
 
 /// Which catalog `{id, quantity}` cart entries refer to.
@@ -307,6 +309,7 @@ pub fn build_service(
     let keys = crate::receipt::KeyRing::open_or_create(&options.data_dir.join(keys::KEY_FOLDER))?;
     Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
         .with_validity(options.validity)
+        .with_rates(options.rates.clone())
         .with_receipts(Arc::new(keys)))
 }
 

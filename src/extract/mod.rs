@@ -250,6 +250,7 @@ impl ExtractedFacts {
             price_min_cents: self.price_min_cents,
             price_min_currency: self.price_min_currency,
             free_shipping: self.free_shipping,
+            asked: Default::default(),
             explicit_max_currency: self.explicit_max_currency,
             quantity: self.quantity,
             quantity_any: Vec::new(),

@@ -47,6 +47,9 @@ If you hold the checkout in a commerce protocol's shape, send it as it is instea
 CheckoutSession or an AP2 CartMandate object; `request` = the person's words, or the AP2 IntentMandate holding \
 them (or `{text, mandates}` with AP2 v0.2 open mandates), whose merchants, SKUs, amount and expiry are then checked \
 too. The findings also come as ACP `messages` with `param` pointing into what you sent, under `acp`.\n\
+The budget is compared with what the person pays: the checkout's stated total (a flat cart may give `shipping`, \
+`tax` and `fees` per entry, `fees` as `[{name, amount}]`). A budget in another currency than the cart's is put to \
+the person unless you pass `fx` = `[{from, to, rate, date}]`, an exchange rate you hold with its date.\n\
 Result `decision`:\n\
 - `proceed`: you may pay. Show any `notes` to the person.\n\
 - `ask`: do NOT pay. Show `question` to the person exactly as given and wait for their reply. Then either fix the \

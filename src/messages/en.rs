@@ -3,8 +3,8 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 
 use super::{
-    Attribute, BriefAsk, BriefKind, BriefPart, BriefValue, Cause, Counted, EntryLine, ItemName, Message, MissingLine,
-    Place, ScreenRule, Screened, Spoken,
+    Attribute, BriefAsk, BriefKind, BriefPart, BriefValue, Cause, Counted, EntryLine, FeeBlocks, ItemName, Message,
+    MissingLine, Money, Period, Place, ScreenRule, Screened, Spoken,
 };
 use crate::cart::ItemLevel;
 use crate::facts::{FieldName, FieldRef, Level};
@@ -223,6 +223,70 @@ pub fn render(message: &Message) -> String {
             floor.show('.'),
             item = name(item)
         ),
+        Message::PaidAboveLimit { max, paid, items } => format!(
+            "Asked to spend at most {}; the checkout charges {} in all, {} of it for the items.",
+            max.show('.'),
+            paid.show('.'),
+            items.show('.')
+        ),
+        Message::LimitCurrencyUnknown { max, paid } => format!(
+            "You set a limit of {}, and the cart costs {}: with no exchange rate given, I cannot tell whether that is within it.",
+            max.show('.'),
+            paid.show('.')
+        ),
+        Message::ConvertedAboveLimit { max, paid, converted, rate, date: day } => format!(
+            "Asked to spend at most {}; the cart costs {}, which is {} at the rate of {rate} given for {}.",
+            max.show('.'),
+            paid.show('.'),
+            converted.show('.'),
+            date(*day)
+        ),
+        Message::TotalMismatch { stated, parts } => {
+            let (more, difference) = if stated.minor >= parts.minor {
+                ("more", stated.minor - parts.minor)
+            } else {
+                ("less", parts.minor - stated.minor)
+            };
+            format!(
+                "The checkout's total is {}, {} {more} than its parts add up to ({}): the difference is not explained.",
+                stated.show('.'),
+                Money { minor: difference, currency: stated.currency.clone() }.show('.'),
+                parts.show('.')
+            )
+        }
+        Message::Fee { label, amount, blocks } => match blocks {
+            FeeBlocks::No => format!("The checkout adds a fee: \u{201c}{label}\u{201d}, {}.", amount.show('.')),
+            FeeBlocks::NoExtraCharges => format!(
+                "You asked for no extra charges; the checkout adds \u{201c}{label}\u{201d}, {}.",
+                amount.show('.')
+            ),
+            FeeBlocks::PastLimit { max } => format!(
+                "The checkout adds \u{201c}{label}\u{201d}, {}, which takes the payment past your limit of {}.",
+                amount.show('.'),
+                max.show('.')
+            ),
+        },
+        Message::Recurring { said, trial: false, item } => format!(
+            "\u{201c}{}\u{201d} is a recurring charge (\u{201c}{said}\u{201d}), which you did not ask for.",
+            name(item)
+        ),
+        Message::Recurring { said, trial: true, item } => format!(
+            "\u{201c}{}\u{201d} is a trial that turns into a paid charge (\u{201c}{said}\u{201d}), which you did not ask for.",
+            name(item)
+        ),
+        Message::RecurringPeriod { wanted, found, item } => format!(
+            "You asked for a {} delivery; \u{201c}{}\u{201d} renews {}.",
+            period_adjective(*wanted),
+            name(item),
+            period_adverb(*found)
+        ),
+        Message::NoFeesMet { text } => format!("\u{201c}{text}\u{201d}: the checkout adds no fee."),
+        Message::AddonMet { text, item } => {
+            format!("\u{201c}{text}\u{201d}: the cart has \u{201c}{}\u{201d}.", name(item))
+        }
+        Message::Addon { item } => {
+            format!("The cart adds \u{201c}{}\u{201d}, which you did not ask for.", name(item))
+        }
         Message::ShippingCharged { shipping } => {
             format!("Asked for free shipping, the cart charges {} for shipping.", shipping.show('.'))
         }
@@ -526,5 +590,23 @@ fn brief_ask(ask: &BriefAsk) -> String {
         BriefAsk::Unreadable => {
             "I could not read your request. What would you like me to buy, in a few words?".to_owned()
         }
+    }
+}
+
+fn period_adjective(period: Period) -> &'static str {
+    match period {
+        Period::Week => "weekly",
+        Period::Month => "monthly",
+        Period::Quarter => "quarterly",
+        Period::Year => "yearly",
+    }
+}
+
+fn period_adverb(period: Period) -> &'static str {
+    match period {
+        Period::Week => "every week",
+        Period::Month => "every month",
+        Period::Quarter => "every quarter",
+        Period::Year => "every year",
     }
 }

@@ -27,6 +27,19 @@ use serde::{Deserialize, Serialize};
 use crate::cart::{Item, ItemLevel};
 use crate::facts::{FieldName, FieldRef, Level};
 
+/// Why a fee blocks, if it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FeeBlocks {
+    /// It does not: a note.
+    No,
+    /// The person asked for no extra charges.
+    NoExtraCharges,
+    /// It takes what is paid past the limit.
+    PastLimit { max: Money },
+}
+
+pub use crate::words::charges::Period;
+
 /// A language the tables speak. On the wire: `en`, `ru`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -541,6 +554,63 @@ pub enum Message {
     FloorInOtherCurrency {
         floor: Money,
         item_currency: String,
+        item: ItemName,
+    },
+    /// The amount paid (items with shipping, tax and fees) is above the
+    /// limit, and more than the items alone (issue 29).
+    PaidAboveLimit {
+        max: Money,
+        paid: Money,
+        items: Money,
+    },
+    /// The limit is in one currency and the cart in another, and no rate
+    /// was given: both amounts, for the person to compare (issue 29).
+    LimitCurrencyUnknown {
+        max: Money,
+        paid: Money,
+    },
+    /// The cart, converted at the rate the caller gave, is above the limit.
+    ConvertedAboveLimit {
+        max: Money,
+        paid: Money,
+        converted: Money,
+        rate: String,
+        date: NaiveDate,
+    },
+    /// The checkout's stated total is not the sum of its stated parts.
+    TotalMismatch {
+        stated: Money,
+        parts: Money,
+    },
+    /// A fee line: a note, or why it blocks.
+    Fee {
+        label: String,
+        amount: Money,
+        blocks: FeeBlocks,
+    },
+    /// An item whose charge recurs, or a trial that turns paid, not asked for.
+    Recurring {
+        said: String,
+        trial: bool,
+        item: ItemName,
+    },
+    /// A recurring item whose period is not the one asked for.
+    RecurringPeriod {
+        wanted: Period,
+        found: Period,
+        item: ItemName,
+    },
+    /// An add-on line (warranty, protection plan, tip …) not asked for.
+    Addon {
+        item: ItemName,
+    },
+    /// "No extra fees" asked, and the checkout adds none (a note).
+    NoFeesMet {
+        text: String,
+    },
+    /// An add-on asked for, and the cart holds it (a note).
+    AddonMet {
+        text: String,
         item: ItemName,
     },
     /// Free shipping asked; the cart charges `shipping` for it.

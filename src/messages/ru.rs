@@ -5,8 +5,8 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 
 use super::{
-    Attribute, BriefAsk, BriefKind, BriefPart, BriefValue, Cause, Counted, EntryLine, ItemName, Message, MissingLine,
-    Place, ScreenRule, Screened, Spoken, listed,
+    Attribute, BriefAsk, BriefKind, BriefPart, BriefValue, Cause, Counted, EntryLine, FeeBlocks, ItemName, Message,
+    MissingLine, Money, Period, Place, ScreenRule, Screened, Spoken, listed,
 };
 use crate::cart::ItemLevel;
 use crate::facts::{FieldName, FieldRef, Level};
@@ -262,6 +262,66 @@ pub fn render(message: &Message) -> String {
             floor.show(','),
             item = name(item)
         ),
+        Message::PaidAboveLimit { max, paid, items } => format!(
+            "Вы просили потратить не больше {}; к оплате {}, из них {} за товары.",
+            max.show(','),
+            paid.show(','),
+            items.show(',')
+        ),
+        Message::LimitCurrencyUnknown { max, paid } => format!(
+            "Ваш бюджет — {}, а корзина стоит {}: курса обмена мне не дали, и я не могу сказать, укладывается ли она в бюджет.",
+            max.show(','),
+            paid.show(',')
+        ),
+        Message::ConvertedAboveLimit { max, paid, converted, rate, date: day } => format!(
+            "Вы просили потратить не больше {}; корзина стоит {}, это {} по курсу {rate} на {}.",
+            max.show(','),
+            paid.show(','),
+            converted.show(','),
+            date(*day)
+        ),
+        Message::TotalMismatch { stated, parts } => {
+            let (more, difference) = if stated.minor >= parts.minor {
+                ("больше", stated.minor - parts.minor)
+            } else {
+                ("меньше", parts.minor - stated.minor)
+            };
+            format!(
+                "Итог к оплате — {}, это на {} {more}, чем сумма его частей ({}): разница ничем не объяснена.",
+                stated.show(','),
+                Money { minor: difference, currency: stated.currency.clone() }.show(','),
+                parts.show(',')
+            )
+        }
+        Message::Fee { label, amount, blocks } => match blocks {
+            FeeBlocks::No => format!("Магазин добавляет сбор: «{label}», {}.", amount.show(',')),
+            FeeBlocks::NoExtraCharges => {
+                format!("Вы просили без дополнительных сборов, а магазин добавляет «{label}», {}.", amount.show(','))
+            }
+            FeeBlocks::PastLimit { max } => format!(
+                "Магазин добавляет «{label}», {}, и с ним оплата выходит за ваш бюджет {}.",
+                amount.show(','),
+                max.show(',')
+            ),
+        },
+        Message::Recurring { said, trial: false, item } => {
+            format!("«{}» — регулярное списание («{said}»), а вы его не просили.", name(item))
+        }
+        Message::Recurring { said, trial: true, item } => {
+            format!(
+                "«{}» — пробный период, после которого начнутся списания («{said}»), а вы его не просили.",
+                name(item)
+            )
+        }
+        Message::RecurringPeriod { wanted, found, item } => format!(
+            "Вы просили {} доставку; «{}» продлевается {}.",
+            period_adjective(*wanted),
+            name(item),
+            period_adverb(*found)
+        ),
+        Message::NoFeesMet { text } => format!("«{text}»: магазин не добавляет сборов."),
+        Message::AddonMet { text, item } => format!("«{text}»: в корзине есть «{}».", name(item)),
+        Message::Addon { item } => format!("В корзину добавлено «{}», а вы этого не просили.", name(item)),
         Message::ShippingCharged { shipping } => {
             format!("Вы просили бесплатную доставку, а в корзине доставка стоит {}.", shipping.show(','))
         }
@@ -644,4 +704,27 @@ fn brief_ask(ask: &BriefAsk) -> String {
         }
         BriefAsk::Unreadable => "Я не смог прочитать ваш запрос. Что купить — в двух словах?".to_owned(),
     }
+}
+
+fn period_adjective(period: Period) -> &'static str {
+    match period {
+        Period::Week => "еженедельную",
+        Period::Month => "ежемесячную",
+        Period::Quarter => "ежеквартальную",
+        Period::Year => "ежегодную",
+    }
+}
+
+fn period_adverb(period: Period) -> &'static str {
+    match period {
+        Period::Week => "каждую неделю",
+        Period::Month => "каждый месяц",
+        Period::Quarter => "каждый квартал",
+        Period::Year => "каждый год",
+    }
+}
+
+/// `1 ноября 2026`.
+fn date(day: NaiveDate) -> String {
+    format!("{} {} {}", day.day(), MONTHS[day.month0() as usize], day.year())
 }

@@ -44,6 +44,16 @@ fn kind(message: &Message) -> &'static str {
         Message::PriceBelowFloor { .. } => "PriceBelowFloor",
         Message::FloorInOtherCurrency { .. } => "FloorInOtherCurrency",
         Message::ShippingCharged { .. } => "ShippingCharged",
+        Message::PaidAboveLimit { .. } => "PaidAboveLimit",
+        Message::LimitCurrencyUnknown { .. } => "LimitCurrencyUnknown",
+        Message::ConvertedAboveLimit { .. } => "ConvertedAboveLimit",
+        Message::TotalMismatch { .. } => "TotalMismatch",
+        Message::Fee { .. } => "Fee",
+        Message::Recurring { .. } => "Recurring",
+        Message::RecurringPeriod { .. } => "RecurringPeriod",
+        Message::Addon { .. } => "Addon",
+        Message::NoFeesMet { .. } => "NoFeesMet",
+        Message::AddonMet { .. } => "AddonMet",
         Message::ShippingUnknown => "ShippingUnknown",
         Message::Extra { .. } => "Extra",
         Message::TooManyLines { .. } => "TooManyLines",
@@ -67,7 +77,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 52;
+const KINDS: usize = 62;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -245,6 +255,42 @@ fn samples() -> Vec<Message> {
             item: item(),
         },
         Message::ShippingCharged { shipping: Money::new(499, Some("USD")) },
+        Message::PaidAboveLimit { max: usd(20_000), paid: usd(21_498), items: usd(19_999) },
+        Message::LimitCurrencyUnknown { max: Money::new(40_000, Some("EUR")), paid: usd(90_000) },
+        Message::ConvertedAboveLimit {
+            max: Money::new(40_000, Some("EUR")),
+            paid: usd(90_000),
+            converted: Money::new(82_800, Some("EUR")),
+            rate: "1 USD = 0.92 EUR".into(),
+            date: day(11, 1),
+        },
+        Message::TotalMismatch { stated: usd(13_999), parts: usd(12_999) },
+        Message::TotalMismatch { stated: usd(12_000), parts: usd(12_999) },
+        Message::Fee { label: "Service fee".into(), amount: usd(250), blocks: FeeBlocks::No },
+        Message::Fee {
+            label: "Сервисный сбор".into(),
+            amount: Money::new(9_900, Some("RUB")),
+            blocks: FeeBlocks::NoExtraCharges,
+        },
+        Message::Fee {
+            label: "Convenience fee".into(),
+            amount: usd(1_500),
+            blocks: FeeBlocks::PastLimit { max: usd(20_000) },
+        },
+        Message::Recurring {
+            said: "subscribe save".into(),
+            trial: false,
+            item: "Nike Pegasus 41 - Subscribe & Save".into(),
+        },
+        Message::Recurring { said: "free trial".into(), trial: true, item: "Streaming box".into() },
+        Message::RecurringPeriod {
+            wanted: Period::Month,
+            found: Period::Week,
+            item: "Lavazza beans, billed weekly".into(),
+        },
+        Message::Addon { item: "2-Year Protection Plan for Footwear".into() },
+        Message::NoFeesMet { text: "без комиссии".into() },
+        Message::AddonMet { text: "gift wrap".into(), item: "Gift wrap".into() },
         Message::ShippingUnknown,
         Message::Extra { item: "Nike socks".into() },
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },

@@ -113,7 +113,13 @@ pub fn checkout_session(
     }
     let payment = super::stated_total(document, root, &currency)?;
     let shipping = super::stated_shipping(document, root, &currency)?;
-    Ok(DocumentCart { shape: CartShape::AcpCheckoutSession, cart: Cart { entries, shipping }, params, payment })
+    let charges = super::stated_charges(document, root, &currency)?;
+    Ok(DocumentCart {
+        shape: CartShape::AcpCheckoutSession,
+        cart: Cart { entries, shipping, charges },
+        params,
+        payment,
+    })
 }
 
 /// What a line's `variant_options` and `custom_attributes` say.
@@ -287,6 +293,24 @@ mod tests {
         assert_eq!(read(&shipped).unwrap().cart.shipping.map(|shipping| shipping.minor), Some(0));
         shipped["totals"][1]["amount"] = json!(-5);
         assert_eq!(read(&shipped).unwrap_err().path, "$.cart.totals[1].amount");
+    }
+
+    #[test]
+    fn issue_29_the_totals_beside_the_items_are_read() {
+        let mut document = session();
+        document["totals"] = json!([{"type": "items_base_amount", "amount": 12999}, {"type": "subtotal", "amount": 12999},
+            {"type": "discount", "amount": 1000}, {"type": "tax", "amount": 1040},
+            {"type": "fee", "display_text": "Service fee", "amount": 250}, {"type": "total", "amount": 13289}]);
+        let charges = checkout_session(document.as_object().unwrap(), "$.cart", today()).unwrap().cart.charges;
+        assert_eq!(
+            (charges.total, charges.subtotal, charges.discount, charges.tax),
+            (Some(13289), Some(12999), Some(1000), Some(1040))
+        );
+        assert_eq!(charges.fees, [crate::cart::Fee { label: "Service fee".into(), minor: 250 }]);
+        assert!(charges.itemised);
+        document["totals"][4]["amount"] = json!("2.50");
+        let error = checkout_session(document.as_object().unwrap(), "$.cart", today()).unwrap_err();
+        assert_eq!(error.path, "$.cart.totals[4].amount");
     }
 
     #[test]

@@ -93,7 +93,19 @@ pub fn cart_mandate(document: &Map<String, Value>, root: &str) -> Result<Documen
             Some(MandateAmount { minor, currency })
         }
     };
-    Ok(DocumentCart { shape: CartShape::Ap2CartMandate, cart: Cart { entries, shipping: None }, params, payment })
+    // The payment request's total is what will be paid (issue 29): its
+    // display items are the lines, so every other part is among them.
+    let charges = payment.as_ref().map_or_else(cart::Charges::default, |payment| cart::Charges {
+        currency: Some(payment.currency.clone()),
+        total: Some(payment.minor),
+        ..cart::Charges::default()
+    });
+    Ok(DocumentCart {
+        shape: CartShape::Ap2CartMandate,
+        cart: Cart { entries, shipping: None, charges },
+        params,
+        payment,
+    })
 }
 
 /// A PaymentItem's `amount{currency, value}`, value in currency units.

@@ -259,6 +259,60 @@ fn stated_shipping(parent: &Map<String, Value>, at: &str, currency: &str) -> Res
     Ok(found.map(|minor| cart::Shipping { minor, currency: Some(currency.to_owned()) }))
 }
 
+/// What a UCP or ACP checkout's `totals` state beside the items (issue 29):
+/// the `total`, `subtotal`, `items_discount`, `discount`, `tax` and each
+/// `fee` entry (labelled by its `display_text`), in the checkout's currency.
+/// An older ACP `totals` object is read by the same names. Entry types the
+/// reader does not know (`items_base_amount`, `fulfillment`, read by
+/// [`stated_shipping`]) are left alone.
+fn stated_charges(parent: &Map<String, Value>, at: &str, currency: &str) -> Result<cart::Charges, CartError> {
+    let totals_path = path(at, "totals");
+    let mut charges = cart::Charges { currency: Some(currency.to_owned()), ..cart::Charges::default() };
+    let add = |slot: &mut Option<u64>, amount: u64, at: &str| -> Result<(), CartError> {
+        *slot = Some(slot.unwrap_or(0).checked_add(amount).ok_or_else(|| cart::error(at, "above the price bound"))?);
+        Ok(())
+    };
+    let mut read = |kind: &str, label: Option<String>, amount: u64, at: &str| -> Result<(), CartError> {
+        match kind {
+            "total" => charges.total = Some(amount),
+            "subtotal" => add(&mut charges.subtotal, amount, at)?,
+            "items_discount" => add(&mut charges.items_discount, amount, at)?,
+            "discount" => add(&mut charges.discount, amount, at)?,
+            "tax" => add(&mut charges.tax, amount, at)?,
+            "fee" => charges.fees.push(cart::Fee { label: label.unwrap_or_else(|| "fee".to_owned()), minor: amount }),
+            _ => {}
+        }
+        Ok(())
+    };
+    let itemised = matches!(parent.get("totals"), Some(Value::Array(_) | Value::Object(_)));
+    match parent.get("totals") {
+        Some(Value::Array(entries)) => {
+            for (index, entry) in entries.iter().enumerate() {
+                let entry_path = format!("{totals_path}[{index}]");
+                let entry = object(entry, &entry_path)?;
+                let Some(kind) = string(entry, "type", &entry_path)? else { continue };
+                if !["total", "subtotal", "items_discount", "discount", "tax", "fee"].contains(&kind.as_str()) {
+                    continue;
+                }
+                let amount_path = path(&entry_path, "amount");
+                let amount = minor(required(entry, "amount", &entry_path)?, &amount_path)?;
+                read(&kind, string(entry, "display_text", &entry_path)?, amount, &amount_path)?;
+            }
+        }
+        Some(Value::Object(totals)) => {
+            for key in ["total", "subtotal", "items_discount", "discount", "tax", "fee"] {
+                if let Some(value) = totals.get(key).filter(|value| !value.is_null()) {
+                    let amount_path = path(&totals_path, key);
+                    read(key, None, minor(value, &amount_path)?, &amount_path)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    charges.itemised = itemised && charges.total.is_some();
+    Ok(charges)
+}
+
 /// A status, if present, must be one of the protocol's own.
 fn status(parent: &Map<String, Value>, at: &str, allowed: &[&str]) -> Result<(), CartError> {
     if let Some(status) = string(parent, "status", at)?

@@ -76,7 +76,8 @@ pub fn checkout(document: &Map<String, Value>, root: &str, today: NaiveDate) -> 
     }
     let payment = super::stated_total(document, root, &currency)?;
     let shipping = super::stated_shipping(document, root, &currency)?;
-    Ok(DocumentCart { shape: CartShape::UcpCheckout, cart: Cart { entries, shipping }, params, payment })
+    let charges = super::stated_charges(document, root, &currency)?;
+    Ok(DocumentCart { shape: CartShape::UcpCheckout, cart: Cart { entries, shipping, charges }, params, payment })
 }
 
 /// The delivery days of each line item id the fulfillment extension names:

@@ -516,7 +516,7 @@ fn parse_cart(value: &Value, path: &str, resolver: &mut InlineItems) -> Result<L
         lines.push(line);
         entries.push(entry);
     }
-    Ok(LabelledCart { label, lines, cart: Cart { shipping: None, entries }, codes })
+    Ok(LabelledCart { label, lines, cart: Cart { shipping: None, charges: Default::default(), entries }, codes })
 }
 
 #[cfg(test)]

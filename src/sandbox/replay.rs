@@ -252,7 +252,11 @@ pub fn choose_cart(task: &Task, catalog: &Catalog, options: &ReplayOptions) -> O
             let first = catalog.search(&task.request, 1).into_iter().next()?;
             Some((
                 vec![CartLine { id: first.id().to_owned(), quantity: 1 }],
-                Cart { shipping: None, entries: vec![CartEntry { item: first.item.clone(), quantity: 1 }] },
+                Cart {
+                    shipping: None,
+                    charges: Default::default(),
+                    entries: vec![CartEntry { item: first.item.clone(), quantity: 1 }],
+                },
             ))
         }
         Agent::Careful => {

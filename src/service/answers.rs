@@ -148,6 +148,7 @@ mod tests {
     fn cart(sizes: &[&str]) -> Cart {
         Cart {
             shipping: None,
+            charges: Default::default(),
             entries: sizes
                 .iter()
                 .map(|size| CartEntry {

@@ -70,7 +70,8 @@ pub fn validate(
     }
     let (request, mandate) = request_input(&arguments.request)?;
     let today = today_of(arguments.today.as_deref(), current_date)?;
-    let resolved = resolve_input(&arguments.cart, catalog, today)?;
+    let mut resolved = resolve_input(&arguments.cart, catalog, today)?;
+    resolved.cart.charges.rates = rates(&arguments.fx)?;
     let allowed = allowed(arguments.allowed_items.as_deref(), &resolved.categories, catalog)?;
     if arguments.answers.len() > MAX_ANSWERS {
         return Err(invalid("$.answers", format!("more than {MAX_ANSWERS} answers")));
@@ -92,6 +93,29 @@ pub fn validate(
         language_chosen: arguments.language.is_some(),
     })
 }
+
+/// The exchange rates of `fx`, each checked, naming its JSONPath.
+fn rates(fx: &[super::FxRate]) -> Result<Vec<cart::ExchangeRate>, CheckError> {
+    if fx.len() > MAX_RATES {
+        return Err(invalid("$.fx", format!("{} rates, more than the bound of {MAX_RATES}", fx.len())));
+    }
+    fx.iter()
+        .enumerate()
+        .map(|(index, given)| {
+            let path = format!("$.fx[{index}]");
+            let rate = match &given.rate {
+                Value::String(text) => text.clone(),
+                Value::Number(number) => number.to_string(),
+                _ => return Err(invalid(format!("{path}.rate"), "expected a decimal rate, as a string or a number")),
+            };
+            cart::ExchangeRate::new(&given.from, &given.to, &rate, &given.date, &path).map_err(cart_error)
+        })
+        .collect()
+}
+
+/// The most exchange rates one call may give: a cart has one currency and
+/// a limit another, so a handful is plenty.
+const MAX_RATES: usize = 32;
 
 /// The request argument: the person's words, or a mandate document holding
 /// them (AP2), with the mandate's constraints.
@@ -208,11 +232,26 @@ pub fn subject_digest(cart: &Cart, payment: Option<&MandateAmount>) -> Result<St
     // joins only a cart without one: a flat cart that sends `shipping`, or
     // a checkout that states no total. Every cart that digested before
     // digests as it did, and so keeps its record ids and receipts.
-    let value = match (payment, &cart.shipping) {
+    let mut value = match (payment, &cart.shipping) {
         (None, None) => entries,
         (Some(payment), _) => serde_json::json!({ "cart": entries, "payment": payment }),
         (None, Some(shipping)) => serde_json::json!({ "cart": entries, "shipping": to_value(shipping)? }),
     };
+    // A flat cart's tax and fees (issue 29) are part of what is paid: they
+    // join the digest only when stated, so every cart that digested before
+    // still does. A checkout's stated total binds its own.
+    if payment.is_none() && !cart.charges.states_nothing() {
+        let cart_value = match value {
+            Value::Object(object) => Value::Object(object),
+            entries => serde_json::json!({ "cart": entries }),
+        };
+        let mut object = match cart_value {
+            Value::Object(object) => object,
+            _ => Map::new(),
+        };
+        object.insert("charges".to_owned(), to_value(&cart.charges)?);
+        value = Value::Object(object);
+    }
     Ok(digest::of_value(&value))
 }
 
@@ -301,7 +340,8 @@ fn resolve_cart(
         .enumerate()
         .map(|(index, entry)| cart::flat_shipping(entry, &format!("{CART}[{index}]")).map_err(cart_error))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((Cart { entries: resolved, shipping: cart::Shipping::of_entries(&stated) }, categories))
+    let charges = cart::flat_charges(entries.iter().copied(), CART).map_err(cart_error)?;
+    Ok((Cart { entries: resolved, shipping: cart::Shipping::of_entries(&stated), charges }, categories))
 }
 
 /// The items the price check compares with: the ones given, or the catalog

@@ -162,6 +162,30 @@ pub struct CheckRequest {
     /// letters are Cyrillic, else English).
     #[serde(default)]
     pub language: Option<Language>,
+    /// Exchange rates you hold, each with the date it was quoted: what lets
+    /// a spending limit in one currency be compared with a cart priced in
+    /// another (`{"from": "USD", "to": "EUR", "rate": "0.92", "date":
+    /// "2026-11-01"}`: one USD is 0.92 EUR). Without one, such a limit is
+    /// put to the person, naming both amounts. The guard never fetches or
+    /// invents a rate. Default: the server's configured rates (`--fx`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fx: Vec<FxRate>,
+}
+
+/// One exchange rate a caller gives (`fx`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FxRate {
+    /// ISO 4217 code of the currency converted from.
+    pub from: String,
+    /// ISO 4217 code of the currency converted into.
+    pub to: String,
+    /// Units of `to` for one unit of `from`, as a decimal (a string, or a
+    /// number).
+    #[schemars(with = "String")]
+    pub rate: Value,
+    /// The day the rate was quoted (ISO, `2026-11-01`).
+    pub date: String,
 }
 
 /// The schema of `request`: the person's words, or a mandate object.
@@ -272,6 +296,8 @@ struct Inner {
     clock: Arc<dyn Clock>,
     validity: chrono::Duration,
     receipts: Option<Arc<KeyRing>>,
+    /// Exchange rates configured for calls that give none (`--fx`).
+    rates: Vec<crate::cart::ExchangeRate>,
     tracker: TaskTracker,
 }
 
@@ -302,6 +328,7 @@ impl Service {
                 clock,
                 validity: chrono::Duration::minutes(DEFAULT_VALIDITY_MINUTES),
                 receipts: None,
+                rates: Vec::new(),
                 tracker: TaskTracker::new(),
             }),
         }
@@ -319,6 +346,13 @@ impl Service {
         Service { inner: Arc::new(Inner { receipts: Some(keys), ..inner }) }
     }
 
+    /// Exchange rates for checks whose call gives none (configuration:
+    /// `--fx`); a call's own `fx` replaces them.
+    pub fn with_rates(self, rates: Vec<crate::cart::ExchangeRate>) -> Service {
+        let inner = self.unshared();
+        Service { inner: Arc::new(Inner { rates, ..inner }) }
+    }
+
     fn unshared(self) -> Inner {
         Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
             extractors: Arc::clone(&shared.extractors),
@@ -327,6 +361,7 @@ impl Service {
             clock: Arc::clone(&shared.clock),
             validity: shared.validity,
             receipts: shared.receipts.clone(),
+            rates: shared.rates.clone(),
             tracker: shared.tracker.clone(),
         })
     }
@@ -418,7 +453,10 @@ impl Inner {
     /// answers → [`answer_state::AnswerState`]; digests and record id; replay or
     /// retry budget; extraction → facts; the guard → [`Verdict`]; ACF; seal.
     async fn check(&self, arguments: CheckRequest) -> Result<CheckResult, CheckError> {
-        let input = input::validate(arguments, self.catalog.as_deref(), || self.clock.now().date_naive())?;
+        let mut input = input::validate(arguments, self.catalog.as_deref(), || self.clock.now().date_naive())?;
+        if input.cart.charges.rates.is_empty() {
+            input.cart.charges.rates = self.rates.clone();
+        }
         let link = self.link(&input).await?;
         let previous = link.as_ref().map(|link| &link.record);
         let state = answers::resolve(previous, &input.answers)?;
@@ -437,6 +475,12 @@ impl Inner {
         // receipt's mandate digest); words alone digest as they always did.
         if !input.mandate.is_empty() {
             mandate["mandate"] = json!(input.mandate);
+        }
+        // So are the exchange rates a limit was compared with (issue 29):
+        // the same check with another rate is another answer. A check
+        // without any digests as it always did.
+        if !input.cart.charges.rates.is_empty() {
+            mandate["fx"] = json!(input.cart.charges.rates);
         }
         let mandate_digest = digest::of_value(&mandate);
         let subject_digest = input::subject_digest(&input.cart, input.payment.as_ref())?;
@@ -466,10 +510,19 @@ impl Inner {
         let extract_input =
             ExtractInput { request: input.request.clone(), today: input.today, answers: state.clarifications.clone() };
         let outcome = self.extractors.extract(&extract_input).await;
+        // What the words ask about charges beyond the items (issue 29), read
+        // deterministically from the request and the person's clarifications.
+        let asked = crate::words::charges::asked(
+            &std::iter::once(input.request.as_str())
+                .chain(state.clarifications.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
         let checked = outcome.merged.as_ref().map(|merged| {
+            let merged = Facts { asked: asked.clone(), ..merged.clone() };
             decision::run_with_mandate(
                 CheckPolicy::Words,
-                merged,
+                &merged,
                 &input.mandate,
                 &input.cart,
                 input.payment.as_ref(),

@@ -169,7 +169,7 @@ mod tests {
     fn issue_13_a_deadline_reason_names_the_days_as_dates() {
         let facts = Facts { deadline_days: Some(4), ..Facts::default() };
         let item = Item { name: Some("Nike Pegasus 41".into()), delivery_days: Some(8), ..Item::default() };
-        let cart = Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] };
+        let cart = Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 1 }] };
         let findings = crate::decision::run(&facts, &cart, &[]);
         let reason =
             |reports: &[ExtractorReport]| quote_reasons(findings.clone(), &cart, reports, today())[0].reason.clone();
@@ -189,7 +189,7 @@ mod tests {
     fn issue_11_a_size_reason_quotes_the_person() {
         let facts = Facts { size_label: Some("42".into()), model: Some("Pegasus 42".into()), ..Facts::default() };
         let item = Item { name: Some("Nike Pegasus 41".into()), size: Some("EU 44".into()), ..Item::default() };
-        let cart = Cart { shipping: None, entries: vec![CartEntry { item, quantity: 1 }] };
+        let cart = Cart { shipping: None, charges: Default::default(), entries: vec![CartEntry { item, quantity: 1 }] };
         let findings = crate::decision::run(&facts, &cart, &[]);
         let reports =
             [report(FieldName::SizeLabel, "42", "size 42"), report(FieldName::Model, "Pegasus 42", "Pegasus-42")];

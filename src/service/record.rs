@@ -363,7 +363,11 @@ mod tests {
 
     #[test]
     fn a_body_round_trips_and_anything_else_is_a_typed_error() {
-        let cart = Cart { shipping: None, entries: vec![CartEntry { item: Item::default(), quantity: 1 }] };
+        let cart = Cart {
+            shipping: None,
+            charges: Default::default(),
+            entries: vec![CartEntry { item: Item::default(), quantity: 1 }],
+        };
         let record = CheckRecord::for_tests("rec_x", Vec::new(), cart, AnswerState::default());
         let body = record.to_body().unwrap();
         assert_eq!(body["schema"], 1);

@@ -245,6 +245,9 @@ classes! {
     COUNT_WORDS => "count-words.txt",
     /// Words around a number or a letter that decide whether it is a size.
     SIZE_CONTEXT => "size-context.txt",
+    /// What is paid beyond the items: recurring charges, add-on lines, and
+    /// the request words that ask for them or for no extra charges.
+    CHARGES => "charges.txt",
 }
 
 #[cfg(test)]

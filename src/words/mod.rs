@@ -18,7 +18,10 @@
 //! - [`requirement`]: whether an item's words say what a free-text
 //!   requirement asks for, [`contradiction`]: whether they plainly say
 //!   otherwise, and [`reading`]: the two as one three-valued reading.
+//! - [`charges`]: recurring charges and add-on lines in an item's words, and
+//!   what a request asks about them (issue 29).
 
+pub mod charges;
 pub mod class;
 pub mod colour;
 pub mod contradiction;

@@ -171,7 +171,7 @@ pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
     // words that only dress one ask nothing more.
     let services = named_services(&wanted);
     if !services.is_empty() {
-        let offered = named_services(&item);
+        let offered = named_services(item);
         for (_, service) in &services {
             let (range, _) = offered.iter().find(|(_, offered)| offered == service)?;
             let said: Vec<&str> = item[range.clone()].iter().map(|token| token.original.as_str()).collect();

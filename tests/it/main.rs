@@ -2,11 +2,13 @@
 //! thirteen binaries against the crate cost more than running them on 2 cores.
 
 mod brief;
+mod charges;
 mod conformance;
 mod distribution;
 mod elicitation;
 mod extraction_accuracy;
 mod faults;
+mod fees_devset;
 mod hostile;
 mod language;
 mod local_model;

@@ -766,6 +766,7 @@ async fn a_second_instance_takes_facts_from_the_shared_cache() {
         previous_record_id: None,
         format: None,
         language: None,
+        fx: Vec::new(),
     };
     let one = first.check_order(check("2026-11-02", "white")).await.unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), 1);

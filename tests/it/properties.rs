@@ -142,6 +142,7 @@ fn facts(with_lines: bool) -> impl Strategy<Value = Facts> {
 fn cart() -> impl Strategy<Value = Cart> {
     proptest::collection::vec((item(), 1u64..5), 1..7).prop_map(|entries| Cart {
         shipping: None,
+        charges: Default::default(),
         entries: entries.into_iter().map(|(item, quantity)| CartEntry { item, quantity }).collect(),
     })
 }
