@@ -1,6 +1,7 @@
 //! The commands of the `asasked` binary, one function and one file each:
 //! [`check()`], [`serve()`], [`evidence()`], [`extract()`], [`schema()`],
-//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`], [`store()`]. Each takes its parsed
+//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`], [`store()`],
+//! [`tokens()`]. Each takes its parsed
 //! [`args`], reads the files they name, runs the library, prints results for
 //! people or machines and returns an [`Outcome`] or a [`CommandError`].
 //!
@@ -20,6 +21,7 @@ mod sandbox;
 mod schema;
 mod serve;
 mod store;
+mod tokens;
 mod verify;
 
 use std::fs;
@@ -44,6 +46,7 @@ pub use sandbox::SandboxError;
 pub use schema::schema;
 pub use serve::{HTTP_TOKEN_VARIABLE, serve, shutdown_signal};
 pub use store::store;
+pub use tokens::tokens;
 pub use verify::verify;
 
 /// How a command that ran to its end came out.
@@ -93,6 +96,10 @@ pub enum CommandError {
     Evidence(#[from] crate::evidence::StoreError),
     #[error(transparent)]
     Keys(#[from] crate::receipt::KeyError),
+    #[error(transparent)]
+    Tokens(#[from] crate::principal::tokens::TokenError),
+    #[error("principal: {0}")]
+    Principal(String),
     #[error("--data-dir: the request-state secret: {0}")]
     RequestState(String),
     #[error(transparent)]

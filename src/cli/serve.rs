@@ -7,6 +7,7 @@ use super::args::ServeArguments;
 use super::{CommandError, Outcome, build_service};
 use crate::extractors;
 use crate::mcp::{self, CheckServer, HttpOptions};
+use crate::principal::tokens::TokenFile;
 
 /// The variable holding the bearer token HTTP clients must present.
 pub const HTTP_TOKEN_VARIABLE: &str = "ASASKED_HTTP_TOKEN";
@@ -20,10 +21,13 @@ pub fn serve(
 ) -> Result<Outcome, CommandError> {
     let options = arguments.service.options();
     let token = env(HTTP_TOKEN_VARIABLE).filter(|token| !token.is_empty());
+    // The named principals' tokens (`asasked tokens add`); the environment's
+    // token, if any, stays the local principal's.
+    let tokens = TokenFile::in_folder(&options.data_dir);
     // Refused before anything is opened: a public address without a token
     // never gets as far as opening the evidence log.
     if let Some(address) = arguments.http {
-        mcp::check_bind(address, token.as_deref())?;
+        mcp::check_bind_authenticated(address, token.is_some() || tokens.exists())?;
     }
     let service = build_service(&options, env)?;
     let names = service.extractor_names();
@@ -56,6 +60,7 @@ pub fn serve(
             eprintln!("asasked: serving MCP at http://{bound}{}", mcp::HTTP_PATH);
             let http_options = HttpOptions {
                 token,
+                tokens: Some(tokens),
                 // At most 65536 (the flag's range): fits any usize.
                 max_sessions: usize::try_from(arguments.max_sessions).unwrap_or(usize::MAX),
                 session_idle_timeout: std::time::Duration::from_secs(arguments.session_idle_timeout),

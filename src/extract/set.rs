@@ -167,6 +167,8 @@ struct CacheKey {
     answers: Vec<String>,
     today: chrono::NaiveDate,
     policy: MergePolicy,
+    /// The named principal the entry is for; `None` for the local one.
+    principal: Option<String>,
 }
 
 /// Extractors run together on each request.
@@ -266,11 +268,20 @@ impl ExtractorSet {
     /// Facts for one request: from the cache, or extracted by every extractor
     /// concurrently (a check waits for the slowest, not the sum) and merged.
     pub async fn extract(&self, input: &ExtractInput) -> Arc<SetOutcome> {
+        self.extract_scoped(input, None).await
+    }
+
+    /// [`Self::extract`] with the cache entries of one principal (its name;
+    /// `None` for the local principal): one principal's entries are never
+    /// another's hits, so no caller learns from a cache hit's speed which
+    /// requests another made.
+    pub async fn extract_scoped(&self, input: &ExtractInput, principal: Option<&str>) -> Arc<SetOutcome> {
         let key = CacheKey {
             request: input.request.clone(),
             answers: input.answers.clone(),
             today: input.today,
             policy: self.policy,
+            principal: principal.map(str::to_owned),
         };
         if let Ok(mut cache) = self.cache.lock()
             && let Some(hit) = cache.get(&key)
@@ -312,14 +323,20 @@ impl ExtractorSet {
     /// of the set itself (its extractors and how many must succeed), which
     /// another instance may have configured differently.
     fn shared_key(&self, key: &CacheKey) -> String {
-        crate::digest::of_value(&serde_json::json!({
+        let mut value = serde_json::json!({
             "request": key.request,
             "answers": key.answers,
             "today": key.today.to_string(),
             "policy": key.policy.as_str(),
             "extractors": self.names(),
             "required": self.required,
-        }))
+        });
+        // Only a named principal's keys hold it: the local principal's
+        // entries keep the keys they had before principals existed.
+        if let Some(principal) = &key.principal {
+            value["principal"] = serde_json::json!(principal);
+        }
+        crate::digest::of_value(&value)
     }
 
     async fn extract_uncached(&self, input: &ExtractInput) -> SetOutcome {

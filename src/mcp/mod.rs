@@ -23,7 +23,8 @@ pub mod tool;
 
 pub use http::{
     BODY_READ_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, HEADER_READ_TIMEOUT, HTTP_PATH, HttpOptions,
-    JWKS_PATH, MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, router, serve_http,
+    JWKS_PATH, MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, check_bind_authenticated,
+    router, serve_http,
 };
 pub use stdio::{MAX_STDIO_LINE_BYTES, serve_stdio};
 pub use tool::{

@@ -13,6 +13,7 @@ mod local_model;
 mod mcp_server;
 mod person;
 mod pg;
+mod principals;
 mod properties;
 mod protocols;
 mod providers;
