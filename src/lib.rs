@@ -21,6 +21,7 @@
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
 //! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
 //! - [`principal`]: who a call is for (the local principal, or a named one of the bearer-token file).
+//! - [`redeem`]: redemption of a `proceed` at most once (the merchant's side), and its ledger.
 //! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
 //! - [`words`]: the tokeniser, the word classes (data under `extractors/words/`), the readers of dates, money, counts and sizes, and the product lexicon and requirement reading of the item check (`extractors/lexicon/`).
 //! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
@@ -61,6 +62,8 @@ pub mod protocols;
 pub mod providers;
 #[cfg(feature = "server")]
 pub mod receipt;
+#[cfg(feature = "server")]
+pub mod redeem;
 #[cfg(feature = "server")]
 pub mod sandbox;
 #[cfg(feature = "server")]

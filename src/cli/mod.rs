@@ -98,6 +98,8 @@ pub enum CommandError {
     Keys(#[from] crate::receipt::KeyError),
     #[error(transparent)]
     Tokens(#[from] crate::principal::tokens::TokenError),
+    #[error(transparent)]
+    Ledger(#[from] crate::redeem::LedgerError),
     #[error("principal: {0}")]
     Principal(String),
     #[error("--data-dir: the request-state secret: {0}")]
@@ -315,6 +317,19 @@ pub fn build_service(
     Ok(crate::service::Service::new(extractors, catalog, store, Arc::new(crate::service::SystemClock))
         .with_validity(options.validity)
         .with_receipts(Arc::new(keys)))
+}
+
+/// Where `serve --http` records redemptions: the data folder's ledger with
+/// the embedded store, the database's with PostgreSQL (so that instances
+/// sharing it never redeem one verdict twice).
+pub fn redemption_ledger(
+    options: &ServiceOptions,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<std::sync::Arc<dyn crate::redeem::Ledger>, CommandError> {
+    match StoreChoice::resolve(options.store.as_ref(), env)? {
+        StoreChoice::Embedded => Ok(std::sync::Arc::new(crate::redeem::file::FileLedger::open(&options.data_dir)?)),
+        StoreChoice::Postgres(url) => Ok(std::sync::Arc::new(open_postgres(&url)?)),
+    }
 }
 
 /// The PostgreSQL store at `url`, after checking that it answers and has

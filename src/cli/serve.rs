@@ -46,6 +46,9 @@ pub fn serve(
     let secret = crate::receipt::keys::state_secret(&options.data_dir.join(super::keys::KEY_FOLDER))?;
     let rounds = mcp::rounds::Rounds::new(secret).map_err(|error| CommandError::RequestState(error.to_string()))?;
     let server = CheckServer::new(service, open_world).with_rounds(rounds);
+    // Redemptions are recorded beside the evidence: in the data folder's
+    // ledger, or in the PostgreSQL database every instance shares.
+    let ledger = super::redemption_ledger(&options, env)?;
     // Several threads, so HTTP sessions and checks run side by side.
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CommandError::Runtime)?;
     let served = match arguments.http {
@@ -61,6 +64,7 @@ pub fn serve(
             let http_options = HttpOptions {
                 token,
                 tokens: Some(tokens),
+                ledger: Some(ledger),
                 // At most 65536 (the flag's range): fits any usize.
                 max_sessions: usize::try_from(arguments.max_sessions).unwrap_or(usize::MAX),
                 session_idle_timeout: std::time::Duration::from_secs(arguments.session_idle_timeout),

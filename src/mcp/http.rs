@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::{CheckServer, ServeError};
 use crate::principal::Principal;
 use crate::principal::tokens::{Admission, Bearers, TokenFile};
+use crate::redeem::{Ledger, Redeemer};
 
 /// Where the Streamable HTTP endpoint is mounted.
 pub const HTTP_PATH: &str = "/mcp";
@@ -80,6 +81,10 @@ pub struct HttpOptions {
     /// again whenever it changes. While the file exists, every request must
     /// present a live token of it or `token`.
     pub tokens: Option<TokenFile>,
+    /// Where redemptions are recorded: with it (and receipts), the server
+    /// also serves `/v1/redemptions`, `/v1/verdicts`, `/agentic.json` and
+    /// `/openapi.json` (see `redemption`).
+    pub ledger: Option<Arc<dyn Ledger>>,
     /// How long a client may take to send its request line and headers.
     /// Shutdown also waits at most this long for a connection still
     /// sending them.
@@ -98,6 +103,7 @@ impl Default for HttpOptions {
         HttpOptions {
             token: None,
             tokens: None,
+            ledger: None,
             header_read_timeout: HEADER_READ_TIMEOUT,
             body_read_timeout: BODY_READ_TIMEOUT,
             max_sessions: DEFAULT_MAX_SESSIONS,
@@ -113,6 +119,7 @@ impl std::fmt::Debug for HttpOptions {
             .debug_struct("HttpOptions")
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("tokens", &self.tokens.as_ref().map(TokenFile::path))
+            .field("ledger", &self.ledger)
             .field("header_read_timeout", &self.header_read_timeout)
             .field("body_read_timeout", &self.body_read_timeout)
             .field("max_sessions", &self.max_sessions)
@@ -144,6 +151,10 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     manager.session_config.keep_alive = Some(options.session_idle_timeout);
     let manager = Arc::new(manager);
     let jwks = server.service().jwks();
+    let redeemer = match (&options.ledger, &jwks) {
+        (Some(ledger), Some(_)) => Some(Redeemer::new(server.service().clone(), Arc::clone(ledger))),
+        _ => None,
+    };
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&manager), config);
     let limit = Arc::new(SessionLimit { manager, max_sessions: options.max_sessions, turn: Mutex::new(()) });
     let body_read_timeout = options.body_read_timeout;
@@ -161,6 +172,12 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
             read_body_in_time(body_read_timeout, request, next).await
         }));
+    // Redemption is JSON, not JSON-RPC: beside `/mcp`'s guards, behind the
+    // bearer check (its answers are the caller's principal's).
+    let publishes_profile = redeemer.is_some();
+    if let Some(redeemer) = redeemer {
+        app = app.merge(super::redemption::routes(redeemer, body_read_timeout));
+    }
     app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
         let bearers = Arc::clone(&bearers);
         async move { require_bearer(&bearers, request, next).await }
@@ -176,6 +193,9 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
                 async move { ([(axum::http::header::CONTENT_TYPE, "application/jwk-set+json")], body.to_string()) }
             }),
         );
+    }
+    if publishes_profile {
+        app = app.merge(super::redemption::documents());
     }
     app.layer(tower::limit::ConcurrencyLimitLayer::new(MAX_CONCURRENT_REQUESTS))
 }

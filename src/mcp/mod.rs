@@ -14,9 +14,13 @@
 //! - [`http`]: [`serve_http`] and its [`router`], with the guards every
 //!   request passes (bearer token, body size and read time, concurrency,
 //!   session cap and idle expiry), set by [`HttpOptions`].
+//! - [`redemption`]: a merchant's redemption of a `proceed` at most once
+//!   (`/v1/redemptions`, `/v1/verdicts`) and the Agentic Action Profile
+//!   documents that describe it.
 
 pub mod elicit;
 pub mod http;
+pub mod redemption;
 pub mod rounds;
 pub mod stdio;
 pub mod tool;

@@ -42,7 +42,8 @@ pub use answer_state::{ACCEPT_REPLY, DECLINE_REPLY};
 pub use answers::{ACCEPTED, DECLINED};
 pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
 use input::Input;
-use record::{CheckRecord, RecordError};
+pub use record::CheckRecord;
+use record::RecordError;
 
 /// The longest request accepted. A real request is a few sentences; the bound
 /// keeps a hostile caller from feeding megabytes to the extractors.
@@ -407,6 +408,24 @@ impl Service {
         Ok(self.sealed_record(record_id).await?.map(|record| record.result))
     }
 
+    /// The check record sealed under `record_id`, whichever principal it is
+    /// for: for a caller that holds a receipt naming it (redemption), whose
+    /// signature is the authority, not the caller's principal.
+    pub async fn any_record(&self, record_id: &str) -> Result<Option<CheckRecord>, CheckError> {
+        let Some(sealed) = self.inner.store.get(record_id).await? else { return Ok(None) };
+        Ok(Some(CheckRecord::decode(&sealed)?))
+    }
+
+    /// The record that superseded `record_id`, if one did.
+    pub async fn successor_of(&self, record_id: &str) -> Result<Option<String>, CheckError> {
+        Ok(self.inner.store.successor(record_id).await?)
+    }
+
+    /// The service's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.inner.clock.now()
+    }
+
     /// The check record sealed under `record_id` if it is this principal's.
     pub async fn sealed_record(&self, record_id: &str) -> Result<Option<CheckRecord>, CheckError> {
         let Some(sealed) = self.inner.store.get(record_id).await? else { return Ok(None) };
@@ -654,6 +673,7 @@ impl Inner {
         };
         let token = receipt::issue(keys, &subject, self.clock.now(), expires_at)
             .map_err(|error| CheckError::Receipt(error.to_string()))?;
+        result.acf.conformity.verdict_token = Some(token.clone());
         result.receipt = Some(token);
         Ok(())
     }

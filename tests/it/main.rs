@@ -19,6 +19,7 @@ mod protocols;
 mod providers;
 mod python_client;
 mod receipt;
+mod redemption;
 mod sandbox_cli;
 mod screen;
 mod serve_e2e;

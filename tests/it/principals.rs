@@ -104,6 +104,13 @@ impl Client {
         Ok(reply_in(&body, &json!(id)).unwrap_or_else(|| panic!("{method}: no reply in {body}")))
     }
 
+    /// A plain GET with this client's token: the status and the JSON body.
+    pub async fn http_get(&self, base: &str, path: &str) -> (u16, Value) {
+        let response = self.http.get(format!("{base}{path}")).bearer_auth(&self.token).send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
     /// One `check_order` call: the tool result.
     pub async fn check(&mut self, arguments: Value) -> Result<Value, reqwest::StatusCode> {
         let reply = self.request("tools/call", json!({"name": "check_order", "arguments": arguments})).await?;
