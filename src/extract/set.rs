@@ -493,6 +493,21 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_principal_s_cache_entries_are_its_own() {
+        let counted = fake("counted", 10, Ok(colour("black")));
+        let set = ExtractorSet::new(vec![counted.clone()], None, Duration::from_secs(5), NonZeroUsize::new(8).unwrap())
+            .unwrap();
+        set.extract_scoped(&input(), Some("shop")).await;
+        set.extract_scoped(&input(), Some("shop")).await;
+        assert_eq!(counted.calls.load(Ordering::SeqCst), 1, "the principal's own second check is a hit");
+        set.extract_scoped(&input(), Some("other")).await;
+        set.extract(&input()).await;
+        assert_eq!(counted.calls.load(Ordering::SeqCst), 3, "another principal's, or the local one's, is a miss");
+        set.extract_scoped(&input(), None).await;
+        assert_eq!(counted.calls.load(Ordering::SeqCst), 3, "`extract` is the local principal's");
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn extractors_run_concurrently_and_merge() {
         let slow = fake("slow", 500, Ok(colour("black")));
         let fast = fake("fast", 300, Ok(colour("white")));

@@ -901,7 +901,8 @@ async fn two_instances_sharing_postgres_never_redeem_one_verdict_twice() {
         let server = asasked::mcp::CheckServer::new(service, false);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         bases.push(format!("http://{}", listener.local_addr().unwrap()));
-        let options = asasked::mcp::HttpOptions { ledger: Some(Arc::new(store)), ..asasked::mcp::HttpOptions::default() };
+        let options =
+            asasked::mcp::HttpOptions { ledger: Some(Arc::new(store)), ..asasked::mcp::HttpOptions::default() };
         tokio::spawn(asasked::mcp::serve_http(server, listener, options, std::future::pending()));
     }
     // The check on the first instance; its receipt redeemed on both.

@@ -50,13 +50,19 @@ impl Merchant {
 
     /// `POST /v1/redemptions`: the status and the body.
     pub async fn redeem(&self, key: Option<&str>, body: &Value) -> (u16, Value) {
+        self.try_redeem(key, body).await.expect("an answer")
+    }
+
+    /// `POST /v1/redemptions`, or `None` when no answer came (the server died).
+    pub async fn try_redeem(&self, key: Option<&str>, body: &Value) -> Option<(u16, Value)> {
         let mut request = self.http.post(format!("{}/v1/redemptions", self.base)).bearer_auth(&self.token).json(body);
         if let Some(key) = key {
             request = request.header("Idempotency-Key", key);
         }
-        let response = request.send().await.unwrap();
+        let response = request.send().await.ok()?;
         let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        // A refusal before the handler (401) is plain text.
+        Some((status, response.json().await.unwrap_or(Value::Null)))
     }
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
@@ -303,4 +309,78 @@ async fn fifty_concurrent_redemptions_through_two_processes_on_one_data_folder_r
         let _ = child.kill();
         let _ = child.wait();
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_sigkilled_mid_storm_loses_and_doubles_nothing() {
+    let directory = tempfile::tempdir().unwrap();
+    let data = directory.path().join("data");
+    let facts = directory.path().join("facts.json");
+    std::fs::write(&facts, r#"{"brand":"Nike","model":"Pegasus 41","color":"white","size_label":"42"}"#).unwrap();
+    let agent_token = tokens_command(&data, &["add", "agent"]).trim().to_owned();
+    let merchant_token = tokens_command(&data, &["add", "merchant"]).trim().to_owned();
+    let (mut doomed, doomed_base) = start_server(&data, &facts);
+    let (mut survivor, survivor_base) = start_server(&data, &facts);
+    let mut agent = Client::connect(&survivor_base, &agent_token).await.unwrap();
+    // Several verdicts, so that the killed process is likely mid-commit.
+    let mut bodies = Vec::new();
+    for index in 0..5 {
+        let (_, receipt) = proceed(&mut agent, &format!("Nike Pegasus 41, white, size 42 please ({index})")).await;
+        bodies.push(json!({"receipt": receipt, "cart": cart("shoe-003")}));
+    }
+    let doomed_merchant = Arc::new(Merchant::new(&doomed_base, &merchant_token));
+    let survivor_merchant = Arc::new(Merchant::new(&survivor_base, &merchant_token));
+    // The doomed process is killed as soon as it has answered one request,
+    // with the others of its share in flight.
+    let (answered, mut first_answer) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let storm: Vec<_> = (0..50)
+        .map(|index| {
+            let doomed_share = index % 2 == 0;
+            let merchant = Arc::clone(if doomed_share { &doomed_merchant } else { &survivor_merchant });
+            let body = bodies[index % 5].clone();
+            let answered = answered.clone();
+            tokio::spawn(async move {
+                let answer = merchant.try_redeem(Some(&format!("storm-{index}")), &body).await;
+                if doomed_share && answer.is_some() {
+                    let _ = answered.send(());
+                }
+                answer
+            })
+        })
+        .collect();
+    let _ = tokio::time::timeout(Duration::from_secs(20), first_answer.recv()).await;
+    doomed.kill().unwrap();
+    doomed.wait().unwrap();
+    // The merchant retries every unanswered key, same body, on the survivor.
+    let mut outcomes = Vec::new();
+    let mut retried = 0;
+    for (index, answer) in storm.into_iter().enumerate() {
+        let outcome = match answer.await.unwrap() {
+            Some((200, outcome)) => outcome,
+            _ => {
+                retried += 1;
+                let (status, outcome) =
+                    survivor_merchant.redeem(Some(&format!("storm-{index}")), &bodies[index % 5]).await;
+                assert_eq!(status, 200, "{outcome}");
+                outcome
+            }
+        };
+        outcomes.push(outcome);
+    }
+    for verdict in 0..5 {
+        let succeeded = (verdict..50).step_by(5).filter(|&index| outcomes[index]["status"] == "succeeded").count();
+        assert_eq!(succeeded, 1, "verdict {verdict}: {outcomes:?}");
+    }
+    // Every key has one recorded outcome, the one its answer gave.
+    let ledger = std::fs::read_to_string(data.join("redemptions.jsonl")).unwrap();
+    assert_eq!(ledger.lines().count(), 50, "{ledger}");
+    for (index, outcome) in outcomes.iter().enumerate() {
+        let (_, read) = survivor_merchant.get(&format!("/v1/redemptions/storm-{index}")).await;
+        assert_eq!(read["status"], outcome["status"]);
+    }
+    eprintln!(
+        "SIGKILL mid-storm: {retried} of 50 requests unanswered and retried on the other process; 5 verdicts, each redeemed once; 50 outcomes recorded"
+    );
+    let _ = survivor.kill();
+    let _ = survivor.wait();
 }
