@@ -666,29 +666,6 @@ impl From<PgStore> for Arc<dyn RecordStore> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::evidence::GENESIS;
-
-    #[test]
-    fn the_first_migration_starts_the_head_at_the_genesis_hash() {
-        assert!(MIGRATIONS[0].sql.contains(GENESIS), "the head row starts where the embedded log starts");
-        let versions: Vec<i32> = MIGRATIONS.iter().map(|migration| migration.version).collect();
-        let expected: Vec<i32> = (1..=MIGRATIONS.len() as i32).collect();
-        assert_eq!(versions, expected, "versions are 1, 2, … in order");
-    }
-
-    #[test]
-    fn the_location_names_no_password() {
-        let config: tokio_postgres::Config = "postgres://user:secret@db.example:6543/asasked".parse().unwrap();
-        assert_eq!(location_of(&config), "postgres://db.example:6543/asasked");
-        assert!(is_url("postgresql://x/y") && is_url("postgres://x") && !is_url("embedded"));
-        assert_eq!(redacted("postgres://user:secret@db:1/x"), "postgres://db:1/x");
-        assert!(!redacted("postgres://user:secret@db:notaport/x").contains("secret"));
-    }
-}
-
 /// How often a redemption transaction starts again after a concurrent one
 /// committed the same request id or the same verdict first (the retry then
 /// reads that row; a third conflict cannot happen, as rows never change).
@@ -798,5 +775,28 @@ impl crate::redeem::Ledger for PgStore {
                 .map_err(|error| self.ledger_error(error))?;
             row.map(|row| self.decode_redemption(row.get(0))).transpose()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::GENESIS;
+
+    #[test]
+    fn the_first_migration_starts_the_head_at_the_genesis_hash() {
+        assert!(MIGRATIONS[0].sql.contains(GENESIS), "the head row starts where the embedded log starts");
+        let versions: Vec<i32> = MIGRATIONS.iter().map(|migration| migration.version).collect();
+        let expected: Vec<i32> = (1..=MIGRATIONS.len() as i32).collect();
+        assert_eq!(versions, expected, "versions are 1, 2, … in order");
+    }
+
+    #[test]
+    fn the_location_names_no_password() {
+        let config: tokio_postgres::Config = "postgres://user:secret@db.example:6543/asasked".parse().unwrap();
+        assert_eq!(location_of(&config), "postgres://db.example:6543/asasked");
+        assert!(is_url("postgresql://x/y") && is_url("postgres://x") && !is_url("embedded"));
+        assert_eq!(redacted("postgres://user:secret@db:1/x"), "postgres://db:1/x");
+        assert!(!redacted("postgres://user:secret@db:notaport/x").contains("secret"));
     }
 }
