@@ -176,7 +176,7 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     // bearer check (its answers are the caller's principal's).
     let publishes_profile = redeemer.is_some();
     if let Some(redeemer) = redeemer {
-        app = app.merge(super::redemption::routes(redeemer, body_read_timeout));
+        app = app.merge(super::redemption::routes(redeemer, body_read_timeout, MAX_BODY_BYTES));
     }
     app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
         let bearers = Arc::clone(&bearers);

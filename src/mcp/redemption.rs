@@ -32,7 +32,6 @@ use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
-use super::http::MAX_BODY_BYTES;
 use crate::principal::Principal;
 use crate::redeem::{RETENTION_SECONDS, RedeemError, Redeemer};
 
@@ -53,11 +52,14 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 struct Shared {
     redeemer: Redeemer,
     body_read_timeout: Duration,
+    max_body_bytes: usize,
 }
 
-/// The redemption routes (to be put behind the bearer check).
-pub fn routes(redeemer: Redeemer, body_read_timeout: Duration) -> axum::Router {
-    let shared = Shared { redeemer, body_read_timeout };
+/// The redemption routes (to be put behind the bearer check), reading a
+/// body of at most `max_body_bytes` within `body_read_timeout` (`http`'s
+/// limits, passed in so that this file does not import it).
+pub fn routes(redeemer: Redeemer, body_read_timeout: Duration, max_body_bytes: usize) -> axum::Router {
+    let shared = Shared { redeemer, body_read_timeout, max_body_bytes };
     axum::Router::new()
         .route(REDEMPTIONS_PATH, axum::routing::post(redeem))
         .route(&format!("{REDEMPTIONS_PATH}/{{request_id}}"), axum::routing::get(status))
@@ -85,7 +87,7 @@ async fn redeem(
     else {
         return error(StatusCode::BAD_REQUEST, "idempotency_key_missing", "the Idempotency-Key header is required");
     };
-    let body = match read_body(request.into_body(), shared.body_read_timeout).await {
+    let body = match read_body(request.into_body(), shared.body_read_timeout, shared.max_body_bytes).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -145,14 +147,14 @@ async fn verdict(
     }
 }
 
-/// Reads the whole body within `timeout` and [`MAX_BODY_BYTES`].
-async fn read_body(body: axum::body::Body, timeout: Duration) -> Result<Vec<u8>, Response> {
+/// Reads the whole body within `timeout` and `max_bytes`.
+async fn read_body(body: axum::body::Body, timeout: Duration, max_bytes: usize) -> Result<Vec<u8>, Response> {
     let read = async {
         let mut stream = body.into_data_stream();
         let mut collected = Vec::new();
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|_| StatusCode::BAD_REQUEST)?;
-            if collected.len() + chunk.len() > MAX_BODY_BYTES {
+            if collected.len() + chunk.len() > max_bytes {
                 return Err(StatusCode::PAYLOAD_TOO_LARGE);
             }
             collected.extend_from_slice(&chunk);
