@@ -143,6 +143,12 @@ pub struct Conformity {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_record_id: Option<String>,
     pub max_attempts: u32,
+    /// ACF v0.2 §4: on a `proceed` of a server that signs receipts, the
+    /// receipt (the same token as the result's `receipt`), which a merchant
+    /// redeems once (`POST /v1/redemptions`). Never sealed: each answer gets
+    /// a fresh one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict_token: Option<String>,
 }
 
 /// The ACF v0.2 projection of one check.
@@ -400,6 +406,7 @@ pub fn project(decision: Decision, messages: Vec<Message>, binding: &Binding) ->
             expires_at: whole_seconds(binding.issued_at + binding.validity),
             previous_record_id: binding.previous_record_id.clone(),
             max_attempts: MAX_ATTEMPTS,
+            verdict_token: None,
         },
         ucp_status: verdict.ucp_status(),
         messages,

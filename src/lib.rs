@@ -20,6 +20,8 @@
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
 //! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
+//! - [`principal`]: who a call is for (the local principal, or a named one of the bearer-token file).
+//! - [`redeem`]: redemption of a `proceed` at most once (the merchant's side), and its ledger.
 //! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
 //! - [`words`]: the tokeniser, the word classes (data under `extractors/words/`), the readers of dates, money, counts and sizes, and the product lexicon and requirement reading of the item check (`extractors/lexicon/`).
 //! - [`extract`]: the extractor trait, extractor names, the merge, the screen and `rules`.
@@ -53,11 +55,15 @@ pub mod messages;
 pub mod normalize;
 #[cfg(feature = "postgres")]
 pub mod pg;
+#[cfg(feature = "server")]
+pub mod principal;
 pub mod protocols;
 #[cfg(feature = "server")]
 pub mod providers;
 #[cfg(feature = "server")]
 pub mod receipt;
+#[cfg(feature = "server")]
+pub mod redeem;
 #[cfg(feature = "server")]
 pub mod sandbox;
 #[cfg(feature = "server")]

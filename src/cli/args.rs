@@ -62,6 +62,37 @@ pub enum Command {
     /// payment): prints valid, expired, cart_changed, unknown_key,
     /// bad_signature or malformed. Exit status: 0 valid, 1 otherwise, 2 error.
     Verify(VerifyArguments),
+    /// Manage the bearer tokens of HTTP principals (stored hashed in the
+    /// data folder): `add NAME` prints a new token once, `list`, `revoke ID`.
+    /// While any token exists, `serve --http` admits only live tokens (and
+    /// ASASKED_HTTP_TOKEN, the local principal's).
+    Tokens(TokensArguments),
+}
+
+#[derive(clap::Args)]
+pub struct TokensArguments {
+    #[command(subcommand)]
+    pub command: TokensCommand,
+    /// The data folder whose `tokens.json` to change (default: the platform data directory).
+    #[arg(long, global = true)]
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum TokensCommand {
+    /// Add a token for the principal NAME (a-z, 0-9, '-', '_'): prints the
+    /// token, once. A principal may hold several tokens.
+    Add {
+        #[arg(value_name = "NAME")]
+        principal: String,
+    },
+    /// List every token: id, principal, when added, live or revoked.
+    List,
+    /// Revoke the token ID (as `list` shows it): refused from the next request on.
+    Revoke {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
 }
 
 #[derive(clap::Args)]

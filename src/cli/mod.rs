@@ -1,6 +1,7 @@
 //! The commands of the `asasked` binary, one function and one file each:
 //! [`check()`], [`serve()`], [`evidence()`], [`extract()`], [`schema()`],
-//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`], [`store()`]. Each takes its parsed
+//! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`], [`store()`],
+//! [`tokens()`]. Each takes its parsed
 //! [`args`], reads the files they name, runs the library, prints results for
 //! people or machines and returns an [`Outcome`] or a [`CommandError`].
 //!
@@ -20,6 +21,7 @@ mod sandbox;
 mod schema;
 mod serve;
 mod store;
+mod tokens;
 mod verify;
 
 use std::fs;
@@ -44,6 +46,7 @@ pub use sandbox::SandboxError;
 pub use schema::schema;
 pub use serve::{HTTP_TOKEN_VARIABLE, serve, shutdown_signal};
 pub use store::store;
+pub use tokens::tokens;
 pub use verify::verify;
 
 /// How a command that ran to its end came out.
@@ -93,6 +96,12 @@ pub enum CommandError {
     Evidence(#[from] crate::evidence::StoreError),
     #[error(transparent)]
     Keys(#[from] crate::receipt::KeyError),
+    #[error(transparent)]
+    Tokens(#[from] crate::principal::tokens::TokenError),
+    #[error(transparent)]
+    Ledger(#[from] crate::redeem::LedgerError),
+    #[error("principal: {0}")]
+    Principal(String),
     #[error("--data-dir: the request-state secret: {0}")]
     RequestState(String),
     #[error(transparent)]
@@ -311,6 +320,19 @@ pub fn build_service(
         .with_validity(options.validity)
         .with_rates(options.rates.clone())
         .with_receipts(Arc::new(keys)))
+}
+
+/// Where `serve --http` records redemptions: the data folder's ledger with
+/// the embedded store, the database's with PostgreSQL (so that instances
+/// sharing it never redeem one verdict twice).
+pub fn redemption_ledger(
+    options: &ServiceOptions,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<std::sync::Arc<dyn crate::redeem::Ledger>, CommandError> {
+    match StoreChoice::resolve(options.store.as_ref(), env)? {
+        StoreChoice::Embedded => Ok(std::sync::Arc::new(crate::redeem::file::FileLedger::open(&options.data_dir)?)),
+        StoreChoice::Postgres(url) => Ok(std::sync::Arc::new(open_postgres(&url)?)),
+    }
 }
 
 /// The PostgreSQL store at `url`, after checking that it answers and has

@@ -7,6 +7,7 @@ use super::args::ServeArguments;
 use super::{CommandError, Outcome, build_service};
 use crate::extractors;
 use crate::mcp::{self, CheckServer, HttpOptions};
+use crate::principal::tokens::TokenFile;
 
 /// The variable holding the bearer token HTTP clients must present.
 pub const HTTP_TOKEN_VARIABLE: &str = "ASASKED_HTTP_TOKEN";
@@ -20,10 +21,13 @@ pub fn serve(
 ) -> Result<Outcome, CommandError> {
     let options = arguments.service.options();
     let token = env(HTTP_TOKEN_VARIABLE).filter(|token| !token.is_empty());
+    // The named principals' tokens (`asasked tokens add`); the environment's
+    // token, if any, stays the local principal's.
+    let tokens = TokenFile::in_folder(&options.data_dir);
     // Refused before anything is opened: a public address without a token
     // never gets as far as opening the evidence log.
     if let Some(address) = arguments.http {
-        mcp::check_bind(address, token.as_deref())?;
+        mcp::check_bind_authenticated(address, token.is_some() || tokens.exists())?;
     }
     let service = build_service(&options, env)?;
     let names = service.extractor_names();
@@ -42,6 +46,9 @@ pub fn serve(
     let secret = crate::receipt::keys::state_secret(&options.data_dir.join(super::keys::KEY_FOLDER))?;
     let rounds = mcp::rounds::Rounds::new(secret).map_err(|error| CommandError::RequestState(error.to_string()))?;
     let server = CheckServer::new(service, open_world).with_rounds(rounds);
+    // Redemptions are recorded beside the evidence: in the data folder's
+    // ledger, or in the PostgreSQL database every instance shares.
+    let ledger = super::redemption_ledger(&options, env)?;
     // Several threads, so HTTP sessions and checks run side by side.
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CommandError::Runtime)?;
     let served = match arguments.http {
@@ -56,6 +63,8 @@ pub fn serve(
             eprintln!("asasked: serving MCP at http://{bound}{}", mcp::HTTP_PATH);
             let http_options = HttpOptions {
                 token,
+                tokens: Some(tokens),
+                ledger: Some(ledger),
                 // At most 65536 (the flag's range): fits any usize.
                 max_sessions: usize::try_from(arguments.max_sessions).unwrap_or(usize::MAX),
                 session_idle_timeout: std::time::Duration::from_secs(arguments.session_idle_timeout),

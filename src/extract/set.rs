@@ -167,6 +167,8 @@ struct CacheKey {
     answers: Vec<String>,
     today: chrono::NaiveDate,
     policy: MergePolicy,
+    /// The named principal the entry is for; `None` for the local one.
+    principal: Option<String>,
 }
 
 /// Extractors run together on each request.
@@ -266,11 +268,20 @@ impl ExtractorSet {
     /// Facts for one request: from the cache, or extracted by every extractor
     /// concurrently (a check waits for the slowest, not the sum) and merged.
     pub async fn extract(&self, input: &ExtractInput) -> Arc<SetOutcome> {
+        self.extract_scoped(input, None).await
+    }
+
+    /// [`Self::extract`] with the cache entries of one principal (its name;
+    /// `None` for the local principal): one principal's entries are never
+    /// another's hits, so no caller learns from a cache hit's speed which
+    /// requests another made.
+    pub async fn extract_scoped(&self, input: &ExtractInput, principal: Option<&str>) -> Arc<SetOutcome> {
         let key = CacheKey {
             request: input.request.clone(),
             answers: input.answers.clone(),
             today: input.today,
             policy: self.policy,
+            principal: principal.map(str::to_owned),
         };
         if let Ok(mut cache) = self.cache.lock()
             && let Some(hit) = cache.get(&key)
@@ -312,14 +323,20 @@ impl ExtractorSet {
     /// of the set itself (its extractors and how many must succeed), which
     /// another instance may have configured differently.
     fn shared_key(&self, key: &CacheKey) -> String {
-        crate::digest::of_value(&serde_json::json!({
+        let mut value = serde_json::json!({
             "request": key.request,
             "answers": key.answers,
             "today": key.today.to_string(),
             "policy": key.policy.as_str(),
             "extractors": self.names(),
             "required": self.required,
-        }))
+        });
+        // Only a named principal's keys hold it: the local principal's
+        // entries keep the keys they had before principals existed.
+        if let Some(principal) = &key.principal {
+            value["principal"] = serde_json::json!(principal);
+        }
+        crate::digest::of_value(&value)
     }
 
     async fn extract_uncached(&self, input: &ExtractInput) -> SetOutcome {
@@ -473,6 +490,21 @@ mod tests {
 
     fn colour(text: &str) -> ExtractedFacts {
         ExtractedFacts { color: Some(text.into()), ..ExtractedFacts::default() }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_principal_s_cache_entries_are_its_own() {
+        let counted = fake("counted", 10, Ok(colour("black")));
+        let set = ExtractorSet::new(vec![counted.clone()], None, Duration::from_secs(5), NonZeroUsize::new(8).unwrap())
+            .unwrap();
+        set.extract_scoped(&input(), Some("shop")).await;
+        set.extract_scoped(&input(), Some("shop")).await;
+        assert_eq!(counted.calls.load(Ordering::SeqCst), 1, "the principal's own second check is a hit");
+        set.extract_scoped(&input(), Some("other")).await;
+        set.extract(&input()).await;
+        assert_eq!(counted.calls.load(Ordering::SeqCst), 3, "another principal's, or the local one's, is a miss");
+        set.extract_scoped(&input(), None).await;
+        assert_eq!(counted.calls.load(Ordering::SeqCst), 3, "`extract` is the local principal's");
     }
 
     #[tokio::test(start_paused = true)]

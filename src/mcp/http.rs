@@ -24,6 +24,9 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::{CheckServer, ServeError};
+use crate::principal::Principal;
+use crate::principal::tokens::{Admission, Bearers, TokenFile};
+use crate::redeem::{Ledger, Redeemer};
 
 /// Where the Streamable HTTP endpoint is mounted.
 pub const HTTP_PATH: &str = "/mcp";
@@ -58,20 +61,30 @@ pub const SESSION_LIMIT_CODE: i64 = -32000;
 
 /// Refuses a non-loopback bind without a token (before anything listens).
 pub fn check_bind(address: SocketAddr, token: Option<&str>) -> Result<(), ServeError> {
-    if address.ip().is_loopback() || token.is_some_and(|token| !token.is_empty()) {
-        Ok(())
-    } else {
-        Err(ServeError::PublicWithoutToken(address))
-    }
+    check_bind_authenticated(address, token.is_some_and(|token| !token.is_empty()))
+}
+
+/// Refuses a non-loopback bind unless callers must authenticate
+/// (`ASASKED_HTTP_TOKEN`, or a token file in the data folder).
+pub fn check_bind_authenticated(address: SocketAddr, authenticated: bool) -> Result<(), ServeError> {
+    if address.ip().is_loopback() || authenticated { Ok(()) } else { Err(ServeError::PublicWithoutToken(address)) }
 }
 
 /// What a Streamable HTTP server enforces. The defaults are the
 /// documented limits; tests shorten the timeouts and lower the caps.
 #[derive(Clone)]
 pub struct HttpOptions {
-    /// The bearer token every request must present, if set; a non-loopback
-    /// address is refused without one.
+    /// The bearer token of the local principal (`ASASKED_HTTP_TOKEN`), if
+    /// set; a non-loopback address is refused without it or `tokens`.
     pub token: Option<String>,
+    /// The token file of named principals (`asasked tokens add`), read
+    /// again whenever it changes. While the file exists, every request must
+    /// present a live token of it or `token`.
+    pub tokens: Option<TokenFile>,
+    /// Where redemptions are recorded: with it (and receipts), the server
+    /// also serves `/v1/redemptions`, `/v1/verdicts`, `/agentic.json` and
+    /// `/openapi.json` (see `redemption`).
+    pub ledger: Option<Arc<dyn Ledger>>,
     /// How long a client may take to send its request line and headers.
     /// Shutdown also waits at most this long for a connection still
     /// sending them.
@@ -89,6 +102,8 @@ impl Default for HttpOptions {
     fn default() -> HttpOptions {
         HttpOptions {
             token: None,
+            tokens: None,
+            ledger: None,
             header_read_timeout: HEADER_READ_TIMEOUT,
             body_read_timeout: BODY_READ_TIMEOUT,
             max_sessions: DEFAULT_MAX_SESSIONS,
@@ -103,6 +118,8 @@ impl std::fmt::Debug for HttpOptions {
         formatter
             .debug_struct("HttpOptions")
             .field("token", &self.token.as_ref().map(|_| "<set>"))
+            .field("tokens", &self.tokens.as_ref().map(TokenFile::path))
+            .field("ledger", &self.ledger)
             .field("header_read_timeout", &self.header_read_timeout)
             .field("body_read_timeout", &self.body_read_timeout)
             .field("max_sessions", &self.max_sessions)
@@ -121,7 +138,8 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
-    if options.token.is_some() {
+    let bearers = Arc::new(Bearers::new(options.token.clone(), options.tokens.clone()));
+    if bearers.required() {
         // With a token, callers are authenticated, so host names other than
         // loopback (a reverse proxy's, a LAN address) are accepted.
         config = config.disable_allowed_hosts();
@@ -133,6 +151,10 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     manager.session_config.keep_alive = Some(options.session_idle_timeout);
     let manager = Arc::new(manager);
     let jwks = server.service().jwks();
+    let redeemer = match (&options.ledger, &jwks) {
+        (Some(ledger), Some(_)) => Some(Redeemer::new(server.service().clone(), Arc::clone(ledger))),
+        _ => None,
+    };
     let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&manager), config);
     let limit = Arc::new(SessionLimit { manager, max_sessions: options.max_sessions, turn: Mutex::new(()) });
     let body_read_timeout = options.body_read_timeout;
@@ -150,13 +172,16 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
             read_body_in_time(body_read_timeout, request, next).await
         }));
-    if let Some(token) = &options.token {
-        let expected: Arc<str> = Arc::from(format!("Bearer {token}"));
-        app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
-            let expected = Arc::clone(&expected);
-            async move { require_bearer(&expected, request, next).await }
-        }));
+    // Redemption is JSON, not JSON-RPC: beside `/mcp`'s guards, behind the
+    // bearer check (its answers are the caller's principal's).
+    let publishes_profile = redeemer.is_some();
+    if let Some(redeemer) = redeemer {
+        app = app.merge(super::redemption::routes(redeemer, body_read_timeout, MAX_BODY_BYTES));
     }
+    app = app.layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+        let bearers = Arc::clone(&bearers);
+        async move { require_bearer(&bearers, request, next).await }
+    }));
     // The receipt keys are public: added after the bearer check, so a
     // merchant or gateway needs no token to fetch them.
     if let Some(jwks) = jwks {
@@ -168,6 +193,9 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
                 async move { ([(axum::http::header::CONTENT_TYPE, "application/jwk-set+json")], body.to_string()) }
             }),
         );
+    }
+    if publishes_profile {
+        app = app.merge(super::redemption::documents());
     }
     app.layer(tower::limit::ConcurrencyLimitLayer::new(MAX_CONCURRENT_REQUESTS))
 }
@@ -236,14 +264,26 @@ async fn no_content_on_delete(request: Request, next: Next) -> Response {
 /// The header naming a request's MCP session.
 const SESSION_ID_HEADER: &str = "mcp-session-id";
 
-async fn require_bearer(expected: &str, request: Request, next: Next) -> Response {
-    let presented = request.headers().get(header::AUTHORIZATION).map(HeaderValue::as_bytes).unwrap_or_default();
-    if constant_time_equal(presented, expected.as_bytes()) {
-        next.run(request).await
-    } else {
-        let mut response = (StatusCode::UNAUTHORIZED, "missing or wrong bearer token\n").into_response();
-        response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        response
+/// Admits a request whose bearer token is live (or every request when no
+/// token is configured), with its principal in the request's extensions,
+/// where the tools and the redemption endpoints read it; refuses any other
+/// with 401.
+async fn require_bearer(bearers: &Bearers, mut request: Request, next: Next) -> Response {
+    let presented = request.headers().get(header::AUTHORIZATION).map(HeaderValue::as_bytes);
+    match bearers.admit(presented) {
+        Admission::Open => {
+            request.extensions_mut().insert(Principal::Local);
+            next.run(request).await
+        }
+        Admission::Principal(principal) => {
+            request.extensions_mut().insert(principal);
+            next.run(request).await
+        }
+        Admission::Refused => {
+            let mut response = (StatusCode::UNAUTHORIZED, "missing, wrong or revoked bearer token\n").into_response();
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            response
+        }
     }
 }
 
@@ -305,12 +345,6 @@ fn malformed_json_rpc(body: &[u8]) -> Option<Response> {
     Some((StatusCode::BAD_REQUEST, axum::Json(error)).into_response())
 }
 
-/// Compares without an early exit, so response time does not reveal how much
-/// of the token was right.
-fn constant_time_equal(left: &[u8], right: &[u8]) -> bool {
-    left.len() == right.len() && left.iter().zip(right).fold(0u8, |difference, (a, b)| difference | (a ^ b)) == 0
-}
-
 /// Serves Streamable HTTP on `listener` until `shutdown` fires; then stops
 /// accepting, lets the checks in flight finish and seal, ends the MCP
 /// sessions and returns.
@@ -320,7 +354,8 @@ pub async fn serve_http(
     options: HttpOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    check_bind(listener.local_addr()?, options.token.as_deref())?;
+    let authenticated = Bearers::new(options.token.clone(), options.tokens.clone()).required();
+    check_bind_authenticated(listener.local_addr()?, authenticated)?;
     let sessions = CancellationToken::new();
     let stopping = CancellationToken::new();
     let service = server.service().clone();

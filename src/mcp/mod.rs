@@ -14,16 +14,21 @@
 //! - [`http`]: [`serve_http`] and its [`router`], with the guards every
 //!   request passes (bearer token, body size and read time, concurrency,
 //!   session cap and idle expiry), set by [`HttpOptions`].
+//! - [`redemption`]: a merchant's redemption of a `proceed` at most once
+//!   (`/v1/redemptions`, `/v1/verdicts`) and the Agentic Action Profile
+//!   documents that describe it.
 
 pub mod elicit;
 pub mod http;
+pub mod redemption;
 pub mod rounds;
 pub mod stdio;
 pub mod tool;
 
 pub use http::{
     BODY_READ_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, HEADER_READ_TIMEOUT, HTTP_PATH, HttpOptions,
-    JWKS_PATH, MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, router, serve_http,
+    JWKS_PATH, MAX_BODY_BYTES, MAX_CONCURRENT_REQUESTS, SESSION_LIMIT_CODE, check_bind, check_bind_authenticated,
+    router, serve_http,
 };
 pub use stdio::{MAX_STDIO_LINE_BYTES, serve_stdio};
 pub use tool::{

@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::elicit;
 use super::rounds::{RoundError, Rounds, Step};
 use crate::decision::Decision;
+use crate::principal::Principal;
 use crate::receipt::Verification;
 use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
 
@@ -179,6 +180,20 @@ impl CheckServer {
         &self.service
     }
 
+    /// The service acting for the caller of one request: the principal the
+    /// HTTP layer admitted it as (`http::router` puts it in the request's
+    /// extensions), or this server's own (the local principal, over stdio).
+    fn service_for(&self, context: &RequestContext<RoleServer>) -> Service {
+        let admitted = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Principal>());
+        match admitted {
+            Some(principal) => self.service.as_principal(principal.clone()),
+            None => self.service.clone(),
+        }
+    }
+
     #[tool(
         name = "check_order",
         title = "Check the cart against the person's request before paying",
@@ -192,15 +207,16 @@ impl CheckServer {
         InputResponses(responses): InputResponses,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, CallToolResult> {
+        let service = self.service_for(&context);
         if let Some(state) = state {
             // A retry of a 2026-07-28 round, carrying the person's reply.
-            return match self.rounds()?.resume(&self.service, &arguments, &state, responses.as_ref()).await {
+            return match self.rounds()?.resume(&service, &arguments, &state, responses.as_ref()).await {
                 Ok(Step::Ask(round)) => Ok(round.into()),
                 Ok(Step::Done(result)) => complete(*result),
                 Err(error) => Err(round_error(error)),
             };
         }
-        let result = self.service.check_order(arguments.clone()).await.map_err(tool_error)?;
+        let result = service.check_order(arguments.clone()).await.map_err(tool_error)?;
         if result.decision == Decision::Ask {
             if let Some(rounds) = &self.rounds
                 && Rounds::apply_to(&context)
@@ -210,7 +226,7 @@ impl CheckServer {
             }
             if elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
                 return complete(
-                    elicit::ask_the_person(&self.service, &context.peer, &arguments, result, self.form_timeout).await,
+                    elicit::ask_the_person(&service, &context.peer, &arguments, result, self.form_timeout).await,
                 );
             }
         }
@@ -283,13 +299,14 @@ impl CheckServer {
         InputResponses(responses): InputResponses,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, CallToolResult> {
+        let service = self.service_for(&context);
         if let Some(state) = state {
-            return match self.rounds()?.resume_brief(&self.service, &arguments, &state, responses.as_ref()).await {
+            return match self.rounds()?.resume_brief(&service, &arguments, &state, responses.as_ref()).await {
                 Ok(brief) => complete(brief),
                 Err(error) => Err(round_error(error)),
             };
         }
-        let brief = self.service.brief_order(arguments.clone()).await.map_err(tool_error)?;
+        let brief = service.brief_order(arguments.clone()).await.map_err(tool_error)?;
         if brief.question.is_some() {
             if let Some(rounds) = &self.rounds
                 && Rounds::apply_to(&context)
@@ -299,7 +316,7 @@ impl CheckServer {
             }
             if elicit::can_elicit(&context.peer, context.protocol_version().as_ref()) {
                 return complete(
-                    elicit::settle_the_brief(&self.service, &context.peer, &arguments, brief, self.form_timeout).await,
+                    elicit::settle_the_brief(&service, &context.peer, &arguments, brief, self.form_timeout).await,
                 );
             }
         }

@@ -20,6 +20,12 @@
 //! server. A database error fails the check closed: nothing is returned that
 //! is not committed.
 //!
+//! Redemptions ([`crate::redeem::Ledger`]): one row per request, keyed by
+//! principal and request id, and a unique index on the successful row of a
+//! record, so that instances sharing the database redeem a verdict at most
+//! once: of two transactions proposing a success for one record, the second
+//! inserts nothing and reads the first's committed row as `already_redeemed`.
+//!
 //! This module knows records, lines and hashes like `evidence`, and the facts
 //! cache only as text under a key; it does not know what a check is.
 
@@ -41,11 +47,10 @@ use crate::extract::set::SharedFacts;
 
 /// The schema migrations, in order, embedded in the binary and applied by
 /// `asasked store migrate`; a server refuses a database at another version.
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "evidence chain and facts cache",
-    sql: include_str!("migrations/0001_evidence.sql"),
-}];
+const MIGRATIONS: &[Migration] = &[
+    Migration { version: 1, name: "evidence chain and facts cache", sql: include_str!("migrations/0001_evidence.sql") },
+    Migration { version: 2, name: "redemptions", sql: include_str!("migrations/0002_redemptions.sql") },
+];
 
 /// Taken (`pg_advisory_xact_lock`) by a migration run, so two at once apply
 /// each migration once.
@@ -658,6 +663,118 @@ impl SharedFacts for PgStore {
 impl From<PgStore> for Arc<dyn RecordStore> {
     fn from(store: PgStore) -> Arc<dyn RecordStore> {
         Arc::new(store)
+    }
+}
+
+/// How often a redemption transaction starts again after a concurrent one
+/// committed the same request id or the same verdict first (the retry then
+/// reads that row; a third conflict cannot happen, as rows never change).
+#[cfg(feature = "server")]
+const REDEEM_ATTEMPTS: usize = 3;
+
+#[cfg(feature = "server")]
+impl PgStore {
+    fn ledger_error(&self, error: impl std::fmt::Display) -> crate::redeem::LedgerError {
+        crate::redeem::LedgerError::Database(format!("{}: {error}", self.location))
+    }
+
+    fn decode_redemption(&self, entry: &str) -> Result<crate::redeem::Redemption, crate::redeem::LedgerError> {
+        serde_json::from_str(entry).map_err(|error| self.ledger_error(error))
+    }
+
+    async fn commit_redemption(
+        &self,
+        proposed: crate::redeem::Redemption,
+    ) -> Result<crate::redeem::Committed, crate::redeem::LedgerError> {
+        use crate::redeem::{Committed, Reason, Status};
+        let principal = proposed.principal.clone().unwrap_or_default();
+        let mut client = self.client().await.map_err(|error| self.ledger_error(error))?;
+        for _ in 0..REDEEM_ATTEMPTS {
+            let transaction = client.transaction().await.map_err(|error| self.ledger_error(error))?;
+            let existing = transaction
+                .query_opt(
+                    "SELECT entry FROM asasked_redemptions WHERE principal = $1 AND request_id = $2",
+                    &[&principal, &proposed.request_id],
+                )
+                .await
+                .map_err(|error| self.ledger_error(error))?;
+            if let Some(row) = existing {
+                return Ok(Committed::Existing(self.decode_redemption(row.get(0))?));
+            }
+            let mut recorded = proposed.clone();
+            if recorded.status == Status::Succeeded {
+                let redeemed = transaction
+                    .query_opt(
+                        "SELECT 1 FROM asasked_redemptions WHERE record_id = $1 AND succeeded",
+                        &[&recorded.record_id],
+                    )
+                    .await
+                    .map_err(|error| self.ledger_error(error))?;
+                if redeemed.is_some() {
+                    recorded.status = Status::Failed;
+                    recorded.reason = Some(Reason::AlreadyRedeemed);
+                    recorded.receipt = None;
+                }
+            }
+            let entry = serde_json::to_string(&recorded).map_err(|error| self.ledger_error(error))?;
+            let succeeded = recorded.status == Status::Succeeded;
+            // DO NOTHING on either key: a concurrent transaction committed
+            // this request id, or a success for this record, first.
+            let inserted = transaction
+                .execute(
+                    "INSERT INTO asasked_redemptions (principal, request_id, record_id, succeeded, entry) \
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                    &[&principal, &recorded.request_id, &recorded.record_id, &succeeded, &entry],
+                )
+                .await
+                .map_err(|error| self.ledger_error(error))?;
+            if inserted == 1 {
+                // Committed (synchronous_commit = on) before anyone is told.
+                transaction.commit().await.map_err(|error| self.ledger_error(error))?;
+                return Ok(Committed::New(recorded));
+            }
+            transaction.rollback().await.map_err(|error| self.ledger_error(error))?;
+        }
+        Err(self.ledger_error("the redemption kept conflicting with concurrent ones"))
+    }
+}
+
+#[cfg(feature = "server")]
+impl crate::redeem::Ledger for PgStore {
+    fn commit(&self, proposed: crate::redeem::Redemption) -> crate::redeem::LedgerFuture<'_, crate::redeem::Committed> {
+        Box::pin(self.commit_redemption(proposed))
+    }
+
+    fn request<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        request_id: &'a str,
+    ) -> crate::redeem::LedgerFuture<'a, Option<crate::redeem::Redemption>> {
+        Box::pin(async move {
+            let client = self.client().await.map_err(|error| self.ledger_error(error))?;
+            let row = client
+                .query_opt(
+                    "SELECT entry FROM asasked_redemptions WHERE principal = $1 AND request_id = $2",
+                    &[&principal.unwrap_or_default(), &request_id],
+                )
+                .await
+                .map_err(|error| self.ledger_error(error))?;
+            row.map(|row| self.decode_redemption(row.get(0))).transpose()
+        })
+    }
+
+    fn redeemed<'a>(
+        &'a self,
+        record_id: &'a str,
+    ) -> crate::redeem::LedgerFuture<'a, Option<crate::redeem::Redemption>> {
+        Box::pin(async move {
+            let client = self.client().await.map_err(|error| self.ledger_error(error))?;
+            let row = client
+                .query_opt("SELECT entry FROM asasked_redemptions WHERE record_id = $1 AND succeeded", &[&record_id])
+                .await
+                .map_err(|error| self.ledger_error(error))?;
+            row.map(|row| self.decode_redemption(row.get(0))).transpose()
+        })
     }
 }
 

@@ -35,13 +35,15 @@ use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
 use crate::finding::Finding;
 use crate::messages::{self, Language};
+use crate::principal::Principal;
 use crate::protocols::CartShape;
 use crate::receipt::{self, Jwks, KeyRing, Verification};
 pub use answer_state::{ACCEPT_REPLY, DECLINE_REPLY};
 pub use answers::{ACCEPTED, DECLINED};
 pub use brief::{BriefRequest, BriefResult, Unclear, UnclearKind};
 use input::Input;
-use record::{CheckRecord, RecordError};
+pub use record::CheckRecord;
+use record::RecordError;
 
 /// The longest request accepted. A real request is a few sentences; the bound
 /// keeps a hostile caller from feeding megabytes to the extractors.
@@ -287,6 +289,9 @@ fn invalid(field: impl Into<String>, message: impl Into<String>) -> CheckError {
 #[derive(Clone)]
 pub struct Service {
     inner: Arc<Inner>,
+    /// Whom this handle checks for: its records, chains and cache entries
+    /// are this principal's alone (see [`crate::principal`]).
+    principal: Principal,
 }
 
 struct Inner {
@@ -331,26 +336,41 @@ impl Service {
                 rates: Vec::new(),
                 tracker: TaskTracker::new(),
             }),
+            principal: Principal::Local,
         }
+    }
+
+    /// The same service checking for `principal` (cheap: the store, the
+    /// extractors and the keys are shared).
+    pub fn as_principal(&self, principal: Principal) -> Service {
+        Service { inner: Arc::clone(&self.inner), principal }
+    }
+
+    /// Whom this handle checks for.
+    pub fn principal(&self) -> &Principal {
+        &self.principal
     }
 
     /// Sets how long verdicts stay valid (`expires_at`).
     pub fn with_validity(self, validity: chrono::Duration) -> Service {
+        let principal = self.principal.clone();
         let inner = self.unshared();
-        Service { inner: Arc::new(Inner { validity, ..inner }) }
+        Service { inner: Arc::new(Inner { validity, ..inner }), principal }
     }
 
     /// Signs a receipt for every `proceed` with `keys` (see [`crate::receipt`]).
     pub fn with_receipts(self, keys: Arc<KeyRing>) -> Service {
+        let principal = self.principal.clone();
         let inner = self.unshared();
-        Service { inner: Arc::new(Inner { receipts: Some(keys), ..inner }) }
+        Service { inner: Arc::new(Inner { receipts: Some(keys), ..inner }), principal }
     }
 
     /// Exchange rates for checks whose call gives none (configuration:
     /// `--fx`); a call's own `fx` replaces them.
     pub fn with_rates(self, rates: Vec<crate::cart::ExchangeRate>) -> Service {
+        let principal = self.principal.clone();
         let inner = self.unshared();
-        Service { inner: Arc::new(Inner { rates, ..inner }) }
+        Service { inner: Arc::new(Inner { rates, ..inner }), principal }
     }
 
     fn unshared(self) -> Inner {
@@ -408,7 +428,8 @@ impl Service {
     /// cut a check off between its decision and its seal.
     pub async fn check_order(&self, request: CheckRequest) -> Result<CheckResult, CheckError> {
         let inner = Arc::clone(&self.inner);
-        let handle = self.inner.tracker.spawn(async move { inner.check(request).await });
+        let principal = self.principal.clone();
+        let handle = self.inner.tracker.spawn(async move { inner.check(request, &principal).await });
         let mut result = handle.await.map_err(|_| CheckError::Interrupted)??;
         self.inner.sign(&mut result)?;
         Ok(result)
@@ -418,9 +439,34 @@ impl Service {
     /// when no such record exists. For a caller that holds only a record id
     /// (the `requestState` of an elicitation round) and must give the sealed
     /// answer back unchanged.
+    /// Another principal's record is `None`, as if it did not exist.
     pub async fn sealed_result(&self, record_id: &str) -> Result<Option<CheckResult>, CheckError> {
+        Ok(self.sealed_record(record_id).await?.map(|record| record.result))
+    }
+
+    /// The check record sealed under `record_id`, whichever principal it is
+    /// for: for a caller that holds a receipt naming it (redemption), whose
+    /// signature is the authority, not the caller's principal.
+    pub async fn any_record(&self, record_id: &str) -> Result<Option<CheckRecord>, CheckError> {
         let Some(sealed) = self.inner.store.get(record_id).await? else { return Ok(None) };
-        Ok(Some(CheckRecord::decode(&sealed)?.result))
+        Ok(Some(CheckRecord::decode(&sealed)?))
+    }
+
+    /// The record that superseded `record_id`, if one did.
+    pub async fn successor_of(&self, record_id: &str) -> Result<Option<String>, CheckError> {
+        Ok(self.inner.store.successor(record_id).await?)
+    }
+
+    /// The service's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.inner.clock.now()
+    }
+
+    /// The check record sealed under `record_id` if it is this principal's.
+    pub async fn sealed_record(&self, record_id: &str) -> Result<Option<CheckRecord>, CheckError> {
+        let Some(sealed) = self.inner.store.get(record_id).await? else { return Ok(None) };
+        let record = CheckRecord::decode(&sealed)?;
+        Ok(self.principal.owns(record.principal.as_deref()).then_some(record))
     }
 
     /// The shopping brief of a request (see [`brief`]): extracts its facts
@@ -433,7 +479,11 @@ impl Service {
         let today = input::today_of(arguments.today.as_deref(), || self.inner.clock.now().date_naive())?;
         let extract_input = ExtractInput { request: request.clone(), today, answers: Vec::new() };
         let inner = Arc::clone(&self.inner);
-        let handle = self.inner.tracker.spawn(async move { inner.extractors.extract(&extract_input).await });
+        let principal = self.principal.clone();
+        let handle = self
+            .inner
+            .tracker
+            .spawn(async move { inner.extractors.extract_scoped(&extract_input, principal.stored()).await });
         let outcome = handle.await.map_err(|_| CheckError::Interrupted)?;
         let language = arguments.language.unwrap_or_else(|| Language::detect(&request));
         Ok(brief::brief(request, today, &outcome, language))
@@ -452,12 +502,12 @@ impl Inner {
     /// arguments → [`input::Input`]; the previous record (link rules) and
     /// answers → [`answer_state::AnswerState`]; digests and record id; replay or
     /// retry budget; extraction → facts; the guard → [`Verdict`]; ACF; seal.
-    async fn check(&self, arguments: CheckRequest) -> Result<CheckResult, CheckError> {
+    async fn check(&self, arguments: CheckRequest, principal: &Principal) -> Result<CheckResult, CheckError> {
         let mut input = input::validate(arguments, self.catalog.as_deref(), || self.clock.now().date_naive())?;
         if input.cart.charges.rates.is_empty() {
             input.cart.charges.rates = self.rates.clone();
         }
-        let link = self.link(&input).await?;
+        let link = self.link(&input, principal).await?;
         let previous = link.as_ref().map(|link| &link.record);
         let state = answers::resolve(previous, &input.answers)?;
         let mut mandate = json!({
@@ -486,9 +536,11 @@ impl Inner {
         let subject_digest = input::subject_digest(&input.cart, input.payment.as_ref())?;
         let whole = if input.shape == CartShape::Entries { "$.cart" } else { "$" };
         let presentation = Presentation { format: input.format, params: input.params.clone(), whole };
-        let record_id = record_id(&mandate_digest, &subject_digest);
+        let record_id = principal_record_id(&mandate_digest, &subject_digest, principal);
 
-        // Replaying the very same check returns its record; nothing new is sealed.
+        // Replaying the very same check returns its record; nothing new is
+        // sealed. (Record ids differ between principals, so this is always
+        // the caller's own record.)
         if let Some(existing) = self.store.get(&record_id).await? {
             let mut result = CheckRecord::decode(&existing)?.result;
             self.renew_if_expired(&mut result);
@@ -509,7 +561,7 @@ impl Inner {
 
         let extract_input =
             ExtractInput { request: input.request.clone(), today: input.today, answers: state.clarifications.clone() };
-        let outcome = self.extractors.extract(&extract_input).await;
+        let outcome = self.extractors.extract_scoped(&extract_input, principal.stored()).await;
         // What the words ask about charges beyond the items (issue 29), read
         // deterministically from the request and the person's clarifications.
         let asked = crate::words::charges::asked(
@@ -574,6 +626,7 @@ impl Inner {
             allowed_items: input.allowed.len(),
             extractors: outcome.reports.clone(),
             fail_closed: outcome.merged.as_ref().err().map(|failure| failure.detail.clone()),
+            principal: principal.stored().map(str::to_owned),
             result,
         };
         self.seal(record, input.request, previous_id, presentation).await
@@ -583,8 +636,9 @@ impl Inner {
     /// called (the evidence writer checks them again, atomically, when it
     /// appends): the previous record exists and concerns the same request.
     /// Whether it still heads its chain is returned, not refused, because
-    /// a replay of the check that superseded it is still answered.
-    async fn link(&self, input: &Input) -> Result<Option<Link>, CheckError> {
+    /// a replay of the check that superseded it is still answered. Another
+    /// principal's record is "not found", never a link.
+    async fn link(&self, input: &Input, principal: &Principal) -> Result<Option<Link>, CheckError> {
         let Some(previous_id) = &input.previous_record_id else {
             return Ok(None);
         };
@@ -592,11 +646,15 @@ impl Inner {
         let Some(sealed) = self.store.get(previous_id).await? else {
             return Err(refuse(LinkError::NotFound(previous_id.clone())));
         };
+        let record = CheckRecord::decode(&sealed)?;
+        if !principal.owns(record.principal.as_deref()) {
+            return Err(refuse(LinkError::NotFound(previous_id.clone())));
+        }
         if sealed.request != input.request {
             return Err(refuse(LinkError::OtherRequest(previous_id.clone())));
         }
         let superseded_by = self.store.successor(previous_id).await?;
-        Ok(Some(Link { record: CheckRecord::decode(&sealed)?, superseded_by }))
+        Ok(Some(Link { record, superseded_by }))
     }
 
     /// Seals the record before its result is returned.
@@ -669,6 +727,7 @@ impl Inner {
         };
         let token = receipt::issue(keys, &subject, self.clock.now(), expires_at)
             .map_err(|error| CheckError::Receipt(error.to_string()))?;
+        result.acf.conformity.verdict_token = Some(token.clone());
         result.receipt = Some(token);
         Ok(())
     }
@@ -720,6 +779,21 @@ impl CheckResult {
 pub fn record_id(mandate_digest: &str, subject_digest: &str) -> String {
     let combined = digest::sha256(format!("{mandate_digest}\n{subject_digest}").as_bytes());
     format!("rec_{}", &combined["sha256:".len().."sha256:".len() + 32])
+}
+
+/// The record id of a check made for `principal`: [`record_id`] for the
+/// local principal (ids sealed before principals existed stay the same), and
+/// for a named one a digest that also holds its name, so that the same check
+/// made by two principals is two records, each in its own chain, and one
+/// principal's replay never returns another's record.
+pub fn principal_record_id(mandate_digest: &str, subject_digest: &str, principal: &Principal) -> String {
+    match principal.stored() {
+        None => record_id(mandate_digest, subject_digest),
+        Some(name) => {
+            let combined = digest::sha256(format!("{mandate_digest}\n{subject_digest}\nprincipal:{name}").as_bytes());
+            format!("rec_{}", &combined["sha256:".len().."sha256:".len() + 32])
+        }
+    }
 }
 
 /// What is rendered for the caller beside the sealed result, from how it

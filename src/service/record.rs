@@ -76,6 +76,10 @@ pub struct CheckRecord {
     pub extractors: Vec<ExtractorReport>,
     /// Why the check failed closed, when it did.
     pub fail_closed: Option<String>,
+    /// The named principal the check was made for; absent for the local
+    /// principal (and in every record sealed before principals existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub principal: Option<String>,
     /// The result as returned to the caller.
     pub result: CheckResult,
 }
@@ -215,6 +219,7 @@ impl CheckRecord {
             allowed_items: 0,
             extractors: Vec::new(),
             fail_closed: None,
+            principal: None,
             result: serde_json::from_value(result).expect("a valid test result"),
         }
     }

@@ -874,3 +874,87 @@ async fn concurrent_resubmissions_on_two_instances_extend_a_record_once() {
     let (ok, report) = evidence(&url, &["verify"]);
     assert!(ok && report.starts_with("ok: 2 records"), "{report}");
 }
+
+/// A service on the database at `url` (its own pool, as another instance
+/// has), with the fixed facts of `FACTS`, the embedded catalog and the
+/// receipt keys of `keys` (instances behind one address share them).
+fn pg_service(url: &str, facts: &Path, keys: &Path) -> (Service, asasked::pg::PgStore) {
+    let names = [asasked::extract::name::ExtractorName::Fixed(facts.to_path_buf())];
+    let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).unwrap());
+    let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().unwrap()));
+    let store = asasked::pg::PgStore::new(url).unwrap();
+    let ring = asasked::receipt::KeyRing::open_or_create(keys).unwrap();
+    let service = Service::new(extractors, catalog, store.clone(), Arc::new(SystemClock)).with_receipts(Arc::new(ring));
+    (service, store)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: run scripts/postgres.sh start, export ASASKED_TEST_DATABASE_URL, then cargo test --locked -- --ignored (or .ci/run)"]
+async fn two_instances_sharing_postgres_never_redeem_one_verdict_twice() {
+    let url = fresh_database(&admin_url(), "redeem").await;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = directory.path().join("facts.json");
+    std::fs::write(&facts, FACTS).unwrap();
+    let keys = directory.path().join("keys");
+    let mut bases = Vec::new();
+    for _ in 0..2 {
+        let (service, store) = pg_service(&url, &facts, &keys);
+        let server = asasked::mcp::CheckServer::new(service, false);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        bases.push(format!("http://{}", listener.local_addr().unwrap()));
+        let options =
+            asasked::mcp::HttpOptions { ledger: Some(Arc::new(store)), ..asasked::mcp::HttpOptions::default() };
+        tokio::spawn(asasked::mcp::serve_http(server, listener, options, std::future::pending()));
+    }
+    // The check on the first instance; its receipt redeemed on both.
+    let (service, _) = pg_service(&url, &facts, &keys);
+    let arguments = json!({"request": REQUEST, "cart": [{"id": "shoe-003", "quantity": 1}], "today": "2026-11-02"});
+    let result = service.check_order(serde_json::from_value::<CheckRequest>(arguments).unwrap()).await.unwrap();
+    let receipt = result.receipt.clone().expect("a proceed is signed");
+    let body = json!({"receipt": receipt, "cart": [{"id": "shoe-003", "quantity": 1}]});
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+    let storm: Vec<_> = (0..50)
+        .map(|index| {
+            let (http, body, base) = (http.clone(), body.clone(), bases[index % 2].clone());
+            tokio::spawn(async move {
+                let response = http
+                    .post(format!("{base}/v1/redemptions"))
+                    .header("Idempotency-Key", format!("storm-{index}"))
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(response.status().as_u16(), 200);
+                response.json::<Value>().await.unwrap()
+            })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for outcome in storm {
+        outcomes.push(outcome.await.unwrap());
+    }
+    let succeeded = outcomes.iter().filter(|outcome| outcome["status"] == "succeeded").count();
+    let already = outcomes.iter().filter(|outcome| outcome["reason"] == "already_redeemed").count();
+    assert_eq!((succeeded, already), (1, 49), "{outcomes:?}");
+    eprintln!("50 concurrent redemptions through two instances on PostgreSQL: 1 succeeded, 49 already_redeemed");
+    // Every outcome committed once; a replay on the other instance gets the first answer.
+    let client = connect(&url).await;
+    let rows: i64 = client.query_one("SELECT count(*) FROM asasked_redemptions", &[]).await.unwrap().get(0);
+    assert_eq!(rows, 50);
+    let winner = outcomes.iter().find(|outcome| outcome["status"] == "succeeded").unwrap();
+    let key = winner["request_id"].as_str().unwrap();
+    let index: usize = key.trim_start_matches("storm-").parse().unwrap();
+    let replay: Value = http
+        .post(format!("{}/v1/redemptions", bases[(index + 1) % 2]))
+        .header("Idempotency-Key", key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(&replay, winner);
+    // Append-only: a recorded outcome cannot be changed.
+    assert!(client.execute("DELETE FROM asasked_redemptions", &[]).await.is_err());
+}
