@@ -532,8 +532,9 @@ impl Lexicon {
 }
 
 /// How many words after "for" a noun may start and still be only what
-/// the item fits ("for Apple iPhone 15").
-const FOR_REACH: usize = 3;
+/// the item fits ("for Apple iPhone 15", "for KitchenAid 5 Quart Tilt-Head
+/// Stand Mixer"); further on, a long title has named its product again.
+const FOR_REACH: usize = 6;
 
 /// How many words of its zone come before word `index` in its segment.
 fn words_into_zone(reading: &Reading, index: usize) -> usize {
@@ -756,6 +757,7 @@ mod tests {
              Double Ring Box with Detachable Lid"
         ));
         assert!(other("iPhone 15", "Case for Apple iPhone 15"), "right after \"for\" it is what the item fits");
+        assert!(other("stand mixer", "Bowl for KitchenAid 5 Quart Tilt-Head Stand Mixer"));
     }
 
     #[test]
