@@ -162,19 +162,11 @@ fn paid_findings(facts: &Facts, max: u64, cart: &Cart, rules: &SeverityRules) ->
         return Some(match rate {
             Some((_, converted)) if converted <= max => None,
             Some((rate, converted)) => Some(
-                Finding {
-                    id: "explicit-max@$.cart".to_owned(),
-                    code: Code::ExplicitMax,
-                    severity: rules.severity(FieldName::ExplicitMaxCents, Source::Shared),
-                    field: FieldName::ExplicitMaxCents,
-                    line: None,
-                    path: "$.cart".to_owned(),
-                    entry: None,
-                    expected: Compared::LimitIn { currency: limit.to_owned(), total_at_most_minor: max },
-                    actual: Compared::Total { currency: Some(limit.to_owned()), total_minor: Some(converted) },
-                    reason: String::new(),
-                    message: None,
-                }
+                over_the_limit(
+                    rules,
+                    Compared::LimitIn { currency: limit.to_owned(), total_at_most_minor: max },
+                    Compared::Total { currency: Some(limit.to_owned()), total_minor: Some(converted) },
+                )
                 .say(Message::ConvertedAboveLimit {
                     max: Money::new(max, Some(limit)),
                     paid: Money::new(paid.paid, Some(cart_currency)),
@@ -246,8 +238,8 @@ fn other_currency(max: u64, limit_currency: &str, cart_currency: &str, cart: &Ca
     })
 }
 
-/// The finding for a total above the limit; `None`: beyond u64.
-fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityRules) -> Finding {
+/// The cart's `explicit-max` finding, before its message.
+fn over_the_limit(rules: &SeverityRules, expected: Compared, actual: Compared) -> Finding {
     Finding {
         id: "explicit-max@$.cart".to_owned(),
         code: Code::ExplicitMax,
@@ -256,11 +248,20 @@ fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityR
         line: None,
         path: "$.cart".to_owned(),
         entry: None,
-        expected: Compared::Limit { total_at_most_minor: max },
-        actual: Compared::Total { currency: currency.map(str::to_owned), total_minor: total },
+        expected,
+        actual,
         reason: String::new(),
         message: None,
     }
+}
+
+/// The finding for a total above the limit; `None`: beyond u64.
+fn above(max: u64, total: Option<u64>, currency: Option<&str>, rules: &SeverityRules) -> Finding {
+    over_the_limit(
+        rules,
+        Compared::Limit { total_at_most_minor: max },
+        Compared::Total { currency: currency.map(str::to_owned), total_minor: total },
+    )
     .say(Message::ExplicitMax {
         max: Money::new(max, currency),
         total: Money::new(total.unwrap_or(u64::MAX), currency),
