@@ -257,7 +257,11 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         if separated && members == 0 && request.is_word(index) && !refers_back && !is_frame_word(word) {
             let from = if article { index + 1 } else { index };
             let head = phrase_head(request, from, unit.end);
-            let explicit = (article && both && previous == "and") || (first && after_opener);
+            // "offering multiple hair care products": the list, not one of it.
+            let names_the_list = (from..=unit.end)
+                .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)))
+                .any(|at| is_frame_word(request.word(at)));
+            let explicit = (article && both && previous == "and") || (first && after_opener && !names_the_list);
             if head.is_some() || explicit {
                 // "a shop offering both a waterproof switch": the phrase
                 // read from "a" names the shop first; the product starts
@@ -560,6 +564,11 @@ mod tests {
         );
         // The first phrase after the shop's opener is a product even when
         // its head is no word the lexicon knows as one.
+        assert!(
+            cut("Find a shop offering multiple hair care products. I want a conditioner for damaged hair. Also, I \
+                 need a shampoo for frizzy hair.")
+                == vec!["a conditioner for damaged hair", "a shampoo for frizzy hair"]
+        );
         assert_eq!(
             cut("Find shops offering a carpenter square with a price above 318 PHP, a bonsai scissors, and an \
                  aluminum pool pole."),
