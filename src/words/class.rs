@@ -99,7 +99,7 @@ impl WordClass {
     }
 
     /// The entries with the mark, each as its words, in file order; see
-    /// [`phrase_list!`] for the slices the `Request` look-arounds take.
+    /// `phrase_list!` for the slices the `Request` look-arounds take.
     pub fn phrase_words(&'static self, mark: &str) -> Vec<Vec<&'static str>> {
         self.words_marked(mark).into_iter().map(|spelling| spelling.split(' ').collect()).collect()
     }
