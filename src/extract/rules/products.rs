@@ -262,7 +262,15 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
                 .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)))
                 .any(|at| is_frame_word(request.word(at)));
             let explicit = (article && both && previous == "and") || (first && after_opener && !names_the_list);
-            if head.is_some() || explicit {
+            // "offering luggage items that match these preferences:",
+            // "welding helmets that meet these criteria": the kind of the
+            // list that follows, not a product of it.
+            let introduces_a_list = first
+                && after_opener
+                && head.is_some_and(|head| {
+                    (head + 1..=unit.end).any(|at| matches!(request.word(at), "these" | "following"))
+                });
+            if (head.is_some() || explicit) && !introduces_a_list {
                 // "a shop offering both a waterproof switch": the phrase
                 // read from "a" names the shop first; the product starts
                 // after the frame.
@@ -568,6 +576,11 @@ mod tests {
             cut("Find a shop offering multiple hair care products. I want a conditioner for damaged hair. Also, I \
                  need a shampoo for frizzy hair.")
                 == vec!["a conditioner for damaged hair", "a shampoo for frizzy hair"]
+        );
+        assert_eq!(
+            cut("Find shops offering luggage items that match these preferences: First, a dark brown small \
+                 suitcase. Second, an orange rubber luggage."),
+            vec!["a dark brown small suitcase", "an orange rubber luggage"]
         );
         assert_eq!(
             cut("Find shops offering a carpenter square with a price above 318 PHP, a bonsai scissors, and an \
