@@ -44,6 +44,19 @@ fn benches(criterion: &mut Criterion) {
     criterion.bench_function("longest open request", |bench| {
         bench.iter(|| black_box(extractor.parse(black_box(&longest.request), &[], longest.today)))
     });
+    // Hostile input: one clause repeated 3,000 times (~20-50 KB). Linear
+    // passes keep this near a millisecond per KB; a pass that went
+    // quadratic would show here first (the unit test beside the parser
+    // only pins that such input parses and validates).
+    let mut hostile = criterion.benchmark_group("hostile input, 3000 repeats");
+    hostile.sample_size(10);
+    for word in ["today ", "ideally ", "must be x ", "Wilson ", "size 42 and 43 ", "one white one black ", "vegan "] {
+        let text = word.repeat(3000);
+        hostile.bench_function(word.trim(), |bench| {
+            bench.iter(|| black_box(extractor.parse(black_box(&text), &[], today)))
+        });
+    }
+    hostile.finish();
 }
 
 criterion_group!(extraction, benches);
