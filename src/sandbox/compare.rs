@@ -333,7 +333,7 @@ fn effect(decisions: &mut DecisionEffect, task: &Task, facts: Option<&Facts>, go
     for (cart, gold_ask) in task.carts.iter().zip(gold_asks) {
         let (ask, raised) = match facts {
             Some(facts) => {
-                let verdict = check(facts, &cart.cart, &allowed);
+                let verdict = check(&task.as_asked(facts), &cart.cart, &allowed);
                 let raised: BTreeSet<String> = verdict.codes(Severity::Block).into_iter().map(str::to_owned).collect();
                 (verdict.decision == Decision::Ask, Some(raised))
             }
@@ -433,7 +433,8 @@ pub async fn compare(
         .iter()
         .map(|task| {
             let allowed = task.allowed_items(catalog);
-            task.carts.iter().map(|cart| check(&task.gold, &cart.cart, &allowed).decision == Decision::Ask).collect()
+            let gold = task.as_asked(&task.gold);
+            task.carts.iter().map(|cart| check(&gold, &cart.cart, &allowed).decision == Decision::Ask).collect()
         })
         .collect();
 

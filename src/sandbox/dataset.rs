@@ -177,6 +177,14 @@ pub struct Task {
 }
 
 impl Task {
+    /// `facts` with what the request asks about charges beyond the items
+    /// (`Facts::asked`, issue 29), read from the request's words as
+    /// `check_order` reads them, so that a replay or a comparison decides as
+    /// the product does.
+    pub fn as_asked(&self, facts: &Facts) -> Facts {
+        Facts { asked: crate::words::charges::asked(&self.request), ..facts.clone() }
+    }
+
     pub fn right_carts(&self) -> impl Iterator<Item = &LabelledCart> {
         self.carts.iter().filter(|cart| cart.label == Label::Right)
     }
@@ -541,6 +549,17 @@ mod tests {
         assert_eq!((v1.name.as_str(), v1.tasks.len()), ("v1", 128));
         assert_eq!(v2.tasks.len(), 74);
         assert_eq!(v1.tasks(SplitFilter::Open).count(), 64);
+    }
+
+    #[test]
+    fn a_task_decides_with_what_its_request_asks_about_charges() {
+        let text = GOOD.replace("a red notebook", "a red notebook, gift wrapped, with no extra fees");
+        let task = &parse("t", "tasks.jsonl", &text, &catalog()).unwrap().tasks[0];
+        let asked = task.as_asked(&task.gold).asked;
+        assert!(asked.no_extra_charges, "{asked:?}");
+        assert_eq!(task.as_asked(&task.gold).color, task.gold.color, "the gold facts stay as they are");
+        let plain = &parse("t", "tasks.jsonl", GOOD, &catalog()).unwrap().tasks[0];
+        assert!(!plain.as_asked(&plain.gold).asked.no_extra_charges);
     }
 
     #[test]

@@ -277,7 +277,7 @@ pub fn judge(task: &Task, lines: &[CartLine], cart: &Cart, allowed: &[Item]) -> 
     if let Some(labelled) = task.carts.iter().find(|labelled| labelled.key() == key) {
         return (labelled.label, true, labelled.codes.clone());
     }
-    let verdict = check(&task.gold, cart, allowed);
+    let verdict = check(&task.as_asked(&task.gold), cart, allowed);
     let expected: BTreeSet<String> = verdict
         .codes(Severity::Block)
         .into_iter()
@@ -313,7 +313,7 @@ fn run_task(
     let (label, labelled, expected) = judge(task, &lines, &cart, allowed);
     let (decision, raised) = match facts {
         Ok(facts) => {
-            let verdict = check(facts, &cart, allowed);
+            let verdict = check(&task.as_asked(facts), &cart, allowed);
             let raised: Vec<String> = verdict.codes(Severity::Block).into_iter().map(str::to_owned).collect();
             (verdict.decision, raised)
         }
