@@ -286,8 +286,9 @@ fn http_client() -> reqwest::Client {
     reqwest::Client::builder().timeout(Duration::from_secs(20)).build().unwrap()
 }
 
-/// The JSON-RPC reply with `id` in a JSON body or an SSE stream.
-fn reply_in(body: &str, id: Option<&Value>) -> Option<Value> {
+/// The JSON-RPC reply with `id` in a JSON body or an SSE stream (also
+/// what `principals` reads its replies with).
+pub(crate) fn reply_in(body: &str, id: Option<&Value>) -> Option<Value> {
     let id = id?;
     let is_reply = |value: &Value| value.get("id") == Some(id);
     if let Ok(value) = serde_json::from_str::<Value>(body) {

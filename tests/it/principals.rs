@@ -13,6 +13,8 @@ use asasked::principal::tokens::TokenFile;
 use asasked::service::{Service, SystemClock};
 use serde_json::{Value, json};
 
+use crate::faults::reply_in;
+
 const BIN: &str = env!("CARGO_BIN_EXE_asasked");
 const FACTS: &str = r#"{"brand":"Nike","model":"Pegasus 41","color":"white","size_label":"42"}"#;
 const REQUEST: &str = "Nike Pegasus 41, white, size 42 please";
@@ -90,7 +92,7 @@ impl Client {
         let mut body = String::new();
         while let Some(chunk) = response.chunk().await.unwrap() {
             body.push_str(&String::from_utf8_lossy(&chunk));
-            if message.get("id").is_some() && reply_in(&body, &message["id"]).is_some() {
+            if message.get("id").is_some() && reply_in(&body, Some(&message["id"])).is_some() {
                 break;
             }
         }
@@ -101,7 +103,7 @@ impl Client {
         let id = self.next_id;
         self.next_id += 1;
         let body = self.post(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await?;
-        Ok(reply_in(&body, &json!(id)).unwrap_or_else(|| panic!("{method}: no reply in {body}")))
+        Ok(reply_in(&body, Some(&json!(id))).unwrap_or_else(|| panic!("{method}: no reply in {body}")))
     }
 
     /// A plain GET with this client's token: the status and the JSON body.
@@ -116,17 +118,6 @@ impl Client {
         let reply = self.request("tools/call", json!({"name": "check_order", "arguments": arguments})).await?;
         Ok(reply["result"].clone())
     }
-}
-
-fn reply_in(body: &str, id: &Value) -> Option<Value> {
-    let is_reply = |value: &Value| value.get("id") == Some(id);
-    if let Ok(value) = serde_json::from_str::<Value>(body) {
-        return is_reply(&value).then_some(value);
-    }
-    body.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-        .find(is_reply)
 }
 
 /// The check arguments of `REQUEST` with the catalog item `id`.
