@@ -1060,6 +1060,11 @@ fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
     for requirement in list {
         let text: String = requirement.text.chars().take(MAX_REQUIREMENT_CHARS).collect();
         let text = text.trim().to_owned();
+        // A clause's leftover ("weighing up", "capability") is no
+        // requirement a person would recognise (issue 28 §6).
+        if crate::words::requirement::is_fragment(&text) {
+            continue;
+        }
         if !text.is_empty() && !texts.iter().any(|known| fold(known) == fold(&text)) && texts.len() < MAX_REQUIREMENTS {
             texts.push(text);
         }
