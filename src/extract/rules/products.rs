@@ -122,7 +122,10 @@ pub fn segments(request: &Request) -> Vec<Segment> {
         segment.member = is_member(request, segment.parts[0].0);
     }
     let members = found.iter().filter(|segment| segment.member).count();
-    if found.len() < 2 || (found.iter().all(|segment| segment.head.is_none()) && marked_units + members < 2) {
+    // "both a … and a …", "both a …, as well as a …": two, said so.
+    let both = found.len() == 2
+        && (0..request.len()).any(|at| request.word(at) == "both" && matches!(request.word(at + 1), "a" | "an"));
+    if found.len() < 2 || (found.iter().all(|segment| segment.head.is_none()) && marked_units + members < 2 && !both) {
         return Vec::new();
     }
     found
@@ -279,7 +282,7 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
             // list says so: "both a … and a …", after the shop's verb ("and
             // also offers a blue garland"), a member of a list after its
             // colon ("all of these: a cream …, a soil conditioner …").
-            let explicit = (article && both && previous == "and")
+            let explicit = (article && both && (previous == "and" || as_well_as(request, index)))
                 || (first && after_opener && !names_the_list)
                 || (article && !names_the_list && SHOP_FRAME.has_mark(previous, "opens") && !first)
                 || (article && !names_the_list && unit.listed && (first || matches!(previous, "," | "and")));
@@ -317,6 +320,33 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         starts.drain(..first_member);
     }
     starts
+}
+
+/// A member segment past its opening words ("another item is", "one",
+/// "a third"), and whether those words say what the member is ("another
+/// item is a cordless drill from DEWALT": a product of its own, where
+/// "another has LazFlash" only states a property of the list's kind).
+pub fn past_the_member(request: &Request, segment: &Segment) -> (Segment, bool) {
+    let Some(&(start, end)) = segment.parts.first() else { return (segment.clone(), false) };
+    let mut at = start;
+    if matches!(request.word(at), "a" | "an") && LIST_MEMBERS.has_mark(request.word(at + 1), "nth") {
+        at += 2;
+    } else if LIST_MEMBERS.has_mark(request.word(at), "member") {
+        at += 1;
+    }
+    while matches!(request.word(at), "item" | "product") {
+        at += 1;
+    }
+    let names = request.word(at) == "is" && matches!(request.word(at + 1), "a" | "an");
+    if names {
+        at += 1;
+    }
+    if at > end {
+        return (segment.clone(), false);
+    }
+    let mut past = segment.clone();
+    past.parts[0].0 = at;
+    (past, names)
 }
 
 /// Whether a list member opens at `index`: "one" before a word that makes
@@ -580,6 +610,37 @@ mod tests {
                 "a set of wooden coffee coasters priced from 79 to 346 PHP",
                 "a set of calabash wooden bowls with lids"
             ]
+        );
+    }
+
+    #[test]
+    fn both_a_and_as_well_as_a_are_two_products_whatever_their_heads() {
+        assert_eq!(
+            cut("Find a shop offering both a moisturizing cream for all skin types, priced above 497 PHP, as well \
+                 as a white perfumed powder with a gorgeous scent."),
+            vec![
+                "a moisturizing cream for all skin types, priced above 497 PHP",
+                "a white perfumed powder with a gorgeous scent"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_member_that_is_a_product_names_it() {
+        let text = "Find shops offering power tools where one item has an LED light feature, and another item is a \
+                    cordless drill from DEWALT.";
+        let request = Request::new(text);
+        let found = segments(&request);
+        let read: Vec<(String, bool)> = found
+            .iter()
+            .map(|segment| {
+                let (past, names) = past_the_member(&request, segment);
+                (past.text(&request), names)
+            })
+            .collect();
+        assert_eq!(
+            read,
+            vec![("has an LED light feature".to_owned(), false), ("a cordless drill from DEWALT".to_owned(), true)]
         );
     }
 
