@@ -95,7 +95,7 @@ pub fn write_canonical_of<T: serde::Serialize + ?Sized>(value: &T, out: &mut Vec
     value.serialize(canonical::Writer { out })
 }
 
-/// The serializer behind [`write_canonical_of`].
+/// The serializer behind [`super::write_canonical_of`].
 mod canonical {
     use std::borrow::Cow;
     use std::ops::Range;
