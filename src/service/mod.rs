@@ -29,7 +29,7 @@ use crate::catalog::Catalog;
 use crate::checks::CheckPolicy;
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
-use crate::evidence::{Appended, Draft, LinkError, RecordStore, StoreError};
+use crate::evidence::{Appended, Body, Draft, LinkError, RecordStore, StoreError};
 use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
@@ -670,7 +670,7 @@ impl Inner {
             previous_record_id,
             request,
             sealed_at: acf::rfc3339(self.clock.now()),
-            body: record.to_body()?,
+            body: Body::of(&record).map_err(StoreError::from)?,
         };
         match self.store.append(draft).await? {
             Ok(Appended::New(_)) => Ok(presentation.finish(record.result)),

@@ -12,6 +12,7 @@
 //! ("SPF 50 Sun Protection Lotion", "Weekly Planner", "Gift Wrap Paper
 //! Roll").
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use super::class::CHARGES;
@@ -47,9 +48,34 @@ static PHRASES: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The phrases of each mark, in file order. Every check reads its request
+/// for several marks; looking each phrase's marks up again at every word
+/// was most of a sealed check's reading of charges (issue 31 §6).
+static MARKED: LazyLock<BTreeMap<&'static str, Vec<&'static Phrase>>> = LazyLock::new(|| {
+    let mut marked: BTreeMap<&'static str, Vec<&'static Phrase>> = BTreeMap::new();
+    for phrase in PHRASES.iter() {
+        for mark in &phrase.marks {
+            let phrases = marked.entry(mark.as_str()).or_default();
+            // A phrase listing a mark twice is still one phrase of it.
+            if !phrases.last().is_some_and(|last| std::ptr::eq(*last, phrase)) {
+                phrases.push(phrase);
+            }
+        }
+    }
+    marked
+});
+
+/// The phrases with `mark`, in file order.
+fn marked(mark: &str) -> &'static [&'static Phrase] {
+    MARKED.get(mark).map_or(&[], Vec::as_slice)
+}
+
 /// A text cut into words as the file lists them (folded, `ё` as `е`).
 pub fn tokens(text: &str) -> Vec<String> {
-    normalize::words(text).into_iter().map(|word| word.replace('ё', "е")).collect()
+    normalize::words(text)
+        .into_iter()
+        .map(|word| if word.contains('ё') { word.replace('ё', "е") } else { word })
+        .collect()
 }
 
 fn word_matches(listed: &str, word: &str) -> bool {
@@ -67,10 +93,11 @@ fn matches_at(phrase: &Phrase, tokens: &[String], start: usize) -> bool {
 
 /// Each occurrence of a phrase with `mark`: (start, length, phrase).
 fn occurrences<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = (usize, usize, &'static Phrase)> + 'a {
+    let phrases = marked(mark);
     (0..tokens.len()).flat_map(move |start| {
-        PHRASES
+        phrases
             .iter()
-            .filter(move |phrase| phrase.marks.iter().any(|listed| listed == mark))
+            .copied()
             .filter(move |phrase| matches_at(phrase, tokens, start))
             .map(move |phrase| (start, phrase.words.len(), phrase))
     })
@@ -82,17 +109,21 @@ fn has_mark(tokens: &[String], mark: &str) -> bool {
 
 /// Whether one word is listed with `mark`.
 fn word_has_mark(word: &str, mark: &str) -> bool {
-    PHRASES.iter().any(|phrase| {
-        phrase.words.len() == 1
-            && phrase.marks.iter().any(|listed| listed == mark)
-            && word_matches(&phrase.words[0], word)
-    })
+    marked(mark).iter().any(|phrase| phrase.words.len() == 1 && word_matches(&phrase.words[0], word))
 }
 
 /// The first period the words name, if any.
 pub fn period(tokens: &[String]) -> Option<Period> {
+    // Only the phrases that name a period can give one (in file order, as
+    // all of them were read before).
+    static PERIODIC: LazyLock<Vec<&'static Phrase>> = LazyLock::new(|| {
+        PHRASES
+            .iter()
+            .filter(|phrase| Period::MARKS.iter().any(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark)))
+            .collect()
+    });
     (0..tokens.len()).find_map(|start| {
-        PHRASES.iter().filter(|phrase| matches_at(phrase, tokens, start)).find_map(|phrase| {
+        PERIODIC.iter().filter(|phrase| matches_at(phrase, tokens, start)).find_map(|phrase| {
             Period::MARKS
                 .iter()
                 .find(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark))
