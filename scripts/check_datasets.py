@@ -18,8 +18,8 @@ Checks:
             split by the dev set's hash rule; carts of inline items (catalog item
             shape, task-local ids `<task id>/...` that are not catalog ids, category
             `devset`; the answer items of the several-product rows may have a null
-            brand or level and an `attributes` object), >= 1 right cart, wrong carts
-            with valid block codes. Its labels
+            brand or level and an `attributes` object, and their carts state their
+            shipping), >= 1 right cart, wrong carts with valid block codes. Its labels
             are NOT recomputed with refguard.py: refguard reads only the FORMAT.md
             facts, and the dev-set gold uses the issue 11 extensions (brand_any,
             color_any, size_any, color_not, explicit_max_currency; code
@@ -260,6 +260,16 @@ def check_real(catalog):
                 err(f"{tid}: wrong cart needs valid codes (never 'other'), has {codes}")
             if label == "right" and codes:
                 err(f"{tid}: right cart with codes {codes}")
+            if set(c) - {"label", "items", "codes", "shipping"}:
+                err(f"{tid}: unknown cart fields {sorted(set(c) - {'label', 'items', 'codes', 'shipping'})}")
+            if "shipping" in c:
+                shipping = c["shipping"]
+                if t.get("note") != devset_carts.REAL_NOTE:
+                    err(f"{tid}: only the answer products' carts state their shipping")
+                elif (not isinstance(shipping, dict) or set(shipping) != {"price_cents", "currency"}
+                      or not isinstance(shipping["price_cents"], int) or isinstance(shipping["price_cents"], bool)
+                      or shipping["price_cents"] < 0 or not re.fullmatch(r"[A-Z]{3}", str(shipping["currency"]))):
+                    err(f"{tid}: shipping is not {{price_cents, currency}}: {shipping}")
             for entry in c.get("items", []):
                 item = entry.get("item")
                 if set(entry) != {"item", "quantity"} or not isinstance(item, dict):

@@ -61,7 +61,10 @@ attribute (with the shop services), the price in PHP, `delivery_days` the days
 from `today` to the session's delivery date, one unit; `level` and
 `final_sale` null, as the benchmark does not say them. The data has no
 description or category, so none is written; the category is `devset` as for
-every item here. The wrong carts are built from that right cart as above,
+every item here. Each of these carts states the session's shipping charge
+(`shipping`: `{"price_cents": 0, "currency": "PHP"}`), which an item of the
+catalog shape cannot carry: without it, free shipping asked would be asked
+about on every such cart, as on a checkout that does not say its shipping. The wrong carts are built from that right cart as above,
 each with one gold fact violated on the item the fact is read on: for a
 colour or size (shared facts, checked on every item), the first item whose
 colour or size is the stated one, else the first item.
@@ -126,7 +129,8 @@ DEFAULT_DELIVERY_DAYS = 2
 
 def answer_items():
     """Per item dev set task id: its right cart as items of the catalog shape
-    (without ids), from the flat form, with the ACP session's delivery."""
+    (without ids), from the flat form, with the ACP session's delivery, and
+    the session's shipping charge."""
     carts = {}
     for source in ITEM_SOURCES:
         for text in source.read_text(encoding="utf-8").splitlines():
@@ -139,6 +143,8 @@ def answer_items():
             (option,) = [o for o in session["fulfillment_options"] if o["id"] == selected["option_id"]]
             delivery = datetime.date.fromisoformat(option["latest_delivery_time"][:10])
             days = (delivery - datetime.date.fromisoformat(task["today"])).days
+            (charge,) = [total["amount"] for total in option["totals"] if total["type"] == "total"]
+            shipping = {"price_cents": charge, "currency": session["currency"].upper()}
             items = []
             for entry in right["flat"]:
                 if entry["quantity"] != 1:
@@ -160,7 +166,7 @@ def answer_items():
                 if entry.get("attributes"):
                     item["attributes"] = entry["attributes"]
                 items.append(item)
-            carts[task["id"]] = (task["split"], task["request"], items)
+            carts[task["id"]] = (task["split"], task["request"], items, shipping)
     return carts
 
 
@@ -240,14 +246,16 @@ class Row:
         gold = self.gold
         # The answer items of a several-product row, when they hold the gold.
         self.real = None
+        self.shipping = None
         if self.id.startswith(REAL_PREFIX):
             if self.id not in answers:
                 raise ValueError(f"{self.id}: not in the item dev set")
-            split, request, items = answers[self.id]
+            split, request, items, shipping = answers[self.id]
             if split != split_of(self.id) or request != row["request"]:
                 raise ValueError(f"{self.id}: the item dev set's task has another split or request")
             if real_cart_holds(gold, items):
                 self.real = [dict(id=f"{self.id}/right{n + 1}", **item) for n, item in enumerate(items)]
+                self.shipping = shipping
         self.lines = gold.get("lines", [])
         self.currency = gold.get("explicit_max_currency") or ("RUB" if row["lang"] == "ru" else "USD")
         counts = [line.get("quantity") or 1 for line in self.lines] or [gold.get("quantity") or 1]
@@ -292,6 +300,12 @@ class Row:
                     for n, line in enumerate(self.lines)]
         return [{"item": self.item("right"), "quantity": self.gold.get("quantity") or 1}]
 
+    def right_cart(self):
+        cart = {"label": "right", "items": self.right_entries()}
+        if self.shipping is not None:
+            cart["shipping"] = self.shipping
+        return cart
+
     def real_target(self, field):
         """The answer item a shared colour or size fact is violated on: the
         first that states the accepted value, else the first."""
@@ -309,7 +323,8 @@ class Row:
                 raise ValueError(f"{self.id}: {name} is not violated on an answer item")
             target = self.real_target(field)
             entries[target] = {"item": dict(self.real[target], id=f"{self.id}/{name}", **first), "quantity": 1}
-            return {"name": name, "cart": {"label": "wrong", "items": entries, "codes": sorted(codes)}}
+            cart = {"label": "wrong", "items": entries, "shipping": self.shipping, "codes": sorted(codes)}
+            return {"name": name, "cart": cart}
         if first is not None:
             line = self.lines[0] if self.lines else None
             entries[0] = {"item": self.item(name, line, **first), "quantity": entries[0]["quantity"]}
@@ -388,7 +403,7 @@ class Row:
             "lang": row["lang"],
             "today": row["today"],
             "gold": gold,
-            "carts": [{"label": "right", "items": self.right_entries()}] + self.wrongs(),
+            "carts": [self.right_cart()] + self.wrongs(),
         }
         if other_must:
             task["expect_ask_on_right"] = ["other"]
