@@ -377,10 +377,12 @@ fn said_of_nth(request: &Request, unit: Unit, found: usize) -> Vec<(usize, usize
             place => place.parse::<usize>().ok()?.checked_sub(1).filter(|owner| *owner < found),
         }
     };
-    if nth(unit.start).is_none() {
+    // "For the first item, look for white color …": the same, said with "for".
+    let first = if request.word(unit.start) == "for" { unit.start + 1 } else { unit.start };
+    if nth(first).is_none() {
         return Vec::new();
     }
-    let opens: Vec<usize> = (unit.start..=unit.end).filter(|at| nth(*at).is_some()).collect();
+    let opens: Vec<usize> = (first..=unit.end).filter(|at| nth(*at).is_some()).collect();
     let mut pieces = Vec::new();
     for (position, &start) in opens.iter().enumerate() {
         let end = opens.get(position + 1).map_or(unit.end, |&next| last_word_before(request, next));
@@ -641,6 +643,18 @@ mod tests {
         assert_eq!(
             read,
             vec![("has an LED light feature".to_owned(), false), ("a cordless drill from DEWALT".to_owned(), true)]
+        );
+    }
+
+    #[test]
+    fn for_the_first_item_is_said_of_the_first_product() {
+        assert_eq!(
+            cut("Find a shop offering both a polyester tape and a neck tape. For the first item, look for white \
+                 color and priced above 15 pesos. For the second, search for pink color."),
+            vec![
+                "a polyester tape. the first item, look for white color and priced above 15 pesos",
+                "a neck tape. the second, search for pink color"
+            ]
         );
     }
 
