@@ -337,6 +337,21 @@ pub fn render(message: &Message) -> String {
                 "An extractor ({extractor}) read that you want to be able to return it, which the request does not say; ignored"
             )
         }
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::Product)), value } => {
+            format!(
+                "An extractor ({extractor}) read that you asked for '{value}', which the request does not say; ignored"
+            )
+        }
+        Message::Dropped {
+            extractor,
+            field: Spoken::Field(FieldRef::Line { index, field: FieldName::Product }),
+            value,
+        } => {
+            format!(
+                "An extractor ({extractor}) read item {} as '{value}', which the request does not say; ignored",
+                index + 1
+            )
+        }
         Message::Dropped { extractor, field, value } => format!(
             "An extractor ({extractor}) read {} as '{value}', which the request does not say; ignored",
             spoken(field)

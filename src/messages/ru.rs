@@ -378,6 +378,21 @@ pub fn render(message: &Message) -> String {
                 "Модуль разбора запроса ({extractor}) решил, что вам нужна возможность возврата, но в запросе этого нет; не учтено"
             )
         }
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::Product)), value } => {
+            format!(
+                "Модуль разбора запроса ({extractor}) решил, что вы просили «{value}», но в запросе этого нет; не учтено"
+            )
+        }
+        Message::Dropped {
+            extractor,
+            field: Spoken::Field(FieldRef::Line { index, field: FieldName::Product }),
+            value,
+        } => {
+            format!(
+                "Модуль разбора запроса ({extractor}) прочитал позицию {} как «{value}», но в запросе этого нет; не учтено",
+                index + 1
+            )
+        }
         Message::Dropped { extractor, field, value } => format!(
             "Модуль разбора запроса ({extractor}) прочитал {} как «{value}», но в запросе этого нет; не учтено",
             spoken(field)
