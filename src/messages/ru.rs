@@ -322,6 +322,9 @@ pub fn render(message: &Message) -> String {
         Message::NoFeesMet { text } => format!("«{text}»: магазин не добавляет сборов."),
         Message::AddonMet { text, item } => format!("«{text}»: в корзине есть «{}».", name(item)),
         Message::Addon { item } => format!("В корзину добавлено «{}», а вы этого не просили.", name(item)),
+        Message::RecurringMet { text, item } => {
+            format!("«{text}»: «{}» — регулярная доставка, которую вы просили.", name(item))
+        }
         Message::ShippingCharged { shipping } => {
             format!("Вы просили бесплатную доставку, а в корзине доставка стоит {}.", shipping.show(','))
         }
