@@ -556,3 +556,52 @@ async fn a_sigkill_between_attempted_and_the_answer_never_resubmits_and_stays_un
     assert!(receipt_validator().is_valid(&settled["receipt"]), "{settled}");
     assert_eq!((reference.submissions(), reference.created()), (1, 1));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pay_order_over_mcp_pays_an_approved_origin_once_for_the_callers_principal() {
+    use super::principals::{Client, tokens_command};
+    let setup = setup().await;
+    let reference = &setup.reference;
+    let elsewhere = Reference::start().await;
+    let token = tokens_command(&setup.data, &["add", "agent"]).trim().to_owned();
+    let payer =
+        Payer::new(PayLedger::open(&setup.data).unwrap(), Approval::Origins(vec![reference.origin.clone()])).unwrap();
+    let server = asasked::mcp::CheckServer::new(setup.service.clone(), false).with_payer(payer);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let options = asasked::mcp::HttpOptions {
+        tokens: Some(asasked::principal::tokens::TokenFile::in_folder(&setup.data)),
+        ..asasked::mcp::HttpOptions::default()
+    };
+    tokio::spawn(asasked::mcp::serve_http(server, listener, options, std::future::pending()));
+    let mut agent = Client::connect(&base, &token).await.unwrap();
+
+    let tools = agent.request("tools/list", json!({})).await.unwrap();
+    let tool = tools["result"]["tools"].as_array().unwrap().iter().find(|tool| tool["name"] == "pay_order").unwrap();
+    assert_eq!(tool["inputSchema"]["required"], json!(["check", "payment"]), "{tool}");
+    assert!(tool["description"].as_str().unwrap().contains("NEVER pay again"));
+
+    let arguments = serde_json::to_value(pay_request(reference, "shoe-003", "139.99")).unwrap();
+    let call = |arguments: Value| json!({"name": "pay_order", "arguments": arguments});
+    let reply = agent.request("tools/call", call(arguments.clone())).await.unwrap();
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!((&result["payment"], &result["submitted"]), (&json!("succeeded"), &json!(true)), "{reply}");
+    let request_id = result["request_id"].as_str().unwrap();
+    // The ledger entry is the caller's principal's, not the local one's.
+    let ledger = setup.payer.ledger();
+    assert!(ledger.request(Some("agent"), request_id).await.unwrap().is_some());
+    assert!(ledger.request(None, request_id).await.unwrap().is_none());
+    let reply = agent.request("tools/call", call(arguments)).await.unwrap();
+    assert_eq!(reply["result"]["structuredContent"]["submitted"], json!(false), "{reply}");
+
+    // An origin this server does not approve: refused before any check.
+    let other = serde_json::to_value(pay_request(&elsewhere, "shoe-003", "139.99")).unwrap();
+    let reply = agent.request("tools/call", call(other)).await.unwrap();
+    assert_eq!(reply["result"]["isError"], json!(true), "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("is not an approved payment origin"), "{text}");
+    assert_eq!(
+        (reference.submissions(), elsewhere.submissions(), elsewhere.profile_reads.load(Ordering::SeqCst)),
+        (1, 0, 0)
+    );
+}
