@@ -358,7 +358,10 @@ impl Payer {
         let stored = match self.ledger.create(created).await? {
             Creation::New(stored) => stored,
             Creation::Existing(stored) => {
-                if stored.created.snapshot_digest != snapshot_digest {
+                // A settled request's saved receipt is returned whatever the
+                // profile says now (§6.10); an unsettled one is not continued
+                // under another profile (§2).
+                if !stored.is_final() && stored.created.snapshot_digest != snapshot_digest {
                     return Err(PayError::ProfileChanged { request_id, origin: action.origin });
                 }
                 stored

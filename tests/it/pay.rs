@@ -435,6 +435,10 @@ async fn pending_stays_pending_and_a_changed_profile_is_refused() {
     reference.set(|knobs| knobs.changed_profile = false);
     let settled = setup.payer.reconcile(&setup.service, &request_id).await.unwrap();
     assert_eq!((settled.payment, settled.submitted), (PaymentState::Succeeded, false));
+    // A settled payment's saved receipt is returned whatever the profile says now.
+    reference.set(|knobs| knobs.changed_profile = true);
+    let saved = setup.payer.pay(&setup.service, pay_request(reference, "shoe-003", "139.99")).await.unwrap();
+    assert_eq!((saved.payment, saved.receipt), (PaymentState::Succeeded, settled.receipt));
     assert_eq!(reference.submissions(), 1);
 }
 
