@@ -55,6 +55,10 @@ static MINIMUM_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "minim
 /// spending and a shop's terms ("don't spend over", "orders over $50").
 static NOT_A_FLOOR_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "not-a-floor-before");
 
+/// Words right before a minimum that make it a shop's shipping terms
+/// ("free shipping over $50"), not a floor of the item's price.
+static SHIPPING_TERMS: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "shipping-terms");
+
 /// Words after a minimum that make it a tolerance or a ceiling, not a
 /// floor ("above $200 is fine", "anything over $100 is too much").
 static TOLERANCE_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "tolerance-after");
@@ -266,8 +270,10 @@ fn is_floor(request: &Request, amount: &Amount) -> bool {
                 && (super::negation::is_requirement_negation(request.word(at)) || request.word(at).ends_with("n't"))
         })
     });
+    let shipping_terms = request.preceded_by(floor_start(request, first), 1, &SHIPPING_TERMS);
     minimum
         && !negated
+        && !shipping_terms
         && (window == 0 || !request.preceded_by(first, window, &NOT_A_FLOOR_BEFORE))
         && !request.followed_by(amount.last, 2, &TOLERANCE_AFTER)
 }
@@ -676,6 +682,10 @@ mod tests {
         assert_eq!(floor("don't spend over $50"), None);
         assert_eq!(floor("not more than $30"), None);
         assert_eq!(floor("free shipping on orders over $50"), None);
+        assert_eq!(floor("free shipping over $50"), None);
+        assert_eq!(floor("доставка от 1000 рублей"), None);
+        assert_eq!(floor("a car accessory with cash on delivery for more than 83 PHP"), Some((8300, Some("PHP"))));
+        assert_eq!(floor("a car accessory with free shipping for more than 83 PHP"), Some((8300, Some("PHP"))));
         assert!(floor("a notebook with free shipping and priced above 40 pesos").is_some());
         assert_eq!(floor("a notebook not priced above 40 pesos"), None);
         assert_eq!(floor("не дороже 1000 рублей"), None);

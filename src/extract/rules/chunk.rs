@@ -118,7 +118,17 @@ pub fn phrases(request: &Request, end: usize) -> Vec<Phrase> {
             };
         }
         let start = index;
-        while index < end && !is_separator(request.word(index)) && !request.phrase_at(index, &["а", "также"]) {
+        // "a fabric conditioner (1 piece, box packaging) with …": what the
+        // parentheses hold is the product's own, whatever separates it.
+        let mut depth = 0usize;
+        while index < end
+            && (depth > 0 || (!is_separator(request.word(index)) && !request.phrase_at(index, &["а", "также"])))
+        {
+            match request.word(index) {
+                "(" => depth += 1,
+                ")" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
             index += 1;
         }
         let piece = read_piece(request, start, index - 1);
@@ -169,6 +179,17 @@ fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
 /// last item after ", and".
 fn continues(request: &Request, before: &Phrase, piece: &Phrase, joint: Joint) -> bool {
     if before.open && piece.head.is_none() {
+        return true;
+    }
+    // "a black t-shirt, size large, with a shirt collar": a piece that opens
+    // with an attaching word after a comma or "and" is said of the product
+    // before; its noun is a part. Not after a sentence's end or a
+    // semicolon, and not "for"/"для" ("…. For my son, gloves").
+    let first = request.word(piece.start);
+    if is_attaching(first)
+        && !crate::words::class::ATTACHING_WORDS.has_mark(first, "recipient")
+        && matches!(request.word_before(piece.start, 1), "," | "and" | "и")
+    {
         return true;
     }
     let words = (piece.start..=piece.end).filter(|at| request.is_word(*at)).count();
@@ -262,6 +283,11 @@ mod tests {
         ));
         assert!(!several("a 13.25 by 8 inch vanity lamp with a glass shade and a satin nickel finish"));
         assert!(!several("a laundry bag for shoes and socks"));
+        assert!(!several("a black unisex t-shirt, size large, with a shirt collar, plain pattern, regular fit"));
+        assert!(!several("a black metal floor lamp, with a swing arm, and with a fabric shade"));
+        assert!(!several(
+            "a fabric conditioner (1 piece, box packaging, cherry blossom scent) with price from 261 PHP"
+        ));
         assert!(!several("a laundry bag for shoes, socks"));
         assert!(!several("a green long handle bath & body brushes"));
         assert!(!several("black cotton t-shirts in medium with a crew neck and short sleeves"));

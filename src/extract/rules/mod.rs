@@ -129,7 +129,7 @@ impl RulesExtractor {
     /// same field ("make it 43"), while "43 is fine too" only marks the field
     /// soft; excluded brands and free-text requirements accumulate.
     pub fn parse(&self, request: &str, answers: &[String], today: NaiveDate) -> ExtractedFacts {
-        let parsed = parse_text(&self.vocabulary, request, today, false);
+        let parsed = parse_text(&self.vocabulary, request, today, Said::Request);
         let mut facts = parsed.facts;
         if self.product_lines && parsed.several && facts.lines.is_empty() {
             lines_of_products(&self.vocabulary, request, today, &mut facts);
@@ -137,7 +137,7 @@ impl RulesExtractor {
         drop_orphan_alternatives(&mut facts);
         for answer in answers {
             let expects_size = facts.size_label.is_some() || facts.lines.iter().any(|line| line.size_label.is_some());
-            let later = parse_text(&self.vocabulary, answer, today, expects_size).facts;
+            let later = parse_text(&self.vocabulary, answer, today, Said::Answer { expects_size }).facts;
             overlay(&mut facts, later);
         }
         drop_orphan_alternatives(&mut facts);
@@ -152,7 +152,7 @@ impl RulesExtractor {
     /// `clause::FILLER`). Pure, like [`RulesExtractor::parse`]; for
     /// `asasked extract` to show the person's words next to the facts.
     pub fn read_clauses(&self, text: &str, today: NaiveDate) -> Vec<ClauseReading> {
-        let parsed = parse_text(&self.vocabulary, text, today, false);
+        let parsed = parse_text(&self.vocabulary, text, today, Said::Request);
         clause::report(&parsed.request, &parsed.outcomes)
     }
 }
@@ -195,7 +195,7 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         let (segment, member_named) =
             if segment.member { products::past_the_member(&request, segment) } else { (segment.clone(), false) };
         let said = segment.text(&request);
-        let part = parse_text(vocabulary, &said, today, false).facts;
+        let part = parse_text(vocabulary, &said, today, Said::OneProduct).facts;
         // What a line cannot hold (an excluded colour, "black or navy", a
         // second model, a refund wish or a deadline the order does not
         // already have) keeps the whole segment as a requirement: never lost.
@@ -271,7 +271,7 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
     let frame = if runs.is_empty() {
         ExtractedFacts::default()
     } else {
-        parse_text(vocabulary, &runs.join(". "), today, false).facts
+        parse_text(vocabulary, &runs.join(". "), today, Said::Request).facts
     };
     let said_of_the_frame = |text: &String| {
         let said = Request::new(text);
@@ -326,6 +326,19 @@ struct Mention {
     at: usize,
 }
 
+/// What a text read by [`parse_text`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Said {
+    /// A request, or the frame around its products.
+    Request,
+    /// An answer to the guard's question; after a size question a bare
+    /// number is a size.
+    Answer { expects_size: bool },
+    /// One product's segment of a request that lists several
+    /// (`products::segments`): only a marked list in it is several products.
+    OneProduct,
+}
+
 /// Reads one request: each pass below is one rule's call, in a fixed order.
 ///
 /// One function, longer than the ~80 lines a function should be (issue 27
@@ -335,7 +348,7 @@ struct Mention {
 /// reads only what the earlier ones left: brands before money, money before
 /// counts). Splitting it means first gathering that state in one struct,
 /// a change of its own.
-fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_size: bool) -> Parsed {
+fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said) -> Parsed {
     let mut request = Request::new(text);
     let mut facts = ExtractedFacts::default();
     let mut mentions: Vec<Mention> = Vec::new();
@@ -493,7 +506,8 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     }
 
     let named_tokens = request.consumed.clone();
-    let several = scope::several_products(&request);
+    let several =
+        if said == Said::OneProduct { scope::marked_list(&request) } else { scope::several_products(&request) };
     let before_money = request.consumed.clone();
     let prices = money::read(&mut request);
     // Of several products, a price said of one is that product's condition
@@ -544,7 +558,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, expects_siz
     }
 
     let mut sizes = size::extract(&mut request);
-    if sizes.is_empty() && expects_size {
+    if sizes.is_empty() && matches!(said, Said::Answer { expects_size: true }) {
         sizes.extend(size::bare_size(&mut request));
     }
     let colours = colour::extract(&mut request);

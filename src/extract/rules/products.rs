@@ -62,6 +62,10 @@ struct Unit {
     /// soil conditioner …, and a healing oil …"): its article-led phrases
     /// are the list's members, whatever their heads.
     listed: bool,
+    /// Opened by an ordinal or a number ("Lastly,", "(3)", "2)"): one
+    /// product, so a bare noun after a comma in it ("a phone running
+    /// Android, 5000 mah battery, IPS LCD display") is a part of it.
+    numbered: bool,
 }
 
 /// The request's product segments, in order, and nothing else: the tokens
@@ -111,6 +115,7 @@ pub fn segments(request: &Request) -> Vec<Segment> {
             }
             continue;
         }
+        let starts = if unit.numbered { &starts[..1] } else { &starts[..] };
         for (position, &(start, head)) in starts.iter().enumerate() {
             let end = starts.get(position + 1).map_or(unit.end, |&(next, _)| last_word_before(request, next));
             found.push(Segment::new(start, end, head));
@@ -138,11 +143,12 @@ fn units(request: &Request) -> Vec<Unit> {
     let mut start = 0;
     let mut marked = false;
     let mut index = 0;
-    let close = |units: &mut Vec<Unit>, start: usize, end: usize, marked: bool, listed: bool| {
+    let close = |units: &mut Vec<Unit>, start: usize, end: usize, marked: bool, listed: bool, numbered: bool| {
         if let Some(end) = (start..end).rev().find(|at| request.is_word(*at)) {
-            units.push(Unit { start, end, marked, listed });
+            units.push(Unit { start, end, marked, listed, numbered });
         }
     };
+    let mut numbered = false;
     let mut listed = false;
     let mut depth = 0usize;
     while index < request.len() {
@@ -159,7 +165,8 @@ fn units(request: &Request) -> Vec<Unit> {
             && depth == 0
             && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
         if matches!(word, "." | "!" | "?" | ";") || colon_cut {
-            close(&mut units, start, index, marked, listed);
+            close(&mut units, start, index, marked, listed, numbered);
+            numbered = false;
             start = index + 1;
             // "these items: a cat food …; a dog food …; and an oil …": after
             // a list's colon or semicolon, an article opens a list member,
@@ -173,16 +180,17 @@ fn units(request: &Request) -> Vec<Unit> {
             continue;
         }
         if let Some(length) = marker_at(request, index) {
-            close(&mut units, start, index, marked, listed);
+            close(&mut units, start, index, marked, listed, numbered);
             start = index + length;
             marked = true;
             listed = false;
+            numbered = true;
             index += length;
             continue;
         }
         index += 1;
     }
-    close(&mut units, start, request.len(), marked, listed);
+    close(&mut units, start, request.len(), marked, listed, numbered);
     units
 }
 
@@ -254,6 +262,9 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
                     || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
                     || (!with_articles && matches!(previous, "," | ":")))
                 && request.is_word(index)
+                // "…, and also comes with free shipping", "…, available in
+                // red": a verb or a filler goes on about the product before.
+                && !crate::words::is_filler(word)
                 // "…, 10 cup": a measure of the product before, not another.
                 && !word.starts_with(|character: char| character.is_ascii_digit())
                 && !(word == "as" && request.word(index + 1) == "well")));
@@ -623,6 +634,29 @@ mod tests {
             vec![
                 "a moisturizing cream for all skin types, priced above 497 PHP",
                 "a white perfumed powder with a gorgeous scent"
+            ]
+        );
+    }
+
+    #[test]
+    fn and_also_before_a_verb_goes_on_about_the_product_before() {
+        assert_eq!(
+            cut(
+                "Find a shop offering both a skincare set, as well as a cooking oil that costs over 111 PHP, and also \
+                 comes with free shipping."
+            ),
+            vec!["a skincare set", "a cooking oil that costs over 111 PHP, and also comes with free shipping"]
+        );
+    }
+
+    #[test]
+    fn a_numbered_unit_is_one_product_with_its_parts() {
+        assert_eq!(
+            cut("First, a smartphone with GPS, priced above 10 PHP. Lastly, the shop should have a phone running \
+                 Android, 5000 mah battery, IPS LCD display, and priced over 5123 PHP."),
+            vec![
+                "a smartphone with GPS, priced above 10 PHP",
+                "a phone running Android, 5000 mah battery, IPS LCD display, and priced over 5123 PHP"
             ]
         );
     }

@@ -21,13 +21,35 @@ static LIST_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(LIST_WORDS, "list-mar
 /// Verbs of asking for a product, after "also" ("Also, I need a fabric spray").
 static ASKING: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("asking"));
 
+/// Whether what follows a list marker can be a product: ", and also
+/// offers a …", ", and also basketball shoes …" can; ", and also comes with
+/// free shipping" goes on about the product before (a filler that neither
+/// opens a product nor asks for one).
+fn opens_a_member(request: &Request, index: usize, marker: &[&str]) -> bool {
+    if marker.last() != Some(&"also") {
+        return true;
+    }
+    let next = request.word(index + marker.len());
+    !crate::words::is_filler(next) || ASKING.contains(&next) || crate::words::class::SHOP_FRAME.has_mark(next, "opens")
+}
+
 /// Whether the request names several unrelated products.
 pub fn several_products(request: &Request) -> bool {
+    let voucher = super::clause::voucher_start(request).unwrap_or(usize::MAX);
+    marked_list(request) || super::chunk::several_products(request, voucher)
+}
+
+/// Whether the words say they list several products: a marker, ordinals,
+/// article-led items. Within one product's segment (`products::segments`)
+/// only these count: its unmarked nouns ("triple cameras, OLED display")
+/// are its parts, since the segments were cut where the list said so.
+pub fn marked_list(request: &Request) -> bool {
     let mut ordinals = 0usize;
     let mut article_items = 0usize;
     for index in 0..request.len() {
         let word = request.word(index);
-        if LIST_MARKERS.iter().any(|marker| request.phrase_at(index, marker)) {
+        if LIST_MARKERS.iter().any(|marker| request.phrase_at(index, marker) && opens_a_member(request, index, marker))
+        {
             return true;
         }
         // "a shop that offers", "shops offering", "a store that sells".
@@ -85,10 +107,9 @@ pub fn several_products(request: &Request) -> bool {
             }
         }
     }
-    // Lists nobody marks ("a red hoodie and black jeans"): two product
-    // phrases with different heads, before a voucher's rules.
-    let voucher = super::clause::voucher_start(request).unwrap_or(usize::MAX);
-    ordinals >= 2 || article_items >= 2 || super::chunk::several_products(request, voucher)
+    // Lists nobody marks ("a red hoodie and black jeans": two product
+    // phrases with different heads) are `chunk`'s.
+    ordinals >= 2 || article_items >= 2
 }
 
 /// Whether the words from `from` to the end of its clause are an add-on
@@ -160,5 +181,7 @@ mod tests {
         assert!(!several("i need a black, rubber sole workboot in size 11.5"));
         assert!(!several("a unisex t-shirt for both men and women"));
         assert!(!several("i want a black and a white shirt"));
+        assert!(!several("a yellow cooking oil, organic, over 111 PHP, and also comes with free shipping"));
+        assert!(several("a black men's bracelet with LazFlash deals, and also offers a blue garland"));
     }
 }
