@@ -62,7 +62,10 @@ mod tests {
         // The title says leather, the attribute canvas: met, and never contradicted.
         let both = item(vec!["MEN LEATHER BELT"], vec![("Belt material", "canvas")]);
         assert!(matches!(read("made of leather", &both), Reading::Met(_)));
-        assert_eq!(read("simple pattern", &item(vec!["Belt"], vec![("Pattern", "plain")])), Reading::Unknown);
+        // "simple" is alike "plain" in WordNet's adjective clusters.
+        let plain = item(vec!["Belt"], vec![("Pattern", "plain")]);
+        assert_eq!(read("simple pattern", &plain), Reading::Met(Said { quote: "plain".into() }));
+        assert_eq!(read("relaxed style", &plain), Reading::Unknown);
         assert_eq!(read("65W", &item(vec!["USB-C charger 65 W"], vec![])), Reading::Met(Said { quote: "65 W".into() }));
         // A shop's category: met by the item's words, else a note.
         let penlight = item(vec!["LED Penlight Bag Clip"], vec![]);

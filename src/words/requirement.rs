@@ -210,28 +210,59 @@ pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
             }
         }
     }
-    let content: Vec<&Token> = wanted
-        .iter()
-        .enumerate()
-        .filter(|(index, token)| {
+    let content: Vec<usize> = (0..wanted.len())
+        .filter(|&index| {
+            let token = &wanted[index];
             !words.is_filler(&token.folded)
-                && !measured.contains(index)
-                && !counted(*index)
-                && !(!services.is_empty() && (in_service(*index) || super::service::is_perk(&token.folded)))
+                && !measured.contains(&index)
+                && !counted(index)
+                && !(!services.is_empty() && (in_service(index) || super::service::is_perk(&token.folded)))
         })
-        .map(|(_, token)| token)
         .collect();
     if content.is_empty() && services.is_empty() && measured.is_empty() {
         return None;
     }
     let item_tokens = item.all_tokens();
-    for token in content {
-        let found = item_tokens.iter().find(|candidate| same_token(candidate, token))?;
-        if !quoted.contains(&found.original) {
-            quoted.push(found.original.clone());
+    // The same word first; an adjective WordNet says is alike ("simple" for
+    // "plain") only where the item does not say the word itself.
+    let found = |token: &Token| {
+        item_tokens
+            .iter()
+            .find(|candidate| same_token(candidate, token))
+            .or_else(|| item_tokens.iter().find(|candidate| super::adjective::alike(&candidate.folded, &token.folded)))
+    };
+    let alternatives = alternatives(&wanted, &content);
+    for &index in &content {
+        // "textured or embroidered pattern": either word will do.
+        let partner = alternatives.iter().find_map(|&(left, right)| match index {
+            _ if index == left => Some(right),
+            _ if index == right => Some(left),
+            _ => None,
+        });
+        let said = found(&wanted[index]).or_else(|| partner.and_then(|partner| found(&wanted[partner])))?;
+        if !quoted.contains(&said.original) {
+            quoted.push(said.original.clone());
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// The content words an "or" offers as alternatives ("textured or
+/// embroidered", "slip-on or pull-on"): the nearest content word before
+/// each "or"/"или" and the nearest after it, as indices into `wanted`.
+/// One word each side: in "textured or embroidered pattern" the pattern is
+/// asked either way.
+fn alternatives(wanted: &[Token], content: &[usize]) -> Vec<(usize, usize)> {
+    wanted
+        .iter()
+        .enumerate()
+        .filter(|(_, token)| super::class::LIST_WORDS.has_mark(&token.folded, "alternative"))
+        .filter_map(|(at, _)| {
+            let left = content.iter().rev().find(|&&index| index < at)?;
+            let right = content.iter().find(|&&index| index > at)?;
+            Some((*left, *right))
+        })
+        .collect()
 }
 
 /// Where an item states a measure: the same amount in another metric unit
@@ -478,6 +509,26 @@ mod tests {
         assert_eq!(met("textured pattern", &["Pattern", "texture / embroide"]).as_deref(), Some("texture"));
         assert_eq!(met("из натуральной кожи", &["Ремень, натуральная кожа"]).as_deref(), Some("натуральная кожа"));
         assert_eq!(met("use", &["User manual"]), None, "short words are compared whole");
+    }
+
+    #[test]
+    fn either_word_of_an_or_will_do_and_the_rest_is_still_asked() {
+        let plate = ["Ceramic Square Plate", "Pattern", "texture / embroidery"];
+        assert_eq!(met("textured or embroidered pattern", &plate).as_deref(), Some("texture"));
+        assert_eq!(
+            met("slip-on or pull-on closure", &["Boots", "Closure type", "pull on"]).as_deref(),
+            Some("pull Closure")
+        );
+        assert_eq!(met("slip-on or pull-on closure", &["Boots", "pull on"]), None, "the closure is not said");
+        assert_eq!(met("red or blue handle", &["Green Mug"]), None);
+        assert_eq!(met("кожаный или замшевый", &["Ремень замшевый"]).as_deref(), Some("замшевый"));
+    }
+
+    #[test]
+    fn an_adjective_word_net_says_is_alike_meets_it() {
+        assert_eq!(met("simple pattern", &["Leather Belt", "Pattern", "plain"]).as_deref(), Some("plain"));
+        assert_eq!(met("with a simple design", &["Short Wallet", "Pattern", "plain"]).as_deref(), Some("plain"));
+        assert_eq!(met("simple pattern", &["Leather Belt", "Pattern", "floral"]), None);
     }
 
     #[test]
