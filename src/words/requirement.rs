@@ -213,7 +213,12 @@ pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
     let content: Vec<usize> = (0..wanted.len())
         .filter(|&index| {
             let token = &wanted[index];
+            // "up to", "smaller than", "between": a bound is met where the
+            // item states the very measure ("under 25 mm" for "a dial smaller
+            // than 25mm"); another number is never met, and never read here
+            // as contradicted either (`super::contradiction`).
             !words.is_filler(&token.folded)
+                && !words.not_a_value.contains(&token.folded)
                 && !measured.contains(&index)
                 && !counted(index)
                 && !(!services.is_empty() && (in_service(index) || super::service::is_perk(&token.folded)))
@@ -522,6 +527,16 @@ mod tests {
         assert_eq!(met("slip-on or pull-on closure", &["Boots", "pull on"]), None, "the closure is not said");
         assert_eq!(met("red or blue handle", &["Green Mug"]), None);
         assert_eq!(met("кожаный или замшевый", &["Ремень замшевый"]).as_deref(), Some("замшевый"));
+    }
+
+    #[test]
+    fn a_bound_is_met_where_the_item_states_the_very_measure() {
+        let watch = ["Women's Watch", "Watch dial size", "under 25 mm", "Water resistant", "3 m"];
+        assert_eq!(met("dial smaller than 25mm", &watch).as_deref(), Some("25 mm dial"));
+        assert_eq!(met("water resistance up to 3 meters", &watch).as_deref(), Some("3 m Water resistant"));
+        assert_eq!(met("dial smaller than 20mm", &watch), None);
+        let curtain = ["Shower Curtain", "Curtain length", "160cm - 300cm"];
+        assert_eq!(met("length between 160cm and 300cm", &curtain).as_deref(), Some("160 cm 300 cm length"));
     }
 
     #[test]

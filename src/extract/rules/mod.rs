@@ -230,6 +230,11 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         // 40mm, and another …") names no product of its own: "dial" is a
         // part of the watch, and the kind is said before the members.
         let product = if segment.member && !member_named {
+            // "one is in English": what the reading took for the product is
+            // a requirement of the member ("English"), kept in its words.
+            if let Some(said) = part.product {
+                other.insert(0, said);
+            }
             None
         } else {
             part.product.or_else(|| segment.head.map(|head| request.original(head, head)))

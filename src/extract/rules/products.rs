@@ -229,7 +229,7 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
     if past_shop {
         index = opened;
     }
-    let after_opener = past_shop || (index > unit.start && SHOP_FRAME.has_mark(request.word_before(index, 1), "opens"));
+    let after_opener = past_shop || (index > unit.start && opens_before(request, index));
     let mut depth = 0usize;
     let mut members = 0usize;
     let mut both = false;
@@ -256,7 +256,7 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
                 || (article
                     && (matches!(previous, "," | "and" | "&" | "plus")
                         || as_well_as(request, index)
-                        || SHOP_FRAME.has_mark(previous, "opens")))
+                        || opens_before(request, index)))
                 || (!article
                 && (matches!(previous, "и" | "and") && !closes_a_set(request, index, unit.end)
                     || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
@@ -295,7 +295,7 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
             // colon ("all of these: a cream …, a soil conditioner …").
             let explicit = (article && both && (previous == "and" || as_well_as(request, index)))
                 || (first && after_opener && !names_the_list)
-                || (article && !names_the_list && SHOP_FRAME.has_mark(previous, "opens") && !first)
+                || (article && !names_the_list && opens_before(request, index) && !first)
                 || (article && !names_the_list && unit.listed && (first || matches!(previous, "," | "and")));
             // "offering luggage items that match these preferences:",
             // "welding helmets that meet these criteria": the kind of the
@@ -426,6 +426,17 @@ fn past_the_shop(request: &Request, start: usize, head: usize) -> usize {
     at
 }
 
+/// Whether the word before `index` opens a product phrase ("offering a
+/// …"); "has", "have" only where the shop has it ("a shop that has a …"),
+/// not a product ("a tray that … has an oem model").
+fn opens_before(request: &Request, index: usize) -> bool {
+    let Some(verb) = index.checked_sub(1) else { return false };
+    let word = request.word(verb);
+    SHOP_FRAME.has_mark(word, "opens")
+        && (!SHOP_FRAME.has_mark(word, "owned")
+            || (verb.saturating_sub(4)..verb).any(|at| SHOP_FRAME.has_mark(request.word(at), "shop")))
+}
+
 /// The head of the noun phrase starting at `from`: the last product word
 /// before an attaching word ("with", "for", "priced"), a separator or the
 /// unit's end. "A set of …", "a pair of …": the phrase goes on past "of"
@@ -471,6 +482,10 @@ fn skip_frame(request: &Request, from: usize, start: usize) -> usize {
     let mut at = from;
     while at < start {
         let word = request.word(at);
+        // "…: one for pregnant pets …": a member opens here.
+        if is_member(request, at) {
+            break;
+        }
         let frame = is_frame_word(word) || (FILLERS.contains(word) && !matches!(word, "a" | "an" | "for" | "the"));
         // "looking for a …", "searching for …": "for" of the asking.
         let asking_for = word == "for" && at > from;
@@ -524,9 +539,21 @@ fn referred(request: &Request, unit: Unit, found: &[Segment]) -> Option<usize> {
     if request.word(at) != "the" {
         return None;
     }
-    let named = (at + 1..=unit.end.min(at + 3)).find(|index| is_head_word(request.word(*index)))?;
+    let named = (at + 1..=unit.end.min(at + 3)).rfind(|index| is_head_word(request.word(*index)))?;
     let stem = product_stem(request.word(named));
-    found.iter().rposition(|segment| segment.head.is_some_and(|head| product_stem(request.word(head)) == stem))
+    let same_head = |segment: &Segment| segment.head.is_some_and(|head| product_stem(request.word(head)) == stem);
+    // "For the cadet hat, …" after "both a cadet hat and a bucket hat": the
+    // one whose words before its head are these too.
+    let modifiers: Vec<&str> = (at + 1..named).map(|index| request.word(index)).collect();
+    let said_alike = |segment: &Segment| {
+        let head = segment.head.unwrap_or(0);
+        let start = segment.parts[0].0;
+        modifiers.iter().all(|word| (start..head).any(|index| request.word(index) == *word))
+    };
+    found
+        .iter()
+        .rposition(|segment| same_head(segment) && said_alike(segment))
+        .or_else(|| found.iter().rposition(same_head))
 }
 
 /// Whether `start..=end` is said of the shop or the search, not of one
@@ -657,6 +684,45 @@ mod tests {
             vec![
                 "a smartphone with GPS, priced above 10 PHP",
                 "a phone running Android, 5000 mah battery, IPS LCD display, and priced over 5123 PHP"
+            ]
+        );
+    }
+
+    #[test]
+    fn what_a_product_has_is_no_product_and_the_one_referred_to_is_named_alike() {
+        assert_eq!(
+            cut(
+                "Find shops offering a ring box with cash on delivery, a seedling tray that is free form in shape and \
+                 has an oem model, and a set of snapback straps priced above 2 PHP."
+            ),
+            vec![
+                "a ring box with cash on delivery",
+                "a seedling tray that is free form in shape and has an oem model",
+                "a set of snapback straps priced above 2 PHP"
+            ]
+        );
+        assert_eq!(
+            cut("Find a shop offering both a cadet hat and a bucket hat. For the cadet hat, I want one size. For the \
+                 bucket hat, it should have a plain pattern."),
+            vec![
+                "a cadet hat. For the cadet hat, I want one size",
+                "a bucket hat. For the bucket hat, it should have a plain pattern"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_another_and_a_third_are_members() {
+        assert_eq!(
+            cut(
+                "Find shops offering at least three items: one for pregnant pets in the vitamins category priced above \
+                 32 PHP, another in pet soap that's a moisturizing type and costs more than 41 PHP, and a third milk \
+                 enhancer or vitamin for dogs or cats that comes with complimentary shipping."
+            ),
+            vec![
+                "one for pregnant pets in the vitamins category priced above 32 PHP",
+                "another in pet soap that's a moisturizing type and costs more than 41 PHP",
+                "a third milk enhancer or vitamin for dogs or cats that comes with complimentary shipping"
             ]
         );
     }
