@@ -34,7 +34,7 @@ pub fn pay(
         }
     };
     if let Some(request_id) = &result.request_id {
-        eprintln!("asasked: payment request {request_id} recorded in {}", payer.ledger().path().display());
+        eprintln!("asasked: payment request {request_id} recorded in {}", payer.ledger().location());
     }
     serde_json::to_writer_pretty(&mut *out, &result)?;
     writeln!(out)?;

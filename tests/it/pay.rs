@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use asasked::pay::ledger::PayLedger;
+use asasked::pay::ledger::{PayLedger, PaymentLedger};
 use asasked::pay::{AmountField, Approval, PayError, PayRequest, PayResult, Payer, Payment, PaymentState};
 use asasked::service::CheckRequest;
 use axum::extract::{Path as UrlPath, State};
