@@ -54,8 +54,8 @@ pub enum JournalError {
     #[error("{path} is broken at line {line}: {reason}")]
     Broken { path: PathBuf, line: u64, reason: String },
     /// The blocking task running the call was cancelled or panicked.
-    #[error("{0}'s task stopped")]
-    Interrupted(&'static str),
+    #[error("{0}: its task stopped")]
+    Interrupted(PathBuf),
 }
 
 /// One journal file and this handle's index of it. Cheap to clone; clones
@@ -140,7 +140,7 @@ impl<I: Index> Journal<I> {
         let journal = self.clone();
         tokio::task::spawn_blocking(move || work(journal))
             .await
-            .unwrap_or_else(|_| Err(JournalError::Interrupted(I::NAME).into()))
+            .unwrap_or_else(|_| Err(JournalError::Interrupted(self.path.clone()).into()))
     }
 
     fn write(&self, state: &mut State<I>, file: &mut File, entry: I::Entry) -> Result<(), JournalError> {
@@ -283,8 +283,9 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("j.jsonl");
         let journal = Journal::<FirstWins>::open(path.clone()).unwrap();
-        let refused: Result<(), String> =
-            journal.append(|_| Err::<(Option<Put>, ()), _>(JournalError::Interrupted("x"))).map_err(|e| e.to_string());
+        let refused: Result<(), String> = journal
+            .append(|_| Err::<(Option<Put>, ()), _>(JournalError::Interrupted("x".into())))
+            .map_err(|error| error.to_string());
         assert!(refused.is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
         put(&journal, "a", 1);

@@ -894,8 +894,7 @@ fn pg_service(url: &str, facts: &Path, keys: &Path) -> (Service, asasked::pg::Pg
 async fn two_instances_sharing_postgres_never_redeem_one_verdict_twice() {
     let url = fresh_database(&admin_url(), "redeem").await;
     let directory = tempfile::tempdir().unwrap();
-    let facts = directory.path().join("facts.json");
-    std::fs::write(&facts, FACTS).unwrap();
+    let facts = facts_file(directory.path());
     let keys = directory.path().join("keys");
     let mut bases = Vec::new();
     for _ in 0..2 {
@@ -967,8 +966,7 @@ async fn two_instances_sharing_postgres_never_submit_one_payment_request_twice()
     use asasked::pay::{Approval, Payer, PaymentState};
     let url = fresh_database(&admin_url(), "pay").await;
     let directory = tempfile::tempdir().unwrap();
-    let facts = directory.path().join("facts.json");
-    std::fs::write(&facts, FACTS).unwrap();
+    let facts = facts_file(directory.path());
     let keys = directory.path().join("keys");
     let reference = Reference::start().await;
     // The service records a payment, then answers late: every other call
