@@ -19,6 +19,8 @@
 //! Each line prints total, service and overhead p50, p99 and max. Run:
 //! `cargo bench --bench pay`.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,25 +28,11 @@ use std::time::{Duration, Instant};
 
 use asasked::pay::ledger::PayLedger;
 use asasked::pay::{AmountField, Approval, PayRequest, Payer, Payment, PaymentState};
-use asasked::service::{CheckRequest, Service, SystemClock};
 use axum::extract::{Path as UrlPath, State};
 use axum::http::HeaderMap;
 use serde_json::{Value, json};
 
 const PAYMENTS: usize = 200;
-const FACTS: &str = r#"{"brand":"Nike","model":"Pegasus 41","color":"white","size_label":"42"}"#;
-
-fn service(directory: &Path, data: &Path) -> Service {
-    let facts = directory.join("facts.json");
-    std::fs::write(&facts, FACTS).expect("facts");
-    let names = [asasked::extract::name::ExtractorName::Fixed(facts)];
-    let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).expect("extractors"));
-    let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().expect("catalog")));
-    let keys = asasked::receipt::KeyRing::open_or_create(&data.join("keys")).expect("keys");
-    let store = asasked::evidence::EvidenceStore::open(data).expect("store");
-    Service::new(extractors, catalog, store, Arc::new(SystemClock)).with_receipts(Arc::new(keys))
-}
-
 /// The reference service: payments by idempotency key, and the nanoseconds
 /// spent in its handlers.
 #[derive(Clone, Default)]
@@ -168,43 +156,19 @@ async fn start() -> Reference {
     reference
 }
 
-fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
-    let index = ((sorted.len() as f64 * fraction).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[index]
-}
-
-fn summary(mut latencies: Vec<Duration>) -> String {
-    latencies.sort();
-    format!(
-        "p50={:.2} p99={:.2} max={:.2} ms",
-        percentile(&latencies, 0.50).as_secs_f64() * 1e3,
-        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
-        latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
-    )
-}
-
-fn check(index: usize) -> CheckRequest {
-    serde_json::from_value(json!({
-        "request": format!("Nike Pegasus 41, white, size 42 please (order {index})"),
-        "cart": [{"id": "shoe-003", "quantity": 1}],
-        "today": "2026-11-02",
-    }))
-    .expect("arguments")
-}
-
 async fn scenario(label: &str, root: &Path, checked_before: bool) {
     let directory = tempfile::Builder::new().prefix("asasked-pay-").tempdir_in(root).expect("temp dir");
     let data = directory.path().join("data");
-    let service = service(directory.path(), &data);
+    let service = common::service(directory.path(), &data);
     let reference = start().await;
     let payer = Payer::new(PayLedger::open(&data).expect("ledger"), Approval::Any).expect("payer");
     if checked_before {
         for index in 0..PAYMENTS {
-            service.check_order(check(index)).await.expect("check");
+            service.check_order(common::check(index)).await.expect("check");
         }
     }
     let request = |index: usize| PayRequest {
-        check: check(index),
+        check: common::check(index),
         payment: Payment {
             profile: format!("{}/agentic.json", reference.origin),
             action: "pay-order".into(),
@@ -230,21 +194,17 @@ async fn scenario(label: &str, root: &Path, checked_before: bool) {
         overhead.push(elapsed.saturating_sub(busy));
     }
     println!(
-        "pay/{label}: n={PAYMENTS} total {} | service {} | overhead {}",
-        summary(total),
-        summary(inside),
-        summary(overhead)
+        "pay/{label}: total {} | service {} | overhead {}",
+        common::summary(total),
+        common::summary(inside),
+        common::summary(overhead)
     );
 }
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     runtime.block_on(async {
-        let mut roots = vec![("disk", std::env::temp_dir())];
-        if Path::new("/dev/shm").is_dir() {
-            roots.push(("tmpfs", std::path::PathBuf::from("/dev/shm")));
-        }
-        for (medium, root) in &roots {
+        for (medium, root) in &common::roots() {
             scenario(&format!("{medium}/fresh-check"), root, false).await;
             scenario(&format!("{medium}/checked-before"), root, true).await;
         }

@@ -15,44 +15,17 @@
 //! The verdicts are made beforehand through the service (not timed). Run:
 //! `cargo bench --bench redeem`.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use asasked::mcp::HttpOptions;
 use asasked::redeem::file::FileLedger;
-use asasked::service::{CheckRequest, Service, SystemClock};
 use serde_json::{Value, json};
 
 const REDEMPTIONS: usize = 300;
-const FACTS: &str = r#"{"brand":"Nike","model":"Pegasus 41","color":"white","size_label":"42"}"#;
-
-fn service(directory: &Path, data: &Path) -> Service {
-    let facts = directory.join("facts.json");
-    std::fs::write(&facts, FACTS).expect("facts");
-    let names = [asasked::extract::name::ExtractorName::Fixed(facts)];
-    let extractors = Arc::new(asasked::extractors::build(&names, &|_| None).expect("extractors"));
-    let catalog = Some(Arc::new(asasked::catalog::Catalog::embedded().expect("catalog")));
-    let keys = asasked::receipt::KeyRing::open_or_create(&data.join("keys")).expect("keys");
-    let store = asasked::evidence::EvidenceStore::open(data).expect("store");
-    Service::new(extractors, catalog, store, Arc::new(SystemClock)).with_receipts(Arc::new(keys))
-}
-
-fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
-    let index = ((sorted.len() as f64 * fraction).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[index]
-}
-
-fn report(name: &str, mut latencies: Vec<Duration>) {
-    latencies.sort();
-    println!(
-        "{name}: n={} p50={:.2} ms p99={:.2} ms max={:.2} ms",
-        latencies.len(),
-        percentile(&latencies, 0.50).as_secs_f64() * 1e3,
-        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
-        latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
-    );
-}
 
 async fn post(http: &reqwest::Client, url: &str, key: &str, body: &Value) -> (Duration, Value) {
     let started = Instant::now();
@@ -64,16 +37,10 @@ async fn post(http: &reqwest::Client, url: &str, key: &str, body: &Value) -> (Du
 async fn scenario(label: &str, root: &Path) {
     let directory = tempfile::Builder::new().prefix("asasked-redeem-").tempdir_in(root).expect("temp dir");
     let data = directory.path().join("data");
-    let service = service(directory.path(), &data);
+    let service = common::service(directory.path(), &data);
     let mut bodies = Vec::with_capacity(REDEMPTIONS);
     for index in 0..REDEMPTIONS {
-        let arguments = json!({
-            "request": format!("Nike Pegasus 41, white, size 42 please (order {index})"),
-            "cart": [{"id": "shoe-003", "quantity": 1}],
-            "today": "2026-11-02",
-        });
-        let request: CheckRequest = serde_json::from_value(arguments).expect("arguments");
-        let result = service.check_order(request).await.expect("check");
+        let result = service.check_order(common::check(index)).await.expect("check");
         let receipt = result.receipt.expect("a proceed is signed");
         bodies.push(json!({"receipt": receipt, "cart": [{"id": "shoe-003", "quantity": 1}]}));
     }
@@ -105,18 +72,16 @@ async fn scenario(label: &str, root: &Path) {
         assert_eq!(outcome["status"], "succeeded", "{outcome}");
         replay.push(elapsed);
     }
-    report(&format!("redeem/first/{label}"), first);
-    report(&format!("redeem/second-key/{label}"), second);
-    report(&format!("redeem/replay/{label}"), replay);
+    println!("redeem/first/{label}: {}", common::summary(first));
+    println!("redeem/second-key/{label}: {}", common::summary(second));
+    println!("redeem/replay/{label}: {}", common::summary(replay));
 }
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     runtime.block_on(async {
-        scenario("disk", &std::env::temp_dir()).await;
-        let shm = Path::new("/dev/shm");
-        if shm.is_dir() {
-            scenario("tmpfs", shm).await;
+        for (medium, root) in &common::roots() {
+            scenario(medium, root).await;
         }
     });
 }

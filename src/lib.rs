@@ -20,6 +20,7 @@
 //! - [`acf`]: findings rendered as ACF v0.2 messages and conformity, and ACF v0.1.
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
 //! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
+//! - [`journal`]: an append-only JSON Lines file shared by a machine's processes under `flock`, folded into an index (the embedded payment and redemption ledgers).
 //! - [`principal`]: who a call is for (the local principal, or a named one of the bearer-token file).
 //! - [`pay`]: the guarded payment: check, then pay at most once through a publisher's Agentic Action Profile, and its ledger.
 //! - [`redeem`]: redemption of a `proceed` at most once (the merchant's side), and its ledger.
@@ -49,6 +50,8 @@ pub mod extract;
 pub mod extractors;
 pub mod facts;
 pub mod finding;
+#[cfg(feature = "server")]
+pub mod journal;
 pub mod lines;
 #[cfg(feature = "server")]
 pub mod mcp;

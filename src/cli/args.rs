@@ -70,7 +70,8 @@ pub enum Command {
     /// Check the cart, then pay at most once through a payment service's
     /// Agentic Action Profile (--profile, --action, --input): on ask nothing
     /// is paid and the question is printed; on proceed the payment is
-    /// recorded in the data folder before it is sent, submitted once,
+    /// recorded (in the data folder, or the --store database) before it is
+    /// sent, submitted once,
     /// reconciled through the service's status and verified. Running it
     /// again with the same arguments never pays again: it only reads the
     /// status (as --reconcile REQUEST_ID does). Prints the result as JSON.
@@ -227,7 +228,8 @@ pub struct ServeArguments {
     pub session_idle_timeout: u64,
     /// Offer the pay_order tool, paying only this origin
     /// (`https://shop.example`; `http` only on localhost): repeatable. The
-    /// payment ledger is the data folder's.
+    /// payment ledger is the data folder's, or the --store database's
+    /// (instances sharing it never submit one request twice).
     #[arg(long, value_name = "ORIGIN")]
     pub pay_origin: Vec<String>,
     #[command(flatten)]

@@ -343,6 +343,19 @@ pub fn redemption_ledger(
     }
 }
 
+/// Where the guarded payment records its requests: the data folder's
+/// ledger, or the PostgreSQL database every instance shares, so that
+/// instances never submit one request twice.
+pub fn payment_ledger(
+    options: &ServiceOptions,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<std::sync::Arc<dyn crate::pay::ledger::PaymentLedger>, CommandError> {
+    match StoreChoice::resolve(options.store.as_ref(), env)? {
+        StoreChoice::Embedded => Ok(crate::pay::ledger::PayLedger::open(&options.data_dir)?.into()),
+        StoreChoice::Postgres(url) => Ok(open_postgres(&url)?.into()),
+    }
+}
+
 /// The PostgreSQL store at `url`, after checking that it answers and has
 /// this binary's schema: a server refuses to start rather than fail every
 /// check.

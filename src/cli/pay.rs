@@ -1,15 +1,14 @@
 //! `asasked pay`: the guarded payment from the command line. Checks the cart
 //! as `check --request` does, then pays at most once through the payment
 //! service's Agentic Action Profile (`crate::pay`), with the payment ledger
-//! in the data folder beside the evidence. `--reconcile REQUEST_ID` only
+//! beside the evidence (the data folder's, or the `--store` database's). `--reconcile REQUEST_ID` only
 //! reads a payment's status. The result is printed as JSON; the person
 //! running it named the profile, so any origin is approved.
 
 use std::io::Write;
 
 use super::args::PayArguments;
-use super::{CommandError, InputError, Outcome, build_service, read_flag_json, runtime};
-use crate::pay::ledger::PayLedger;
+use super::{CommandError, InputError, Outcome, build_service, payment_ledger, read_flag_json, runtime};
 use crate::pay::{AmountField, AmountUnit, Approval, PayError, PayRequest, Payer, Payment, PaymentState};
 use crate::service::{Answer, CheckError, CheckRequest};
 
@@ -21,7 +20,7 @@ pub fn pay(
 ) -> Result<Outcome, CommandError> {
     let options = arguments.service.options();
     let service = build_service(&options, env)?;
-    let payer = Payer::new(PayLedger::open(&options.data_dir)?, Approval::Any)?;
+    let payer = Payer::new(payment_ledger(&options, env)?, Approval::Any)?;
     let result = match &arguments.reconcile {
         Some(request_id) => runtime()?.block_on(payer.reconcile(&service, request_id))?,
         None => {
@@ -34,7 +33,7 @@ pub fn pay(
         }
     };
     if let Some(request_id) = &result.request_id {
-        eprintln!("asasked: payment request {request_id} recorded in {}", payer.ledger().path().display());
+        eprintln!("asasked: payment request {request_id} recorded in {}", payer.ledger().location());
     }
     serde_json::to_writer_pretty(&mut *out, &result)?;
     writeln!(out)?;

@@ -53,7 +53,7 @@ pub fn serve(
             .iter()
             .map(|origin| crate::pay::profile::origin_of(origin).map_err(crate::pay::PayError::from))
             .collect::<Result<Vec<_>, _>>()?;
-        let ledger = crate::pay::ledger::PayLedger::open(&options.data_dir)?;
+        let ledger = super::payment_ledger(&options, env)?;
         server = server.with_payer(crate::pay::Payer::new(ledger, crate::pay::Approval::Origins(origins))?);
     }
     // Redemptions are recorded beside the evidence: in the data folder's

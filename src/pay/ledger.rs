@@ -1,21 +1,22 @@
-//! The payment wrapper's ledger: `payments.jsonl` in the data folder, one
-//! JSON line per event of a payment request, append-only.
+//! The payment wrapper's ledger: where a payment request is recorded before
+//! it is sent, marked before it is submitted, and its outcomes after.
 //!
 //! Why here, and why this way. The profile asks the client to persist a
 //! request before sending it and to mark the attempt before the network
 //! call (§6.2–6.3), durably, isolated by principal and execution
-//! environment; and to serialise concurrent execution of one request. The
-//! data folder is that environment's own place (the evidence log and the
-//! redemption ledger are there), and a JSON Lines file under an exclusive
-//! `flock`, fsynced before the call returns, gives exactly that to every
-//! process of the machine: the CLI and a running server that share a data
-//! folder see one ledger, and two of them can never both mark one request
-//! attempted, so it is submitted at most once. The kernel drops the lock of
-//! a process that dies, even by SIGKILL, and a line without its final
-//! newline (a write cut short before its fsync, so nobody relied on it) is
-//! cut off by the next writer. It is not the evidence log (that seals
-//! checks; a payment refers to one by `record_id`) nor the redemption
-//! ledger (that is the merchant's side of a verdict, this the agent's).
+//! environment; and to serialise concurrent execution of one request. Two
+//! ledgers keep that contract ([`PaymentLedger`]): the embedded
+//! [`PayLedger`], `payments.jsonl` in the data folder, one JSON line per
+//! event, append-only, on a [`crate::journal::Journal`] (an exclusive
+//! `flock` from catching up to the fsync, so the CLI and a running server
+//! that share a data folder see one ledger and two of them can never both
+//! mark one request attempted; a torn last line is cut by the next writer);
+//! and PostgreSQL (`crate::pg`, with `--store postgres://…`), one row per
+//! request whose attempt is marked by a conditional update, so that
+//! instances sharing the database submit a request id at most once. It is
+//! not the evidence log (that seals checks; a payment refers to one by
+//! `record_id`) nor the redemption ledger (that is the merchant's side of a
+//! verdict, this the agent's).
 //!
 //! Events: `created` (the request id bound to principal, origin, action,
 //! snapshot, exact input and the check's record, before anything is sent),
@@ -24,16 +25,17 @@
 //! `failed`) is never followed by another.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::AgenticReceipt;
 use super::profile::Snapshot;
+use crate::journal::{Index, Journal, JournalError};
 
 /// The ledger file inside the data folder.
 pub const LEDGER_FILE: &str = "payments.jsonl";
@@ -103,17 +105,15 @@ impl Request {
 /// The ledger's failures: the call that got one recorded nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
-    #[error("payment ledger {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("payment ledger {path} is broken at line {line}: {reason}")]
-    Broken { path: PathBuf, line: u64, reason: String },
+    #[error("payment ledger {0}")]
+    Journal(#[from] JournalError),
+    #[error("payment ledger: {0}")]
+    Database(String),
     #[error("payment ledger: no request {0}")]
     Unknown(String),
-    #[error("the payment ledger's task stopped")]
-    Interrupted,
 }
 
-/// What [`PayLedger::create`] did.
+/// What [`PaymentLedger::create`] did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Creation {
     New(Request),
@@ -121,196 +121,153 @@ pub enum Creation {
     Existing(Request),
 }
 
-/// The ledger of one data folder. Cheap to clone; clones share one index.
-#[derive(Debug, Clone)]
-pub struct PayLedger {
-    path: PathBuf,
-    index: Arc<Mutex<Index>>,
+/// A boxed ledger future, so that the payer holds any ledger as a trait
+/// object.
+pub type LedgerFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, LedgerError>> + Send + 'a>>;
+
+/// Where payment requests are recorded: the data folder's `payments.jsonl`
+/// ([`PayLedger`]) or PostgreSQL (`crate::pg`). Every implementation keeps
+/// this contract: each call is atomic with respect to every other call on
+/// the same ledger, from any process or machine, and durable (fsynced, or
+/// committed) before it returns; so of any number of callers, one only is
+/// ever told to submit a request.
+pub trait PaymentLedger: Send + Sync + std::fmt::Debug {
+    /// Records `created` unless its principal already created its id (then
+    /// returns that request, unchanged).
+    fn create(&self, created: Created) -> LedgerFuture<'_, Creation>;
+    /// Marks the request attempted, durably; `false` when it already was
+    /// (another call submitted it, or is submitting it): the caller must not
+    /// submit. An id the principal never created is [`LedgerError::Unknown`].
+    fn mark_attempted<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        request_id: &'a str,
+        at: String,
+    ) -> LedgerFuture<'a, bool>;
+    /// Records an observed outcome, durably, and returns the request's
+    /// standing one: the recorded final outcome if one came first (then
+    /// nothing is written), else this one.
+    fn observe<'a>(&'a self, principal: Option<&'a str>, receipt: AgenticReceipt) -> LedgerFuture<'a, AgenticReceipt>;
+    /// The request `request_id` of `principal` (another principal's is `None`).
+    fn request<'a>(&'a self, principal: Option<&'a str>, request_id: &'a str) -> LedgerFuture<'a, Option<Request>>;
+    /// Where the ledger is, for messages (a path, or a database without its
+    /// password).
+    fn location(&self) -> String;
 }
 
-#[derive(Debug, Default)]
-struct Index {
-    offset: u64,
-    lines: u64,
-    requests: HashMap<(Option<String>, String), Request>,
+/// The embedded ledger of one data folder. Cheap to clone; clones share one
+/// index.
+#[derive(Debug, Clone)]
+pub struct PayLedger {
+    journal: Journal<Requests>,
 }
 
 type Key = (Option<String>, String);
 
+/// Every request of the file, by (principal, request id).
+#[derive(Debug, Default)]
+struct Requests(HashMap<Key, Request>);
+
 impl PayLedger {
     /// Opens (creating if needed) the ledger in `data_dir` and reads it.
     pub fn open(data_dir: &Path) -> Result<PayLedger, LedgerError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| LedgerError::Io { path: data_dir.to_owned(), source })?;
-        let ledger = PayLedger { path: data_dir.join(LEDGER_FILE), index: Arc::default() };
-        ledger.locked(false, |_, _| Ok(()))?;
-        Ok(ledger)
+        Ok(PayLedger { journal: Journal::open(data_dir.join(LEDGER_FILE))? })
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.journal.path()
     }
+}
 
-    /// Records `created` unless its principal already created its id.
-    pub async fn create(&self, created: Created) -> Result<Creation, LedgerError> {
-        self.blocking(move |ledger| {
-            ledger.locked(true, |index, file| {
+impl From<PayLedger> for Arc<dyn PaymentLedger> {
+    fn from(ledger: PayLedger) -> Arc<dyn PaymentLedger> {
+        Arc::new(ledger)
+    }
+}
+
+impl PaymentLedger for PayLedger {
+    fn create(&self, created: Created) -> LedgerFuture<'_, Creation> {
+        Box::pin(self.journal.blocking(move |journal| {
+            journal.append(|requests: &Requests| {
                 let key = (created.principal.clone(), created.request_id.clone());
-                if let Some(existing) = index.requests.get(&key) {
-                    return Ok(Creation::Existing(existing.clone()));
-                }
-                ledger.append(index, file, Event::Created(Box::new(created)))?;
-                Ok(Creation::New(index.requests[&key].clone()))
+                Ok::<_, LedgerError>(match requests.0.get(&key) {
+                    Some(existing) => (None, Creation::Existing(existing.clone())),
+                    None => {
+                        let new = Request { created: created.clone(), attempted_at: None, last: None };
+                        (Some(Event::Created(Box::new(created))), Creation::New(new))
+                    }
+                })
             })
-        })
-        .await
+        }))
     }
 
-    /// Marks the request attempted, durably; `false` when it already was
-    /// (another call submitted it, or is submitting it): the caller must not
-    /// submit.
-    pub async fn mark_attempted(
-        &self,
-        principal: Option<&str>,
-        request_id: &str,
+    fn mark_attempted<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        request_id: &'a str,
         at: String,
-    ) -> Result<bool, LedgerError> {
+    ) -> LedgerFuture<'a, bool> {
         let key: Key = (principal.map(str::to_owned), request_id.to_owned());
-        self.blocking(move |ledger| {
-            ledger.locked(true, |index, file| {
-                let request = index.requests.get(&key).ok_or_else(|| LedgerError::Unknown(key.1.clone()))?;
+        Box::pin(self.journal.blocking(move |journal| {
+            journal.append(|requests: &Requests| {
+                let request = requests.0.get(&key).ok_or_else(|| LedgerError::Unknown(key.1.clone()))?;
                 if request.attempted_at.is_some() {
-                    return Ok(false);
+                    return Ok((None, false));
                 }
-                ledger.append(
-                    index,
-                    file,
-                    Event::Attempted { request_id: key.1.clone(), principal: key.0.clone(), at },
-                )?;
-                Ok(true)
+                Ok((Some(Event::Attempted { request_id: key.1.clone(), principal: key.0.clone(), at }), true))
             })
-        })
-        .await
+        }))
     }
 
-    /// Records an observed outcome, durably, and returns the request's
-    /// standing one: the recorded final outcome if one came first (then
-    /// nothing is written), else this one.
-    pub async fn observe(
-        &self,
-        principal: Option<&str>,
-        receipt: AgenticReceipt,
-    ) -> Result<AgenticReceipt, LedgerError> {
+    fn observe<'a>(&'a self, principal: Option<&'a str>, receipt: AgenticReceipt) -> LedgerFuture<'a, AgenticReceipt> {
         let key: Key = (principal.map(str::to_owned), receipt.request_id.clone());
-        self.blocking(move |ledger| {
-            ledger.locked(true, |index, file| {
-                let request = index.requests.get(&key).ok_or_else(|| LedgerError::Unknown(key.1.clone()))?;
+        Box::pin(self.journal.blocking(move |journal| {
+            journal.append(|requests: &Requests| {
+                let request = requests.0.get(&key).ok_or_else(|| LedgerError::Unknown(key.1.clone()))?;
                 if let Some(last) = &request.last
                     && last.outcome.is_final()
                 {
-                    return Ok(last.clone());
+                    return Ok((None, last.clone()));
                 }
                 let event = Event::Observed {
                     request_id: key.1.clone(),
                     principal: key.0.clone(),
                     receipt: Box::new(receipt.clone()),
                 };
-                ledger.append(index, file, event)?;
-                Ok(receipt)
+                Ok((Some(event), receipt))
             })
-        })
-        .await
+        }))
     }
 
-    /// The request `request_id` of `principal` (another principal's is `None`).
-    pub async fn request(&self, principal: Option<&str>, request_id: &str) -> Result<Option<Request>, LedgerError> {
+    fn request<'a>(&'a self, principal: Option<&'a str>, request_id: &'a str) -> LedgerFuture<'a, Option<Request>> {
         let key: Key = (principal.map(str::to_owned), request_id.to_owned());
-        self.blocking(move |ledger| ledger.locked(false, |index, _| Ok(index.requests.get(&key).cloned()))).await
+        Box::pin(self.journal.blocking(move |journal| {
+            Ok::<_, LedgerError>(journal.read(|requests: &Requests| requests.0.get(&key).cloned())?)
+        }))
     }
 
-    fn append(&self, index: &mut Index, file: &mut File, event: Event) -> Result<(), LedgerError> {
-        let mut line = serde_json::to_vec(&event).map_err(|error| LedgerError::Broken {
-            path: self.path.clone(),
-            line: index.lines + 1,
-            reason: error.to_string(),
-        })?;
-        line.push(b'\n');
-        let io = |source| LedgerError::Io { path: self.path.clone(), source };
-        file.write_all(&line).map_err(io)?;
-        // Durable before anyone acts on it (the submission, the answer).
-        file.sync_data().map_err(io)?;
-        index.offset += line.len() as u64;
-        index.lines += 1;
-        index.apply(event);
-        Ok(())
-    }
-
-    /// Runs `work` with the file locked (exclusively when `exclusive`) and
-    /// every complete line of it in the index.
-    fn locked<T>(
-        &self,
-        exclusive: bool,
-        work: impl FnOnce(&mut Index, &mut File) -> Result<T, LedgerError>,
-    ) -> Result<T, LedgerError> {
-        let io = |source| LedgerError::Io { path: self.path.clone(), source };
-        let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut file = OpenOptions::new().create(true).read(true).append(true).open(&self.path).map_err(io)?;
-        if exclusive { file.lock() } else { file.lock_shared() }.map_err(io)?;
-        let length = file.metadata().map_err(io)?.len();
-        if length < index.offset {
-            return Err(LedgerError::Broken {
-                path: self.path.clone(),
-                line: index.lines,
-                reason: "the file is shorter than what was read of it".into(),
-            });
-        }
-        if length > index.offset {
-            file.seek(SeekFrom::Start(index.offset)).map_err(io)?;
-            let mut fresh = Vec::new();
-            file.read_to_end(&mut fresh).map_err(io)?;
-            let complete = fresh.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
-            for line in fresh[..complete].split(|&byte| byte == b'\n').filter(|line| !line.is_empty()) {
-                index.lines += 1;
-                let event: Event = serde_json::from_slice(line).map_err(|error| LedgerError::Broken {
-                    path: self.path.clone(),
-                    line: index.lines,
-                    reason: error.to_string(),
-                })?;
-                index.apply(event);
-            }
-            index.offset += complete as u64;
-            if complete < fresh.len() && exclusive {
-                tracing::warn!(path = %self.path.display(), bytes = fresh.len() - complete, "payment ledger: a torn last line cut off");
-                file.set_len(index.offset).map_err(io)?;
-                file.sync_data().map_err(io)?;
-            }
-        }
-        work(&mut index, &mut file)
-    }
-
-    /// Runs a blocking ledger call off the async workers.
-    async fn blocking<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(PayLedger) -> Result<T, LedgerError> + Send + 'static,
-    ) -> Result<T, LedgerError> {
-        let ledger = self.clone();
-        tokio::task::spawn_blocking(move || work(ledger)).await.map_err(|_| LedgerError::Interrupted)?
+    fn location(&self) -> String {
+        self.journal.path().display().to_string()
     }
 }
 
-impl Index {
+impl Index for Requests {
+    type Entry = Event;
+    const NAME: &'static str = "payment ledger";
+
     fn apply(&mut self, event: Event) {
         match event {
             Event::Created(created) => {
                 let key = (created.principal.clone(), created.request_id.clone());
-                self.requests.entry(key).or_insert(Request { created: *created, attempted_at: None, last: None });
+                self.0.entry(key).or_insert(Request { created: *created, attempted_at: None, last: None });
             }
             Event::Attempted { request_id, principal, at } => {
-                if let Some(request) = self.requests.get_mut(&(principal, request_id)) {
+                if let Some(request) = self.0.get_mut(&(principal, request_id)) {
                     request.attempted_at.get_or_insert(at);
                 }
             }
             Event::Observed { request_id, principal, receipt } => {
-                if let Some(request) = self.requests.get_mut(&(principal, request_id))
+                if let Some(request) = self.0.get_mut(&(principal, request_id))
                     && !request.is_final()
                 {
                     request.last = Some(*receipt);
@@ -325,6 +282,8 @@ mod tests {
     use super::super::Outcome;
     use super::*;
     use serde_json::json;
+    use std::fs::OpenOptions;
+    use std::io::Write;
 
     fn created(id: &str, principal: Option<&str>) -> Created {
         Created {

@@ -29,6 +29,7 @@ pub mod ledger;
 pub mod profile;
 pub mod transport;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -40,7 +41,7 @@ use crate::decision::Decision;
 use crate::digest;
 use crate::messages::Money;
 use crate::service::{CheckError, CheckRequest, CheckResult, Service};
-use ledger::{Created, Creation, PayLedger, Request};
+use ledger::{Created, Creation, PaymentLedger, Request};
 use profile::{Action, InputBinding, ProfileError, Snapshot, VERSION};
 use transport::{MAX_ANSWER_BYTES, Transport, TransportError};
 
@@ -273,18 +274,20 @@ pub enum Approval {
 /// Pays through profiles for a service's checks. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Payer {
-    ledger: PayLedger,
+    ledger: Arc<dyn PaymentLedger>,
     transport: Transport,
     approval: Approval,
 }
 
 impl Payer {
-    pub fn new(ledger: PayLedger, approval: Approval) -> Result<Payer, PayError> {
-        Ok(Payer { ledger, transport: Transport::new().map_err(PayError::Transport)?, approval })
+    /// A payer recording in `ledger`: the data folder's
+    /// ([`ledger::PayLedger`]) or PostgreSQL's (`crate::pg::PgStore`).
+    pub fn new(ledger: impl Into<Arc<dyn PaymentLedger>>, approval: Approval) -> Result<Payer, PayError> {
+        Ok(Payer { ledger: ledger.into(), transport: Transport::new().map_err(PayError::Transport)?, approval })
     }
 
-    pub fn ledger(&self) -> &PayLedger {
-        &self.ledger
+    pub fn ledger(&self) -> &dyn PaymentLedger {
+        self.ledger.as_ref()
     }
 
     /// Checks, then pays at most once (see the module's comment).

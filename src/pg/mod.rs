@@ -26,6 +26,13 @@
 //! once: of two transactions proposing a success for one record, the second
 //! inserts nothing and reads the first's committed row as `already_redeemed`.
 //!
+//! Payment requests ([`crate::pay::ledger::PaymentLedger`]): one row per
+//! request, inserted (and committed) before anything is sent; its attempt
+//! is marked by `UPDATE … WHERE attempted_at IS NULL`, which PostgreSQL's
+//! row lock serialises: of any number of instances marking one request,
+//! exactly one updates the row, and only it submits. An outcome is updated
+//! the same way, `WHERE NOT settled`, so a final one is never replaced.
+//!
 //! This module knows records, lines and hashes like `evidence`, and the facts
 //! cache only as text under a key; it does not know what a check is.
 
@@ -50,6 +57,7 @@ use crate::extract::set::SharedFacts;
 const MIGRATIONS: &[Migration] = &[
     Migration { version: 1, name: "evidence chain and facts cache", sql: include_str!("migrations/0001_evidence.sql") },
     Migration { version: 2, name: "redemptions", sql: include_str!("migrations/0002_redemptions.sql") },
+    Migration { version: 3, name: "payment requests", sql: include_str!("migrations/0003_payments.sql") },
 ];
 
 /// Taken (`pg_advisory_xact_lock`) by a migration run, so two at once apply
@@ -775,6 +783,170 @@ impl crate::redeem::Ledger for PgStore {
                 .map_err(|error| self.ledger_error(error))?;
             row.map(|row| self.decode_redemption(row.get(0))).transpose()
         })
+    }
+}
+
+#[cfg(feature = "server")]
+impl PgStore {
+    fn payment_error(&self, error: impl std::fmt::Display) -> crate::pay::ledger::LedgerError {
+        crate::pay::ledger::LedgerError::Database(format!("{}: {error}", self.location))
+    }
+
+    async fn payment_client(&self) -> Result<deadpool_postgres::Client, crate::pay::ledger::LedgerError> {
+        self.client().await.map_err(|error| self.payment_error(error))
+    }
+
+    /// The row of `request_id` of `principal` ('' is the local one).
+    async fn payment_row(
+        &self,
+        client: &deadpool_postgres::Client,
+        principal: &str,
+        request_id: &str,
+    ) -> Result<Option<crate::pay::ledger::Request>, crate::pay::ledger::LedgerError> {
+        let row = client
+            .query_opt(
+                "SELECT created, attempted_at, receipt FROM asasked_payments WHERE principal = $1 AND request_id = $2",
+                &[&principal, &request_id],
+            )
+            .await
+            .map_err(|error| self.payment_error(error))?;
+        let Some(row) = row else { return Ok(None) };
+        let created = serde_json::from_str(row.get(0)).map_err(|error| self.payment_error(error))?;
+        let last = row
+            .get::<_, Option<&str>>(2)
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|error| self.payment_error(error))?;
+        Ok(Some(crate::pay::ledger::Request { created, attempted_at: row.get(1), last }))
+    }
+
+    async fn create_payment(
+        &self,
+        created: crate::pay::ledger::Created,
+    ) -> Result<crate::pay::ledger::Creation, crate::pay::ledger::LedgerError> {
+        use crate::pay::ledger::{Creation, Request};
+        let principal = created.principal.clone().unwrap_or_default();
+        let entry = serde_json::to_string(&created).map_err(|error| self.payment_error(error))?;
+        let client = self.payment_client().await?;
+        // Committed (synchronous_commit = on) when `execute` returns, before
+        // the caller sends anything.
+        let inserted = client
+            .execute(
+                "INSERT INTO asasked_payments (principal, request_id, created) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+                &[&principal, &created.request_id, &entry],
+            )
+            .await
+            .map_err(|error| self.payment_error(error))?;
+        if inserted == 1 {
+            return Ok(Creation::New(Request { created, attempted_at: None, last: None }));
+        }
+        match self.payment_row(&client, &principal, &created.request_id).await? {
+            Some(existing) => Ok(Creation::Existing(existing)),
+            None => Err(self.payment_error("the request's row was neither inserted nor found")),
+        }
+    }
+
+    async fn mark_payment_attempted(
+        &self,
+        principal: &str,
+        request_id: &str,
+        at: &str,
+    ) -> Result<bool, crate::pay::ledger::LedgerError> {
+        let client = self.payment_client().await?;
+        // Of concurrent updates of one row, the first takes its lock; the
+        // others wait, then find `attempted_at` set and update nothing.
+        let updated = client
+            .execute(
+                "UPDATE asasked_payments SET attempted_at = $3 \
+                 WHERE principal = $1 AND request_id = $2 AND attempted_at IS NULL",
+                &[&principal, &request_id, &at],
+            )
+            .await
+            .map_err(|error| self.payment_error(error))?;
+        if updated == 1 {
+            return Ok(true);
+        }
+        match self.payment_row(&client, principal, request_id).await? {
+            Some(_) => Ok(false),
+            None => Err(crate::pay::ledger::LedgerError::Unknown(request_id.to_owned())),
+        }
+    }
+
+    async fn observe_payment(
+        &self,
+        principal: &str,
+        receipt: crate::pay::AgenticReceipt,
+    ) -> Result<crate::pay::AgenticReceipt, crate::pay::ledger::LedgerError> {
+        let entry = serde_json::to_string(&receipt).map_err(|error| self.payment_error(error))?;
+        let settled = receipt.outcome.is_final();
+        let client = self.payment_client().await?;
+        let updated = client
+            .execute(
+                "UPDATE asasked_payments SET receipt = $3, settled = $4 \
+                 WHERE principal = $1 AND request_id = $2 AND NOT settled",
+                &[&principal, &receipt.request_id, &entry, &settled],
+            )
+            .await
+            .map_err(|error| self.payment_error(error))?;
+        if updated == 1 {
+            return Ok(receipt);
+        }
+        // Settled before: its final outcome stands.
+        match self.payment_row(&client, principal, &receipt.request_id).await? {
+            Some(crate::pay::ledger::Request { last: Some(last), .. }) => Ok(last),
+            Some(_) => Err(self.payment_error("an unsettled request refused its outcome")),
+            None => Err(crate::pay::ledger::LedgerError::Unknown(receipt.request_id)),
+        }
+    }
+}
+
+#[cfg(feature = "server")]
+impl crate::pay::ledger::PaymentLedger for PgStore {
+    fn create(
+        &self,
+        created: crate::pay::ledger::Created,
+    ) -> crate::pay::ledger::LedgerFuture<'_, crate::pay::ledger::Creation> {
+        Box::pin(self.create_payment(created))
+    }
+
+    fn mark_attempted<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        request_id: &'a str,
+        at: String,
+    ) -> crate::pay::ledger::LedgerFuture<'a, bool> {
+        Box::pin(async move { self.mark_payment_attempted(principal.unwrap_or_default(), request_id, &at).await })
+    }
+
+    fn observe<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        receipt: crate::pay::AgenticReceipt,
+    ) -> crate::pay::ledger::LedgerFuture<'a, crate::pay::AgenticReceipt> {
+        Box::pin(self.observe_payment(principal.unwrap_or_default(), receipt))
+    }
+
+    fn request<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        request_id: &'a str,
+    ) -> crate::pay::ledger::LedgerFuture<'a, Option<crate::pay::ledger::Request>> {
+        Box::pin(async move {
+            let client = self.payment_client().await?;
+            self.payment_row(&client, principal.unwrap_or_default(), request_id).await
+        })
+    }
+
+    fn location(&self) -> String {
+        self.location.to_string()
+    }
+}
+
+#[cfg(feature = "server")]
+impl From<PgStore> for Arc<dyn crate::pay::ledger::PaymentLedger> {
+    fn from(store: PgStore) -> Arc<dyn crate::pay::ledger::PaymentLedger> {
+        Arc::new(store)
     }
 }
 

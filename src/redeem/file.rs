@@ -1,23 +1,21 @@
 //! The embedded redemption ledger: `redemptions.jsonl` in the data folder,
-//! one JSON line per recorded outcome, append-only.
+//! one JSON line per recorded outcome, append-only, on a
+//! [`crate::journal::Journal`].
 //!
-//! Every commit holds an exclusive `flock` on the file from reading the
-//! lines other processes appended since this one last looked to the fsync
-//! of its own line, so any number of processes sharing a data folder decide
-//! "first redemption or `already_redeemed`" one at a time, each seeing all
-//! the others' outcomes. Reads take the lock shared, so they never see a
-//! line whose fsync has not finished. A line without its final newline can
-//! only be a write that never completed (its writer died before its fsync,
-//! so no caller was answered): the next writer, holding the lock, cuts it off.
-//! The kernel drops the lock of a process that dies, even by SIGKILL.
+//! Every commit decides "first redemption or `already_redeemed`" under the
+//! journal's exclusive `flock`, after catching up with the lines other
+//! processes appended, and fsyncs its line before it is answered; so any
+//! number of processes sharing a data folder redeem a verdict at most once,
+//! each seeing all the others' outcomes. Reads take the lock shared, and a
+//! torn last line (its writer died before its fsync, so no caller was
+//! answered) is cut off by the next writer (see the journal for why each
+//! holds).
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::path::Path;
 
 use super::{Committed, Ledger, LedgerError, LedgerFuture, Reason, Redemption, Status};
+use crate::journal::{Index, Journal};
 
 /// The ledger file inside the data folder.
 pub const LEDGER_FILE: &str = "redemptions.jsonl";
@@ -25,17 +23,12 @@ pub const LEDGER_FILE: &str = "redemptions.jsonl";
 /// The embedded ledger. Cheap to clone; clones share one in-memory index.
 #[derive(Debug, Clone)]
 pub struct FileLedger {
-    path: PathBuf,
-    index: Arc<Mutex<Index>>,
+    journal: Journal<Redemptions>,
 }
 
 /// What this process has read of the file.
 #[derive(Debug, Default)]
-struct Index {
-    /// How many bytes of the file are in the maps.
-    offset: u64,
-    /// Lines read, for error messages.
-    lines: u64,
+struct Redemptions {
     /// By (principal, request id).
     requests: HashMap<(Option<String>, String), Redemption>,
     /// The successful redemption of each record.
@@ -45,67 +38,18 @@ struct Index {
 impl FileLedger {
     /// Opens (creating if needed) the ledger in `data_dir` and reads it.
     pub fn open(data_dir: &Path) -> Result<FileLedger, LedgerError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| LedgerError::Io { path: data_dir.to_owned(), source })?;
-        let ledger = FileLedger { path: data_dir.join(LEDGER_FILE), index: Arc::default() };
-        ledger.locked(false, |_, _| Ok(()))?;
-        Ok(ledger)
+        Ok(FileLedger { journal: Journal::open(data_dir.join(LEDGER_FILE))? })
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Runs `work` with the file locked (exclusively when `exclusive`) and
-    /// every complete line of it in the index.
-    fn locked<T>(
-        &self,
-        exclusive: bool,
-        work: impl FnOnce(&mut Index, &mut File) -> Result<T, LedgerError>,
-    ) -> Result<T, LedgerError> {
-        let io = |source| LedgerError::Io { path: self.path.clone(), source };
-        let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut file = OpenOptions::new().create(true).read(true).append(true).open(&self.path).map_err(io)?;
-        if exclusive { file.lock() } else { file.lock_shared() }.map_err(io)?;
-        let length = file.metadata().map_err(io)?.len();
-        if length < index.offset {
-            return Err(LedgerError::Broken {
-                path: self.path.clone(),
-                line: index.lines,
-                reason: "the file is shorter than what was read of it".into(),
-            });
-        }
-        if length > index.offset {
-            file.seek(SeekFrom::Start(index.offset)).map_err(io)?;
-            let mut fresh = Vec::new();
-            file.read_to_end(&mut fresh).map_err(io)?;
-            let complete = fresh.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
-            for line in fresh[..complete].split(|&byte| byte == b'\n').filter(|line| !line.is_empty()) {
-                index.lines += 1;
-                let redemption: Redemption = serde_json::from_slice(line).map_err(|error| LedgerError::Broken {
-                    path: self.path.clone(),
-                    line: index.lines,
-                    reason: error.to_string(),
-                })?;
-                index.insert(redemption);
-            }
-            index.offset += complete as u64;
-            if complete < fresh.len() && exclusive {
-                // A torn line: its writer died before its fsync.
-                tracing::warn!(path = %self.path.display(), bytes = fresh.len() - complete, "redemption ledger: a torn last line cut off");
-                file.set_len(index.offset).map_err(io)?;
-                file.sync_data().map_err(io)?;
-            }
-        }
-        let result = work(&mut index, &mut file);
-        drop(file);
-        result
+        self.journal.path()
     }
 
     fn commit_blocking(&self, proposed: Redemption) -> Result<Committed, LedgerError> {
-        self.locked(true, |index, file| {
+        self.journal.append(|index: &Redemptions| {
             let key = (proposed.principal.clone(), proposed.request_id.clone());
             if let Some(existing) = index.requests.get(&key) {
-                return Ok(Committed::Existing(existing.clone()));
+                return Ok((None, Committed::Existing(existing.clone())));
             }
             let mut recorded = proposed;
             if recorded.status == Status::Succeeded
@@ -116,37 +60,16 @@ impl FileLedger {
                 recorded.reason = Some(Reason::AlreadyRedeemed);
                 recorded.receipt = None;
             }
-            let mut line = serde_json::to_vec(&recorded).map_err(|error| LedgerError::Broken {
-                path: self.path.clone(),
-                line: index.lines + 1,
-                reason: error.to_string(),
-            })?;
-            line.push(b'\n');
-            let io = |source| LedgerError::Io { path: self.path.clone(), source };
-            file.write_all(&line).map_err(io)?;
-            // Durable before anyone is told.
-            file.sync_data().map_err(io)?;
-            index.offset += line.len() as u64;
-            index.lines += 1;
-            index.insert(recorded.clone());
-            Ok(Committed::New(recorded))
-        })
-    }
-
-    /// Runs a blocking ledger call off the async workers.
-    fn blocking<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(FileLedger) -> Result<T, LedgerError> + Send + 'static,
-    ) -> LedgerFuture<'_, T> {
-        let ledger = self.clone();
-        Box::pin(async move {
-            tokio::task::spawn_blocking(move || work(ledger)).await.map_err(|_| LedgerError::Interrupted)?
+            Ok((Some(recorded.clone()), Committed::New(recorded)))
         })
     }
 }
 
-impl Index {
-    fn insert(&mut self, redemption: Redemption) {
+impl Index for Redemptions {
+    type Entry = Redemption;
+    const NAME: &'static str = "redemption ledger";
+
+    fn apply(&mut self, redemption: Redemption) {
         if redemption.status == Status::Succeeded
             && let Some(record_id) = &redemption.record_id
         {
@@ -158,23 +81,29 @@ impl Index {
 
 impl Ledger for FileLedger {
     fn commit(&self, proposed: Redemption) -> LedgerFuture<'_, Committed> {
-        self.blocking(move |ledger| ledger.commit_blocking(proposed))
+        Box::pin(self.journal.blocking(move |journal| FileLedger { journal }.commit_blocking(proposed)))
     }
 
     fn request<'a>(&'a self, principal: Option<&'a str>, request_id: &'a str) -> LedgerFuture<'a, Option<Redemption>> {
         let key = (principal.map(str::to_owned), request_id.to_owned());
-        self.blocking(move |ledger| ledger.locked(false, |index, _| Ok(index.requests.get(&key).cloned())))
+        Box::pin(self.journal.blocking(move |journal| {
+            Ok::<_, LedgerError>(journal.read(|index: &Redemptions| index.requests.get(&key).cloned())?)
+        }))
     }
 
     fn redeemed<'a>(&'a self, record_id: &'a str) -> LedgerFuture<'a, Option<Redemption>> {
         let record_id = record_id.to_owned();
-        self.blocking(move |ledger| ledger.locked(false, |index, _| Ok(index.redeemed.get(&record_id).cloned())))
+        Box::pin(self.journal.blocking(move |journal| {
+            Ok::<_, LedgerError>(journal.read(|index: &Redemptions| index.redeemed.get(&record_id).cloned())?)
+        }))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
+    use std::io::Write;
 
     fn proposal(key: &str, principal: Option<&str>, record: &str) -> Redemption {
         Redemption {

@@ -127,14 +127,10 @@ pub enum Committed {
 /// The ledger's failures: nothing was recorded by the call that got one.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
-    #[error("redemption ledger {path}: {source}")]
-    Io { path: std::path::PathBuf, source: std::io::Error },
-    #[error("redemption ledger {path} is broken at line {line}: {reason}")]
-    Broken { path: std::path::PathBuf, line: u64, reason: String },
+    #[error("redemption ledger {0}")]
+    Journal(#[from] crate::journal::JournalError),
     #[error("redemption ledger: {0}")]
     Database(String),
-    #[error("the redemption ledger's task stopped")]
-    Interrupted,
 }
 
 /// A boxed ledger future, so that the redeemer holds any ledger as a trait

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use asasked::pay::ledger::PayLedger;
+use asasked::pay::ledger::{PayLedger, PaymentLedger};
 use asasked::pay::{AmountField, Approval, PayError, PayRequest, PayResult, Payer, Payment, PaymentState};
 use asasked::service::CheckRequest;
 use axum::extract::{Path as UrlPath, State};
@@ -26,7 +26,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_asasked");
 /// The facts `principals::service` extracts, for the CLI's `fixed:` extractor.
 const FACTS: &str = r#"{"brand":"Nike","model":"Pegasus 41","color":"white","size_label":"42"}"#;
 const REQUEST: &str = "Nike Pegasus 41, white, size 42 please";
-const ACTION: &str = "pay-order";
+pub(crate) const ACTION: &str = "pay-order";
 
 /// What the status operation says of a recorded payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,9 +42,9 @@ enum StatusMode {
 
 /// What the tests tell the service to do.
 #[derive(Debug, Clone)]
-struct Knobs {
+pub(crate) struct Knobs {
     /// Milliseconds to wait after committing a payment before answering.
-    submit_delay_ms: u64,
+    pub(crate) submit_delay_ms: u64,
     /// Never answer a submission (after committing it).
     hang_submit: bool,
     status: StatusMode,
@@ -83,8 +83,8 @@ struct Ledger {
 
 /// The reference service's state, shared with the test.
 #[derive(Clone)]
-struct Reference {
-    origin: String,
+pub(crate) struct Reference {
+    pub(crate) origin: String,
     knobs: Arc<Mutex<Knobs>>,
     ledger: Arc<Mutex<Ledger>>,
     /// Every POST received, replays included.
@@ -95,7 +95,7 @@ struct Reference {
 }
 
 impl Reference {
-    async fn start() -> Reference {
+    pub(crate) async fn start() -> Reference {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let reference = Reference {
@@ -117,7 +117,7 @@ impl Reference {
         reference
     }
 
-    fn set(&self, change: impl FnOnce(&mut Knobs)) {
+    pub(crate) fn set(&self, change: impl FnOnce(&mut Knobs)) {
         change(&mut self.knobs.lock().unwrap());
     }
 
@@ -125,15 +125,15 @@ impl Reference {
         self.knobs.lock().unwrap().clone()
     }
 
-    fn profile_url(&self) -> String {
+    pub(crate) fn profile_url(&self) -> String {
         format!("{}/agentic.json", self.origin)
     }
 
-    fn submissions(&self) -> usize {
+    pub(crate) fn submissions(&self) -> usize {
         self.submissions.load(Ordering::SeqCst)
     }
 
-    fn created(&self) -> usize {
+    pub(crate) fn created(&self) -> usize {
         self.created.load(Ordering::SeqCst)
     }
 }
@@ -292,11 +292,11 @@ fn check(id: &str) -> CheckRequest {
         .unwrap()
 }
 
-fn input(amount: &str) -> Map<String, Value> {
+pub(crate) fn input(amount: &str) -> Map<String, Value> {
     json!({"amount": amount, "currency": "USD", "order": "order-7"}).as_object().unwrap().clone()
 }
 
-fn pay_request(reference: &Reference, id: &str, amount: &str) -> PayRequest {
+pub(crate) fn pay_request(reference: &Reference, id: &str, amount: &str) -> PayRequest {
     PayRequest {
         check: check(id),
         payment: Payment {

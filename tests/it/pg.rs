@@ -3,8 +3,9 @@
 //! round-robin balancer with an answers loop whose calls land on both, one
 //! of them SIGKILLed under load, the database crashed and restarted under
 //! a loaded server, concurrent resubmissions on two instances, a log
-//! imported (and a record tampered with), a shared facts cache, and the
-//! embedded default still needing no database.
+//! imported (and a record tampered with), a shared facts cache, a verdict
+//! redeemed and a payment request submitted once across two instances, and
+//! the embedded default still needing no database.
 //!
 //! The database: `ASASKED_TEST_DATABASE_URL` (a superuser URL, e.g.
 //! `postgres://postgres@127.0.0.1:54329/postgres`; `.ci/run` starts a
@@ -893,8 +894,7 @@ fn pg_service(url: &str, facts: &Path, keys: &Path) -> (Service, asasked::pg::Pg
 async fn two_instances_sharing_postgres_never_redeem_one_verdict_twice() {
     let url = fresh_database(&admin_url(), "redeem").await;
     let directory = tempfile::tempdir().unwrap();
-    let facts = directory.path().join("facts.json");
-    std::fs::write(&facts, FACTS).unwrap();
+    let facts = facts_file(directory.path());
     let keys = directory.path().join("keys");
     let mut bases = Vec::new();
     for _ in 0..2 {
@@ -957,4 +957,102 @@ async fn two_instances_sharing_postgres_never_redeem_one_verdict_twice() {
     assert_eq!(&replay, winner);
     // Append-only: a recorded outcome cannot be changed.
     assert!(client.execute("DELETE FROM asasked_redemptions", &[]).await.is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: run scripts/postgres.sh start, export ASASKED_TEST_DATABASE_URL, then cargo test --locked -- --ignored (or .ci/run)"]
+async fn two_instances_sharing_postgres_never_submit_one_payment_request_twice() {
+    use super::pay::{ACTION, Reference, input, pay_request};
+    use asasked::pay::{Approval, Payer, PaymentState};
+    let url = fresh_database(&admin_url(), "pay").await;
+    let directory = tempfile::tempdir().unwrap();
+    let facts = facts_file(directory.path());
+    let keys = directory.path().join("keys");
+    let reference = Reference::start().await;
+    // The service records a payment, then answers late: every other call
+    // of the same payment overlaps the one in flight.
+    reference.set(|knobs| knobs.submit_delay_ms = 300);
+    let instances: Vec<(Service, Payer)> = (0..2)
+        .map(|_| {
+            let (service, store) = pg_service(&url, &facts, &keys);
+            let payer = Payer::new(store, Approval::Origins(vec![reference.origin.clone()])).unwrap();
+            (service, payer)
+        })
+        .collect();
+    let instances = Arc::new(instances);
+    // 20 calls of one payment, alternately on each instance, all at once.
+    let calls: Vec<_> = (0..20)
+        .map(|index| {
+            let (instances, request) = (Arc::clone(&instances), pay_request(&reference, "shoe-003", "139.99"));
+            tokio::spawn(async move {
+                let (service, payer) = &instances[index % 2];
+                payer.pay(service, request).await.unwrap()
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for call in calls {
+        results.push(call.await.unwrap());
+    }
+    let submitted = results.iter().filter(|result| result.submitted).count();
+    let request_ids: BTreeSet<_> = results.iter().map(|result| result.request_id.clone().unwrap()).collect();
+    assert_eq!((submitted, request_ids.len()), (1, 1), "{results:?}");
+    assert_eq!((reference.submissions(), reference.created()), (1, 1), "submitted once, paid once");
+    // A caller that found the request attempted reads the status: succeeded
+    // once the service has the payment, unknown while it had not yet.
+    assert!(results.iter().all(|result| matches!(result.payment, PaymentState::Succeeded | PaymentState::Unknown)));
+    let request_id = request_ids.into_iter().next().unwrap();
+    eprintln!(
+        "20 concurrent payments of one request through two instances on PostgreSQL: 1 submitted, {} succeeded at once",
+        results.iter().filter(|result| result.payment == PaymentState::Succeeded).count()
+    );
+
+    // Committed: one row, attempted, settled; reconciled on either
+    // instance without a submission.
+    for (service, payer) in instances.iter() {
+        let settled = payer.reconcile(service, &request_id).await.unwrap();
+        assert_eq!((settled.payment, settled.submitted), (PaymentState::Succeeded, false), "{settled:?}");
+    }
+    let client = connect(&url).await;
+    let row = client
+        .query_one("SELECT count(*), bool_and(attempted_at IS NOT NULL), bool_and(settled) FROM asasked_payments", &[])
+        .await
+        .unwrap();
+    assert_eq!((row.get::<_, i64>(0), row.get::<_, bool>(1), row.get::<_, bool>(2)), (1, true, true));
+
+    // `asasked pay --store URL` (another process, the local principal as
+    // above): the same payment finds the settled request, sends nothing.
+    let cart = directory.path().join("cart.json");
+    std::fs::write(&cart, r#"[{"id": "shoe-003", "quantity": 1}]"#).unwrap();
+    let input_file = directory.path().join("input.json");
+    std::fs::write(&input_file, serde_json::to_string(&input("139.99")).unwrap()).unwrap();
+    let mut command = Command::new(BIN);
+    command
+        .args(["pay", "--request", REQUEST, "--today", "2026-11-02", "--action", ACTION, "--store", &url])
+        .arg("--cart")
+        .arg(&cart)
+        .arg("--input")
+        .arg(&input_file)
+        .args(["--profile", &reference.profile_url()])
+        .arg("--data-dir")
+        .arg(directory.path())
+        .arg("--extractors")
+        .arg(format!("fixed:{}", facts.display()));
+    let output = tokio::task::spawn_blocking(move || command.output()).await.unwrap().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((&printed["request_id"], &printed["submitted"]), (&json!(request_id), &json!(false)), "{printed}");
+    assert!(stderr.contains("recorded in postgres://"), "{stderr}");
+    assert_eq!(reference.submissions(), 1);
+
+    // The rows keep their rules whoever writes: an attempt is never
+    // unmarked, a settled outcome never replaced, a request never removed.
+    for statement in [
+        "UPDATE asasked_payments SET attempted_at = NULL",
+        "UPDATE asasked_payments SET receipt = NULL, settled = false",
+        "DELETE FROM asasked_payments",
+    ] {
+        assert!(client.execute(statement, &[]).await.is_err(), "{statement}");
+    }
 }
