@@ -402,8 +402,36 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
             && characters[index - 1].is_ascii_digit()
             && characters.get(index + 1).is_some_and(char::is_ascii_digit)
     };
+    // "Father's Day": the possessive's "s" is no word of its own, so
+    // "Fathers day" says it. `26"` and `26”` are 26 inches, as titles write
+    // them: the mark is read as the word "inch".
+    let possessive = |index: usize| {
+        matches!(characters[index], '\'' | '’')
+            && characters.get(index + 1).is_some_and(|next| matches!(next, 's' | 'S'))
+            && characters.get(index + 2).is_none_or(|next| !next.is_alphanumeric())
+            && index > 0
+            && characters[index - 1].is_alphabetic()
+    };
+    let inch_mark = |index: usize| {
+        matches!(characters[index], '"' | '”' | '″') && index > 0 && characters[index - 1].is_ascii_digit()
+    };
     let mut pieces: Vec<String> = vec![String::new()];
+    let mut skip = 0;
     for (index, character) in characters.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if possessive(index) {
+            skip = 1;
+            pieces.push(String::new());
+            continue;
+        }
+        if inch_mark(index) {
+            pieces.push("inch".to_owned());
+            pieces.push(String::new());
+            continue;
+        }
         if character.is_alphanumeric() || joins(index) {
             if let Some(last) = pieces.last_mut() {
                 last.push(if *character == ',' { '.' } else { *character });
@@ -527,6 +555,15 @@ mod tests {
         assert_eq!(met("slip-on or pull-on closure", &["Boots", "pull on"]), None, "the closure is not said");
         assert_eq!(met("red or blue handle", &["Green Mug"]), None);
         assert_eq!(met("кожаный или замшевый", &["Ремень замшевый"]).as_deref(), Some("замшевый"));
+    }
+
+    #[test]
+    fn a_possessive_s_and_an_inch_mark_are_read_as_titles_write_them() {
+        assert_eq!(met("for Father's Day", &["Fathers day gift garland"]).as_deref(), Some("Fathers day"));
+        assert_eq!(met("80 inches", &["TV Wall Mount Bracket For 26\"-80\" Retractable"]).as_deref(), Some("80 inch"));
+        assert_eq!(met("for TVs between 26", &["TV Bracket For 26”-80”"]).as_deref(), Some("TV 26"));
+        assert_eq!(met("40 inches", &["TV Bracket For 26\"-80\""]), None);
+        assert_eq!(met("kid's bike", &["Kids Bike 16 inch"]).as_deref(), Some("Bike"), "no lone s asked");
     }
 
     #[test]
