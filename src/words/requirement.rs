@@ -443,7 +443,10 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
 }
 
 fn token(original: &str) -> Token {
-    let folded = fold(original).replace('ё', "е");
+    // Replaced only where it occurs: every word of every item text comes
+    // through here, and `replace` allocates a second string for each.
+    let folded = fold(original);
+    let folded = if folded.contains('ё') { folded.replace('ё', "е") } else { folded };
     let stem = stem(&folded);
     Token { folded, original: original.to_owned(), stem }
 }
