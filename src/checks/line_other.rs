@@ -12,10 +12,10 @@ use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
 use crate::facts::FieldName;
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::Reading;
+use crate::words::reading::{Reading, Requirement};
 
-fn read(text: &str, item: &PreparedItem) -> Reading {
-    item.read(text)
+fn read(requirement: &Requirement, item: &PreparedItem) -> Reading {
+    item.read(requirement)
 }
 
 /// The line's severity for a requirement the item does not say.
@@ -36,8 +36,8 @@ fn severity(target: &Target, rules: &SeverityRules) -> Severity {
 /// `extra`; among otherwise equal items, the one that says more wins.
 pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> PairCost {
     let mut cost = PairCost::default();
-    for text in &target.other {
-        match read(text, item) {
+    for requirement in &target.other {
+        match read(requirement, item) {
             Reading::Met(_) | Reading::ShopCategory => {}
             Reading::Unknown => cost.warns += 1,
             Reading::Contradicted(_) => match severity(target, rules) {
@@ -57,8 +57,9 @@ pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &Seve
         .other
         .iter()
         .enumerate()
-        .map(|(position, text)| {
-            let (code, severity, actual, message) = match read(text, item) {
+        .map(|(position, requirement)| {
+            let text = requirement.text().to_owned();
+            let (code, severity, actual, message) = match read(requirement, item) {
                 Reading::Met(said) => (
                     Code::Other,
                     Severity::Warn,

@@ -43,7 +43,7 @@ use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
 use crate::words::product::{ProductMatch, ReadTitle, lexicon};
-use crate::words::reading::{self, PreparedTexts, Reading};
+use crate::words::reading::{self, PreparedTexts, Reading, Requirement};
 
 /// Which checks run. guard.md §5 puts every free-text requirement to the
 /// person; the project also reads the item's own words (issue 28), and a
@@ -155,9 +155,10 @@ pub struct Target {
     pub unit_max: Option<UnitMax>,
     /// The least the line's item may cost each (`lines[i].price_min_cents`).
     pub unit_min: Option<UnitMax>,
-    /// The line's own requirements (`lines[i].other`); the shared ones are
+    /// The line's own requirements (`lines[i].other`), each tokenised once
+    /// for every item assignment reads it against; the shared ones are
     /// checked against the whole cart (`checks::other`).
-    pub other: Vec<String>,
+    pub other: Vec<Requirement>,
     pub line: Option<usize>,
 }
 
@@ -203,7 +204,7 @@ impl Target {
         if line.product.is_some() {
             target.product = line.product.clone();
         }
-        target.other = line.other.clone();
+        target.other = line.other.iter().map(|text| Requirement::new(text)).collect();
         target.unit_max = line.explicit_max_cents.map(|cents| UnitMax {
             cents,
             currency: line.explicit_max_currency.clone(),
@@ -376,12 +377,12 @@ impl<'a> PreparedItem<'a> {
 
     /// What the item's words say of a free-text requirement
     /// (`words::reading::read`), read once per requirement.
-    pub fn read(&self, requirement: &str) -> Reading {
-        if let Some(known) = self.readings.borrow().get(requirement) {
+    pub fn read(&self, requirement: &Requirement) -> Reading {
+        if let Some(known) = self.readings.borrow().get(requirement.text()) {
             return known.clone();
         }
-        let read = reading::read_in(requirement, self.texts());
-        self.readings.borrow_mut().insert(requirement.to_owned(), read.clone());
+        let read = reading::read_prepared(requirement, self.texts());
+        self.readings.borrow_mut().insert(requirement.text().to_owned(), read.clone());
         read
     }
 }

@@ -22,7 +22,7 @@ use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Compared, Finding, Severity};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::{self, ItemTexts, PreparedTexts, Reading};
+use crate::words::reading::{self, ItemTexts, PreparedTexts, Reading, Requirement};
 use crate::words::{charges, requirement};
 
 /// `whole` is the cart as paid (with its add-on lines and charges; `cart`
@@ -66,11 +66,13 @@ pub fn findings(facts: &Facts, cart: &Cart, whole: &Cart, rules: &SeverityRules,
                 Some(ChargesWish::FeeRule) => return None,
                 None => {}
             }
+            // The requirement tokenised once, for every item.
+            let requirement = Requirement::new(text);
             let readings: Vec<(&Item, Reading)> = cart
                 .entries
                 .iter()
                 .zip(&prepared)
-                .map(|(entry, texts)| (&entry.item, reading::read_in(text, texts)))
+                .map(|(entry, texts)| (&entry.item, reading::read_prepared(&requirement, texts)))
                 .collect();
             if let Some((item, said)) = readings.iter().find_map(|(item, reading)| match reading {
                 Reading::Met(said) => Some((*item, said)),
@@ -84,7 +86,7 @@ pub fn findings(facts: &Facts, cart: &Cart, whole: &Cart, rules: &SeverityRules,
             }
             // The items the requirement speaks of: every item, or those whose
             // words say the most of the requirement's other words.
-            let named: Vec<usize> = words_named(text, &prepared);
+            let named: Vec<usize> = words_named(&requirement, &prepared);
             let contradictions: Vec<ItemSays> = named
                 .iter()
                 .filter_map(|at| match &readings[*at] {
@@ -180,8 +182,8 @@ fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<Char
 /// about those whose words say the most of its words besides fillers and
 /// numbers ("64GB storage" of the camera with "Storage capacity: 128gb"),
 /// and about every entry when no item says any of them ("made of leather").
-fn words_named(text: &str, entries: &[PreparedTexts]) -> Vec<usize> {
-    let counts: Vec<usize> = entries.iter().map(|texts| requirement::named_words_in(text, texts)).collect();
+fn words_named(wanted: &Requirement, entries: &[PreparedTexts]) -> Vec<usize> {
+    let counts: Vec<usize> = entries.iter().map(|texts| requirement::named_words_prepared(wanted, texts)).collect();
     let most = counts.iter().copied().max().unwrap_or(0);
     (0..entries.len()).filter(|at| most == 0 || counts[*at] == most).collect()
 }

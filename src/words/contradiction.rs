@@ -29,7 +29,9 @@
 use std::collections::BTreeSet;
 
 use super::class::{MATERIALS, PROPERTIES, UNITS};
-use super::requirement::{ItemTexts, PreparedTexts, Token, is_negation, requirement_words, same_word, tokens};
+use super::requirement::{
+    ItemTexts, PreparedTexts, Requirement, Token, is_negation, requirement_words, same_word, tokens,
+};
 
 /// What the item says against a requirement: the requirement's words that
 /// it contradicts, and the item's words, quoted as the item spells them
@@ -47,11 +49,17 @@ pub fn contradicted(requirement: &str, item: &ItemTexts) -> Option<Contradiction
 
 /// [`contradicted`], on an item's texts tokenised once ([`PreparedTexts`]).
 pub fn contradicted_in(requirement: &str, item: &PreparedTexts) -> Option<Contradiction> {
-    let wanted = tokens(requirement);
+    contradicted_prepared(&Requirement::new(requirement), item)
+}
+
+/// [`contradicted`], the requirement and the item's texts each tokenised
+/// once ([`Requirement`], [`PreparedTexts`]): what the checks call.
+pub fn contradicted_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<Contradiction> {
+    let wanted = requirement.tokens();
     if wanted.iter().any(|token| is_negation(&token.folded)) {
-        return listed(&wanted, item);
+        return listed(wanted, item);
     }
-    measure(requirement, item.texts()).or_else(|| material(&wanted, item))
+    measure(requirement.text(), item.texts()).or_else(|| material(wanted, item))
 }
 
 // ---------------------------------------------------------------- measures

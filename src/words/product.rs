@@ -316,7 +316,7 @@ impl Lexicon {
 
     /// How kinds `item` stand to kinds `requested`.
     fn relation(&self, item: &[usize], requested: &[usize]) -> Relation {
-        if item.iter().any(|kind| self.within(*kind, requested)) {
+        if self.names(item, requested) {
             Relation::Names
         } else if requested.iter().any(|kind| self.within(*kind, item)) {
             Relation::Broader
@@ -325,6 +325,15 @@ impl Lexicon {
         } else {
             Relation::Unrelated
         }
+    }
+
+    /// Whether kinds `item` name kinds `requested` ([`Relation::Names`]):
+    /// one is a requested kind or lies under one. The first question of
+    /// [`Lexicon::relation`], asked alone where only it matters (every noun
+    /// of a title, for every line it is judged against), so the broader and
+    /// near kinds are not walked for nothing.
+    fn names(&self, item: &[usize], requested: &[usize]) -> bool {
+        item.iter().any(|kind| self.within(*kind, requested))
     }
 
     /// Whether a parent of a requested kind is a parent or grandparent of an
@@ -521,7 +530,7 @@ impl Lexicon {
             .filter_map(|end| {
                 if let Some(noun) = &title.nouns[end]
                     && !wanted.kinds.is_empty()
-                    && self.relation(&noun.kinds, &wanted.kinds) == Relation::Names
+                    && self.names(&noun.kinds, &wanted.kinds)
                 {
                     return Some(noun.clone());
                 }

@@ -4,9 +4,9 @@
 //! imports the other's caller.
 
 pub use super::contradiction::Contradiction;
-use super::contradiction::contradicted_in;
-use super::requirement::said_in;
-pub use super::requirement::{ItemTexts, PreparedTexts, Said};
+use super::contradiction::contradicted_prepared;
+use super::requirement::said_prepared;
+pub use super::requirement::{ItemTexts, PreparedTexts, Requirement, Said};
 
 /// What one item's words say of a requirement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,16 +34,22 @@ pub fn read(requirement: &str, item: &ItemTexts) -> Reading {
     read_in(requirement, &PreparedTexts::new(item.clone()))
 }
 
-/// [`read`], on an item's texts tokenised once ([`PreparedTexts`]): what
-/// the checks call, once per requirement and item.
+/// [`read`], on an item's texts tokenised once ([`PreparedTexts`]).
 pub fn read_in(requirement: &str, item: &PreparedTexts) -> Reading {
-    if let Some(said) = said_in(requirement, item) {
+    read_prepared(&Requirement::new(requirement), item)
+}
+
+/// [`read`], the requirement and the item's texts each tokenised once
+/// ([`Requirement`], [`PreparedTexts`]): what the checks call, once per
+/// requirement and item.
+pub fn read_prepared(requirement: &Requirement, item: &PreparedTexts) -> Reading {
+    if let Some(said) = said_prepared(requirement, item) {
         return Reading::Met(said);
     }
-    if let Some(contradiction) = contradicted_in(requirement, item) {
+    if let Some(contradiction) = contradicted_prepared(requirement, item) {
         return Reading::Contradicted(contradiction);
     }
-    if super::requirement::names_a_category(requirement) {
+    if requirement.names_a_category() {
         return Reading::ShopCategory;
     }
     Reading::Unknown

@@ -160,6 +160,44 @@ impl<'a> PreparedTexts<'a> {
 /// One of an item's texts and its tokens.
 pub(super) type TextTokens<'a, 't> = (&'a str, &'t [Token]);
 
+/// A free-text requirement tokenised once, for every item it is read
+/// against.
+///
+/// Why: line assignment reads each line's requirements against every item,
+/// and each reading of one pair (met, contradicted, a shop's category, how
+/// many of its words an item says) cut the requirement into tokens again,
+/// so the requirement's few words cost as much as the item's many (issue
+/// 28's ≤ 50 µs per item, docs/benchmarks.md). Built once per fact set
+/// (`checks::Target` for a line's, once per must for the shared ones),
+/// these are the very tokens `tokens` gives the text, so every reading
+/// reads what it read before.
+#[derive(Debug, Clone)]
+pub struct Requirement {
+    text: String,
+    tokens: Vec<Token>,
+}
+
+impl Requirement {
+    pub fn new(text: &str) -> Requirement {
+        Requirement { text: text.to_owned(), tokens: tokens(text) }
+    }
+
+    /// The requirement as the person's facts state it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Its tokens, as [`tokens`] cuts its text.
+    pub(super) fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// [`names_a_category`], on the tokens already cut.
+    pub fn names_a_category(&self) -> bool {
+        self.tokens.iter().any(|token| WORDS.category.contains(&token.folded))
+    }
+}
+
 /// Whether the item whose texts are `texts` says what `requirement` asks.
 /// `None` when it does not, or when the requirement has no content word.
 pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
@@ -168,15 +206,21 @@ pub fn said(requirement: &str, texts: &[&str]) -> Option<Said> {
 
 /// [`said`], on an item's texts tokenised once ([`PreparedTexts`]).
 pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
-    let wanted = tokens(requirement);
+    said_prepared(&Requirement::new(requirement), item)
+}
+
+/// [`said`], the requirement and the item's texts each tokenised once
+/// ([`Requirement`], [`PreparedTexts`]): what the checks call.
+pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<Said> {
+    let wanted = requirement.tokens();
     let words = &*WORDS;
     if wanted.iter().any(|token| is_negation(&token.folded)) {
-        return said_whole(&wanted, &item.texts.all());
+        return said_whole(wanted, &item.texts.all());
     }
     let mut quoted: Vec<String> = Vec::new();
     // "with LazMall perks": each service named must be the item's, and the
     // words that only dress one ask nothing more.
-    let services = named_services(&wanted);
+    let services = named_services(wanted);
     if !services.is_empty() {
         let offered = named_services(item.all_tokens());
         for (_, service) in &services {
@@ -306,7 +350,7 @@ pub fn is_fragment(requirement: &str) -> bool {
 /// Whether a requirement names a shop's category ("in the flashlight
 /// category", "categorized under water pumps").
 pub fn names_a_category(requirement: &str) -> bool {
-    tokens(requirement).iter().any(|token| WORDS.category.contains(&token.folded))
+    Requirement::new(requirement).names_a_category()
 }
 
 /// The services a run of tokens names (`super::service`).
@@ -326,10 +370,17 @@ pub fn named_words(requirement: &str, item: &ItemTexts) -> usize {
 
 /// [`named_words`], on an item's texts tokenised once ([`PreparedTexts`]).
 pub fn named_words_in(requirement: &str, item: &PreparedTexts) -> usize {
+    named_words_prepared(&Requirement::new(requirement), item)
+}
+
+/// [`named_words`], the requirement and the item's texts each tokenised
+/// once ([`Requirement`], [`PreparedTexts`]).
+pub fn named_words_prepared(requirement: &Requirement, item: &PreparedTexts) -> usize {
     let words = &*WORDS;
     let item_words = item.all_tokens();
-    let mut wanted: Vec<Token> = tokens(requirement)
-        .into_iter()
+    let mut wanted: Vec<&Token> = requirement
+        .tokens()
+        .iter()
         .filter(|token| !words.is_filler(&token.folded) && !is_negation(&token.folded))
         .filter(|token| !token.folded.chars().any(|character| character.is_ascii_digit()))
         .collect();
@@ -456,7 +507,10 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
 }
 
 fn token(original: &str) -> Token {
-    let folded = fold(original).replace('ё', "е");
+    // Replaced only where it occurs: every word of every item text comes
+    // through here, and `replace` allocates a second string for each.
+    let folded = fold(original);
+    let folded = if folded.contains('ё') { folded.replace('ё', "е") } else { folded };
     let stem = stem(&folded);
     Token { folded, original: original.to_owned(), stem }
 }
