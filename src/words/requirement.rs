@@ -280,7 +280,7 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
             .find(|candidate| same_token(candidate, token))
             .or_else(|| item_tokens.iter().find(|candidate| super::adjective::alike(&candidate.folded, &token.folded)))
     };
-    let alternatives = alternatives(&wanted, &content);
+    let alternatives = alternatives(wanted, &content);
     for &index in &content {
         // "textured or embroidered pattern": either word will do.
         let partner = alternatives.iter().find_map(|&(left, right)| match index {
