@@ -197,9 +197,9 @@ fn times_count(request: &Request, index: usize, times: &str) -> Option<u64> {
     if factor || (suffix_form && !product_follows) {
         return None;
     }
-    return count(times)
+    count(times)
         .filter(|value| *value > 0 && *value <= MAX_COUNT && times.bytes().all(|byte| byte.is_ascii_digit()))
-        .filter(|_| !letter_size);
+        .filter(|_| !letter_size)
 }
 
 /// What the words next to a number say of packs, containers, deals and
