@@ -17,7 +17,9 @@ Checks:
             the file is what the generator writes; one task per dev-set row, same id,
             split by the dev set's hash rule; carts of inline items (catalog item
             shape, task-local ids `<task id>/...` that are not catalog ids, category
-            `devset`), >= 1 right cart, wrong carts with valid block codes. Its labels
+            `devset`; the answer items of the several-product rows may have a null
+            brand or level and an `attributes` object, and their carts state their
+            shipping), >= 1 right cart, wrong carts with valid block codes. Its labels
             are NOT recomputed with refguard.py: refguard reads only the FORMAT.md
             facts, and the dev-set gold uses the issue 11 extensions (brand_any,
             color_any, size_any, color_not, explicit_max_currency; code
@@ -69,15 +71,28 @@ def err(msg):
     errors.append(msg)
 
 
-def check_item_fields(item, where):
-    """Every field of a catalog item present with its type, and no other."""
-    for field, typ in ITEM_FIELDS.items():
+# The answer items of datasets/real's several-product rows (scripts/devset_carts.py):
+# what the benchmark does not say (a brand at times, the level) is null, and its
+# other options and attributes are an `attributes` object of names and strings.
+ANSWER_ITEM_FIELDS = dict(ITEM_FIELDS, brand=(str, type(None)), level=(str, type(None)))
+
+
+def check_item_fields(item, where, fields=ITEM_FIELDS, attributes=False):
+    """Every field of a catalog item present with its type, and no other
+    (`attributes`, where allowed, optional)."""
+    for field, typ in fields.items():
         if field not in item:
             err(f"{where}: missing field {field}")
         elif not isinstance(item[field], typ) or (typ is int and isinstance(item[field], bool)):
             err(f"{where}: field {field} has type {type(item[field]).__name__}")
-    if set(item) - set(ITEM_FIELDS):
-        err(f"{where}: unknown fields {sorted(set(item) - set(ITEM_FIELDS))}")
+    known = set(fields) | ({"attributes"} if attributes else set())
+    if set(item) - known:
+        err(f"{where}: unknown fields {sorted(set(item) - known)}")
+    if "attributes" in item and attributes:
+        named = item["attributes"]
+        if not isinstance(named, dict) or not named or not all(
+                isinstance(k, str) and k and isinstance(v, str) and v for k, v in named.items()):
+            err(f"{where}: attributes is not an object of names and strings")
 
 
 def load_catalog():
@@ -245,6 +260,16 @@ def check_real(catalog):
                 err(f"{tid}: wrong cart needs valid codes (never 'other'), has {codes}")
             if label == "right" and codes:
                 err(f"{tid}: right cart with codes {codes}")
+            if set(c) - {"label", "items", "codes", "shipping"}:
+                err(f"{tid}: unknown cart fields {sorted(set(c) - {'label', 'items', 'codes', 'shipping'})}")
+            if "shipping" in c:
+                shipping = c["shipping"]
+                if t.get("note") != devset_carts.REAL_NOTE:
+                    err(f"{tid}: only the answer products' carts state their shipping")
+                elif (not isinstance(shipping, dict) or set(shipping) != {"price_cents", "currency"}
+                      or not isinstance(shipping["price_cents"], int) or isinstance(shipping["price_cents"], bool)
+                      or shipping["price_cents"] < 0 or not re.fullmatch(r"[A-Z]{3}", str(shipping["currency"]))):
+                    err(f"{tid}: shipping is not {{price_cents, currency}}: {shipping}")
             for entry in c.get("items", []):
                 item = entry.get("item")
                 if set(entry) != {"item", "quantity"} or not isinstance(item, dict):
@@ -252,7 +277,10 @@ def check_real(catalog):
                     continue
                 if not isinstance(entry["quantity"], int) or entry["quantity"] < 1:
                     err(f"{tid}: bad quantity {entry['quantity']}")
-                check_item_fields(item, f"{tid}: item")
+                if t.get("note") == devset_carts.REAL_NOTE:
+                    check_item_fields(item, f"{tid}: item", ANSWER_ITEM_FIELDS, attributes=True)
+                else:
+                    check_item_fields(item, f"{tid}: item")
                 if not str(item.get("id", "")).startswith(f"{tid}/") or item.get("id") in catalog:
                     err(f"{tid}: item id {item.get('id')} is not task-local")
                 if item.get("category") != devset_carts.CATEGORY:

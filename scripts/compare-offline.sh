@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares the offline extractor pairs on v1, v2 and the real-request dev set
-# (datasets/real: the dev set's requests and gold with synthetic carts, made by
-# scripts/devset_carts.py) and writes reports/compare/<dataset>/compare.{md,json,svg}:
+# (datasets/real: the dev set's requests and gold with carts made by
+# scripts/devset_carts.py: synthetic, but the benchmark's answer products for
+# the several-product rows) and writes reports/compare/<dataset>/compare.{md,json,svg}:
 # per-field accuracy against the gold facts, disputes per pair, and the
 # decision effect on the labelled carts (wrong carts missed, right carts
 # stopped, extra questions). The dev set is written per half,

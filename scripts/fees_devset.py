@@ -357,9 +357,222 @@ def open_half():
     return rows
 
 
+def priced(form, lines, currency, parts=(), extra=0.0, base=False):
+    """A checkout whose totals name each part by its own type, in the order
+    given: `parts` is a list of (type, label, amount) among
+    `items_discount`, `discount`, `fulfillment`, `tax` and `fee`; the
+    subtotal (with `items_base_amount` first when `base`) and the total are
+    added, the total their sum (plus `extra`, an unexplained difference)."""
+    items = round(sum(price * q for _, price, q in lines), 2)
+    rows = []
+    items_discount = sum(amount for kind, _, amount in parts if kind == "items_discount")
+    if base:
+        rows.append(("items_base_amount", "Items", items))
+        rows += [part for part in parts if part[0] == "items_discount"]
+    rows.append(("subtotal", "Subtotal", round(items - items_discount, 2)))
+    rows += [part for part in parts if part[0] != "items_discount" or not base]
+    sign = {"items_discount": -1, "discount": -1, "fulfillment": 1, "tax": 1, "fee": 1}
+    total = items + sum(sign[kind] * amount for kind, _, amount in parts) + extra
+    rows.append(("total", "Total", round(total, 2)))
+    return (acp if form == "acp" else ucp)(lines, currency, rows)
+
+
+def flat_each(lines, currency, shipping=(), tax=None):
+    """A flat cart whose entries each state their own shipping (a list, one
+    per entry, `None` for an entry that says nothing), the tax on the first."""
+    entries = [{"name": name, "price": price, "currency": currency, "quantity": q} for name, price, q in lines]
+    for entry, charge in zip(entries, shipping):
+        if charge is not None:
+            entry["shipping"] = charge
+    if tax is not None:
+        entries[0]["tax"] = tax
+    return entries
+
+
+# Look-alikes (open): written on 2026-12-03 by the session of issue 29's
+# second round, after the held-out half's clean carts fell short (20/25
+# proceeded) and before any rule was changed for them, without reading a
+# held-out row. Mostly clean look-alikes of the three kinds that fell short
+# (a total that adds up in each shape, a recurring word that is not a
+# recurring charge or is one asked for, an add-on word that is a product's
+# or an add-on asked for in other words), and a few problems of each kind
+# so that a fix is seen not to let them through. The rules may be tuned on
+# these.
+def lookalikes():
+    h = "lookalikes"
+    rows = []
+    T = lambda number, problem, form, language, request, cart, fx=None: row(h, "total", number, problem, form, language, request, cart, fx)
+    rows += [
+        T(1, False, "acp", "en", "Bose QuietComfort Ultra Earbuds under $300",
+          priced("acp", [("Bose QuietComfort Ultra Earbuds, Black", 249.0, 1)], "USD",
+                 [("fulfillment", "Free shipping", 0.0), ("tax", "Sales tax", 21.79)])),
+        T(2, False, "ucp", "ru", "пылесос Dyson V12 до 55 000 рублей",
+          priced("ucp", [("Пылесос Dyson V12 Detect Slim", 49990.0, 1)], "RUB",
+                 [("discount", "Промокод OSEN", 2000.0), ("fulfillment", "Доставка курьером", 990.0)])),
+        T(3, False, "flat", "en", "two packs of Duracell AA batteries under $40",
+          flat_each([("Duracell Coppertop AA Batteries, 20 pack", 17.49, 2)], "USD", tax=2.8)),
+        T(4, False, "acp", "en", "a Le Creuset dutch oven under $450, free shipping",
+          priced("acp", [("Le Creuset Signature Round Dutch Oven, 5.5 qt", 419.95, 1)], "USD",
+                 [("fulfillment", "Standard shipping", 0.0)])),
+        T(5, False, "ucp", "en", "a Lodge cast iron skillet under $40 with free shipping",
+          priced("ucp", [("Lodge 12 inch Cast Iron Skillet", 29.9, 1)], "USD", [("tax", "Tax", 2.39)])),
+        T(6, False, "acp", "ru", "чайник Bosch до 5000 рублей, бесплатная доставка",
+          priced("acp", [("Электрический чайник Bosch TWK3A011", 3290.0, 1)], "RUB",
+                 [("fulfillment", "Доставка", 0.0)])),
+        T(7, False, "acp", "en", "Ray-Ban Wayfarer sunglasses under $200",
+          priced("acp", [("Ray-Ban Original Wayfarer Classic Sunglasses", 171.0, 1)], "USD",
+                 [("items_discount", "10% off", 17.1), ("tax", "Tax", 13.47)], base=True)),
+        T(8, False, "ucp", "en", "three Yankee Candle jars under $90",
+          priced("ucp", [("Yankee Candle Large Jar, Balsam & Cedar", 28.99, 3)], "USD",
+                 [("discount", "10% off", 8.7), ("tax", "Tax", 6.26)])),
+        T(9, False, "flat", "ru", "корм Royal Canin до 6000 рублей",
+          flat_each([("Сухой корм Royal Canin Indoor 27, 4 кг", 4690.0, 1)], "RUB", shipping=[350.0])),
+        T(10, False, "acp", "en", "a Logitech MX Master 3S mouse and an MX Keys S keyboard, under $250 in total",
+          priced("acp", [("Logitech MX Master 3S mouse", 99.99, 1), ("Logitech MX Keys S keyboard", 109.99, 1)], "USD",
+                 [("fulfillment", "Shipping", 5.99), ("tax", "Tax", 16.8)])),
+        T(11, False, "ucp", "ru", "наушники Sony WH-1000XM5 до 35 тысяч рублей",
+          priced("ucp", [("Беспроводные наушники Sony WH-1000XM5, черные", 32990.0, 1)], "RUB",
+                 [("discount", "Скидка по карте", 1500.0), ("fulfillment", "Самовывоз", 0.0)])),
+        T(12, False, "acp", "en", "a Bialetti moka pot under €40",
+          priced("acp", [("Bialetti Moka Express, 6 cup", 34.9, 1)], "EUR", [("fulfillment", "Versand", 4.9)])),
+        T(13, False, "flat", "en", "a Kindle Paperwhite under $180",
+          flat_each([("Amazon Kindle Paperwhite 16GB", 149.99, 1)], "USD", shipping=[0.0], tax=13.12)),
+        T(14, False, "ucp", "en", "a YETI Rambler tumbler under $45",
+          priced("ucp", [("YETI Rambler 20 oz Tumbler", 35.0, 1)], "USD",
+                 [("discount", "WELCOME10", 3.5), ("fulfillment", "Ground", 6.95), ("tax", "Tax", 3.1)])),
+        T(15, False, "acp", "ru", "фен Philips до 7000 рублей",
+          priced("acp", [("Фен Philips BHD300/10", 3999.0, 1)], "RUB", [("tax", "НДС 20%", 799.8)])),
+        T(16, False, "acp", "en", "a Hydro Flask 40 oz bottle under $55",
+          priced("acp", [("Hydro Flask 40 oz Wide Mouth Bottle", 49.95, 1)], "USD", [("tax", "Tax", 5.05)])),
+        T(17, False, "ucp", "en", "three Nalgene bottles under $50",
+          priced("ucp", [("Nalgene Wide Mouth 32 oz Bottle", 15.99, 3)], "USD",
+                 [("discount", "Buy 3, save 5%", 2.4), ("tax", "State tax", 2.45), ("tax", "County tax", 1.2)])),
+        T(18, False, "flat", "en", "a Fujifilm Instax Mini 12 and two packs of film under $130",
+          flat_each([("Fujifilm Instax Mini 12 Instant Camera", 79.95, 1), ("Fujifilm Instax Mini Film, 10 sheets", 14.99, 2)],
+                    "USD", shipping=[4.99, 2.99])),
+        T(19, False, "ucp", "ru", "два комплекта постельного белья IKEA до 8000 рублей",
+          priced("ucp", [("Комплект постельного белья IKEA ÄNGSLILJA", 2999.0, 2)], "RUB",
+                 [("fulfillment", "Доставка", 499.0)])),
+        T(20, False, "acp", "en", "a Dualit toaster under £150",
+          priced("acp", [("Dualit Classic 2 Slice Toaster", 129.99, 1)], "GBP", [("fulfillment", "Delivery", 4.99)])),
+        T(21, True, "acp", "en", "Ray-Ban Wayfarer sunglasses under $200",
+          priced("acp", [("Ray-Ban Original Wayfarer Classic Sunglasses", 171.0, 1)], "USD",
+                 [("items_discount", "10% off", 17.1), ("tax", "Tax", 13.47)], extra=1.0, base=True)),
+        T(22, True, "ucp", "ru", "пылесос Dyson V12 до 55 000 рублей",
+          priced("ucp", [("Пылесос Dyson V12 Detect Slim", 49990.0, 1)], "RUB",
+                 [("discount", "Промокод OSEN", 2000.0), ("fulfillment", "Доставка курьером", 990.0)], extra=2000.0)),
+        T(23, True, "acp", "en", "a Logitech MX Master 3S mouse and an MX Keys S keyboard, under $200 in total",
+          priced("acp", [("Logitech MX Master 3S mouse", 99.99, 1), ("Logitech MX Keys S keyboard", 89.99, 1)], "USD",
+                 [("fulfillment", "Shipping", 5.99), ("tax", "Tax", 14.4)])),
+    ]
+    R = lambda number, problem, form, language, request, cart: row(h, "recurring", number, problem, form, language, request, cart)
+    rows += [
+        R(1, False, "flat", "en", "Lavazza Super Crema coffee beans",
+          flat_each([("Lavazza Super Crema Whole Bean Coffee, 2.2 lb - One-time purchase (no subscription)", 21.99, 1)], "USD")),
+        R(2, False, "acp", "en", "a coffee subscription, delivered every month: Peet's Major Dickason's Blend",
+          checkout("acp", [("Peet's Major Dickason's Blend, 18 oz - Subscribe & Save, ships every month", 16.99, 1)], "USD")),
+        R(3, False, "ucp", "ru", "ежемесячная подписка на корм Purina ONE для кошек",
+          checkout("ucp", [("Корм Purina ONE для кошек, 1,5 кг — подписка, доставка раз в месяц", 890.0, 1)], "RUB")),
+        R(4, False, "acp", "en", "a 2027 monthly planner",
+          checkout("acp", [("Blue Sky 2027 Monthly Planner, 8.5 x 11", 14.99, 1)], "USD")),
+        R(5, False, "ucp", "en", "an annual wall calendar for 2027",
+          checkout("ucp", [("2027 Yearly Wall Calendar, 12 x 24", 11.99, 1)], "USD")),
+        R(6, False, "flat", "ru", "витамины Now Foods Omega-3",
+          flat_each([("Now Foods Omega-3, 200 капсул (разовая покупка, без подписки)", 2490.0, 1)], "RUB")),
+        R(7, False, "acp", "en", "a Brita filter subscription, every 2 months",
+          checkout("acp", [("Brita Standard Replacement Filters, 3 pack - auto-ship every 2 months", 17.99, 1)], "USD")),
+        R(8, False, "ucp", "en", "Dollar Shave Club razors, subscribe and save every month",
+          checkout("ucp", [("Dollar Shave Club 6-Blade Razor Starter Set - Subscribe and Save, billed monthly", 10.0, 1)], "USD")),
+        R(9, False, "flat", "en", "Oral-B iO brush heads",
+          flat_each([("Oral-B iO Replacement Brush Heads, 4 count - one-time purchase", 39.99, 1)], "USD")),
+        R(10, False, "acp", "en", "a Microsoft 365 Personal subscription for a year",
+          checkout("acp", [("Microsoft 365 Personal, 12-month subscription, auto-renews yearly", 99.99, 1)], "USD")),
+        R(11, False, "ucp", "en", "the book Subscribed by Tien Tzuo, hardcover",
+          checkout("ucp", [("Subscribed: Why the Subscription Model Will Be Your Company's Future, hardcover", 22.4, 1)], "USD")),
+        R(12, False, "acp", "ru", "ежедневник недатированный А5",
+          checkout("acp", [("Ежедневник недатированный А5, 160 листов, ежемесячный планинг", 790.0, 1)], "RUB")),
+        R(13, False, "flat", "en", "a trial size Cetaphil cleanser",
+          flat_each([("Cetaphil Gentle Skin Cleanser, Trial Size, 1 oz", 3.99, 1)], "USD")),
+        R(14, False, "ucp", "en", "a Gillette Fusion5 razor",
+          checkout("ucp", [("Gillette Fusion5 Razor, Free Trial Pack: 1 handle and 2 cartridges", 9.97, 1)], "USD")),
+        R(15, False, "acp", "en", "a Blue Apron meal kit, weekly delivery",
+          checkout("acp", [("Blue Apron 2-Serving Meal Kit - weekly subscription, renews every week", 59.94, 1)], "USD")),
+        R(16, False, "ucp", "ru", "подписка на журнал National Geographic на год",
+          checkout("ucp", [("Подписка на журнал National Geographic на 12 месяцев", 3600.0, 1)], "RUB")),
+        R(17, False, "acp", "en", "an HP DeskJet 4155e printer",
+          checkout("acp", [("HP DeskJet 4155e All-in-One Printer (Instant Ink eligible, subscription optional)", 79.99, 1)], "USD")),
+        R(18, False, "ucp", "en", "the Peloton App One membership, billed monthly",
+          checkout("ucp", [("Peloton App One Membership - billed monthly", 12.99, 1)], "USD")),
+        R(19, False, "flat", "ru", "кофе Jardin в зёрнах, доставка каждые две недели",
+          flat_each([("Кофе Jardin Espresso Stile di Milano в зёрнах, 1 кг — подписка, доставка каждые 2 недели", 1290.0, 1)], "RUB")),
+        R(20, False, "acp", "ru", "фильтры Брита, автоматическая доставка раз в месяц",
+          checkout("acp", [("Картриджи Brita Maxtra+, 3 шт — автодоставка раз в месяц, подписка", 1490.0, 1)], "RUB")),
+        R(21, True, "acp", "en", "Lavazza Super Crema coffee beans",
+          checkout("acp", [("Lavazza Super Crema Whole Bean Coffee, 2.2 lb - Subscribe & Save", 21.99, 1)], "USD")),
+        R(22, True, "flat", "ru", "кофе Jardin в зёрнах, без подписки",
+          flat_each([("Кофе Jardin Espresso Stile di Milano 1 кг — подписка, доставка каждые 2 недели", 1290.0, 1)], "RUB")),
+        R(23, True, "ucp", "en", "a Brita filter subscription, every 2 months",
+          checkout("ucp", [("Brita Standard Replacement Filters, 3 pack - auto-ship every week", 17.99, 1)], "USD")),
+        R(24, True, "ucp", "en", "Microsoft 365 Personal, one year, no auto-renewal",
+          checkout("ucp", [("Microsoft 365 Personal, 12-month subscription, auto-renews yearly", 99.99, 1)], "USD")),
+    ]
+    A = lambda number, problem, form, language, request, cart: row(h, "addon", number, problem, form, language, request, cart)
+    rows += [
+        A(1, False, "acp", "en", "an iPhone 15 128GB with AppleCare+",
+          checkout("acp", [("Apple iPhone 15 128GB", 799.0, 1), ("AppleCare+ for iPhone 15, 2 years", 179.0, 1)], "USD")),
+        A(2, False, "ucp", "ru", "телевизор Samsung 55 дюймов с расширенной гарантией",
+          checkout("ucp", [("Телевизор Samsung UE55CU7100, 55 дюймов", 44990.0, 1), ("Расширенная гарантия 2 года", 3490.0, 1)], "RUB")),
+        A(3, False, "flat", "ru", "набор посуды Tefal в подарочной упаковке",
+          flat_each([("Набор посуды Tefal Ingenio, 10 предметов", 12990.0, 1), ("Подарочная упаковка", 290.0, 1)], "RUB")),
+        A(4, False, "acp", "en", "the LEGO Icons Orchid set, gift-wrapped",
+          checkout("acp", [("LEGO Icons Orchid 10311", 49.99, 1), ("Gift wrapping", 4.99, 1)], "USD")),
+        A(5, False, "ucp", "en", "a Dyson V15 Detect vacuum with an extended warranty",
+          checkout("ucp", [("Dyson V15 Detect Cordless Vacuum", 749.99, 1), ("3-Year Protection Plan by Allstate", 89.99, 1)], "USD")),
+        A(6, False, "acp", "en", "a Sweetgreen harvest bowl, and add a $3 tip for the driver",
+          checkout("acp", [("Sweetgreen Harvest Bowl", 14.95, 1), ("Tip", 3.0, 1)], "USD")),
+        A(7, False, "flat", "en", "a screen protector for iPhone 15",
+          flat_each([("Tempered Glass Screen Protector for iPhone 15, 2 pack", 9.99, 1)], "USD")),
+        A(8, False, "ucp", "ru", "защитное стекло для iPhone 15",
+          checkout("ucp", [("Защитное стекло для iPhone 15, 2 шт", 690.0, 1)], "RUB")),
+        A(9, False, "acp", "en", "Coppertone sport sunscreen SPF 30",
+          checkout("acp", [("Coppertone Sport Sunscreen Lotion SPF 30, water resistant protection", 9.49, 1)], "USD")),
+        A(10, False, "ucp", "en", "a Samsonite carry-on spinner",
+          checkout("ucp", [("Samsonite Freeform Carry-On Spinner, 10-year limited warranty", 179.99, 1)], "USD")),
+        A(11, False, "flat", "en", "a Nintendo Switch OLED and a protection plan",
+          flat_each([("Nintendo Switch OLED Model", 349.99, 1), ("2-Year Accident Protection Plan", 39.99, 1)], "USD")),
+        A(12, False, "ucp", "en", "a KitchenAid stand mixer as a wedding gift, please gift wrap it",
+          checkout("ucp", [("KitchenAid Artisan Stand Mixer, Empire Red", 449.99, 1), ("Gift Wrap", 6.99, 1)], "USD")),
+        A(13, False, "acp", "ru", "букет из 15 роз с чаевыми курьеру",
+          checkout("acp", [("Букет из 15 красных роз", 4500.0, 1), ("Чаевые курьеру", 200.0, 1)], "RUB")),
+        A(14, False, "ucp", "en", "a Patagonia Better Sweater, with shipping insurance",
+          checkout("ucp", [("Patagonia Better Sweater Fleece Jacket", 139.0, 1), ("Route Package Protection", 2.98, 1)], "USD")),
+        A(15, False, "acp", "en", "a donation box for the school fair",
+          checkout("acp", [("Acrylic Donation Box with Lock", 24.99, 1)], "USD")),
+        A(16, False, "flat", "en", "a roll of Christmas gift wrap",
+          flat_each([("Hallmark Christmas Gift Wrap, 3 rolls, 120 sq ft", 19.99, 1)], "USD")),
+        A(17, False, "ucp", "ru", "iPhone 15 со страховкой от поломки",
+          checkout("ucp", [("Apple iPhone 15 128 ГБ", 79990.0, 1), ("Страховка от поломки на 1 год", 4990.0, 1)], "RUB")),
+        A(18, False, "acp", "en", "a JBL Flip 6 speaker with gift wrapping and a gift note",
+          checkout("acp", [("JBL Flip 6 Portable Bluetooth Speaker", 129.95, 1), ("Gift wrapping service", 5.0, 1)], "USD")),
+        A(19, False, "flat", "en", "a Fiskars pruning shears with replaceable tip",
+          flat_each([("Fiskars Bypass Pruning Shears, replaceable tip", 24.99, 1)], "USD")),
+        A(20, False, "acp", "ru", "кофемашина DeLonghi, и добавьте пожертвование в фонд",
+          checkout("acp", [("Кофемашина DeLonghi Magnifica S", 39990.0, 1), ("Пожертвование в благотворительный фонд", 100.0, 1)], "RUB")),
+        A(21, True, "flat", "en", "a Nintendo Switch OLED",
+          flat_each([("Nintendo Switch OLED Model", 349.99, 1), ("2-Year Accident Protection Plan", 39.99, 1)], "USD")),
+        A(22, True, "acp", "ru", "набор посуды Tefal",
+          checkout("acp", [("Набор посуды Tefal Ingenio, 10 предметов", 12990.0, 1), ("Подарочная упаковка", 290.0, 1)], "RUB")),
+        A(23, True, "ucp", "en", "a Patagonia Better Sweater",
+          checkout("ucp", [("Patagonia Better Sweater Fleece Jacket", 139.0, 1), ("Route Package Protection", 2.98, 1)], "USD")),
+        A(24, True, "acp", "en", "a Dyson V15 Detect vacuum with free gift wrap",
+          checkout("acp", [("Dyson V15 Detect Cordless Vacuum", 749.99, 1), ("3-Year Protection Plan by Allstate", 89.99, 1)], "USD")),
+    ]
+    return rows
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
-    for name, rows in (("heldout", heldout()), ("open", open_half())):
+    for name, rows in (("heldout", heldout()), ("open", open_half()), ("lookalikes", lookalikes())):
         with open(os.path.join(HERE, f"{name}.jsonl"), "w", encoding="utf-8") as out:
             for value in rows:
                 out.write(json.dumps(value, ensure_ascii=False, sort_keys=True) + "\n")

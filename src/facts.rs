@@ -320,8 +320,9 @@ impl FieldName {
 
     /// Whether the models' schema names this field (`soft`, `evidence`):
     /// the price floor and free shipping are read by the `rules` extractor
-    /// only for now, and the schema is at a limit another change lifts
-    /// (issue 28 §2), so its field enum is what it was before them.
+    /// only for now (the schema is at Anthropic's limit of 16 union
+    /// parameters; `product` joined it as a string that is empty when not
+    /// stated, issue 28 §2), so its field enum is what it was before them.
     pub fn in_model_schema(self) -> bool {
         !matches!(self, FieldName::PriceMinCents | FieldName::FreeShipping)
     }

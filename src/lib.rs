@@ -21,6 +21,7 @@
 //! - [`evidence`]: the hash-chained, fsynced evidence log, and the `RecordStore` seam.
 //! - `pg` (feature `postgres`): the evidence chain and the facts cache in PostgreSQL, for several instances.
 //! - [`principal`]: who a call is for (the local principal, or a named one of the bearer-token file).
+//! - [`pay`]: the guarded payment: check, then pay at most once through a publisher's Agentic Action Profile, and its ledger.
 //! - [`redeem`]: redemption of a `proceed` at most once (the merchant's side), and its ledger.
 //! - [`receipt`]: signed `proceed` receipts (Ed25519 JWS) and their keys.
 //! - [`words`]: the tokeniser, the word classes (data under `extractors/words/`), the readers of dates, money, counts and sizes, and the product lexicon and requirement reading of the item check (`extractors/lexicon/`).
@@ -53,6 +54,8 @@ pub mod lines;
 pub mod mcp;
 pub mod messages;
 pub mod normalize;
+#[cfg(feature = "server")]
+pub mod pay;
 #[cfg(feature = "postgres")]
 pub mod pg;
 #[cfg(feature = "server")]

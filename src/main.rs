@@ -50,6 +50,7 @@ fn run(command: Command) -> Result<Outcome, CommandError> {
         Command::Compare(arguments) => cli::compare(&arguments, &process_env, &mut stdout().lock()),
         Command::Keys(arguments) => cli::keys(&arguments, &mut stdout().lock()),
         Command::Verify(arguments) => cli::verify(&arguments, &mut stdout().lock()),
+        Command::Pay(arguments) => cli::pay(&arguments, &process_env, &mut stdout().lock()),
         Command::Tokens(arguments) => {
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             cli::tokens(&arguments, &now, &mut stdout().lock())

@@ -14,12 +14,12 @@ use crate::cart::Cart;
 use crate::facts::{Facts, FieldName};
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, Message};
-use crate::words::charges;
+use crate::words::charges::{self, Addon};
 
-/// The add-on lines of a cart, each entry's index and the phrase its name
+/// The add-on lines of a cart, each entry's index and the add-on its name
 /// is; none when every line is one (then they are what was bought).
-pub fn lines(cart: &Cart) -> Vec<(usize, String)> {
-    let found: Vec<(usize, String)> = cart
+pub fn lines(cart: &Cart) -> Vec<(usize, Addon)> {
+    let found: Vec<(usize, Addon)> = cart
         .entries
         .iter()
         .enumerate()
@@ -28,11 +28,11 @@ pub fn lines(cart: &Cart) -> Vec<(usize, String)> {
     if found.len() == cart.entries.len() { Vec::new() } else { found }
 }
 
-pub fn findings(facts: &Facts, cart: &Cart, addons: &[(usize, String)]) -> Vec<Finding> {
+pub fn findings(facts: &Facts, cart: &Cart, addons: &[(usize, Addon)]) -> Vec<Finding> {
     addons
         .iter()
-        .filter(|(_, phrase)| !charges::addon_asked(phrase, &facts.asked))
-        .map(|(index, phrase)| {
+        .filter(|(_, found)| !charges::addon_asked(found, &facts.asked))
+        .map(|(index, found)| {
             let path = cart_path(Some(*index));
             Finding {
                 id: format!("{}@{path}", Code::Addon),
@@ -43,7 +43,7 @@ pub fn findings(facts: &Facts, cart: &Cart, addons: &[(usize, String)]) -> Vec<F
                 path,
                 entry: Some(*index),
                 expected: Compared::Nothing,
-                actual: Compared::Text(phrase.clone()),
+                actual: Compared::Text(found.said.clone()),
                 reason: String::new(),
                 message: None,
             }
@@ -70,7 +70,8 @@ mod tests {
     fn an_extra_add_on_line_blocks_unless_asked_for() {
         let shoes = cart(&["Nike Pegasus 41", "2-Year Protection Plan for Footwear"]);
         let addons = lines(&shoes);
-        assert_eq!(addons, [(1, "protection plan".to_owned())]);
+        assert_eq!(addons.len(), 1);
+        assert_eq!((addons[0].0, addons[0].1.said.as_str()), (1, "Protection Plan"), "quoted as the line writes it");
         let found = findings(&Facts::default(), &shoes, &addons);
         assert_eq!((found[0].id.as_str(), found[0].severity), ("addon@$.cart[1]", Severity::Block));
         assert_eq!(
@@ -79,6 +80,11 @@ mod tests {
         );
         let asked_for = Facts { asked: asked("Nike Pegasus 41 with a protection plan"), ..Facts::default() };
         assert!(findings(&asked_for, &shoes, &addons).is_empty());
+        // Asked for in other words: a warranty is cover, as a protection plan is.
+        let warranty = Facts { asked: asked("Nike Pegasus 41 with an extended warranty"), ..Facts::default() };
+        assert!(findings(&warranty, &shoes, &addons).is_empty());
+        let wrap = Facts { asked: asked("Nike Pegasus 41, gift-wrapped"), ..Facts::default() };
+        assert_eq!(findings(&wrap, &shoes, &addons).len(), 1, "gift wrap is not cover");
     }
 
     #[test]

@@ -42,7 +42,7 @@ use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
-use crate::words::product::{ReadTitle, lexicon};
+use crate::words::product::{ProductMatch, ReadTitle, lexicon};
 use crate::words::reading::{self, PreparedTexts, Reading};
 
 /// Which checks run. guard.md §5 puts every free-text requirement to the
@@ -309,6 +309,11 @@ pub struct PreparedItem<'a> {
     /// the same reason: assignment judges every item against every line's
     /// product. `None` inside: the item has no name.
     titles: OnceCell<Option<(ReadTitle, Vec<ReadTitle>)>>,
+    /// Whether the product check read the item as another kind of thing,
+    /// per product asked and the other words the person used for it: the
+    /// assigned pairs are judged again for their findings, and a judgment
+    /// depends only on these and the item.
+    other_kind: RefCell<BTreeMap<(String, Vec<String>), bool>>,
 }
 
 impl<'a> PreparedItem<'a> {
@@ -334,6 +339,7 @@ impl<'a> PreparedItem<'a> {
             texts: OnceCell::new(),
             readings: RefCell::new(BTreeMap::new()),
             titles: OnceCell::new(),
+            other_kind: RefCell::new(BTreeMap::new()),
         }
     }
 
@@ -346,6 +352,21 @@ impl<'a> PreparedItem<'a> {
             Some((lexicon().read_title(name), category.into_iter().collect()))
         });
         titles.as_ref().map(|(name, category)| (name, category.as_slice()))
+    }
+
+    /// Whether the product lexicon reads the item as plainly another kind
+    /// of thing than `wanted` (`named`: the person's other words for it),
+    /// judged once per product; `false` when the item has no name.
+    pub fn is_other_kind(&self, wanted: &str, named: &[String]) -> bool {
+        let key = (wanted.to_owned(), named.to_vec());
+        if let Some(known) = self.other_kind.borrow().get(&key) {
+            return *known;
+        }
+        let other = self.titles().is_some_and(|(name, category)| {
+            matches!(lexicon().judge_read(wanted, name, category, named), ProductMatch::Other { .. })
+        });
+        self.other_kind.borrow_mut().insert(key, other);
+        other
     }
 
     /// The item's words as requirements read them, tokenised once.

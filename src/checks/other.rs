@@ -58,7 +58,7 @@ pub fn findings(facts: &Facts, cart: &Cart, whole: &Cart, rules: &SeverityRules,
     let must = facts.other.iter().enumerate().filter_map(|(index, text)| {
         let severity = rules.severity(FieldName::Other, Source::Shared);
         if policy == CheckPolicy::Words {
-            match charges_wish(text, whole) {
+            match charges_wish(text, &facts.asked, whole) {
                 Some(ChargesWish::Met(message)) => {
                     return Some(finding(FieldName::Other, index, text, Severity::Warn, message));
                 }
@@ -131,17 +131,17 @@ enum ChargesWish {
 }
 
 /// Reads a must that asks only for no extra charges ("no extra fees", "без
-/// комиссии") or only for add-ons ("gift wrap") against the cart as paid;
-/// `None` for any other must, or an add-on the cart does not hold (then it
-/// is read as any requirement).
-fn charges_wish(text: &str, whole: &Cart) -> Option<ChargesWish> {
-    let asked = charges::asked(text);
-    let tokens = charges::tokens(text);
-    let only = |phrases: &[String]| {
-        let listed: Vec<&str> = phrases.iter().flat_map(|phrase| phrase.split(' ')).collect();
-        tokens.iter().all(|word| listed.contains(&word.as_str()) || crate::words::is_filler(word))
-    };
-    if asked.no_extra_charges {
+/// комиссии"), or speaks only of an add-on ("gift wrap", "с подарочной
+/// упаковкой", "add a $3 tip") or of a recurring delivery ("delivered every
+/// month", "weekly delivery", "year" of "a subscription for a year"),
+/// against the cart as paid and what the whole request asks (`asked`):
+/// met when the cart holds an add-on of a kind asked for, or an item whose
+/// charge recurs with the period asked (or none named). `None` for any
+/// other must, or one the cart does not meet (then it is read as any
+/// requirement).
+fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<ChargesWish> {
+    let own = charges::asked(text);
+    if own.no_extra_charges {
         let fees = whole.charges.fees.iter().any(|fee| fee.minor > 0);
         return Some(if fees {
             ChargesWish::FeeRule
@@ -149,14 +149,30 @@ fn charges_wish(text: &str, whole: &Cart) -> Option<ChargesWish> {
             ChargesWish::Met(Message::NoFeesMet { text: text.to_owned() })
         });
     }
-    if asked.addons.is_empty() || !only(&asked.addons) {
-        return None;
+    // What the must asks, with what the whole request asks around it.
+    let mut wanted = asked.clone();
+    wanted.addon_kinds.extend(own.addon_kinds);
+    wanted.recurring = wanted.recurring.or(own.recurring);
+    match charges::speaks_of(text)? {
+        charges::Speaks::Addon => whole.entries.iter().find_map(|entry| {
+            let found = entry.item.name.as_deref().and_then(charges::addon)?;
+            charges::addon_asked(&found, &wanted)
+                .then(|| ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item: ItemName::of(&entry.item) }))
+        }),
+        charges::Speaks::Recurring => {
+            let period = wanted.recurring?;
+            whole.entries.iter().find_map(|entry| {
+                let found = super::recurring::of_item(&entry.item)?;
+                let agrees = match (period, found.period) {
+                    (Some(wanted), Some(found)) => wanted == found,
+                    _ => true,
+                };
+                agrees.then(|| {
+                    ChargesWish::Met(Message::RecurringMet { text: text.to_owned(), item: ItemName::of(&entry.item) })
+                })
+            })
+        }
     }
-    whole.entries.iter().find_map(|entry| {
-        let found = entry.item.name.as_deref().and_then(charges::addon)?;
-        charges::addon_asked(&found, &asked)
-            .then(|| ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item: ItemName::of(&entry.item) }))
-    })
 }
 
 /// The entries a requirement speaks of. `Facts::other` names no line, so

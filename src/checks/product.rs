@@ -10,13 +10,9 @@
 use super::{Detail, PreparedItem, Status, Target};
 use crate::finding::Compared;
 use crate::messages::{ItemName, Message};
-use crate::words::product::{ProductMatch, lexicon};
 
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.product else {
-        return Status::Pass;
-    };
-    let Some((name, category)) = item.titles() else {
         return Status::Pass;
     };
     // The words the person used for this product besides its kind: its
@@ -28,10 +24,7 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
         .flat_map(|model| model.words.iter().cloned())
         .chain(target.brand.iter().flat_map(|brand| brand.words.iter().cloned()))
         .collect();
-    match lexicon().judge_read(wanted, name, category, &named) {
-        ProductMatch::Other { .. } => Status::Fail,
-        ProductMatch::Named { .. } | ProductMatch::Unknown => Status::Pass,
-    }
+    if item.is_other_kind(wanted, &named) { Status::Fail } else { Status::Pass }
 }
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {

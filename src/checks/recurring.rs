@@ -90,7 +90,7 @@ mod tests {
         assert_eq!((found.len(), found[0].severity, found[0].id.as_str()), (1, Severity::Block, "recurring@$.cart[0]"));
         assert_eq!(
             found[0].reason,
-            "\u{201c}Nike Pegasus 41 - Subscribe & Save: auto-renews monthly\u{201d} is a recurring charge (\u{201c}subscribe save\u{201d}), which you did not ask for."
+            "\u{201c}Nike Pegasus 41 - Subscribe & Save: auto-renews monthly\u{201d} is a recurring charge (\u{201c}Subscribe & Save\u{201d}), which you did not ask for."
         );
         let attributes = ItemWords {
             attributes: vec![NamedValue::new("Billing", "Free trial, then $9.99/month")],

@@ -4,7 +4,9 @@
 //!
 //! The cart says it by a flat item's `shipping` price or a UCP or ACP
 //! checkout's `fulfillment` total (`cart::Cart::shipping`). A positive
-//! charge blocks, naming it; a charge of 0 passes; a cart that states
+//! charge blocks, naming it; a charge of 0 passes; so does a UCP or ACP
+//! checkout whose stated total is exactly its typed parts with no shipping
+//! among them (issue 29: what is paid holds none); a cart that states
 //! nothing blocks as unknown: the person asked for something the guard
 //! cannot see, so they are asked, never passed over in silence.
 
@@ -24,6 +26,13 @@ pub fn findings(facts: &Facts, cart: &Cart, rules: &SeverityRules) -> Option<Fin
             Compared::Shipping { currency: shipping.currency.clone(), shipping_minor: shipping.minor },
             Message::ShippingCharged { shipping: Money::new(shipping.minor, shipping.currency.as_deref()) },
         ),
+        // A checkout whose stated total is its typed parts without any
+        // shipping charges none (issue 29): what is paid holds no shipping.
+        None if cart.charges.itemised
+            && super::total::parts(cart).is_some_and(|parts| Some(parts) == cart.charges.total) =>
+        {
+            return None;
+        }
         None => (Compared::Nothing, Message::ShippingUnknown),
     };
     Some(
@@ -76,5 +85,34 @@ mod tests {
         let facts = Facts::default();
         let cart = Cart { entries: Vec::new(), shipping: None, charges: Default::default() };
         assert_eq!(findings(&facts, &cart, &SeverityRules::new(&facts)), None);
+    }
+
+    #[test]
+    fn issue_29_a_stated_total_that_is_its_parts_without_shipping_charges_none() {
+        let facts = Facts { free_shipping: true, ..Facts::default() };
+        let item = Item {
+            name: Some("Skillet".into()),
+            price_cents: Some(2_990),
+            currency: Some("USD".into()),
+            ..Item::default()
+        };
+        let charges = |total: u64| crate::cart::Charges {
+            currency: Some("USD".into()),
+            total: Some(total),
+            tax: Some(239),
+            itemised: true,
+            ..crate::cart::Charges::default()
+        };
+        let cart = |total: u64| Cart {
+            entries: vec![CartEntry { item: item.clone(), quantity: 1 }],
+            shipping: None,
+            charges: charges(total),
+        };
+        assert_eq!(findings(&facts, &cart(3_229), &SeverityRules::new(&facts)), None);
+        // A total above its parts may hold shipping it does not name.
+        assert_eq!(
+            findings(&facts, &cart(3_729), &SeverityRules::new(&facts)).unwrap().reason,
+            "Asked for free shipping, and the cart does not say what shipping costs."
+        );
     }
 }

@@ -67,6 +67,68 @@ pub enum Command {
     /// While any token exists, `serve --http` admits only live tokens (and
     /// ASASKED_HTTP_TOKEN, the local principal's).
     Tokens(TokensArguments),
+    /// Check the cart, then pay at most once through a payment service's
+    /// Agentic Action Profile (--profile, --action, --input): on ask nothing
+    /// is paid and the question is printed; on proceed the payment is
+    /// recorded in the data folder before it is sent, submitted once,
+    /// reconciled through the service's status and verified. Running it
+    /// again with the same arguments never pays again: it only reads the
+    /// status (as --reconcile REQUEST_ID does). Prints the result as JSON.
+    /// Exit status: 0 paid (succeeded), 1 ask or not paid (failed, pending,
+    /// unknown), 2 error.
+    Pay(PayArguments),
+}
+
+#[derive(clap::Args)]
+pub struct PayArguments {
+    /// The person's request, verbatim (as `check --request`; `@FILE` reads a JSON file).
+    #[arg(long, required_unless_present = "reconcile")]
+    pub request: Option<String>,
+    /// The cart (as `check --cart`).
+    #[arg(long, required_unless_present = "reconcile")]
+    pub cart: Option<PathBuf>,
+    /// Items the person's mandate allows, for the price check (JSON list).
+    #[arg(long)]
+    pub allowed: Option<PathBuf>,
+    /// Today's date (ISO or "Monday, 2 November 2026"); default: the current date.
+    #[arg(long)]
+    pub today: Option<String>,
+    /// The person's answers to the previous check: JSON list of {finding_id, reply}.
+    #[arg(long, requires = "previous_record_id")]
+    pub answers: Option<PathBuf>,
+    /// The record this check supersedes.
+    #[arg(long)]
+    pub previous_record_id: Option<String>,
+    /// The language of the reasons and the question: en or ru.
+    #[arg(long, value_name = "LANG")]
+    pub language: Option<Language>,
+    /// The URL of the payment service's Agentic Action Profile (agentic.json).
+    #[arg(long, value_name = "URL", required_unless_present = "reconcile")]
+    pub profile: Option<String>,
+    /// The profile's action to run (its `actions[].id`).
+    #[arg(long, value_name = "ID", required_unless_present = "reconcile")]
+    pub action: Option<String>,
+    /// The payment input: a JSON file holding the exact object to submit.
+    /// Its amount must be the checked cart's total.
+    #[arg(long, value_name = "FILE", required_unless_present = "reconcile")]
+    pub input: Option<PathBuf>,
+    /// JSON Pointer to the amount in the input.
+    #[arg(long, value_name = "POINTER", default_value = crate::pay::DEFAULT_AMOUNT_POINTER)]
+    pub amount_pointer: String,
+    /// How the amount is written: decimal ("139.99") or minor (13999).
+    #[arg(long, value_name = "UNIT", default_value = "decimal", value_parser = ["decimal", "minor"])]
+    pub amount_unit: String,
+    /// JSON Pointer to the currency in the input, which must then be there
+    /// (default: /currency, checked when present).
+    #[arg(long, value_name = "POINTER")]
+    pub currency_pointer: Option<String>,
+    /// Reconcile the payment request REQUEST_ID, read-only: its saved receipt
+    /// if settled, else the service's status and resource. Never submits.
+    #[arg(long, value_name = "REQUEST_ID",
+          conflicts_with_all = ["request", "cart", "profile", "action", "input", "answers", "previous_record_id", "allowed"])]
+    pub reconcile: Option<String>,
+    #[command(flatten)]
+    pub service: ServiceArguments,
 }
 
 #[derive(clap::Args)]
@@ -163,6 +225,11 @@ pub struct ServeArguments {
           default_value_t = mcp::DEFAULT_SESSION_IDLE_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub session_idle_timeout: u64,
+    /// Offer the pay_order tool, paying only this origin
+    /// (`https://shop.example`; `http` only on localhost): repeatable. The
+    /// payment ledger is the data folder's.
+    #[arg(long, value_name = "ORIGIN")]
+    pub pay_origin: Vec<String>,
     #[command(flatten)]
     pub service: ServiceArguments,
 }

@@ -1,7 +1,7 @@
 //! The commands of the `asasked` binary, one function and one file each:
 //! [`check()`], [`serve()`], [`evidence()`], [`extract()`], [`schema()`],
 //! [`conform()`], [`replay()`], [`compare()`], [`keys()`], [`verify()`], [`store()`],
-//! [`tokens()`]. Each takes its parsed
+//! [`tokens()`], [`pay()`]. Each takes its parsed
 //! [`args`], reads the files they name, runs the library, prints results for
 //! people or machines and returns an [`Outcome`] or a [`CommandError`].
 //!
@@ -16,6 +16,7 @@ mod conform;
 mod evidence;
 mod extract;
 mod keys;
+mod pay;
 mod replay;
 mod sandbox;
 mod schema;
@@ -41,6 +42,7 @@ pub use conform::{ConformRunError, conform};
 pub use evidence::evidence;
 pub use extract::extract;
 pub use keys::keys;
+pub use pay::pay;
 pub use replay::replay;
 pub use sandbox::SandboxError;
 pub use schema::schema;
@@ -100,6 +102,12 @@ pub enum CommandError {
     Tokens(#[from] crate::principal::tokens::TokenError),
     #[error(transparent)]
     Ledger(#[from] crate::redeem::LedgerError),
+    /// The payment could not be run or continued; the message names the
+    /// argument, the profile or the request.
+    #[error(transparent)]
+    Pay(#[from] crate::pay::PayError),
+    #[error(transparent)]
+    PayLedger(#[from] crate::pay::ledger::LedgerError),
     #[error("principal: {0}")]
     Principal(String),
     #[error("--data-dir: the request-state secret: {0}")]

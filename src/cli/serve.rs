@@ -45,7 +45,17 @@ pub fn serve(
     // receipt keys (several instances behind one address share both).
     let secret = crate::receipt::keys::state_secret(&options.data_dir.join(super::keys::KEY_FOLDER))?;
     let rounds = mcp::rounds::Rounds::new(secret).map_err(|error| CommandError::RequestState(error.to_string()))?;
-    let server = CheckServer::new(service, open_world).with_rounds(rounds);
+    let mut server = CheckServer::new(service, open_world).with_rounds(rounds);
+    if !arguments.pay_origin.is_empty() {
+        // Each origin canonical (`https://shop.example`), as a profile states it.
+        let origins = arguments
+            .pay_origin
+            .iter()
+            .map(|origin| crate::pay::profile::origin_of(origin).map_err(crate::pay::PayError::from))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ledger = crate::pay::ledger::PayLedger::open(&options.data_dir)?;
+        server = server.with_payer(crate::pay::Payer::new(ledger, crate::pay::Approval::Origins(origins))?);
+    }
     // Redemptions are recorded beside the evidence: in the data folder's
     // ledger, or in the PostgreSQL database every instance shares.
     let ledger = super::redemption_ledger(&options, env)?;

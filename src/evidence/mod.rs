@@ -125,21 +125,54 @@ pub enum LinkError {
 /// The outcome of an append, from either store.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Appended {
-    /// Written and fsynced.
-    New(Arc<SealedRecord>),
+    /// Written and fsynced: where the draft now is in the chain.
+    New(Sealed),
     /// A record with this id already existed: nothing was written.
     Existing(Arc<SealedRecord>),
 }
 
 impl Appended {
-    pub fn record(&self) -> &Arc<SealedRecord> {
+    /// The record's position in the log.
+    pub fn seq(&self) -> u64 {
         match self {
-            Appended::New(record) | Appended::Existing(record) => record,
+            Appended::New(sealed) => sealed.seq,
+            Appended::Existing(record) => record.seq,
+        }
+    }
+
+    /// 1 for a first check, n for the n-th attempt of a chain.
+    pub fn attempt(&self) -> u32 {
+        match self {
+            Appended::New(sealed) => sealed.attempt,
+            Appended::Existing(record) => record.attempt,
+        }
+    }
+
+    pub fn record_id(&self) -> &str {
+        match self {
+            Appended::New(sealed) => &sealed.record_id,
+            Appended::Existing(record) => &record.record_id,
+        }
+    }
+
+    /// The record's hash.
+    pub fn hash(&self) -> &str {
+        match self {
+            Appended::New(sealed) => &sealed.hash,
+            Appended::Existing(record) => &record.hash,
+        }
+    }
+
+    /// The hash of the record before it.
+    pub fn prev_hash(&self) -> &str {
+        match self {
+            Appended::New(sealed) => &sealed.prev_hash,
+            Appended::Existing(record) => &record.prev_hash,
         }
     }
 }
 
-pub use record::{Draft, SealedRecord, seal};
+pub use record::{Body, Draft, Sealed, SealedRecord, seal};
 pub use store::EvidenceStore;
 pub use torn::{SetAside, TORN_PREFIX, set_aside_files, set_aside_torn_tail};
 pub use verify::{Broken, VerifyReport, chain, read_all, show, verify_bytes, verify_file};

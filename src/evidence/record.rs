@@ -38,19 +38,6 @@ impl SealedRecord {
         Ok(self.fields(&body).hash())
     }
 
-    /// The fields the chain's checks and the index compare.
-    pub(super) fn keys(&self) -> Keys<'_> {
-        Keys {
-            seq: self.seq,
-            record_id: &self.record_id,
-            previous_record_id: self.previous_record_id.as_deref(),
-            attempt: self.attempt,
-            request: &self.request,
-            prev_hash: &self.prev_hash,
-            hash: &self.hash,
-        }
-    }
-
     pub(super) fn fields<'a>(&'a self, body: &'a [u8]) -> Fields<'a> {
         Fields {
             seq: self.seq,
@@ -259,46 +246,120 @@ pub struct Draft {
     pub previous_record_id: Option<String>,
     pub request: String,
     pub sealed_at: String,
-    pub body: Value,
+    pub body: Body,
+}
+
+/// A record's body as it is sealed: its canonical JSON text
+/// (`digest::write_canonical`), written once, in the caller's task, and
+/// used as it is for both the record's hash and its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body(Vec<u8>);
+
+impl Body {
+    /// The canonical text of `value` (any `Serialize`), written straight
+    /// from it: the same bytes as the canonical text of
+    /// `serde_json::to_value(value)`, without building that `Value`
+    /// (`digest::write_canonical_of`), so a check's body is never turned
+    /// into a tree only to be written out and freed.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<Body, serde_json::Error> {
+        let mut text = Vec::with_capacity(4096);
+        if digest::write_canonical_of(value, &mut text).is_err() {
+            // What the direct writer does not write (serde_json's raw
+            // values) goes the long way, or fails as it always did.
+            text.clear();
+            digest::write_canonical(&serde_json::to_value(value)?, &mut text);
+        }
+        // Tests and the debug builds the conformance and integration
+        // suites run compare every body with its definition.
+        #[cfg(debug_assertions)]
+        if let Ok(value) = serde_json::to_value(value) {
+            let mut defined = Vec::new();
+            digest::write_canonical(&value, &mut defined);
+            assert!(defined == text, "the canonical writer and write_canonical(to_value) differ");
+        }
+        Ok(Body(text))
+    }
+
+    /// The canonical JSON text.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The body as a `Value`, parsed back from its text.
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::from_slice(&self.0)
+    }
+}
+
+impl From<Value> for Body {
+    fn from(value: Value) -> Body {
+        let mut text = Vec::with_capacity(256);
+        digest::write_canonical(&value, &mut text);
+        Body(text)
+    }
+}
+
+/// What an append sealed: the record's place in the chain. Its body and
+/// request are the draft's, which the caller had; a store returns this
+/// rather than a [`SealedRecord`], whose body is a `Value` that only a
+/// reader needs (parsing it back would cost what writing it once saved).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sealed {
+    pub seq: u64,
+    pub record_id: String,
+    pub previous_record_id: Option<String>,
+    pub attempt: u32,
+    pub sealed_at: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+impl Sealed {
+    pub(super) fn keys<'a>(&'a self, request: &'a str) -> Keys<'a> {
+        Keys {
+            seq: self.seq,
+            record_id: &self.record_id,
+            previous_record_id: self.previous_record_id.as_deref(),
+            attempt: self.attempt,
+            request,
+            prev_hash: &self.prev_hash,
+            hash: &self.hash,
+        }
+    }
 }
 
 /// Seals `draft` as record `seq`, attempt `attempt`, after the record whose
-/// hash is `prev_hash`: the record with its hash, and its line exactly as the
-/// embedded log writes it (newline included). A store other than the
-/// embedded log keeps this line, so its records verify as a log does.
-pub fn seal(draft: Draft, seq: u64, attempt: u32, prev_hash: String) -> (SealedRecord, Vec<u8>) {
-    let mut body = Vec::with_capacity(4096);
-    digest::write_canonical(&draft.body, &mut body);
-    let mut line = Vec::with_capacity(body.len() + draft.request.len() + 512);
-    let record = seal_onto(draft, &body, seq, attempt, prev_hash, &mut line);
-    (record, line)
+/// hash is `prev_hash`: the record's place with its hash, and its line
+/// exactly as the embedded log writes it (newline included). A store other
+/// than the embedded log keeps this line, so its records verify as a log
+/// does.
+pub fn seal(draft: Draft, seq: u64, attempt: u32, prev_hash: String) -> (Sealed, Vec<u8>) {
+    let mut line = Vec::with_capacity(draft.body.0.len() + draft.request.len() + 512);
+    let sealed = seal_onto(&draft, seq, attempt, prev_hash, &mut line);
+    (sealed, line)
 }
 
-/// [`seal`] with the body's canonical JSON already written (`body`, by the
-/// caller's task, so that a log's one writer thread does not serialise it),
-/// appending the record's line to `out`.
-pub fn seal_onto(
-    draft: Draft,
-    body: &[u8],
-    seq: u64,
-    attempt: u32,
-    prev_hash: String,
-    out: &mut Vec<u8>,
-) -> SealedRecord {
-    let mut record = SealedRecord {
+/// [`seal`], appending the record's line to `out` (a batch's lines).
+pub fn seal_onto(draft: &Draft, seq: u64, attempt: u32, prev_hash: String, out: &mut Vec<u8>) -> Sealed {
+    let fields = Fields {
         seq,
-        record_id: draft.record_id,
-        previous_record_id: draft.previous_record_id,
+        record_id: &draft.record_id,
+        previous_record_id: draft.previous_record_id.as_deref(),
         attempt,
-        sealed_at: draft.sealed_at,
-        request: draft.request,
-        body: draft.body,
-        prev_hash,
-        hash: String::new(),
+        sealed_at: &draft.sealed_at,
+        request: &draft.request,
+        body: draft.body.as_bytes(),
+        prev_hash: &prev_hash,
     };
-    let fields = record.fields(body);
     let hash = fields.hash();
     fields.write_line(&hash, out);
-    record.hash = hash;
-    record
+    Sealed {
+        seq,
+        record_id: draft.record_id.clone(),
+        previous_record_id: draft.previous_record_id.clone(),
+        attempt,
+        sealed_at: draft.sealed_at.clone(),
+        prev_hash,
+        hash,
+    }
 }

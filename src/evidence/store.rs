@@ -7,8 +7,6 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::digest;
-
 use super::index::{Index, Recent};
 use super::writer::{Command, LockedLog, writer};
 use super::{Appended, Draft, LOG_FILE, LinkError, SealedRecord, StoreError, set_aside_torn_tail};
@@ -87,9 +85,7 @@ impl EvidenceStore {
     /// against the log as it is when the writer gets to this append.
     pub async fn append(&self, draft: Draft) -> Result<Result<Appended, LinkError>, StoreError> {
         let (reply, answer) = oneshot::channel();
-        let mut body = Vec::with_capacity(4096);
-        digest::write_canonical(&draft.body, &mut body);
-        self.sender.send(Command::Append { draft, body, reply }).await.map_err(|_| StoreError::WriterStopped)?;
+        self.sender.send(Command::Append { draft, reply }).await.map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
     }
 

@@ -15,7 +15,7 @@ fn draft(id: &str, previous: Option<&str>, request: &str) -> Draft {
         previous_record_id: previous.map(str::to_owned),
         request: request.into(),
         sealed_at: "2026-11-02T10:00:00Z".into(),
-        body: json!({"decision": "ask", "person": {"name": "Ada Lovelace"}}),
+        body: json!({"decision": "ask", "person": {"name": "Ada Lovelace"}}).into(),
     }
 }
 
@@ -27,8 +27,8 @@ async fn appends_chain_links_and_replays() {
     assert!(matches!(first, Appended::New(_)));
     assert!(matches!(store.append(draft("a", None, "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
     let second = store.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
-    assert_eq!(second.record().attempt, 2);
-    assert_eq!(second.record().prev_hash, first.record().hash);
+    assert_eq!(second.attempt(), 2);
+    assert_eq!(second.prev_hash(), first.hash());
     assert_eq!(
         store.append(draft("c", Some("a"), "shoes")).await.unwrap(),
         Err(LinkError::NotHead("a".into(), "b".into()))
@@ -66,7 +66,7 @@ async fn stores_on_one_log_share_one_chain_and_see_each_others_records() {
     // Each sees what the other sealed: a lookup, a link, the link rules.
     assert_eq!(second.get("a").await.unwrap().unwrap().seq, 1);
     let b = second.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
-    assert_eq!((b.record().seq, b.record().attempt), (2, 2));
+    assert_eq!((b.seq(), b.attempt()), (2, 2));
     assert_eq!(first.successor("a").await.unwrap().as_deref(), Some("b"));
     assert_eq!(
         first.append(draft("c", Some("a"), "shoes")).await.unwrap(),
@@ -84,7 +84,7 @@ async fn stores_on_one_log_share_one_chain_and_see_each_others_records() {
         assert!(matches!(append.await.unwrap().unwrap().unwrap(), Appended::New(_)));
     }
     let c = first.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap();
-    assert_eq!(c.record().attempt, 3);
+    assert_eq!(c.attempt(), 3);
     // Readers take no lock.
     let path = directory.path().join(LOG_FILE);
     let report = verify_file(&path).unwrap();
@@ -105,7 +105,7 @@ async fn a_torn_line_another_writer_left_is_set_aside_by_the_next_append() {
     log.write_all(b"{\"seq\":2,\"record_id\":\"half").unwrap();
     drop(log);
     let b = store.append(draft("b", Some("a"), "shoes")).await.unwrap().unwrap();
-    assert_eq!(b.record().seq, 2);
+    assert_eq!(b.seq(), 2);
     let side_files = set_aside_files(directory.path());
     assert_eq!(side_files.len(), 1, "{side_files:?}");
     assert_eq!(fs::read_to_string(&side_files[0]).unwrap(), "{\"seq\":2,\"record_id\":\"half");
@@ -144,21 +144,28 @@ async fn concurrent_appends_share_fsyncs_and_old_records_are_read_back() {
     let mut first = None;
     for (number, append) in appends.into_iter().enumerate() {
         let appended = append.await.unwrap().unwrap().unwrap();
-        assert!(matches!(appended, Appended::New(_)));
+        let Appended::New(sealed) = appended else { panic!("not new: {appended:?}") };
         if number == 0 {
-            first = Some(appended.record().clone());
+            first = Some(sealed);
         }
     }
     let first = first.unwrap();
-    // r0 left the in-memory window long ago: it comes back from the file.
-    assert_eq!(store.get("r0").await.unwrap().as_deref(), Some(&*first));
+    // r0 left the in-memory window long ago: it comes back from the file,
+    // as it was sealed.
+    let read = store.get("r0").await.unwrap().unwrap();
+    assert_eq!(
+        (read.seq, &read.record_id, read.attempt, &read.sealed_at, &read.prev_hash, &read.hash),
+        (first.seq, &first.record_id, first.attempt, &first.sealed_at, &first.prev_hash, &first.hash)
+    );
+    assert_eq!(read.body, draft("r0", None, "shoes").body.to_value().unwrap());
+    assert_eq!(read.compute_hash().unwrap(), first.hash);
     assert!(matches!(store.append(draft("r0", None, "shoes")).await.unwrap().unwrap(), Appended::Existing(_)));
     assert_eq!(
         store.append(draft("next", Some("r0"), "a hat")).await.unwrap(),
         Err(LinkError::OtherRequest("r0".into()))
     );
     let next = store.append(draft("next", Some("r0"), "shoes")).await.unwrap().unwrap();
-    assert_eq!(next.record().attempt, 2);
+    assert_eq!(next.attempt(), 2);
     drop(store);
     let report = verify_file(&directory.path().join(LOG_FILE)).unwrap();
     assert!(report.ok() && report.records == count as u64 + 1, "{report:?}");
@@ -170,7 +177,7 @@ async fn lines_and_hashes_are_what_serde_json_and_the_canonical_digest_give() {
     let store = EvidenceStore::open(directory.path()).unwrap();
     let mut first = draft("a", None, "Schuhe für Zoë \"größe\" 42\n\u{2028}");
     first.body =
-        json!({"z": 1, "a": [1.5, -0.0, null, {"y": "\u{1}", "x": true}], "M": {"é": 12345678901234567890u64}});
+        json!({"z": 1, "a": [1.5, -0.0, null, {"y": "\u{1}", "x": true}], "M": {"é": 12345678901234567890u64}}).into();
     store.append(first.clone()).await.unwrap().unwrap();
     store.append(draft("b", Some("a"), &first.request)).await.unwrap().unwrap();
     drop(store);
@@ -206,10 +213,11 @@ async fn get_sees_what_a_program_ignoring_the_lock_appended() {
     let mut log = OpenOptions::new().append(true).open(directory.path().join(LOG_FILE)).unwrap();
     log.write_all(format!("{second}\n").as_bytes()).unwrap();
     drop(log);
-    assert_eq!(server.get("b").await.unwrap().as_deref(), Some(&**appended.record()));
+    let read = server.get("b").await.unwrap().unwrap();
+    assert_eq!((read.seq, read.record_id.as_str(), read.hash.as_str()), (appended.seq(), "b", appended.hash()));
     assert_eq!(server.successor("a").await.unwrap().as_deref(), Some("b"));
     let next = server.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap();
-    assert_eq!(next.record().seq, 3);
+    assert_eq!(next.seq(), 3);
     drop(server);
     assert!(verify_file(&directory.path().join(LOG_FILE)).unwrap().ok());
 }
@@ -286,13 +294,13 @@ async fn a_body_written_other_than_canonically_is_read_whole_and_still_verifies(
     let opened = tempfile::tempdir().unwrap();
     fs::write(opened.path().join(LOG_FILE), &rewritten).unwrap();
     let store = EvidenceStore::open(opened.path()).unwrap();
-    assert_eq!(store.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap().record().attempt, 3);
+    assert_eq!(store.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap().attempt(), 3);
     let caught_up = tempfile::tempdir().unwrap();
     let path = caught_up.path().join(LOG_FILE);
     fs::write(&path, lines[0]).unwrap();
     let store = EvidenceStore::open(caught_up.path()).unwrap();
     OpenOptions::new().append(true).open(&path).unwrap().write_all(second.as_bytes()).unwrap();
-    assert_eq!(store.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap().record().attempt, 3);
+    assert_eq!(store.append(draft("c", Some("b"), "shoes")).await.unwrap().unwrap().attempt(), 3);
     drop(store);
     assert!(verify_file(&path).unwrap().ok());
     // The same content changed is still an alteration.

@@ -15,11 +15,10 @@ use super::{Appended, Draft, LinkError, SealedRecord, StoreError};
 
 /// What the store handle asks of the writer thread.
 pub(super) enum Command {
-    /// `body`: the draft's body as canonical JSON, written by the caller's
+    /// The draft's body is canonical JSON already, written by the caller's
     /// task so the one writer thread does not.
     Append {
         draft: Draft,
-        body: Vec<u8>,
         reply: oneshot::Sender<Result<Result<Appended, LinkError>, StoreError>>,
     },
     Get {
@@ -141,8 +140,10 @@ fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: &mut Vec<Command>) {
         return fail_all(path, batch, error);
     }
     // Everything up to `durable_seq` is on disk; a reply that depends on a
-    // later record waits for this batch's fsync.
-    let durable_seq = index.last_seq;
+    // later record (of this batch, or another process's just taken in)
+    // waits for this batch's fsync.
+    let durable_seq = index.durable_seq;
+    let foreign = index.last_seq > durable_seq;
     let length_before = index.length;
     let mut pending = Vec::new();
     let mut held = Vec::new();
@@ -165,9 +166,9 @@ fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: &mut Vec<Command>) {
                 let needs = successor.as_ref().and_then(|id| index.records.get(id)).map_or(0, |entry| entry.seq);
                 hold_or_send(Reply::Successor(reply, successor), needs);
             }
-            Command::Append { draft, body, reply } => match stage(path, &mut index, draft, &body, &mut pending) {
+            Command::Append { draft, reply } => match stage(path, &mut index, draft, &mut pending) {
                 Ok(Ok(appended)) => {
-                    let needs = appended.record().seq;
+                    let needs = appended.seq();
                     hold_or_send(Reply::Append(reply, Ok(appended)), needs);
                 }
                 // A refused link may name a successor of this batch.
@@ -182,8 +183,12 @@ fn serve_batch(path: &Path, shared: &Mutex<Index>, batch: &mut Vec<Command>) {
     // they reveal nothing past `durable_seq`.
     drop(index);
     // An append always holds the lock (above): without one, nothing is pending.
+    // The fdatasync of this batch's lines also makes durable the lines other
+    // processes appended before them (the file's dirty pages, whoever wrote
+    // them); with nothing to write, records taken in get a sync of their own.
     let written = match &log {
         Some(log) if !pending.is_empty() => write_and_sync(path, &log.0, &pending, length_before),
+        Some(log) if foreign => log.0.sync_data(),
         _ => Ok(()),
     };
     if written.is_ok() {
@@ -264,10 +269,12 @@ fn stale(path: &Path, index: &Index) -> bool {
 }
 
 /// Brings the index up to the log's end, under the lock. Records other
-/// processes appended are read, checked and taken in, and fsynced once more
-/// (free when their writer already did): a writer that died between its
-/// write and its fsync never acknowledged them, and this process may reveal
-/// them. A torn last line is a write cut off by a process that died holding
+/// processes appended are read, checked and taken in from where this index
+/// ended (its byte length and last hash), each line's hash checked against
+/// its body as written (`record::read_line`). They are not yet durable to
+/// this index: a writer that died between its write and its fsync never
+/// acknowledged them, and this process may reveal them only after its own
+/// fdatasync of the batch (`serve_batch`), which covers them too. A torn last line is a write cut off by a process that died holding
 /// the lock, set aside as on open. A log shorter than the index (a failed
 /// write of this process cut back, or a file moved away) is loaded again.
 fn catch_up(path: &Path, log: &LockedLog, index: &mut Index) -> Result<(), StoreError> {
@@ -291,9 +298,6 @@ fn catch_up(path: &Path, log: &LockedLog, index: &mut Index) -> Result<(), Store
     if !torn.is_empty() {
         super::torn::set_aside(path, &log.0, index.length, torn, index.last_seq + 1)?;
     }
-    log.0.sync_data().map_err(io)?;
-    index.durable_seq = index.last_seq;
-    index.durable_length = index.length;
     Ok(())
 }
 
@@ -318,7 +322,6 @@ fn stage(
     path: &Path,
     index: &mut Index,
     draft: Draft,
-    body: &[u8],
     pending: &mut Vec<u8>,
 ) -> Result<Result<Appended, LinkError>, StoreError> {
     if let Some(existing) = index.record(path, &draft.record_id)? {
@@ -340,12 +343,11 @@ fn stage(
         }
     };
     let start = pending.len();
-    let record = super::record::seal_onto(draft, body, index.last_seq + 1, attempt, index.last_hash.clone(), pending);
+    let sealed = super::record::seal_onto(&draft, index.last_seq + 1, attempt, index.last_hash.clone(), pending);
     let line = &pending[start..];
     let offset = index.length;
     index.length += line.len() as u64;
-    index.insert(record.keys(), offset, line.len(), Recent::Line(line.into()));
-    // The caller's task drops the record (its body was built there); the
-    // writer keeps only the line.
-    Ok(Ok(Appended::New(Arc::new(record))))
+    index.insert(sealed.keys(&draft.request), offset, line.len(), Recent::Line(line.into()));
+    // The writer keeps only the line; the caller has the draft.
+    Ok(Ok(Appended::New(sealed)))
 }

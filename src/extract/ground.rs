@@ -230,6 +230,33 @@ impl<'a> Words<'a> {
         if let Some(found) = self.phrase(text) {
             return Some(found);
         }
+        // At least half of the words, and every number: "kayano 30" says
+        // "Gel-Kayano 30", "Pegasus 41s" says "Pegasus 41".
+        let (wanted, found) = self.word_positions(text)?;
+        if found.len() * 2 < wanted {
+            return None;
+        }
+        Some((*found.iter().min()?, *found.iter().max()?))
+    }
+
+    /// Like [`Words::content_words`], but every content word must occur:
+    /// for the product, which the product check reads as a kind of thing,
+    /// so half of "running shoes" ("running socks") is another product.
+    fn all_content_words(&self, text: &str) -> Option<(usize, usize)> {
+        if let Some(found) = self.phrase(text) {
+            return Some(found);
+        }
+        let (wanted, found) = self.word_positions(text)?;
+        if found.len() < wanted {
+            return None;
+        }
+        Some((*found.iter().min()?, *found.iter().max()?))
+    }
+
+    /// How many content words `text` has (three letters or more, or any
+    /// digit; stop words left out), and the first token each is found at;
+    /// `None` when it has none, or a number of it is not found.
+    fn word_positions(&self, text: &str) -> Option<(usize, Vec<usize>)> {
         let wanted: Vec<String> = Words::new(text, &[], self.today)
             .tokens
             .into_iter()
@@ -240,8 +267,6 @@ impl<'a> Words<'a> {
         if wanted.is_empty() {
             return None;
         }
-        // At least half of the words, and every number: "kayano 30" says
-        // "Gel-Kayano 30", "Pegasus 41s" says "Pegasus 41".
         let mut found = Vec::new();
         for word in &wanted {
             let stem: String = word.chars().take(5).collect();
@@ -257,10 +282,7 @@ impl<'a> Words<'a> {
                 None => {}
             }
         }
-        if found.len() * 2 < wanted.len() {
-            return None;
-        }
-        Some((*found.iter().min()?, *found.iter().max()?))
+        Some((wanted.len(), found))
     }
 
     /// A colour's words within three tokens ("navy blue", "тёмно-синий"),
@@ -949,8 +971,6 @@ pub fn ground(
 
     // A kept value's span is the span of its field (a currency's is its
     // amount's), where a soft cue is looked for and a number is claimed.
-    // A kept value's span is the span of its field (a currency's is its
-    // amount's), where a soft cue is looked for and a number is claimed.
     macro_rules! record_single {
         ($slot:expr, $key:expr, $value:expr, $found:expr) => {
             if keep($key, &Shown::shown(&$value), $found, &mut grounding) {
@@ -995,6 +1015,9 @@ pub fn ground(
         }};
     }
 
+    // The kind of thing asked for: every content word of it is the
+    // person's, as the product check reads all of them.
+    single_quoted!(out.product, FactKey::Product, |w: &Words, value: &String| w.all_content_words(value));
     single_quoted!(out.brand, FactKey::Brand, |w: &Words, value: &String| w.name(value));
     single_quoted!(out.model, FactKey::Model, |w: &Words, value: &String| w.content_words(value));
     single_quoted!(out.color, FactKey::Color, |w: &Words, value: &String| w.colour(value));
@@ -1128,9 +1151,9 @@ pub fn ground(
     for (index, line) in out.lines.iter_mut().enumerate() {
         let at = |key| KeyRef::Line { index, key };
         single_quoted!(line.model, at(FactKey::Model), |w: &Words, value: &String| w.content_words(value));
-        // What a line asks for and its own requirements are the person's
-        // words, like `other`.
-        single!(line.product, at(FactKey::Product), |w: &Words, value: &String| w.content_words(value));
+        // What a line asks for is the person's words, every one of them,
+        // like the shared product; its own requirements like `other`.
+        single_quoted!(line.product, at(FactKey::Product), |w: &Words, value: &String| w.all_content_words(value));
         list!(line.other, at(FactKey::Other), |w: &Words, value: &String| w.content_words(value));
         single!(line.explicit_max_cents, at(FactKey::ExplicitMaxCents), |w: &Words, value: &u64| w
             .ceiling_said(*value));
@@ -1568,5 +1591,46 @@ mod tests {
         let (out, grounding) = ground(&facts(r#"{"free_shipping": true}"#), &[], "a lamp, fast shipping", &[], today());
         assert!(!out.free_shipping);
         assert_eq!(grounding.dropped[0].field, FactKey::FreeShipping.into());
+    }
+
+    #[test]
+    fn a_product_is_kept_only_when_every_word_of_it_is_the_person_s() {
+        let request = "black Nike running shoes size 42, and a чехла для iPhone 15";
+        for said in ["running shoes", "Running Shoe", "shoes", "чехла"] {
+            let (out, grounding) = grounded(request, &format!(r#"{{"product": "{said}"}}"#));
+            assert_eq!(out.product.as_deref(), Some(said), "{grounding:?}");
+        }
+        let (out, grounding) = grounded(request, r#"{"product": "running shoes"}"#);
+        let support = grounding.supported.iter().find(|support| support.field == FactKey::Product.into()).unwrap();
+        assert_eq!((out.product.as_deref(), support.span.text.as_str()), (Some("running shoes"), "running shoes"));
+        // Half of the words is not the product: "running socks" is another
+        // kind of thing, which the product check would block on.
+        for invented in ["running socks", "trail shoes", "sneakers"] {
+            let (out, grounding) = grounded(request, &format!(r#"{{"product": "{invented}"}}"#));
+            assert_eq!(out.product, None, "{invented}");
+            assert_eq!(grounding.dropped[0].field, FactKey::Product.into());
+        }
+        // A line's product by the same rule.
+        let (out, grounding) = grounded(
+            "a leather belt in brown, and a tactical belt in black",
+            r#"{"lines": [{"product": "leather belt", "color": "brown"}, {"product": "canvas belt", "color": "black"}]}"#,
+        );
+        assert_eq!(out.lines[0].product.as_deref(), Some("leather belt"));
+        assert_eq!(out.lines[1].product, None);
+        assert_eq!(out.lines[1].color.as_deref(), Some("black"));
+        assert_eq!(grounding.dropped[0].field, KeyRef::Line { index: 1, key: FactKey::Product });
+        assert_eq!(
+            grounding.dropped[0].note("claude").to_string(),
+            "An extractor (claude) read item 2 as 'canvas belt', which the request does not say; ignored"
+        );
+        let (_, shared) = grounded("black running shoes", r#"{"product": "running socks"}"#);
+        assert_eq!(
+            shared.dropped[0].note("claude").to_string(),
+            "An extractor (claude) read that you asked for 'running socks', which the request does not say; ignored"
+        );
+        assert_eq!(
+            crate::messages::render(crate::messages::Language::Ru, &shared.dropped[0].note("claude")),
+            "Модуль разбора запроса (claude) решил, что вы просили «running socks», но в запросе этого нет; не учтено"
+        );
     }
 }

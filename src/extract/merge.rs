@@ -315,6 +315,7 @@ fn states(facts: &Facts, field: FieldRef) -> bool {
             FieldName::Color => line.color.is_some(),
             FieldName::SizeLabel => line.size_label.is_some(),
             FieldName::Quantity => line.quantity.is_some(),
+            FieldName::Product => line.product.is_some(),
             _ => false,
         }),
     }
@@ -328,15 +329,35 @@ fn merge_found<T: PartialEq + Clone>(values: impl Iterator<Item = Option<T>>) ->
     (found.first().cloned(), disputed)
 }
 
-/// The kind of thing asked for, under either policy: the value every
-/// extractor that read one agrees on (folded), else none. It is not a fact
-/// of guard.md §3, so it is never disputed: extractors that disagree on it
-/// leave the product check nothing to check, which can only ever spare a
-/// block (docs/semantics.md, "The item's words").
+/// The kind of thing asked for, under either policy (docs/semantics.md,
+/// "The item's words"). Readings with the same words are one reading. A
+/// reading whose words are all among another's and that ends in the same
+/// word, its head noun ("shoes" and "running shoes", "belt" and "leather
+/// belt"), gives way to the longer one: the product check reads the head
+/// with the modifiers its lexicon knows as one kind ("running shoe" is a
+/// kind of shoe), so the longer reading names the same thing or a
+/// narrower kind of it, every word of it is the person's (grounding keeps
+/// no other), and line assignment tells "leather belt" from "tactical
+/// belt" only by them. Anything else ("iPhone" and "iPhone case", "чехол"
+/// and "чехол для iPhone 15", "shoes" and "socks") leaves no product: it
+/// is not a fact of guard.md §3, so it is never disputed, and no product
+/// leaves the check nothing to check, which can only ever spare a block.
 fn merge_product<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
-    let said: Vec<&str> = values.flatten().collect();
-    let first = *said.first()?;
-    said.iter().all(|value| normalize::fold(value) == normalize::fold(first)).then(|| first.to_owned())
+    let readings: Vec<(&str, Vec<String>)> =
+        values.flatten().map(|value| (value, normalize::words(value))).filter(|(_, words)| !words.is_empty()).collect();
+    // The longest reading, the first said of equal length.
+    let mut longest = readings.first()?;
+    for reading in &readings {
+        if reading.1.len() > longest.1.len() {
+            longest = reading;
+        }
+    }
+    let (longest, longest_words) = longest;
+    let head = longest_words.last()?;
+    readings
+        .iter()
+        .all(|(_, words)| words.last() == Some(head) && words.iter().all(|word| longest_words.contains(word)))
+        .then(|| (*longest).to_owned())
 }
 
 /// Models under `grounded`: the base model and its candidates, never
@@ -667,7 +688,7 @@ fn merge_lines(outputs: &[Facts]) -> (Vec<Line>, Vec<FieldRef>) {
             }
         }
         // guard.md §3 has no product nor requirements per line: under `spec`
-        // they are what every extractor agrees on (`rules` alone writes them).
+        // they merge as under `grounded` (`merge_product`, the union).
         let product = merge_product(all.iter().map(|line| line.product.as_deref()));
         let other = union_text(all.iter().flat_map(|line| line.other.iter()), &[]);
         let (explicit_max_cents, explicit_max_currency, price_min_cents, price_min_currency) = line_prices(all.iter());
@@ -964,6 +985,41 @@ mod tests {
             assert_eq!((line.explicit_max_cents, line.explicit_max_currency.as_deref()), (Some(9000), None));
             assert_eq!((line.price_min_cents, line.price_min_currency.as_deref()), (Some(4000), Some("PHP")));
             assert_eq!(line.product.as_deref(), Some("belt"));
+        }
+    }
+
+    #[test]
+    fn products_that_nest_on_one_head_give_the_longer_and_others_give_none() {
+        let product = |values: &[&str]| merge_product(values.iter().map(|value| Some(*value)));
+        assert_eq!(product(&["Running Shoes", "running shoes"]).as_deref(), Some("Running Shoes"), "the first said");
+        assert_eq!(product(&["shoes", "running shoes"]).as_deref(), Some("running shoes"));
+        assert_eq!(product(&["running shoes", "shoes"]).as_deref(), Some("running shoes"));
+        assert_eq!(product(&["belt", "leather belt", "men's leather belt"]).as_deref(), Some("men's leather belt"));
+        assert_eq!(merge_product([None, Some("чехол"), None].into_iter()).as_deref(), Some("чехол"), "one said");
+        for apart in [
+            &["shoes", "socks"][..],
+            &["running shoes", "trail shoes"],
+            &["iPhone", "iPhone case"],
+            &["чехол", "чехол для iPhone 15"],
+            &["belt", "leather belt", "canvas belt"],
+        ] {
+            assert_eq!(product(apart), None, "{apart:?}");
+        }
+        assert_eq!(merge_product([None, None].into_iter()), None);
+        // Under either policy, shared and per line, and never disputed.
+        let short = facts(r#"{"product": "shoes", "lines": [{"product": "belt"}, {"product": "bag"}]}"#);
+        let long = facts(r#"{"product": "running shoes", "lines": [{"product": "leather belt"}, {"product": "hat"}]}"#);
+        let grounded = |facts: &Facts| GroundedFacts { facts: facts.clone(), soft_grounded: BTreeSet::new() };
+        let both = merge_grounded(&[grounded(&short), grounded(&long)]).unwrap();
+        for merged in [merge(&[short.clone(), long.clone()]).unwrap(), both] {
+            assert_eq!(merged.product.as_deref(), Some("running shoes"));
+            assert_eq!(merged.lines[0].product.as_deref(), Some("leather belt"));
+            assert_eq!(merged.lines[1].product, None);
+            assert!(
+                !merged.disputed.iter().any(|field| field.to_string().ends_with("product")),
+                "{:?}",
+                merged.disputed
+            );
         }
     }
 }

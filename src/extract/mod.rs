@@ -39,10 +39,13 @@ pub use crate::words::date::{Weekday, days_until};
 /// One variant of a multi-variant order ("size 40 for my wife and 43 for me").
 /// Fields left `None` fall back to the shared facts.
 pub struct ExtractedLine {
-    /// The kind of thing this line asks for (`rules` only, for now: not in
-    /// the models' schema, like [`ExtractedFacts::product`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(skip)]
+    /// What kind of thing this line asks for, when the lines are different
+    /// products: the head noun phrase in the person's words ("leather
+    /// belt"); an empty string when the line is the same product as the
+    /// others or none is named.
+    // An empty string, not null, on the wire (see `ExtractedFacts::product`).
+    #[serde(default, deserialize_with = "empty_is_none", serialize_with = "none_is_empty")]
+    #[schemars(with = "String")]
     pub product: Option<String>,
     /// This line's own must-have requirements (`rules` only, for now).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -114,12 +117,16 @@ impl ExtractedLine {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExtractedFacts {
-    /// What kind of thing the person asked for, in their words. Read by the
-    /// `rules` extractor only for now: not in the schema models are held to
-    /// (which is at Anthropic's limit of 16 nullable fields; issue 28 §2
-    /// restructures it), so a model's reply never carries it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(skip)]
+    /// What kind of thing the person asked for: the head noun phrase, in
+    /// the person's words ("running shoes", "чехол"), without what it is
+    /// for or fits; an empty string when the request names none.
+    // An empty string, not null, on the wire: Anthropic's strict mode
+    // takes at most 16 parameters with `anyOf` or a type array, and the
+    // schema had 16 before `product` (`strict_subset`). Read back as
+    // `None`, so facts never hold an empty product; written as "" for
+    // `None`, so an extractor's raw output (a `rules` recording) replays.
+    #[serde(default, deserialize_with = "empty_is_none", serialize_with = "none_is_empty")]
+    #[schemars(with = "String")]
     pub product: Option<String>,
     /// Brand the person chose; null if none or only excluded. With several
     /// accepted brands ("brand A or brand B"), the first named.
@@ -220,6 +227,18 @@ pub struct Quote {
     pub field: String,
     /// The request's (or an answer's) words, exactly as written.
     pub quote: String,
+}
+
+/// Reads a string fact whose "not stated" is an empty string on the wire
+/// (`product`): blank is `None`, anything else is the value as written.
+fn empty_is_none<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    let text = Option::<String>::deserialize(deserializer)?;
+    Ok(text.filter(|text| !text.trim().is_empty()))
+}
+
+/// Writes such a fact back: `None` as the empty string the schema asks for.
+fn none_is_empty<S: serde::Serializer>(value: &Option<String>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(value.as_deref().unwrap_or_default())
 }
 
 impl ExtractedFacts {

@@ -77,20 +77,41 @@ impl ReplayExtractor {
         };
         let raw: serde_json::Value = serde_json::from_str(&text)
             .map_err(|error| ExtractError::Malformed(format!("{} is not json: {error}", path.display())))?;
-        let extracted = validate(&raw).map_err(|error| match error {
+        let extracted = validate(&raw).map_err(|error| match (error, older_than_schema(&raw)) {
             // Outputs recorded before models quoted their evidence
-            // (2026-12-01) have every other key: say how to replay them
-            // as they were rather than only that the schema refused them.
-            ExtractError::SchemaInvalid(detail) if raw.is_object() && raw.get("evidence").is_none() => {
-                ExtractError::SchemaInvalid(format!(
-                    "{detail} ({} was recorded before quotes: add \"evidence\": [] to replay it unchanged)",
-                    path.display()
-                ))
-            }
-            other => other,
+            // (2026-12-01) or named the product (2026-12-03) have every
+            // other key: say how to replay them as they were rather than
+            // only that the schema refused them.
+            (ExtractError::SchemaInvalid(detail), Some(added)) => ExtractError::SchemaInvalid(format!(
+                "{detail} ({} was recorded before {added} to replay it unchanged)",
+                path.display()
+            )),
+            (other, _) => other,
         })?;
         Ok(Extraction { extracted, raw, cost: Cost::default() })
     }
+}
+
+/// What an output recorded before a later schema key lacks, as the words
+/// of a hint: "quotes: add \"evidence\": []", "the product: add …".
+fn older_than_schema(raw: &serde_json::Value) -> Option<String> {
+    let object = raw.as_object()?;
+    let lines_lack_product = object
+        .get("lines")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|lines| lines.iter().any(|line| line.is_object() && line.get("product").is_none()));
+    let mut added = Vec::new();
+    if !object.contains_key("evidence") {
+        added.push(("quotes", "\"evidence\": []"));
+    }
+    if !object.contains_key("product") || lines_lack_product {
+        added.push(("the product", "\"product\": \"\" (at the top and in every line)"));
+    }
+    if added.is_empty() {
+        return None;
+    }
+    let (what, keys): (Vec<&str>, Vec<&str>) = added.into_iter().unzip();
+    Some(format!("{}: add {}", what.join(" and "), keys.join(" and ")))
 }
 
 impl Extractor for ReplayExtractor {
@@ -267,5 +288,25 @@ mod tests {
         old["evidence"] = serde_json::json!([]);
         std::fs::write(&path, old.to_string()).unwrap();
         assert!(ReplayExtractor::new(dir.path()).extract(&input("x")).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_recording_from_before_the_product_is_refused_with_the_remedy() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut old = crate::extract::schema::empty_facts_value();
+        old.as_object_mut().unwrap().remove("product");
+        old["lines"] = serde_json::json!([{"model": null, "color": "black", "size_label": null, "quantity": null}]);
+        let path = recording_path(dir.path(), &input("x"));
+        std::fs::write(&path, old.to_string()).unwrap();
+        let error = ReplayExtractor::new(dir.path()).extract(&input("x")).await.unwrap_err();
+        assert!(error.to_string().contains("recorded before the product: add \"product\": \"\""), "{error}");
+        old["product"] = serde_json::json!("");
+        std::fs::write(&path, old.to_string()).unwrap();
+        let error = ReplayExtractor::new(dir.path()).extract(&input("x")).await.unwrap_err();
+        assert!(error.to_string().contains("in every line"), "a line without it too: {error}");
+        old["lines"][0]["product"] = serde_json::json!("");
+        std::fs::write(&path, old.to_string()).unwrap();
+        let replayed = ReplayExtractor::new(dir.path()).extract(&input("x")).await.unwrap();
+        assert_eq!(replayed.extracted.lines[0].product, None);
     }
 }

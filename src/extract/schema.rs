@@ -45,7 +45,7 @@ const STRIPPED_KEYWORDS: [&str; 11] = [
 
 /// The most validation errors reported at once; a model that got everything
 /// wrong does not need a thousand lines fed back. Above the number of
-/// properties (21), so an answer in another shape gets every missing
+/// properties (23), so an answer in another shape gets every missing
 /// property and the unexpected ones named.
 const MAX_REPORTED_ERRORS: usize = 32;
 
@@ -240,6 +240,8 @@ pub fn empty_facts_value() -> Value {
             let empty = match property.get("type").and_then(Value::as_str) {
                 Some("array") => Value::Array(vec![]),
                 Some("boolean") => Value::Bool(false),
+                // A string that cannot be null says "not stated" with "".
+                Some("string") => Value::String(String::new()),
                 _ => Value::Null,
             };
             map.insert(name.clone(), empty);
@@ -314,17 +316,47 @@ mod tests {
         let mut value = empty_facts_value();
         value["color"] = json!("black");
         value["deadline_weekday"] = json!("friday");
-        value["lines"] = json!([{"model": null, "color": null, "size_label": "40", "quantity": 1}]);
+        value["product"] = json!("running shoes");
+        value["lines"] = json!([
+            {"product": "", "model": null, "color": null, "size_label": "40", "quantity": 1},
+            {"product": "belt", "model": null, "color": null, "size_label": null, "quantity": null}
+        ]);
         let facts = validate(&value).unwrap();
         assert_eq!(facts.color.as_deref(), Some("black"));
+        assert_eq!(facts.product.as_deref(), Some("running shoes"));
         assert_eq!(facts.lines[0].size_label.as_deref(), Some("40"));
+        assert_eq!(facts.lines[0].product, None, "an empty product is not stated");
+        assert_eq!(facts.lines[1].product.as_deref(), Some("belt"));
+    }
+
+    #[test]
+    fn product_is_a_string_that_is_empty_when_not_stated() {
+        // Not a nullable union: the schema is at Anthropic's limit of 16.
+        let schema = facts_schema();
+        assert_eq!(schema["properties"]["product"]["type"], json!("string"));
+        assert_eq!(schema["$defs"]["Line"]["properties"]["product"]["type"], json!("string"));
+        assert_eq!(empty_facts_value()["product"], json!(""));
+        let nothing = validate(&empty_facts_value()).unwrap();
+        assert_eq!(nothing.product, None);
+        assert_eq!(nothing.clone().into_facts(chrono::NaiveDate::MIN).product, None);
+        // Written back as the schema has it, so a raw output replays.
+        let written = serde_json::to_value(&nothing).unwrap();
+        assert_eq!(written["product"], json!(""));
+        assert_eq!(validate(&written).unwrap(), nothing);
+        let mut null = empty_facts_value();
+        null["product"] = json!(null);
+        let ExtractError::SchemaInvalid(message) = validate(&null).unwrap_err() else { panic!() };
+        assert!(message.starts_with("$.product:"), "{message}");
+        let mut missing = empty_facts_value();
+        missing.as_object_mut().unwrap().remove("product");
+        assert!(matches!(validate(&missing), Err(ExtractError::SchemaInvalid(_))), "every property is required");
     }
 
     #[test]
     fn errors_are_located_and_nothing_is_coerced() {
         let mut value = empty_facts_value();
         value["quantity"] = json!("two");
-        value["lines"] = json!([{"model": null, "color": 7, "size_label": null, "quantity": null}]);
+        value["lines"] = json!([{"product": "", "model": null, "color": 7, "size_label": null, "quantity": null}]);
         value.as_object_mut().unwrap().remove("brand");
         value["colour"] = json!("black");
         let ExtractError::SchemaInvalid(message) = validate(&value).unwrap_err() else { panic!() };

@@ -1,4 +1,5 @@
-//! The MCP server: `check_order`, `brief_order` and `verify_verdict` over
+//! The MCP server: `check_order`, `brief_order`, `verify_verdict` and (with
+//! approved payment origins) `pay_order` over
 //! stdio or Streamable HTTP.
 //!
 //! This is the only module that imports rmcp, axum and hyper. It owns the
@@ -32,7 +33,8 @@ pub use http::{
 };
 pub use stdio::{MAX_STDIO_LINE_BYTES, serve_stdio};
 pub use tool::{
-    BRIEF_TOOL_NAME, BRIEF_TOOL_TITLE, CheckServer, SERVER_NAME, TOOL_NAME, TOOL_TITLE, VERIFY_TOOL_NAME, VerifyRequest,
+    BRIEF_TOOL_NAME, BRIEF_TOOL_TITLE, CheckServer, PAY_TOOL_NAME, PAY_TOOL_TITLE, SERVER_NAME, TOOL_NAME, TOOL_TITLE,
+    VERIFY_TOOL_NAME, VerifyRequest,
 };
 
 /// Serving failures.

@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::elicit;
 use super::rounds::{RoundError, Rounds, Step};
 use crate::decision::Decision;
+use crate::pay::{PayError, PayRequest, PayResult, Payer};
 use crate::principal::Principal;
 use crate::receipt::Verification;
 use crate::service::{BriefRequest, BriefResult, CheckError, CheckRequest, CheckResult, Service};
@@ -105,6 +106,33 @@ pub struct VerifyRequest {
     pub today: Option<String>,
 }
 
+/// The payment tool's name on the wire.
+pub const PAY_TOOL_NAME: &str = "pay_order";
+/// The payment tool's human title.
+pub const PAY_TOOL_TITLE: &str = "Check the cart, then pay at most once";
+
+const PAY_DESCRIPTION: &str = "Pay for an order through the payment service's Agentic Action Profile, guarded: \
+this tool first runs check_order on `check` (the very same arguments: `request` = the person's own words \
+verbatim, `cart`, and `today`, `answers`, `previous_record_id`, `language`, `fx` as needed), and pays only on \
+`proceed`.\n\
+`payment` = {`profile`: the URL of the service's agentic.json, `action`: the id of its payment action, `input`: the \
+exact JSON object to submit (whatever the service's OpenAPI asks for), `amount` (optional): where the amount is in \
+`input` (`pointer`, default `/amount`), how it is written (`unit`: `decimal` as \"139.99\", the default, or \
+`minor` as 13999) and where its currency is (`currency_pointer`, default `/currency` when present)}. The amount \
+must equal the checked cart's total (what the person pays) and the currency the cart's, or nothing is paid and the \
+error names both amounts. Only origins this server approves can be paid.\n\
+Result: `decision` and `payment`.\n\
+- `ask` / `not_submitted`: nothing was paid or sent. Show `question` to the person verbatim; continue as after a \
+check_order `ask` (answers in `check.answers` with `check.previous_record_id` = this `record_id`, then call this \
+tool again).\n\
+- `succeeded`: paid once and verified; keep `receipt` (its `request_id` is the Idempotency-Key sent).\n\
+- `failed`: the service says the payment did not happen.\n\
+- `pending` or `unknown`: the payment may or may not have happened. NEVER pay again by any other means. Call this \
+tool again later with exactly the same arguments: it never submits twice (`submitted` stays false) and only reads \
+the service's status, or tell the person it needs checking by hand.\n\
+Calling again with the same arguments after any outcome is always safe: it returns the recorded receipt or reads \
+the status. A profile that changed since the payment was created, a redirect and an oversized answer are refused.";
+
 const INSTRUCTIONS: &str = "asasked is a pre-checkout guard. When you start shopping for a person, call brief_order \
 with their verbatim request and shop by its summary. Before paying, call check_order with the same request and the \
 cart. Pay only on decision `proceed`; on `ask`, show the question \
@@ -119,6 +147,8 @@ pub struct CheckServer {
     rounds: Option<Rounds>,
     /// How long a 2025-11-25 form may wait for the person.
     form_timeout: Duration,
+    /// Pays for `pay_order`; without it the tool is not offered.
+    payer: Option<Payer>,
     tool_router: ToolRouter<CheckServer>,
 }
 
@@ -161,7 +191,24 @@ impl CheckServer {
                     .open_world(false),
             );
         }
-        CheckServer { service, rounds: None, form_timeout: elicit::ELICITATION_TIMEOUT, tool_router }
+        CheckServer { service, rounds: None, form_timeout: elicit::ELICITATION_TIMEOUT, payer: None, tool_router }
+    }
+
+    /// Offers `pay_order`, paying through `payer` (whose approval names the
+    /// origins an agent may pay).
+    pub fn with_payer(self, payer: Payer) -> CheckServer {
+        let mut tool_router = self.tool_router + Self::pay_router();
+        if let Some(route) = tool_router.map.get_mut(PAY_TOOL_NAME) {
+            route.attr.annotations = Some(
+                ToolAnnotations::with_title(PAY_TOOL_TITLE)
+                    .read_only(false)
+                    .destructive(false)
+                    // The same arguments are the same payment request: never a second payment.
+                    .idempotent(true)
+                    .open_world(true),
+            );
+        }
+        CheckServer { payer: Some(payer), tool_router, ..self }
     }
 
     /// Waits at most `timeout` for the person to answer a form sent during
@@ -334,6 +381,54 @@ impl CheckServer {
         match self.service.verify_receipt(&arguments.token, arguments.cart.as_ref(), arguments.today.as_deref()) {
             Ok(verification) => Ok(Json(verification)),
             Err(error) => Err(CallToolResult::error(vec![ContentBlock::text(format!("invalid argument {error}"))])),
+        }
+    }
+}
+
+#[tool_router(router = pay_router)]
+impl CheckServer {
+    #[tool(
+        name = "pay_order",
+        title = "Check the cart, then pay at most once",
+        description = PAY_DESCRIPTION,
+        output_schema = schema_for_output::<PayResult>()
+    )]
+    async fn pay_order(
+        &self,
+        Parameters(arguments): Parameters<PayRequest>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, CallToolResult> {
+        let Some(payer) = &self.payer else {
+            return Err(invalid_argument("pay_order: this server pays nothing (serve --pay-origin)"));
+        };
+        let service = self.service_for(&context);
+        match payer.pay(&service, arguments).await {
+            Ok(result) => complete(result),
+            Err(error) => Err(pay_error(error)),
+        }
+    }
+}
+
+/// A payment's error as a tool error: what the caller can act on is said;
+/// a failure of the ledger or the check is logged, and the caller is told
+/// not to pay by other means.
+fn pay_error(error: PayError) -> CallToolResult {
+    match error {
+        PayError::Check(CheckError::InvalidArgument { field, message }) => {
+            invalid_argument(&format!("$.check{}: {message}", field.strip_prefix('$').unwrap_or(&field)))
+        }
+        PayError::InvalidArgument { field, message } => invalid_argument(&format!("{field}: {message}")),
+        error @ (PayError::Profile(_)
+        | PayError::OriginNotApproved(_)
+        | PayError::ProfileChanged { .. }
+        | PayError::NotFound(_)
+        | PayError::NeverSubmitted(_)) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
+        error => {
+            tracing::error!(%error, "a payment could not be run");
+            CallToolResult::error(vec![ContentBlock::text(
+                "the payment could not be recorded: do not pay by other means; call pay_order again later with the same arguments"
+                    .to_owned(),
+            )])
         }
     }
 }

@@ -239,7 +239,7 @@ pub fn render(message: &Message) -> String {
             max.show('.'),
             paid.show('.'),
             converted.show('.'),
-            date(*day)
+            dated(*day)
         ),
         Message::TotalMismatch { stated, parts } => {
             let (more, difference) = if stated.minor >= parts.minor {
@@ -286,6 +286,9 @@ pub fn render(message: &Message) -> String {
         }
         Message::Addon { item } => {
             format!("The cart adds \u{201c}{}\u{201d}, which you did not ask for.", name(item))
+        }
+        Message::RecurringMet { text, item } => {
+            format!("\u{201c}{text}\u{201d}: \u{201c}{}\u{201d} is the recurring delivery you asked for.", name(item))
         }
         Message::ShippingCharged { shipping } => {
             format!("Asked for free shipping, the cart charges {} for shipping.", shipping.show('.'))
@@ -335,6 +338,21 @@ pub fn render(message: &Message) -> String {
         Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::NeedsRefundable)), .. } => {
             format!(
                 "An extractor ({extractor}) read that you want to be able to return it, which the request does not say; ignored"
+            )
+        }
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::Product)), value } => {
+            format!(
+                "An extractor ({extractor}) read that you asked for '{value}', which the request does not say; ignored"
+            )
+        }
+        Message::Dropped {
+            extractor,
+            field: Spoken::Field(FieldRef::Line { index, field: FieldName::Product }),
+            value,
+        } => {
+            format!(
+                "An extractor ({extractor}) read item {} as '{value}', which the request does not say; ignored",
+                index + 1
             )
         }
         Message::Dropped { extractor, field, value } => format!(
@@ -445,7 +463,17 @@ fn date(day: NaiveDate) -> String {
         Weekday::Sat => "Saturday",
         Weekday::Sun => "Sunday",
     };
-    let month = [
+    format!("{weekday}, {} {}", day.day(), month(day))
+}
+
+/// `1 November 2026`: a day that may be far from today (an exchange
+/// rate's), so with its year.
+fn dated(day: NaiveDate) -> String {
+    format!("{} {} {}", day.day(), month(day), day.year())
+}
+
+fn month(day: NaiveDate) -> &'static str {
+    [
         "January",
         "February",
         "March",
@@ -458,8 +486,7 @@ fn date(day: NaiveDate) -> String {
         "October",
         "November",
         "December",
-    ][day.month0() as usize];
-    format!("{weekday}, {} {month}", day.day())
+    ][day.month0() as usize]
 }
 
 fn counted(entry: &Counted) -> String {

@@ -613,6 +613,12 @@ pub enum Message {
         text: String,
         item: ItemName,
     },
+    /// A recurring delivery asked for, and an item's charge recurs with the
+    /// period asked (a note).
+    RecurringMet {
+        text: String,
+        item: ItemName,
+    },
     /// Free shipping asked; the cart charges `shipping` for it.
     ShippingCharged {
         shipping: Money,

@@ -322,6 +322,9 @@ pub fn render(message: &Message) -> String {
         Message::NoFeesMet { text } => format!("«{text}»: магазин не добавляет сборов."),
         Message::AddonMet { text, item } => format!("«{text}»: в корзине есть «{}».", name(item)),
         Message::Addon { item } => format!("В корзину добавлено «{}», а вы этого не просили.", name(item)),
+        Message::RecurringMet { text, item } => {
+            format!("«{text}»: «{}» — регулярная доставка, которую вы просили.", name(item))
+        }
         Message::ShippingCharged { shipping } => {
             format!("Вы просили бесплатную доставку, а в корзине доставка стоит {}.", shipping.show(','))
         }
@@ -376,6 +379,21 @@ pub fn render(message: &Message) -> String {
         Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::NeedsRefundable)), .. } => {
             format!(
                 "Модуль разбора запроса ({extractor}) решил, что вам нужна возможность возврата, но в запросе этого нет; не учтено"
+            )
+        }
+        Message::Dropped { extractor, field: Spoken::Field(FieldRef::Shared(FieldName::Product)), value } => {
+            format!(
+                "Модуль разбора запроса ({extractor}) решил, что вы просили «{value}», но в запросе этого нет; не учтено"
+            )
+        }
+        Message::Dropped {
+            extractor,
+            field: Spoken::Field(FieldRef::Line { index, field: FieldName::Product }),
+            value,
+        } => {
+            format!(
+                "Модуль разбора запроса ({extractor}) прочитал позицию {} как «{value}», но в запросе этого нет; не учтено",
+                index + 1
             )
         }
         Message::Dropped { extractor, field, value } => format!(

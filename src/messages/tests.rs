@@ -54,6 +54,7 @@ fn kind(message: &Message) -> &'static str {
         Message::Addon { .. } => "Addon",
         Message::NoFeesMet { .. } => "NoFeesMet",
         Message::AddonMet { .. } => "AddonMet",
+        Message::RecurringMet { .. } => "RecurringMet",
         Message::ShippingUnknown => "ShippingUnknown",
         Message::Extra { .. } => "Extra",
         Message::TooManyLines { .. } => "TooManyLines",
@@ -77,7 +78,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 62;
+const KINDS: usize = 63;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -278,7 +279,7 @@ fn samples() -> Vec<Message> {
             blocks: FeeBlocks::PastLimit { max: usd(20_000) },
         },
         Message::Recurring {
-            said: "subscribe save".into(),
+            said: "Subscribe & Save".into(),
             trial: false,
             item: "Nike Pegasus 41 - Subscribe & Save".into(),
         },
@@ -291,6 +292,10 @@ fn samples() -> Vec<Message> {
         Message::Addon { item: "2-Year Protection Plan for Footwear".into() },
         Message::NoFeesMet { text: "без комиссии".into() },
         Message::AddonMet { text: "gift wrap".into(), item: "Gift wrap".into() },
+        Message::RecurringMet {
+            text: "delivered every month".into(),
+            item: "Peet's Major Dickason's Blend - Subscribe & Save, ships every month".into(),
+        },
         Message::ShippingUnknown,
         Message::Extra { item: "Nike socks".into() },
         Message::TooManyLines { lines: 301, entries: 22, bound: 256 },

@@ -374,7 +374,7 @@ impl PgStore {
                 .await
                 .map_err(|error| self.error(error))?;
             head_hash = record.hash.clone();
-            results.push(Ok(Appended::New(Arc::new(record))));
+            results.push(Ok(Appended::New(record)));
         }
         if head_seq == sealed_before {
             // Only replays and refused links: nothing to commit.

@@ -8,6 +8,10 @@
 //! `value` in currency units (W3C PaymentCurrencyAmount), read exactly;
 //! `refund_period` 0 is final sale, more is returnable, absent is unknown;
 //! the `label` is the item's name, and all the words a display item has.
+//! A display item whose label names a part of the total ("Shipping",
+//! "Estimated tax", "Discount", "Service fee", "Доставка", "НДС",
+//! "Сервисный сбор": `words::charges::checkout_part`) is that part of the
+//! cart's charges, not an entry (issue 29; a discount may be negative).
 //!
 //! `IntentMandate`: `natural_language_description` is the request text;
 //! `merchants`, `skus`, `requires_refundability` and `intent_expiry` become
@@ -26,6 +30,7 @@ use super::{
 };
 use crate::cart::{self, Cart, CartEntry, CartError, Item};
 use crate::facts::{MandateAmount, MandateFacts};
+use crate::words::charges::{self, Part};
 
 /// The v0.2 mandate types read.
 pub const OPEN_CHECKOUT: &str = "mandate.checkout.open.1";
@@ -61,11 +66,31 @@ pub fn cart_mandate(document: &Map<String, Value>, root: &str) -> Result<Documen
     let items_path = path(&details_path, "display_items");
     let items = list(required(details, "display_items", &details_path)?, &items_path)?;
     cart::check_entry_count(items.len(), &items_path)?;
+    // A display item labelled as a part of the total ("Shipping", "Tax",
+    // "Discount", "Service fee", "Доставка") is that part, not a product
+    // (issue 29), unless every display item is one (then they are what is
+    // bought).
+    let labels: Vec<Option<String>> = items
+        .iter()
+        .map(|display| {
+            display.as_object().and_then(|display| display.get("label")).and_then(Value::as_str).map(str::to_owned)
+        })
+        .collect();
+    let parts: Vec<Option<Part>> =
+        labels.iter().map(|label| label.as_deref().and_then(charges::checkout_part)).collect();
+    let all_parts = parts.iter().all(Option::is_some);
     let mut entries = Vec::with_capacity(items.len());
     let mut params = Vec::with_capacity(items.len());
+    let mut stated = Stated::default();
     for (index, display) in items.iter().enumerate() {
         let item_path = format!("{items_path}[{index}]");
         let display = object(display, &item_path)?;
+        if let Some(part) = parts[index].filter(|_| !all_parts) {
+            let label = required_string(display, "label", &item_path)?;
+            let (minor, currency) = part_amount(display, part, &item_path)?;
+            stated.add(part, label, minor, currency, &item_path)?;
+            continue;
+        }
         let (minor, currency) = amount(display, &item_path)?;
         let final_sale = match display.get("refund_period") {
             None | Some(Value::Null) => None,
@@ -93,19 +118,71 @@ pub fn cart_mandate(document: &Map<String, Value>, root: &str) -> Result<Documen
             Some(MandateAmount { minor, currency })
         }
     };
-    // The payment request's total is what will be paid (issue 29): its
-    // display items are the lines, so every other part is among them.
-    let charges = payment.as_ref().map_or_else(cart::Charges::default, |payment| cart::Charges {
-        currency: Some(payment.currency.clone()),
-        total: Some(payment.minor),
-        ..cart::Charges::default()
-    });
-    Ok(DocumentCart {
-        shape: CartShape::Ap2CartMandate,
-        cart: Cart { entries, shipping: None, charges },
-        params,
-        payment,
-    })
+    // The payment request's total is what will be paid (issue 29), and the
+    // parts its display items name are beside the items; its total is not
+    // held to be their sum (W3C PaymentRequest does not require it).
+    let mut charges = stated.charges;
+    if let Some(payment) = &payment {
+        if charges.currency.as_deref().is_some_and(|currency| currency != payment.currency) {
+            return Err(cart::error(&items_path, "a part of the total in another currency than the total"));
+        }
+        charges.currency = Some(payment.currency.clone());
+        charges.total = Some(payment.minor);
+    }
+    let shipping = stated.shipping.map(|minor| cart::Shipping { minor, currency: charges.currency.clone() });
+    Ok(DocumentCart { shape: CartShape::Ap2CartMandate, cart: Cart { entries, shipping, charges }, params, payment })
+}
+
+/// The parts of the total a mandate's display items name.
+#[derive(Default)]
+struct Stated {
+    charges: cart::Charges,
+    shipping: Option<u64>,
+}
+
+impl Stated {
+    fn add(&mut self, part: Part, label: String, minor: u64, currency: String, at: &str) -> Result<(), CartError> {
+        if self.charges.currency.as_deref().is_some_and(|seen| seen != currency) {
+            return Err(cart::error(&path(at, "amount"), "parts of the total in two currencies"));
+        }
+        self.charges.currency = Some(currency);
+        let add = |slot: &mut Option<u64>| -> Result<(), CartError> {
+            let sum = slot.unwrap_or(0).checked_add(minor).ok_or_else(|| cart::error(at, "above the price bound"))?;
+            *slot = Some(sum);
+            Ok(())
+        };
+        match part {
+            Part::Shipping => add(&mut self.shipping),
+            Part::Tax => add(&mut self.charges.tax),
+            Part::Discount => add(&mut self.charges.discount),
+            Part::Fee => {
+                self.charges.fees.push(cart::Fee { label, minor });
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A part's amount: as [`amount`], except that a discount may be written
+/// negative ("-5.00", as W3C PaymentItems write one); its size is read.
+fn part_amount(item: &Map<String, Value>, part: Part, at: &str) -> Result<(u64, String), CartError> {
+    if part == Part::Discount {
+        let amount_path = path(at, "amount");
+        let amount = object(required(item, "amount", at)?, &amount_path)?;
+        let currency = currency(amount, "currency", &amount_path)?;
+        let value = required(amount, "value", &amount_path)?;
+        let text = match value {
+            Value::Number(number) => number.to_string(),
+            Value::String(text) => text.trim().to_owned(),
+            _ => String::new(),
+        };
+        if let Some(size) = text.strip_prefix('-') {
+            let minor =
+                cart::price_to_minor(&Value::String(size.to_owned()), Some(&currency), &path(&amount_path, "value"))?;
+            return Ok((minor, currency));
+        }
+    }
+    amount(item, at)
 }
 
 /// A PaymentItem's `amount{currency, value}`, value in currency units.
@@ -308,6 +385,51 @@ mod tests {
         bad["mandates"][1]["constraints"][0]["max"] = json!("150.00");
         let error = open_mandates(bad.as_object().unwrap(), "$.request").unwrap_err();
         assert_eq!(error.path, "$.request.mandates[1].constraints[0].max");
+    }
+
+    #[test]
+    fn issue_29_display_items_labelled_as_parts_of_the_total_are_those_parts() {
+        let mandate = json!({"contents": {"merchant_name": "Run Shop", "payment_request": {"details": {
+            "display_items": [
+                {"label": "Nike Pegasus 41", "amount": {"currency": "USD", "value": "129.99"}},
+                {"label": "Tax Guide 2026", "amount": {"currency": "USD", "value": "12.00"}},
+                {"label": "Standard Shipping", "amount": {"currency": "USD", "value": "5.00"}},
+                {"label": "Estimated tax", "amount": {"currency": "USD", "value": "11.20"}},
+                {"label": "Discount (SAVE5)", "amount": {"currency": "USD", "value": "-5.00"}},
+                {"label": "Service fee", "amount": {"currency": "USD", "value": "1.50"}}],
+            "total": {"label": "Total", "amount": {"currency": "USD", "value": "153.69"}}}}}});
+        let read = cart_mandate(mandate.as_object().unwrap(), "$.cart").unwrap();
+        let names: Vec<&str> = read.cart.entries.iter().filter_map(|entry| entry.item.name.as_deref()).collect();
+        assert_eq!(names, ["Nike Pegasus 41", "Tax Guide 2026"], "a product named with a part's word stays one");
+        assert_eq!(
+            read.params,
+            [
+                "$.contents.payment_request.details.display_items[0]",
+                "$.contents.payment_request.details.display_items[1]"
+            ]
+        );
+        let charges = &read.cart.charges;
+        assert_eq!((charges.tax, charges.discount, charges.total), (Some(1_120), Some(500), Some(15_369)));
+        assert_eq!(charges.fees, [cart::Fee { label: "Service fee".into(), minor: 150 }]);
+        assert_eq!(read.cart.shipping.as_ref().map(|shipping| shipping.minor), Some(500));
+        assert!(!charges.itemised, "an AP2 total is not held to be the sum of its display items");
+
+        let russian = json!({"payment_request": {"details": {"display_items": [
+                {"label": "Кофемашина DeLonghi Magnifica S", "amount": {"currency": "RUB", "value": 39990}},
+                {"label": "Доставка", "amount": {"currency": "RUB", "value": 490}},
+                {"label": "Сервисный сбор", "amount": {"currency": "RUB", "value": 99}}]}}});
+        let read = cart_mandate(russian.as_object().unwrap(), "$.cart").unwrap();
+        assert_eq!(read.cart.entries.len(), 1);
+        assert_eq!(read.cart.charges.fees[0].label, "Сервисный сбор");
+        // Only a discount may be negative.
+        let mut bad = mandate;
+        bad["contents"]["payment_request"]["details"]["display_items"][2]["amount"]["value"] = json!("-5.00");
+        let error = cart_mandate(bad.as_object().unwrap(), "$.cart").unwrap_err();
+        assert_eq!(error.path, "$.cart.contents.payment_request.details.display_items[2].amount.value");
+        // Display items that are all parts are what is bought.
+        let alone = json!({"payment_request": {"details": {"display_items": [
+                {"label": "Shipping", "amount": {"currency": "USD", "value": 5}}]}}});
+        assert_eq!(cart_mandate(alone.as_object().unwrap(), "$.cart").unwrap().cart.entries.len(), 1);
     }
 
     #[test]

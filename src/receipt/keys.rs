@@ -102,9 +102,13 @@ impl KeyRing {
         let io = |source| KeyError::Io { path: folder.to_owned(), source };
         // Only the owner may list the folder, as only they may read a key.
         fs::DirBuilder::new().recursive(true).mode(0o700).create(folder).map_err(io)?;
+        // Several processes may start at once on a fresh data folder (issue
+        // 31: every MCP client window starts its own server): one creates
+        // the first key while the others wait, then read it.
+        let _lock = lock(folder)?;
         let mut ring = KeyRing::load(folder)?;
         if ring.keys.is_empty() {
-            ring.rotate()?;
+            ring.rotate_locked()?;
         }
         Ok(ring)
     }
@@ -146,12 +150,22 @@ impl KeyRing {
 
     /// Adds a new key and makes it the one that signs; returns its id.
     pub fn rotate(&mut self) -> Result<String, KeyError> {
+        let _lock = lock(&self.folder)?;
+        self.rotate_locked()
+    }
+
+    /// [`KeyRing::rotate`], the folder's lock held.
+    fn rotate_locked(&mut self) -> Result<String, KeyError> {
         let random = SystemRandom::new();
         let document = Ed25519KeyPair::generate_pkcs8(&random).map_err(|_| KeyError::Random)?;
         let pair = Ed25519KeyPair::from_pkcs8(document.as_ref()).map_err(|_| KeyError::Random)?;
         let kid = kid_of(&pair);
+        // Written whole under a temporary name, so a reader never sees part
+        // of a key.
         let path = self.folder.join(format!("{kid}{SUFFIX}"));
-        write_private(&path, document.as_ref())?;
+        let temporary = self.folder.join(format!("{kid}.tmp"));
+        write_private(&temporary, document.as_ref())?;
+        fs::rename(&temporary, &path).map_err(|source| KeyError::Io { path: path.clone(), source })?;
         // The new key is on disk before `current` names it; `current` is
         // replaced by a rename, so a crash leaves the old or the new name.
         let temporary = self.folder.join(format!("{CURRENT}.tmp"));
@@ -185,6 +199,17 @@ fn kid_of(pair: &Ed25519KeyPair) -> String {
     full.trim_start_matches("sha256:").chars().take(16).collect()
 }
 
+/// The key folder's lock (an exclusive `flock` on `.lock`, released when
+/// the returned file closes): key and secret creation take turns across
+/// processes.
+fn lock(folder: &Path) -> Result<fs::File, KeyError> {
+    let path = folder.join(".lock");
+    let io = |source| KeyError::Io { path: path.clone(), source };
+    let file = fs::OpenOptions::new().write(true).create(true).truncate(false).mode(0o600).open(&path).map_err(io)?;
+    file.lock().map_err(io)?;
+    Ok(file)
+}
+
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), KeyError> {
     let io = |source| KeyError::Io { path: path.to_owned(), source };
     let mut file = fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path).map_err(io)?;
@@ -205,6 +230,7 @@ pub fn state_secret(folder: &Path) -> Result<Vec<u8>, KeyError> {
     let io = |source| KeyError::Io { path: folder.to_owned(), source };
     fs::DirBuilder::new().recursive(true).mode(0o700).create(folder).map_err(io)?;
     let path = folder.join(STATE_SECRET);
+    let _lock = lock(folder)?;
     match fs::read(&path) {
         Ok(bytes) if bytes.len() == STATE_SECRET_LEN => Ok(bytes),
         Ok(bytes) => Err(KeyError::BadSecret { path, actual: bytes.len(), expected: STATE_SECRET_LEN }),

@@ -146,3 +146,26 @@ fn the_request_state_secret_is_made_once_private_and_a_short_one_is_refused() {
     let error = keys::state_secret(&folder).unwrap_err().to_string();
     assert!(error.contains("holds 5 bytes") && error.contains(keys::STATE_SECRET), "{error}");
 }
+
+/// Several servers started at once on a fresh data folder (issue 31): one
+/// creates the first key and the request-state secret, and every other
+/// reads them, never half of them.
+#[test]
+fn processes_starting_at_once_share_one_first_key_and_one_secret() {
+    let folder = tempfile::tempdir().unwrap();
+    let keys = folder.path().join("keys");
+    let opened: Vec<(String, Vec<u8>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    let ring = KeyRing::open_or_create(&keys).unwrap();
+                    let kid = ring.jwks().keys[0].kid.clone();
+                    (kid, super::keys::state_secret(&keys).unwrap())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|handle| handle.join().unwrap()).collect()
+    });
+    assert!(opened.iter().all(|one| one == &opened[0]), "{opened:?}");
+    assert_eq!(KeyRing::open_existing(&keys).unwrap().jwks().keys.len(), 1);
+}

@@ -26,7 +26,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::cart::{Cart, CartEntry, Item};
+use crate::cart::{Cart, CartEntry, Item, MAX_PRICE_MINOR, Shipping};
 use crate::catalog::{Catalog, parse_catalog_item};
 use crate::extract::ExtractedLine;
 use crate::facts::Facts;
@@ -495,7 +495,7 @@ impl InlineItems<'_> {
 
 fn parse_cart(value: &Value, path: &str, resolver: &mut InlineItems) -> Result<LabelledCart, FieldError> {
     let object = value.as_object().ok_or_else(|| field_error(path, "expected a cart object"))?;
-    if let Some(key) = object.keys().find(|key| !["label", "items", "codes"].contains(&key.as_str())) {
+    if let Some(key) = object.keys().find(|key| !["label", "items", "codes", "shipping"].contains(&key.as_str())) {
         return Err(field_error(&format!("{path}.{key}"), "unknown cart field"));
     }
     let label = match object.get("label").and_then(Value::as_str) {
@@ -524,7 +524,35 @@ fn parse_cart(value: &Value, path: &str, resolver: &mut InlineItems) -> Result<L
         lines.push(line);
         entries.push(entry);
     }
-    Ok(LabelledCart { label, lines, cart: Cart { shipping: None, charges: Default::default(), entries }, codes })
+    let shipping = match object.get("shipping") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(shipping(value, &format!("{path}.shipping"))?),
+    };
+    Ok(LabelledCart { label, lines, cart: Cart { shipping, charges: Default::default(), entries }, codes })
+}
+
+/// What a labelled cart states it charges for shipping,
+/// `{"price_cents": n, "currency": "PHP"}`: a checkout's fulfillment total
+/// (an ACP session's), which items of the catalog shape cannot carry. A cart
+/// that states none says nothing, as a checkout that does not say.
+fn shipping(value: &Value, field: &str) -> Result<Shipping, FieldError> {
+    let object = value.as_object().ok_or_else(|| field_error(field, "expected {price_cents, currency}"))?;
+    if let Some(key) = object.keys().find(|key| !["price_cents", "currency"].contains(&key.as_str())) {
+        return Err(field_error(&format!("{field}.{key}"), "unknown shipping field"));
+    }
+    let minor = object
+        .get("price_cents")
+        .and_then(Value::as_u64)
+        .filter(|minor| *minor <= MAX_PRICE_MINOR)
+        .ok_or_else(|| {
+            field_error(&format!("{field}.price_cents"), format!("expected minor units from 0 to {MAX_PRICE_MINOR}"))
+        })?;
+    let currency = object
+        .get("currency")
+        .and_then(Value::as_str)
+        .filter(|code| code.len() == 3 && code.chars().all(|character| character.is_ascii_uppercase()))
+        .ok_or_else(|| field_error(&format!("{field}.currency"), "expected an ISO 4217 code"))?;
+    Ok(Shipping { minor, currency: Some(currency.to_owned()) })
 }
 
 #[cfg(test)]
@@ -636,6 +664,42 @@ mod tests {
         let allowed = mixed.tasks[0].allowed_items(&catalog);
         assert_eq!(allowed.len(), catalog.in_category("gifts").count() + 1);
         assert_eq!(allowed.last().and_then(|item| item.id.as_deref()), Some("t-1/x"));
+    }
+
+    /// Issue 28: a labelled cart may state its shipping, as the checkout it
+    /// stands for does, so that free shipping asked is checked against it.
+    #[test]
+    fn a_labelled_cart_states_its_shipping() {
+        let stated = INLINE.replace(
+            r#"{"label": "right", "items""#,
+            r#"{"label": "right", "shipping": {"price_cents": 0, "currency": "USD"}, "items""#,
+        );
+        let task = &parse("t", "tasks.jsonl", &stated, &catalog()).unwrap().tasks[0];
+        assert_eq!(task.carts[0].cart.shipping, Some(Shipping { minor: 0, currency: Some("USD".into()) }));
+        assert_eq!(task.carts[1].cart.shipping, None, "a cart that states none says nothing");
+        let mut free = task.gold.clone();
+        free.free_shipping = true;
+        let codes = |index: usize| {
+            crate::decision::check(&free, &task.carts[index].cart, &task.inline_items)
+                .codes(crate::finding::Severity::Block)
+        };
+        assert!(!codes(0).contains(&"free-shipping"), "{:?}", codes(0));
+        assert!(codes(1).contains(&"free-shipping"), "unstated shipping is asked: {:?}", codes(1));
+        let cases = [
+            (r#"{"price_cents": -1, "currency": "USD"}"#, "price_cents: expected minor units from 0 to 1000000000000"),
+            (r#"{"price_cents": 0}"#, "currency: expected an ISO 4217 code"),
+            (r#"{"price_cents": 0, "currency": "usd"}"#, "currency: expected an ISO 4217 code"),
+            (r#"{"price_cents": 0, "currency": "USD", "free": true}"#, "free: unknown shipping field"),
+        ];
+        for (shipping, want) in cases {
+            let bad = INLINE.replace(
+                r#"{"label": "right", "items""#,
+                &format!(r#"{{"label": "right", "shipping": {shipping}, "items""#),
+            );
+            assert_eq!(error_of(&bad), format!("tasks.jsonl:1: task \"r-1\": carts[0].shipping.{want}"));
+        }
+        let bad = INLINE.replace(r#"{"label": "right", "items""#, r#"{"label": "right", "shipping": 0, "items""#);
+        assert_eq!(error_of(&bad), "tasks.jsonl:1: task \"r-1\": carts[0].shipping: expected {price_cents, currency}");
     }
 
     #[test]

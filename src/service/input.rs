@@ -263,6 +263,18 @@ pub fn cart_digest(cart: &Value, catalog: Option<&Catalog>, today: NaiveDate) ->
     subject_digest(&resolved.cart, resolved.payment.as_ref())
 }
 
+/// What the person pays for a cart as a caller sends it, resolved the way a
+/// check resolves it on `today` (see `checks::explicit_max::paid`); `None`
+/// when it cannot be had in one currency.
+pub fn cart_paid(
+    cart: &Value,
+    catalog: Option<&Catalog>,
+    today: NaiveDate,
+) -> Result<Option<crate::checks::explicit_max::Paid>, CheckError> {
+    let resolved = resolve_input(cart, catalog, today)?;
+    Ok(crate::checks::explicit_max::paid(&resolved.cart))
+}
+
 fn cart_error(error: CartError) -> CheckError {
     invalid(error.path, error.message)
 }

@@ -29,7 +29,7 @@ use crate::catalog::Catalog;
 use crate::checks::CheckPolicy;
 use crate::decision::{self, Decision, Verdict};
 use crate::digest;
-use crate::evidence::{Appended, Draft, LinkError, RecordStore, StoreError};
+use crate::evidence::{Appended, Body, Draft, LinkError, RecordStore, StoreError};
 use crate::extract::ExtractInput;
 use crate::extract::set::ExtractorSet;
 use crate::facts::Facts;
@@ -414,6 +414,20 @@ impl Service {
         Ok(receipt::verify(token, &keys.jwks(), self.inner.clock.now(), cart_digest.as_deref()))
     }
 
+    /// What the person pays for `cart` (in any shape `check_order` accepts,
+    /// resolved the same way on `today`): the checkout's stated total, else
+    /// the items with what the cart states beside them. `None` when it
+    /// cannot be had in one currency. The payment wrapper holds a payment's
+    /// amount to it.
+    pub fn payable(
+        &self,
+        cart: &Value,
+        today: Option<&str>,
+    ) -> Result<Option<crate::checks::explicit_max::Paid>, CheckError> {
+        let today = input::today_of(today, || self.inner.clock.now().date_naive())?;
+        input::cart_paid(cart, self.inner.catalog.as_deref(), today)
+    }
+
     /// Where this service seals evidence (a log's path, or a database).
     pub fn evidence_location(&self) -> String {
         self.inner.store.location()
@@ -670,7 +684,7 @@ impl Inner {
             previous_record_id,
             request,
             sealed_at: acf::rfc3339(self.clock.now()),
-            body: record.to_body()?,
+            body: Body::of(&record).map_err(StoreError::from)?,
         };
         match self.store.append(draft).await? {
             Ok(Appended::New(_)) => Ok(presentation.finish(record.result)),

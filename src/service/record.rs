@@ -101,7 +101,8 @@ impl CheckRecord {
         })
     }
 
-    /// The body as the evidence log seals it.
+    /// The body as a `Value` (the log seals `evidence::Body::of` it, the
+    /// same canonical text without the tree).
     pub fn to_body(&self) -> Result<Value, StoreError> {
         Ok(serde_json::to_value(self)?)
     }

@@ -12,9 +12,10 @@
 //! ("SPF 50 Sun Protection Lotion", "Weekly Planner", "Gift Wrap Paper
 //! Roll").
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use super::class::CHARGES;
+use super::class::{CHARGES, NEGATIONS};
 use crate::normalize;
 
 /// How often a recurring charge or delivery comes.
@@ -47,9 +48,34 @@ static PHRASES: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The phrases of each mark, in file order. Every check reads its request
+/// for several marks; looking each phrase's marks up again at every word
+/// was most of a sealed check's reading of charges (issue 31 §6).
+static MARKED: LazyLock<BTreeMap<&'static str, Vec<&'static Phrase>>> = LazyLock::new(|| {
+    let mut marked: BTreeMap<&'static str, Vec<&'static Phrase>> = BTreeMap::new();
+    for phrase in PHRASES.iter() {
+        for mark in &phrase.marks {
+            let phrases = marked.entry(mark.as_str()).or_default();
+            // A phrase listing a mark twice is still one phrase of it.
+            if !phrases.last().is_some_and(|last| std::ptr::eq(*last, phrase)) {
+                phrases.push(phrase);
+            }
+        }
+    }
+    marked
+});
+
+/// The phrases with `mark`, in file order.
+fn marked(mark: &str) -> &'static [&'static Phrase] {
+    MARKED.get(mark).map_or(&[], Vec::as_slice)
+}
+
 /// A text cut into words as the file lists them (folded, `ё` as `е`).
 pub fn tokens(text: &str) -> Vec<String> {
-    normalize::words(text).into_iter().map(|word| word.replace('ё', "е")).collect()
+    normalize::words(text)
+        .into_iter()
+        .map(|word| if word.contains('ё') { word.replace('ё', "е") } else { word })
+        .collect()
 }
 
 fn word_matches(listed: &str, word: &str) -> bool {
@@ -67,38 +93,131 @@ fn matches_at(phrase: &Phrase, tokens: &[String], start: usize) -> bool {
 
 /// Each occurrence of a phrase with `mark`: (start, length, phrase).
 fn occurrences<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = (usize, usize, &'static Phrase)> + 'a {
+    let phrases = marked(mark);
     (0..tokens.len()).flat_map(move |start| {
-        PHRASES
+        phrases
             .iter()
-            .filter(move |phrase| phrase.marks.iter().any(|listed| listed == mark))
+            .copied()
             .filter(move |phrase| matches_at(phrase, tokens, start))
             .map(move |phrase| (start, phrase.words.len(), phrase))
     })
 }
 
-fn has_mark(tokens: &[String], mark: &str) -> bool {
-    occurrences(tokens, mark).next().is_some()
+/// Each occurrence of a phrase with `mark` that no negation before it
+/// takes back ("no subscription", "без подписки").
+fn said<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = (usize, usize, &'static Phrase)> + 'a {
+    occurrences(tokens, mark).filter(move |(start, _, _)| !negated(tokens, *start))
 }
 
 /// Whether one word is listed with `mark`.
 fn word_has_mark(word: &str, mark: &str) -> bool {
-    PHRASES.iter().any(|phrase| {
-        phrase.words.len() == 1
-            && phrase.marks.iter().any(|listed| listed == mark)
-            && word_matches(&phrase.words[0], word)
+    marked(mark).iter().any(|phrase| phrase.words.len() == 1 && word_matches(&phrase.words[0], word))
+}
+
+fn is_period_word(word: &str) -> bool {
+    Period::MARKS.iter().any(|(mark, _)| word_has_mark(word, mark))
+}
+
+fn is_number(word: &str) -> bool {
+    word.chars().all(|character| character.is_ascii_digit())
+}
+
+/// A count in digits or in words ("12", "twelve", "две").
+fn count(word: &str) -> Option<u64> {
+    word.parse().ok().or_else(|| super::text::number_word(word))
+}
+
+/// Whether the phrase at `start` is taken back by a negation right before
+/// it (`@charges` in negations.txt), with at most a period word or the
+/// "t" of a contraction between ("no monthly subscription", "doesn't
+/// auto-renew").
+fn negated(tokens: &[String], start: usize) -> bool {
+    let mut at = start;
+    for _ in 0..3 {
+        let Some(before) = at.checked_sub(1) else { return false };
+        let word = tokens[before].as_str();
+        if NEGATIONS.has_mark(word, "charges") {
+            return true;
+        }
+        if !(word == "t" || is_period_word(word)) {
+            return false;
+        }
+        at = before;
+    }
+    false
+}
+
+/// A period phrase at `start`, scaled by a count right before it ("12
+/// months" is a year, "3 months" a quarter, "52 weeks" a year).
+fn period_at(tokens: &[String], start: usize) -> Option<Period> {
+    let period = PHRASES.iter().filter(|phrase| matches_at(phrase, tokens, start)).find_map(|phrase| {
+        Period::MARKS
+            .iter()
+            .find(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark))
+            .map(|(_, period)| *period)
+    })?;
+    let count = start.checked_sub(1).and_then(|before| count(&tokens[before]));
+    Some(match (count, period) {
+        (Some(3), Period::Month) => Period::Quarter,
+        (Some(12), Period::Month) | (Some(52), Period::Week) | (Some(4), Period::Quarter) => Period::Year,
+        _ => period,
     })
 }
 
 /// The first period the words name, if any.
 pub fn period(tokens: &[String]) -> Option<Period> {
-    (0..tokens.len()).find_map(|start| {
-        PHRASES.iter().filter(|phrase| matches_at(phrase, tokens, start)).find_map(|phrase| {
-            Period::MARKS
-                .iter()
-                .find(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark))
-                .map(|(_, period)| *period)
-        })
+    (0..tokens.len()).find_map(|start| period_at(tokens, start))
+}
+
+/// A recurrence the words state with `@every` ("every 2 months", "каждые
+/// две недели", "раз в месяц"): the period within three words after it.
+fn every(tokens: &[String]) -> Option<(usize, Period)> {
+    occurrences(tokens, "every").find_map(|(start, length, _)| {
+        (start + length..tokens.len().min(start + length + 3))
+            .find_map(|at| period_at(tokens, at))
+            .map(|period| (start, period))
     })
+}
+
+/// The spans of `text` (byte ranges) of each of its [`tokens`], when they
+/// can be had: a run of letters and digits as written, cut as the tokens
+/// are. `None` when folding joins or splits them otherwise (an invisible
+/// character inside a word): then the words are quoted folded.
+fn spans(text: &str) -> Option<Vec<(usize, usize)>> {
+    let mut found = Vec::new();
+    let mut read = Vec::new();
+    let mut start: Option<usize> = None;
+    let close = |from: usize, to: usize, found: &mut Vec<(usize, usize)>, read: &mut Vec<String>| {
+        for token in tokens(&text[from..to]) {
+            found.push((from, to));
+            read.push(token);
+        }
+    };
+    for (at, character) in text.char_indices() {
+        match (character.is_alphanumeric(), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                close(from, at, &mut found, &mut read);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        close(from, text.len(), &mut found, &mut read);
+    }
+    (read == tokens(text)).then_some(found)
+}
+
+/// The words `tokens[start..start + length]` of `text` as written
+/// ("Subscribe & Save", "подписки"), else folded.
+fn as_written(text: &str, tokens: &[String], start: usize, length: usize) -> String {
+    match spans(text) {
+        Some(spans) if length > 0 && start + length <= spans.len() => {
+            crate::normalize::without_direction_controls(&text[spans[start].0..spans[start + length - 1].1])
+        }
+        _ => tokens[start..start + length].join(" "),
+    }
 }
 
 /// What an item's words say of a recurring charge: the words that say it,
@@ -111,33 +230,63 @@ pub struct Recurring {
     pub period: Option<Period>,
 }
 
-/// Whether `text` (one of an item's texts) says its charge recurs.
+/// Whether `text` (one of an item's texts) says its charge recurs: a
+/// recurring or trial phrase that no negation takes back and no word after
+/// it makes an option or a product ("subscription optional", "Free Trial
+/// Pack"). The period is the one such a phrase names ("renews yearly"),
+/// else the first after it, else any.
 pub fn recurring(text: &str) -> Option<Recurring> {
     let tokens = tokens(text);
-    let (start, length, trial) = occurrences(&tokens, "recurring")
-        .map(|(start, length, _)| (start, length, false))
-        .chain(occurrences(&tokens, "trial").map(|(start, length, _)| (start, length, true)))
-        .min_by_key(|(start, _, _)| *start)?;
-    Some(Recurring { said: tokens[start..start + length].join(" "), trial, period: period(&tokens) })
+    let not_after = |end: usize| tokens.get(end).is_some_and(|word| word_has_mark(word, "not-after"));
+    let found: Vec<(usize, usize, &Phrase, bool)> = said(&tokens, "recurring")
+        .map(|(start, length, phrase)| (start, length, phrase, false))
+        .chain(said(&tokens, "trial").map(|(start, length, phrase)| (start, length, phrase, true)))
+        .filter(|(start, length, _, _)| !not_after(start + length))
+        .collect();
+    let (start, length, _, trial) = *found.iter().min_by_key(|(start, _, _, _)| *start)?;
+    let named = found.iter().find_map(|(_, _, phrase, _)| {
+        Period::MARKS
+            .iter()
+            .find(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark))
+            .map(|(_, period)| *period)
+    });
+    let period = named.or_else(|| period(&tokens[start..])).or_else(|| period(&tokens));
+    Some(Recurring { said: as_written(text, &tokens, start, length), trial, period })
 }
 
-/// The add-on phrase an item's name is, as listed ("protection plan"), or
-/// `None` for a product. The phrase must be the name's head: only digits,
-/// period words and the listed lead words before it, and after it nothing,
-/// or a listed tail word, a digit or a period word, and then anything.
-pub fn addon(name: &str) -> Option<String> {
+/// An add-on line: the phrase as the line writes it, and its kinds (the
+/// `@cover`, `@wrap` … marks, else the listed phrase itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Addon {
+    pub said: String,
+    pub kinds: Vec<String>,
+}
+
+/// The kinds of an add-on phrase: its kind marks, else its own spelling.
+fn kinds(phrase: &Phrase) -> Vec<String> {
+    let marked: Vec<String> =
+        phrase.marks.iter().filter(|mark| ADDON_KINDS.contains(&mark.as_str())).cloned().collect();
+    if marked.is_empty() { vec![phrase.words.join(" ")] } else { marked }
+}
+
+/// The kinds an add-on may be of (marks of charges.txt).
+const ADDON_KINDS: [&str; 5] = ["cover", "shipping-cover", "wrap", "tip", "donation"];
+
+/// The add-on an item's name is, or `None` for a product. The phrase must
+/// be the name's head: only digits, period words and the listed lead words
+/// before it, and after it nothing, or a listed tail word, a digit or a
+/// period word, and then anything.
+pub fn addon(name: &str) -> Option<Addon> {
     let tokens = tokens(name);
     occurrences(&tokens, "addon")
         .filter(|(start, length, _)| {
-            let lead_ok = tokens[..*start].iter().all(|word| {
-                word.chars().all(|character| character.is_ascii_digit())
-                    || word_has_mark(word, "addon-lead")
-                    || Period::MARKS.iter().any(|(mark, _)| word_has_mark(word, mark))
-            });
+            let lead_ok = tokens[..*start]
+                .iter()
+                .all(|word| is_number(word) || word_has_mark(word, "addon-lead") || is_period_word(word));
             let tail_ok = tokens.get(start + length).is_none_or(|next| {
-                next.chars().all(|character| character.is_ascii_digit())
+                is_number(next)
                     || word_has_mark(next, "addon-tail")
-                    || Period::MARKS.iter().any(|(mark, _)| word_has_mark(next, mark))
+                    || is_period_word(next)
                     || occurrences(&tokens[start + length..], "addon").any(|(at, _, _)| at == 0)
             });
             lead_ok && tail_ok
@@ -145,7 +294,7 @@ pub fn addon(name: &str) -> Option<String> {
         // The longest phrase at the earliest start: "gift wrapping service"
         // over "gift wrapping".
         .min_by_key(|(start, length, _)| (*start, usize::MAX - length))
-        .map(|(start, length, _)| tokens[start..start + length].join(" "))
+        .map(|(start, length, phrase)| Addon { said: as_written(name, &tokens, start, length), kinds: kinds(phrase) })
 }
 
 /// What a request's words ask about what is paid beyond the items
@@ -160,39 +309,132 @@ pub struct Asked {
     /// The add-on phrases the request names ("gift wrap", "warranty"),
     /// unless negated right before ("no warranty").
     pub addons: Vec<String>,
+    /// The kinds of those add-ons (`@cover`, `@wrap` …).
+    pub addon_kinds: Vec<String>,
 }
 
-/// Reads what `text` (the request and the person's clarifications) asks.
+/// Reads what `text` (the request and the person's clarifications) asks:
+/// a recurring delivery (a wish phrase, an item's own recurring words, or
+/// a period after `@every`), no extra charges, add-ons; none of them when
+/// a negation takes it back.
 pub fn asked(text: &str) -> Asked {
     let tokens = tokens(text);
-    let recurring = has_mark(&tokens, "recurring-wish").then(|| {
-        let (start, _, _) = occurrences(&tokens, "recurring-wish").next().unwrap_or((0, 0, &PHRASES[0]));
-        // The period said nearest the wish: within its clause, else anywhere.
-        period(&tokens[start..]).or_else(|| period(&tokens))
-    });
-    let negated =
-        |start: usize| start > 0 && ["no", "without", "not", "без", "не", "нет"].contains(&tokens[start - 1].as_str());
-    let mut addons: Vec<String> = occurrences(&tokens, "addon")
-        .filter(|(start, _, _)| !negated(*start))
-        .map(|(start, length, _)| tokens[start..start + length].join(" "))
-        .collect();
+    let wish = said(&tokens, "recurring-wish")
+        .chain(said(&tokens, "recurring"))
+        .map(|(start, _, _)| start)
+        .min()
+        .map(|start| period(&tokens[start..]).or_else(|| period(&tokens)))
+        .or_else(|| every(&tokens).map(|(_, period)| Some(period)));
+    let mut addons = Vec::new();
+    let mut addon_kinds = Vec::new();
+    for (start, length, phrase) in said(&tokens, "addon") {
+        addons.push(tokens[start..start + length].join(" "));
+        addon_kinds.extend(kinds(phrase));
+    }
     addons.sort();
     addons.dedup();
-    Asked { recurring, no_extra_charges: has_mark(&tokens, "no-fees"), addons }
+    addon_kinds.sort();
+    addon_kinds.dedup();
+    Asked { recurring: wish, no_extra_charges: has_mark(&tokens, "no-fees"), addons, addon_kinds }
+}
+
+fn has_mark(tokens: &[String], mark: &str) -> bool {
+    occurrences(tokens, mark).next().is_some()
 }
 
 /// Whether the add-on `found` (as [`addon`] reads a line's name) is one the
-/// request asked for: a word of it is among the add-ons the request names
-/// ("warranty" for "extended warranty", "gift wrap" for "gift wrapping").
-pub fn addon_asked(found: &str, asked: &Asked) -> bool {
-    let found_words: Vec<&str> = found.split(' ').collect();
-    asked.addons.iter().any(|wanted| {
-        wanted.split(' ').any(|word| {
-            word.len() > 2
-                && found_words.iter().any(|found| found.starts_with(word) || word.starts_with(found))
-                && !["plan", "year", "for", "on"].contains(&word)
+/// request asked for: of a kind the request names ("extended warranty" for
+/// a protection plan, "с подарочной упаковкой" for "Подарочная упаковка").
+pub fn addon_asked(found: &Addon, asked: &Asked) -> bool {
+    found.kinds.iter().any(|kind| asked.addon_kinds.contains(kind))
+}
+
+/// What a requirement's words speak of when they say nothing but charges:
+/// an add-on ("gift note", "добавьте пожертвование", "driver") or a
+/// recurring delivery ("delivered every month", "year").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speaks {
+    Addon,
+    Recurring,
+}
+
+/// What `text` speaks of when every word of it is charges' words (a word
+/// of an add-on, recurring, trial, period or `@every` phrase, an add-on's
+/// lead or tail word, a filler or a number) and one at least is a head (a
+/// word of an add-on, recurring, trial, period or `@every` phrase); `None`
+/// for any other text ("premium", "school fair").
+pub fn speaks_of(text: &str) -> Option<Speaks> {
+    let tokens = tokens(text);
+    let in_phrases = |word: &str, marks: &[&str]| {
+        PHRASES.iter().any(|phrase| {
+            phrase.marks.iter().any(|mark| marks.contains(&mark.as_str()))
+                && phrase.words.iter().any(|listed| word_matches(listed, word))
         })
-    })
+    };
+    // Trial words are no heads: "free" is a wish for free shipping as often.
+    const RECURRING: [&str; 7] = ["recurring", "recurring-wish", "every", "week", "month", "quarter", "year"];
+    let addon_head = |word: &str| in_phrases(word, &["addon"]);
+    let recurring_head = |word: &str| in_phrases(word, &RECURRING);
+    let vocabulary = |word: &str| {
+        addon_head(word)
+            || recurring_head(word)
+            || word_has_mark(word, "addon-lead")
+            || word_has_mark(word, "addon-tail")
+            || count(word).is_some()
+            || super::is_filler(word)
+    };
+    if tokens.is_empty() || !tokens.iter().all(|word| vocabulary(word)) {
+        return None;
+    }
+    // A word of both ("year" of "year warranty" and of a period) speaks
+    // of a recurrence unless an add-on's own word is there too.
+    if tokens.iter().any(|word| addon_head(word) && !recurring_head(word)) {
+        Some(Speaks::Addon)
+    } else if tokens.iter().any(|word| recurring_head(word)) {
+        Some(Speaks::Recurring)
+    } else {
+        None
+    }
+}
+
+/// A part of what is paid that a payment line may be instead of a product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Shipping,
+    Tax,
+    Discount,
+    Fee,
+}
+
+impl Part {
+    const MARKS: [(&'static str, Part); 4] = [
+        ("part-shipping", Part::Shipping),
+        ("part-tax", Part::Tax),
+        ("part-discount", Part::Discount),
+        ("part-fee", Part::Fee),
+    ];
+}
+
+/// The part of the total a payment line's label names ("Shipping", "Sales
+/// tax", "Discount (SAVE5)", "НДС 20%", "Сервисный сбор"), or `None` for a
+/// product ("Tax Guide 2026", "Shipping Box 12x12"): every word before a
+/// parenthesis or a colon is a part word, a qualifier, a filler or holds a
+/// digit, and the first part word says which.
+pub fn checkout_part(label: &str) -> Option<Part> {
+    let head = label.split(['(', ':']).next().unwrap_or(label);
+    let mut part = None;
+    for word in tokens(head) {
+        match Part::MARKS.iter().find(|(mark, _)| word_has_mark(&word, mark)) {
+            Some((_, named)) => {
+                part.get_or_insert(*named);
+            }
+            None if word_has_mark(&word, "part-qualifier")
+                || super::is_filler(&word)
+                || word.chars().any(|character| character.is_ascii_digit()) => {}
+            None => return None,
+        }
+    }
+    part
 }
 
 #[cfg(test)]
@@ -205,34 +447,62 @@ mod tests {
         let subscribe = read("Nike Pegasus 41 - Subscribe & Save: auto-renews monthly").unwrap();
         assert_eq!(
             (subscribe.said.as_str(), subscribe.trial, subscribe.period),
-            ("subscribe save", false, Some(Period::Month))
+            ("Subscribe & Save", false, Some(Period::Month)),
+            "quoted as the item writes it"
         );
         let trial = read("Free trial, then $9.99/month").unwrap();
         assert_eq!((trial.trial, trial.period), (true, Some(Period::Month)));
         assert_eq!(read("Billed weekly").unwrap().period, Some(Period::Week));
         assert_eq!(read("Кофе Lavazza, подписка с автопродлением каждый месяц").unwrap().period, Some(Period::Month));
         assert_eq!(read("Ёжик: автопродление").unwrap().said, "автопродление");
+        assert_eq!(read("Кофе — без автопродления, подписки").unwrap().said, "подписки");
+        // Folding that joins a word (an invisible character inside it) is quoted folded.
+        assert_eq!(read("Sub\u{200b}scription").unwrap().said, "subscription");
         for product in ["Nike Pegasus 41", "Weekly Planner 2027", "Monthly budget notebook", "Trial-size shampoo"] {
             assert_eq!(read(product), None, "{product}");
         }
     }
 
     #[test]
+    fn the_period_is_the_renewal_s_and_a_count_scales_it() {
+        let period = |text: &str| recurring(text).unwrap().period;
+        assert_eq!(period("Microsoft 365 Personal, 12-month subscription, auto-renews yearly"), Some(Period::Year));
+        assert_eq!(period("Подписка на журнал на 12 месяцев"), Some(Period::Year));
+        assert_eq!(period("Filters - auto-ship every 3 months"), Some(Period::Quarter));
+        assert_eq!(period("Filters - auto-ship every 2 months"), Some(Period::Month));
+    }
+
+    #[test]
+    fn a_negated_optional_or_product_phrase_is_no_recurring_charge() {
+        for product in [
+            "Lavazza Whole Bean Coffee - One-time purchase (no subscription)",
+            "Omega-3, 200 капсул (разовая покупка, без подписки)",
+            "Office 365, does not auto-renew",
+            "HP DeskJet 4155e (Instant Ink eligible, subscription optional)",
+            "Gillette Fusion5 Razor, Free Trial Pack",
+            "Lavazza beans, no monthly subscription",
+        ] {
+            assert_eq!(recurring(product), None, "{product}");
+        }
+    }
+
+    #[test]
     fn an_add_on_is_a_line_named_as_one_never_a_product_with_the_word() {
         for (name, phrase) in [
-            ("2-Year Protection Plan for Footwear", "protection plan"),
-            ("Extended Warranty - 3 years", "extended warranty"),
-            ("Gift wrap", "gift wrap"),
-            ("Gift Wrapping Service", "gift wrapping service"),
-            ("Driver tip", "driver tip"),
-            ("Allstate Protection Plan", "protection plan"),
-            ("Shipping insurance", "shipping insurance"),
+            ("2-Year Protection Plan for Footwear", "Protection Plan"),
+            ("Extended Warranty - 3 years", "Extended Warranty"),
+            ("Gift wrap", "Gift wrap"),
+            ("Gift Wrapping Service", "Gift Wrapping Service"),
+            ("Driver tip", "Driver tip"),
+            ("Allstate Protection Plan", "Protection Plan"),
+            ("Shipping insurance", "Shipping insurance"),
             ("Round-up donation", "donation"),
-            ("Подарочная упаковка", "подарочная упаковка"),
+            ("Подарочная упаковка", "Подарочная упаковка"),
             ("Расширенная гарантия 2 года", "гарантия"),
-            ("Чаевые курьеру", "чаевые"),
+            ("Чаевые курьеру", "Чаевые"),
+            ("Пожертвование в благотворительный фонд", "Пожертвование"),
         ] {
-            assert_eq!(addon(name).as_deref(), Some(phrase), "{name}");
+            assert_eq!(addon(name).map(|found| found.said).as_deref(), Some(phrase), "{name}");
         }
         for product in [
             "SPF 50 Sun Protection Lotion",
@@ -243,6 +513,7 @@ mod tests {
             "Screen protection film for iPhone 15",
             "Insurance Claim Folder Organizer",
             "Кроссовки Nike с гарантией качества",
+            "Fiskars Bypass Pruning Shears, replaceable tip",
         ] {
             assert_eq!(addon(product), None, "{product}");
         }
@@ -261,9 +532,75 @@ mod tests {
         assert!(!asked("Nike Pegasus 41 under $200").no_extra_charges);
         let gift = asked("red KitchenAid mixer with gift wrap");
         assert_eq!(gift.addons, ["gift wrap"]);
-        assert!(addon_asked("gift wrapping", &gift));
-        assert!(!addon_asked("protection plan", &gift));
+        assert!(addon_asked(&addon("Gift wrapping").unwrap(), &gift));
+        assert!(!addon_asked(&addon("Protection plan").unwrap(), &gift));
         assert!(asked("a TV, no warranty").addons.is_empty());
-        assert!(addon_asked("extended warranty", &asked("a TV with a 3 year warranty")));
+        assert!(addon_asked(&addon("Extended Warranty").unwrap(), &asked("a TV with a 3 year warranty")));
+    }
+
+    #[test]
+    fn a_request_asks_in_its_own_words_and_inflections() {
+        // An item's recurring words, and a period after `@every`, ask for one.
+        assert_eq!(asked("the Peloton App One membership, billed monthly").recurring, Some(Some(Period::Month)));
+        assert_eq!(asked("кофе Jardin, доставка каждые две недели").recurring, Some(Some(Period::Week)));
+        assert_eq!(asked("фильтры Brita раз в месяц").recurring, Some(Some(Period::Month)));
+        assert_eq!(asked("подписка на журнал на год").recurring, Some(Some(Period::Year)));
+        assert_eq!(asked("кофе Jardin в зёрнах, без подписки").recurring, None);
+        assert_eq!(asked("Microsoft 365, no auto-renewal").recurring, None);
+        // An add-on asked in another word or form of its kind.
+        for (request, line) in [
+            ("телевизор Samsung с расширенной гарантией", "Расширенная гарантия 2 года"),
+            ("набор посуды в подарочной упаковке", "Подарочная упаковка"),
+            ("букет роз с чаевыми курьеру", "Чаевые курьеру"),
+            ("the LEGO Orchid, gift-wrapped", "Gift wrapping"),
+            ("a Dyson vacuum with an extended warranty", "3-Year Protection Plan by Allstate"),
+            ("a sweater, with shipping insurance", "Route Package Protection"),
+        ] {
+            assert!(addon_asked(&addon(line).unwrap(), &asked(request)), "{request}: {line}");
+        }
+        assert!(!addon_asked(&addon("Route Package Protection").unwrap(), &asked("a TV with a warranty")));
+    }
+
+    #[test]
+    fn a_payment_line_named_as_a_part_of_the_total_is_one() {
+        for (label, part) in [
+            ("Shipping", Part::Shipping),
+            ("Standard Shipping & Handling", Part::Shipping),
+            ("Estimated tax", Part::Tax),
+            ("Sales Tax (8.875%)", Part::Tax),
+            ("Discount (SAVE5)", Part::Discount),
+            ("Promo code: WELCOME10", Part::Discount),
+            ("Service fee", Part::Fee),
+            ("Доставка", Part::Shipping),
+            ("НДС 20%", Part::Tax),
+            ("Скидка", Part::Discount),
+            ("Сервисный сбор", Part::Fee),
+        ] {
+            assert_eq!(checkout_part(label), Some(part), "{label}");
+        }
+        for product in ["Tax Guide 2026", "Shipping Box 12x12, 25 pack", "Nike Pegasus 41", "Delivery Bag, insulated"] {
+            assert_eq!(checkout_part(product), None, "{product}");
+        }
+    }
+
+    #[test]
+    fn a_text_of_charges_words_only_speaks_of_them() {
+        for (text, speaks) in [
+            ("add a $3 tip", Some(Speaks::Addon)),
+            ("driver", Some(Speaks::Addon)),
+            ("gift note", Some(Speaks::Addon)),
+            ("добавьте пожертвование", Some(Speaks::Addon)),
+            ("delivered every month", Some(Speaks::Recurring)),
+            ("save every month", Some(Speaks::Recurring)),
+            ("year", Some(Speaks::Recurring)),
+            ("год", Some(Speaks::Recurring)),
+            ("каждые две недели", Some(Speaks::Recurring)),
+            ("2 year warranty", Some(Speaks::Addon)),
+            ("premium", None),
+            ("school fair", None),
+            ("free shipping", None),
+        ] {
+            assert_eq!(speaks_of(text), speaks, "{text}");
+        }
     }
 }

@@ -199,6 +199,9 @@ classes! {
     PROPERTIES => "properties.txt",
     /// Units of a measure, each read as one spelling (`words::contradiction`).
     UNITS => "units.txt",
+    /// How metric units compare within a dimension, and the words of an
+    /// attribute's name that say it holds a measure (`words::measure`).
+    MEASURES => "measures.txt",
     /// Weekday names, stems and abbreviations, marked with the readings that take each.
     WEEKDAYS => "weekdays.txt",
     /// Month names, abbreviations and stems, marked with the readings that take each.

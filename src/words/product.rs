@@ -252,6 +252,14 @@ impl Lexicon {
     /// The kinds a run of folded words names, trying the word as written and
     /// then its singular ("shoes" → "shoe", "batteries" → "battery").
     fn kinds_of(&self, run: &[String]) -> Option<&[usize]> {
+        // One word, the commonest run, is looked up as it is: no string is
+        // joined or formatted for it (the item check looks up every word
+        // of every title, issue 28's speed target).
+        if let [word] = run {
+            return self.by_words.get(word.as_str()).map(Vec::as_slice).or_else(|| {
+                singular_forms(word).find_map(|form| form.read(|form| self.by_words.get(form)).map(Vec::as_slice))
+            });
+        }
         let joined = run.join(" ");
         if let Some(kinds) = self.by_words.get(&joined) {
             return Some(kinds);
@@ -266,14 +274,15 @@ impl Lexicon {
     /// Whether the folded word's commonest sense is a product (in any of
     /// its singular forms): the test a head of a product phrase passes.
     pub fn is_product_word(&self, word: &str) -> bool {
-        singulars(word).iter().any(|form| self.commonest.contains(form) && self.by_words.contains_key(form))
+        singular_forms(word)
+            .any(|form| form.read(|form| self.commonest.contains(form) && self.by_words.contains_key(form)))
     }
 
     /// [`Lexicon::kinds_of`], for a word whose commonest sense is a product
     /// (or a run of words, which WordNet lists only where it names a thing).
     fn product_kinds_of(&self, run: &[String]) -> Option<&[usize]> {
         if run.len() == 1 {
-            let commonest = singulars(&run[0]).iter().any(|form| self.commonest.contains(form));
+            let commonest = singular_forms(&run[0]).any(|form| form.read(|form| self.commonest.contains(form)));
             if !commonest {
                 return None;
             }
@@ -332,15 +341,25 @@ impl Lexicon {
 
     /// Whether `kind` is one of `targets` or lies under one of them.
     fn within(&self, kind: usize, targets: &[usize]) -> bool {
+        if targets.contains(&kind) {
+            return true;
+        }
+        // Level by level up the parents, in two buffers reused from level to
+        // level rather than a new vector per level: the product check asks
+        // this of every title noun's kinds for every line it is judged
+        // against.
         let mut frontier = vec![kind];
-        for _ in 0..MAX_DEPTH {
-            if frontier.iter().any(|kind| targets.contains(kind)) {
-                return true;
-            }
-            frontier = frontier.iter().flat_map(|kind| self.kinds[*kind].parents.iter().copied()).collect();
-            if frontier.is_empty() {
+        let mut next = Vec::new();
+        for _ in 1..MAX_DEPTH {
+            next.clear();
+            next.extend(frontier.iter().flat_map(|kind| self.kinds[*kind].parents.iter().copied()));
+            if next.is_empty() {
                 return false;
             }
+            if next.iter().any(|kind| targets.contains(kind)) {
+                return true;
+            }
+            std::mem::swap(&mut frontier, &mut next);
         }
         false
     }
@@ -621,8 +640,55 @@ fn segments(title: &str) -> Vec<String> {
 /// Whether two folded words are one noun, either being the plural of the
 /// other ("Short" in a title for the "shorts" asked for, "shoes" for "shoe").
 pub(super) fn same_noun(one: &str, other: &str) -> bool {
-    let others = singulars(other);
-    singulars(one).iter().any(|form| others.contains(form))
+    // The forms are compared where they lie, never allocated: the item check
+    // compares every word of a requirement with every word of an item.
+    one == other || singular_forms(one).any(|form| singular_forms(other).any(|other| form == other))
+}
+
+/// One of a word's singular forms, unallocated: a prefix of the word and the
+/// ending put in place of its plural ending ("batter" + "y").
+#[derive(Debug, Clone, Copy)]
+struct Form<'w> {
+    stem: &'w str,
+    ending: &'static str,
+}
+
+impl PartialEq for Form<'_> {
+    fn eq(&self, other: &Form) -> bool {
+        self.stem.len() + self.ending.len() == other.stem.len() + other.ending.len()
+            && self.stem.bytes().chain(self.ending.bytes()).eq(other.stem.bytes().chain(other.ending.bytes()))
+    }
+}
+
+impl Form<'_> {
+    /// Calls `read` with the form as one string, allocated only when its
+    /// ending is not empty (a form that is the word, or the word less an
+    /// "s", is a slice of it).
+    fn read<T>(self, read: impl FnOnce(&str) -> T) -> T {
+        if self.ending.is_empty() { read(self.stem) } else { read(&format!("{}{}", self.stem, self.ending)) }
+    }
+}
+
+/// The forms of [`singulars`], the word itself first, as [`Form`]s
+/// (duplicates are left in: they only repeat a comparison).
+fn singular_forms(word: &str) -> impl Iterator<Item = Form<'_>> {
+    let whole = std::iter::once(Form { stem: word, ending: "" });
+    let english = word.is_ascii() && word.len() >= 3;
+    let ending = move |plural: &'static str, singular: &'static str| {
+        word.strip_suffix(plural).filter(|_| english).map(|stem| Form { stem, ending: singular })
+    };
+    let ies = ending("ies", "y");
+    let ves = ending("ves", "f").into_iter().chain(ending("ves", "fe"));
+    let men = ending("men", "man");
+    let es = ending("es", "");
+    let s = ending("s", "").filter(|_| !word.ends_with("ss"));
+    whole
+        .chain(ies)
+        .chain(ves)
+        .chain(men)
+        .chain(es)
+        .chain(s)
+        .filter(|form| !form.stem.is_empty() || !form.ending.is_empty())
 }
 
 /// A folded English word's possible singulars, the word itself first;

@@ -16,6 +16,8 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use rust_stemmers::{Algorithm, Stemmer};
+
 use crate::normalize::fold;
 
 const REQUIREMENT_WORDS: &str = include_str!("../../extractors/lexicon/requirement-words.txt");
@@ -37,12 +39,18 @@ pub(super) struct RequirementWords {
     /// Words before "of" and a count that ask only for the count ("set of
     /// 4", "pack of 100").
     before_a_count: BTreeSet<String>,
+    /// Words that name a property or introduce a value without stating one
+    /// ("simple *pattern*", "*featuring* a plain look").
+    descriptor: BTreeSet<String>,
 }
 
 impl RequirementWords {
     /// Whether a word carries no requirement of its own.
     pub(super) fn is_filler(&self, word: &str) -> bool {
-        self.filler.contains(word) || self.category.contains(word) || super::is_filler(word)
+        self.filler.contains(word)
+            || self.category.contains(word)
+            || self.descriptor.contains(word)
+            || super::is_filler(word)
     }
 }
 
@@ -165,16 +173,16 @@ pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
     if wanted.iter().any(|token| is_negation(&token.folded)) {
         return said_whole(&wanted, &item.texts.all());
     }
-    let item = item.all_tokens();
     let mut quoted: Vec<String> = Vec::new();
     // "with LazMall perks": each service named must be the item's, and the
     // words that only dress one ask nothing more.
     let services = named_services(&wanted);
     if !services.is_empty() {
-        let offered = named_services(item);
+        let offered = named_services(item.all_tokens());
         for (_, service) in &services {
             let (range, _) = offered.iter().find(|(_, offered)| offered == service)?;
-            let said: Vec<&str> = item[range.clone()].iter().map(|token| token.original.as_str()).collect();
+            let said: Vec<&str> =
+                item.all_tokens()[range.clone()].iter().map(|token| token.original.as_str()).collect();
             let said = said.join(" ");
             if !quoted.contains(&said) {
                 quoted.push(said);
@@ -190,26 +198,73 @@ pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
                 .get(index + 2)
                 .is_some_and(|token| token.folded.chars().all(|character| character.is_ascii_digit()))
     };
+    // "1000ml" said as "1 Liter" or "Volume: 1000": a measure is met as
+    // one, before its number and unit are looked for word by word.
+    let mut measured: Vec<usize> = Vec::new();
+    for at in 0..wanted.len().saturating_sub(1) {
+        let Some(measure) = super::measure::measure(&wanted[at].folded, &wanted[at + 1].folded) else { continue };
+        if let Some(said) = measure_said(measure, item) {
+            measured.extend([at, at + 1]);
+            if !quoted.contains(&said) {
+                quoted.push(said);
+            }
+        }
+    }
     let content: Vec<&Token> = wanted
         .iter()
         .enumerate()
         .filter(|(index, token)| {
             !words.is_filler(&token.folded)
+                && !measured.contains(index)
                 && !counted(*index)
                 && !(!services.is_empty() && (in_service(*index) || super::service::is_perk(&token.folded)))
         })
         .map(|(_, token)| token)
         .collect();
-    if content.is_empty() && services.is_empty() {
+    if content.is_empty() && services.is_empty() && measured.is_empty() {
         return None;
     }
+    let item_tokens = item.all_tokens();
     for token in content {
-        let found = item.iter().find(|candidate| same_word(&candidate.folded, &token.folded))?;
+        let found = item_tokens.iter().find(|candidate| same_token(candidate, token))?;
         if !quoted.contains(&found.original) {
             quoted.push(found.original.clone());
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// Where an item states a measure: the same amount in another metric unit
+/// of its dimension, or a bare number under an attribute that names what
+/// it measures (`super::measure`). The item's words, as it spells them.
+fn measure_said(wanted: super::measure::Measure, item: &PreparedTexts) -> Option<String> {
+    let tokens = item.all_tokens();
+    for at in 0..tokens.len().saturating_sub(1) {
+        if super::measure::measure(&tokens[at].folded, &tokens[at + 1].folded)
+            .is_some_and(|found| super::measure::same(found, wanted))
+        {
+            return Some(format!("{} {}", tokens[at].original, tokens[at + 1].original));
+        }
+    }
+    item.named().find_map(|((name, name_tokens), (value, value_tokens))| {
+        let name_words: Vec<&str> = name_tokens.iter().map(|token| token.folded.as_str()).collect();
+        let value_words: Vec<&str> = value_tokens.iter().map(|token| token.folded.as_str()).collect();
+        super::measure::named(wanted, &name_words, &value_words).then(|| format!("{name}: {value}"))
+    })
+}
+
+/// Whether a requirement is a fragment of a clause rather than a
+/// requirement a person would recognise (issue 28 §6): it holds no number
+/// and no word beyond fillers, negations, bounds and words that name a
+/// property without its value ("featuring a", "weighing up", "capability",
+/// "no specific").
+pub fn is_fragment(requirement: &str) -> bool {
+    let words = &*WORDS;
+    tokens(requirement).iter().all(|token| {
+        let word = token.folded.as_str();
+        !word.chars().any(|character| character.is_ascii_digit())
+            && (words.is_filler(word) || words.not_a_value.contains(word) || is_negation(word))
+    })
 }
 
 /// Whether a requirement names a shop's category ("in the flashlight
@@ -243,7 +298,7 @@ pub fn named_words_in(requirement: &str, item: &PreparedTexts) -> usize {
         .filter(|token| !token.folded.chars().any(|character| character.is_ascii_digit()))
         .collect();
     wanted.dedup_by(|first, second| first.folded == second.folded);
-    wanted.iter().filter(|token| item_words.iter().any(|candidate| same_word(&candidate.folded, &token.folded))).count()
+    wanted.iter().filter(|token| item_words.iter().any(|candidate| same_token(candidate, token))).count()
 }
 
 /// A negating requirement is met only by the same words in the same order
@@ -257,7 +312,7 @@ fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
             let run = &item[start..start + wanted.len()];
             run.iter()
                 .zip(wanted)
-                .all(|(candidate, token)| same_word(&candidate.folded, &token.folded))
+                .all(|(candidate, token)| same_token(candidate, token))
                 .then(|| Said { quote: run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ") })
         })
     })
@@ -275,11 +330,25 @@ pub(super) fn same_word(item: &str, wanted: &str) -> bool {
     item == wanted || same_unit || (!has_digit(item) && !has_digit(wanted) && super::product::same_noun(item, wanted))
 }
 
+/// Two tokens are the same word: [`same_word`], or one inflection of the
+/// other ("Wall Mounted" for "wall mount", "кожи" for "кожа"): the same
+/// Snowball stem, for words of four letters or more that hold no digit.
+/// Why Snowball: it is the maintained stemmer for English and Russian, so
+/// verb and adjective endings need no hand-written rules; short words are
+/// left out because their stems collide ("us", "use").
+pub(super) fn same_token(item: &Token, wanted: &Token) -> bool {
+    same_word(&item.folded, &wanted.folded)
+        || wanted.stem.as_deref().is_some_and(|stem| item.stem.as_deref() == Some(stem))
+}
+
 /// One word of a text: folded for comparison, and as the text spells it.
 #[derive(Debug, Clone)]
 pub(super) struct Token {
     pub(super) folded: String,
     pub(super) original: String,
+    /// The Snowball stem of a word of four letters or more without digits
+    /// (English, or Russian for a Cyrillic word); `None` otherwise.
+    pub(super) stem: Option<String>,
 }
 
 /// The words of a text, split on everything that is not a letter or a
@@ -323,7 +392,27 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
 }
 
 fn token(original: &str) -> Token {
-    Token { folded: fold(original).replace('ё', "е"), original: original.to_owned() }
+    let folded = fold(original).replace('ё', "е");
+    let stem = stem(&folded);
+    Token { folded, original: original.to_owned(), stem }
+}
+
+/// The Snowball stem [`same_token`] compares, if the word has one.
+fn stem(folded: &str) -> Option<String> {
+    static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+    static RUSSIAN: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::Russian));
+    if folded.chars().count() < 4 || !folded.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let stemmer = if folded.is_ascii() {
+        &ENGLISH
+    } else if folded.chars().all(|character| ('а'..='я').contains(&character)) {
+        &RUSSIAN
+    } else {
+        return None;
+    };
+    let stem = stemmer.stem(folded);
+    (stem.chars().count() >= 3).then(|| stem.into_owned())
 }
 
 /// Parses `requirement-words.txt`: `[filler]`, `[beside-material]` and
@@ -343,6 +432,7 @@ fn parse(text: &str) -> Result<RequirementWords, usize> {
             "[not-a-value]" => section = Some(&mut words.not_a_value),
             "[category]" => section = Some(&mut words.category),
             "[before-a-count]" => section = Some(&mut words.before_a_count),
+            "[descriptor]" => section = Some(&mut words.descriptor),
             _ => {
                 let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
                 if line.contains(' ') || !set.insert(fold(line)) {
@@ -383,6 +473,23 @@ mod tests {
         assert_eq!(met("set of 4", &["4Pcs Car Door Edge Guards"]).as_deref(), Some("4"));
         assert_eq!(met("for Toyota vehicles", &["Alternator Pulley For Toyota Previa"]).as_deref(), Some("Toyota"));
         assert_eq!(met("set of 4", &["2Pcs Car Door Edge Guards"]), None);
+        // Another inflection of the same word, by its Snowball stem.
+        assert_eq!(met("with a wall mount", &["Toilet Brush Wall Mounted"]).as_deref(), Some("Wall Mounted"));
+        assert_eq!(met("textured pattern", &["Pattern", "texture / embroide"]).as_deref(), Some("texture"));
+        assert_eq!(met("из натуральной кожи", &["Ремень, натуральная кожа"]).as_deref(), Some("натуральная кожа"));
+        assert_eq!(met("use", &["User manual"]), None, "short words are compared whole");
+    }
+
+    #[test]
+    fn a_requirement_of_no_content_word_and_no_number_is_a_fragment() {
+        for fragment in ["weighing up", "featuring a", "capability", "no specific", "shade", "fits all", "up"] {
+            assert!(is_fragment(fragment), "{fragment}");
+        }
+        for requirement in ["simple pattern", "27 cm", "no sugar", "waterproof capability", "без сахара", "large"]
+        {
+            assert!(!is_fragment(requirement), "{requirement}");
+        }
+        assert_eq!(met("featuring a plain look", &["Belt", "Pattern", "plain"]).as_deref(), Some("plain"));
     }
 
     #[test]

@@ -61,3 +61,20 @@ fn each_half_holds_every_kind_shape_and_language_half_with_a_problem() {
     }
     assert!(total >= 80, "the issue asks for at least 80 checkouts, there are {total}");
 }
+
+#[test]
+fn the_look_alikes_are_open_rows_of_the_kinds_that_fell_short() {
+    let rows = rows("lookalikes");
+    let mut ids = BTreeSet::new();
+    for row in &rows {
+        let id = row["id"].as_str().unwrap();
+        assert!(id.starts_with("lookalikes-") && ids.insert(id.to_owned()), "{id}");
+        assert!(["total", "recurring", "addon"].contains(&row["kind"].as_str().unwrap()), "{id}");
+        assert_eq!(row["expected"], if row["problem"] == true { "ask" } else { "proceed" }, "{id}");
+    }
+    for kind in ["total", "recurring", "addon"] {
+        let clean = rows.iter().filter(|row| row["kind"] == kind && row["problem"] == false).count();
+        let problems = rows.iter().filter(|row| row["kind"] == kind && row["problem"] == true).count();
+        assert!(clean >= 20 && problems >= 3, "{kind}: {clean} clean, {problems} problems");
+    }
+}

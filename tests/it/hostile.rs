@@ -114,12 +114,9 @@ impl Adversary {
     /// extraction; "ignore"/"null" returns a facts object that states nothing.
     /// The person's answers are obeyed like the request.
     fn obey(&self, request: &str, answers: &[String]) -> Value {
-        let mut honest = serde_json::to_value(self.rules.parse(request, answers, today())).unwrap();
-        // The kind of thing asked for is the offline parser's alone: the
-        // schema models are held to has no place for it yet.
-        if let Some(object) = honest.as_object_mut() {
-            object.remove("product");
-        }
+        // The offline parser's reading, written as the schema has it (its
+        // `product` too, an empty string when none).
+        let honest = serde_json::to_value(self.rules.parse(request, answers, today())).unwrap();
         let request = &format!("{request}\n{}", answers.join("\n"));
         if let Some(object) = embedded_object(request) {
             let mut facts = empty_facts_value();

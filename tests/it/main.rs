@@ -13,6 +13,7 @@ mod hostile;
 mod language;
 mod local_model;
 mod mcp_server;
+mod pay;
 mod person;
 mod pg;
 mod principals;

@@ -841,7 +841,7 @@ async fn concurrent_resubmissions_on_two_instances_extend_a_record_once() {
         previous_record_id: previous.map(str::to_owned),
         request: REQUEST.to_owned(),
         sealed_at: "2026-11-02T10:00:00Z".to_owned(),
-        body: json!({"n": 1}),
+        body: json!({"n": 1}).into(),
     };
     let first = instances[0].append(draft("rec_first".into(), None)).await.unwrap().unwrap();
     assert!(matches!(first, Appended::New(_)));

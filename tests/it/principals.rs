@@ -99,7 +99,7 @@ impl Client {
         Ok(body)
     }
 
-    async fn request(&mut self, method: &str, params: Value) -> Result<Value, reqwest::StatusCode> {
+    pub async fn request(&mut self, method: &str, params: Value) -> Result<Value, reqwest::StatusCode> {
         let id = self.next_id;
         self.next_id += 1;
         let body = self.post(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await?;

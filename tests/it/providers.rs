@@ -452,7 +452,9 @@ async fn valid_output_is_validated_and_read() {
             }
         };
         assert_eq!(system, asasked::extract::prompt::PROMPT_TEMPLATE, "the instructions never vary, so they cache");
-        assert!(!system.contains("running shoes"), "the request is never in the instructions");
+        // The whole request, not its words: the instructions' own examples
+        // name running shoes too.
+        assert!(!system.contains(&input().request), "the request is never in the instructions");
         let user = body["messages"].as_array().unwrap().iter().find(|message| message["role"] == "user").unwrap();
         assert!(user["content"].as_str().unwrap().starts_with("Today is Monday, 2026-11-02.\n"), "{user}");
         assert!(user["content"].as_str().unwrap().contains("<<<REQUEST "), "{user}");

@@ -1025,12 +1025,13 @@ const DEVELOPER_CALLS: [&str; 10] =
 /// someone other than the person: (file, how the literal starts, why).
 /// The test fails when an entry no longer matches a literal, so the list
 /// cannot go stale.
-const SENTENCES_NOT_FOR_THE_PERSON: [(&str, &str, &str); 12] = [
+const SENTENCES_NOT_FOR_THE_PERSON: [(&str, &str, &str); 13] = [
     ("src/mcp/tool.rs", "Call this BEFORE paying", "the check tool's description, read by the agent"),
     ("src/mcp/redemption.rs", "Redeem a proceed verdict", "the Agentic profile's action description, read by a client"),
     ("src/mcp/redemption.rs", "A proceed verdict's receipt", "the OpenAPI document's description, read by a developer"),
     ("src/mcp/tool.rs", "Call this when you START", "the brief tool's description, read by the agent"),
     ("src/mcp/tool.rs", "For a merchant or payment gateway", "the receipt tool's description, read by the agent"),
+    ("src/mcp/tool.rs", "Pay for an order through", "the payment tool's description, read by the agent"),
     ("src/extract/prompt.rs", "Today is {}.", "the extraction prompt, read by the model"),
     ("src/facts.rs", "A fact field name", "the facts schema's description, read by the model"),
     ("src/providers/anthropic.rs", "Record the intent facts", "the forced tool's description, read by the model"),

@@ -197,6 +197,19 @@ pub fn residual(
     (found, product)
 }
 
+/// Whether the rest of the clause after `index` ("and" or "и") is an
+/// add-on ("and a protection plan", issue 29): it is then no part of the
+/// product before it, as after "with".
+fn addon_follows(request: &Request, index: usize) -> bool {
+    let rest: Vec<&str> = (index + 1..request.len())
+        .take_while(|at| request.same_clause(index, *at))
+        .filter(|at| request.is_word(*at))
+        .map(|at| request.word(at))
+        .skip_while(|word| is_filler(word))
+        .collect();
+    !rest.is_empty() && crate::words::charges::addon(&rest.join(" ")).is_some()
+}
+
 /// The request cut into segments, each a run of one clause up to a
 /// connector ("with", "but", …), before any voucher.
 fn segments(words: &Unread<'_>, several: bool) -> Vec<(usize, usize)> {
@@ -219,7 +232,7 @@ fn segments(words: &Unread<'_>, several: bool) -> Vec<(usize, usize)> {
             && request.is_word(index)
             && (starts_segment(word) || free_from)
             && !after_free
-            && !(word == "and" && product_open)
+            && !(word == "and" && product_open && !addon_follows(request, index))
             && !(matches!(word, "and" | "in") && request.word(index + 1).starts_with(|c: char| c.is_ascii_digit()));
         if new_clause || connector {
             if seen_content {
@@ -481,6 +494,12 @@ mod tests {
         assert!(other.contains(&"без орехов".to_owned()), "{other:?}");
         let (other, _) = requirements("a snack mix, no nuts (allergy!!)", false);
         assert!(other.contains(&"no nuts".to_owned()), "{other:?}");
+    }
+
+    #[test]
+    fn issue_29_an_add_on_after_and_is_no_part_of_the_product() {
+        let (other, product) = requirements("a game console and a protection plan", false);
+        assert_eq!((other, product), (vec!["protection plan".to_owned()], vec!["game console".to_owned()]));
     }
 
     #[test]

@@ -191,6 +191,9 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
     let mut soft: Vec<String> = Vec::new();
     let mut optional: Vec<String> = Vec::new();
     for (index, segment) in segments.iter().enumerate() {
+        // "another item is a cordless drill": read from the drill on.
+        let (segment, member_named) =
+            if segment.member { products::past_the_member(&request, segment) } else { (segment.clone(), false) };
         let said = segment.text(&request);
         let part = parse_text(vocabulary, &said, today, false).facts;
         // What a line cannot hold (an excluded colour, "black or navy", a
@@ -226,7 +229,7 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         // A member of a list of one kind ("watches where one has a dial of
         // 40mm, and another …") names no product of its own: "dial" is a
         // part of the watch, and the kind is said before the members.
-        let product = if segment.member {
+        let product = if segment.member && !member_named {
             None
         } else {
             part.product.or_else(|| segment.head.map(|head| request.original(head, head)))
@@ -1060,6 +1063,11 @@ fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
     for requirement in list {
         let text: String = requirement.text.chars().take(MAX_REQUIREMENT_CHARS).collect();
         let text = text.trim().to_owned();
+        // A clause's leftover ("weighing up", "capability") is no
+        // requirement a person would recognise (issue 28 §6).
+        if crate::words::requirement::is_fragment(&text) {
+            continue;
+        }
         if !text.is_empty() && !texts.iter().any(|known| fold(known) == fold(&text)) && texts.len() < MAX_REQUIREMENTS {
             texts.push(text);
         }

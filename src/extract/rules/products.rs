@@ -18,7 +18,7 @@
 //! Linear in the request.
 
 use super::chunk::is_attaching;
-use crate::words::class::{FILLERS, LIST_MEMBERS, SHOP_FRAME};
+use crate::words::class::{FILLERS, LIST_MEMBERS, LIST_WORDS, SHOP_FRAME};
 use crate::words::noun::{is_product_noun, product_stem};
 use crate::words::product::lexicon;
 use crate::words::text::Request;
@@ -58,6 +58,10 @@ struct Unit {
     start: usize,
     end: usize,
     marked: bool,
+    /// Opened by a list's colon or semicolon ("all of these: a cream …, a
+    /// soil conditioner …, and a healing oil …"): its article-led phrases
+    /// are the list's members, whatever their heads.
+    listed: bool,
 }
 
 /// The request's product segments, in order, and nothing else: the tokens
@@ -83,6 +87,12 @@ pub fn segments(request: &Request) -> Vec<Segment> {
                 continue;
             }
             if SHOP_FRAME.has_mark(request.word(unit.start), "asking") && !found.is_empty() {
+                continue;
+            }
+            // "Focus on the basic categories: coasters and bowls.": the
+            // shop's categories, said of the products named before.
+            if !found.is_empty() && crate::words::requirement::names_a_category(&request.original(unit.start, unit.end))
+            {
                 continue;
             }
         }
@@ -112,7 +122,10 @@ pub fn segments(request: &Request) -> Vec<Segment> {
         segment.member = is_member(request, segment.parts[0].0);
     }
     let members = found.iter().filter(|segment| segment.member).count();
-    if found.len() < 2 || (found.iter().all(|segment| segment.head.is_none()) && marked_units + members < 2) {
+    // "both a … and a …", "both a …, as well as a …": two, said so.
+    let both = found.len() == 2
+        && (0..request.len()).any(|at| request.word(at) == "both" && matches!(request.word(at + 1), "a" | "an"));
+    if found.len() < 2 || (found.iter().all(|segment| segment.head.is_none()) && marked_units + members < 2 && !both) {
         return Vec::new();
     }
     found
@@ -125,11 +138,12 @@ fn units(request: &Request) -> Vec<Unit> {
     let mut start = 0;
     let mut marked = false;
     let mut index = 0;
-    let close = |units: &mut Vec<Unit>, start: usize, end: usize, marked: bool| {
+    let close = |units: &mut Vec<Unit>, start: usize, end: usize, marked: bool, listed: bool| {
         if let Some(end) = (start..end).rev().find(|at| request.is_word(*at)) {
-            units.push(Unit { start, end, marked });
+            units.push(Unit { start, end, marked, listed });
         }
     };
+    let mut listed = false;
     let mut depth = 0usize;
     while index < request.len() {
         let word = request.word(index);
@@ -145,13 +159,13 @@ fn units(request: &Request) -> Vec<Unit> {
             && depth == 0
             && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
         if matches!(word, "." | "!" | "?" | ";") || colon_cut {
-            close(&mut units, start, index, marked);
+            close(&mut units, start, index, marked, listed);
             start = index + 1;
             // "these items: a cat food …; a dog food …; and an oil …": after
             // a list's colon or semicolon, an article opens a list member,
             // whether or not its head is a word the lexicon knows.
             let next = if request.word(start) == "and" { start + 1 } else { start };
-            let listed = matches!(word, ";" | ":") && matches!(request.word(next), "a" | "an");
+            listed = matches!(word, ";" | ":") && matches!(request.word(next), "a" | "an");
             // "…; food grade diatomaceous earth, …": a member of a list whose
             // members so far were marked.
             marked = listed || (word == ";" && units.last().is_some_and(|unit: &Unit| unit.marked));
@@ -159,15 +173,16 @@ fn units(request: &Request) -> Vec<Unit> {
             continue;
         }
         if let Some(length) = marker_at(request, index) {
-            close(&mut units, start, index, marked);
+            close(&mut units, start, index, marked, listed);
             start = index + length;
             marked = true;
+            listed = false;
             index += length;
             continue;
         }
         index += 1;
     }
-    close(&mut units, start, request.len(), marked);
+    close(&mut units, start, request.len(), marked, listed);
     units
 }
 
@@ -235,15 +250,15 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
                         || as_well_as(request, index)
                         || SHOP_FRAME.has_mark(previous, "opens")))
                 || (!article
-                && (matches!(previous, "и" | "and")
+                && (matches!(previous, "и" | "and") && !closes_a_set(request, index, unit.end)
                     || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
                     || (!with_articles && matches!(previous, "," | ":")))
                 && request.is_word(index)
                 // "…, 10 cup": a measure of the product before, not another.
                 && !word.starts_with(|character: char| character.is_ascii_digit())
                 && !(word == "as" && request.word(index + 1) == "well")));
-        let refers_back =
-            (index.saturating_sub(3)..index).any(|at| matches!(request.word(at), "these" | "those" | "all"));
+        let refers_back = (index.saturating_sub(3).max(unit.start)..index)
+            .any(|at| matches!(request.word(at), "these" | "those" | "all"));
         // "where one item has …, and another item is …": a member of a
         // list of one kind, whatever its head.
         if depth == 0 && is_member(request, index) {
@@ -257,11 +272,20 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         if separated && members == 0 && request.is_word(index) && !refers_back && !is_frame_word(word) {
             let from = if article { index + 1 } else { index };
             let head = phrase_head(request, from, unit.end);
-            // "offering multiple hair care products": the list, not one of it.
-            let names_the_list = (from..=unit.end)
-                .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)))
-                .any(|at| is_frame_word(request.word(at)));
-            let explicit = (article && both && previous == "and") || (first && after_opener && !names_the_list);
+            // "offering multiple hair care products": the list, not one of
+            // it; "an automotive product" is one product.
+            let names_the_list =
+                (from..=unit.end).take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at))).any(|at| {
+                    is_frame_word(request.word(at)) && !(article && SHOP_FRAME.has_mark(request.word(at), "one"))
+                });
+            // An article-led phrase is a product whatever its head where the
+            // list says so: "both a … and a …", after the shop's verb ("and
+            // also offers a blue garland"), a member of a list after its
+            // colon ("all of these: a cream …, a soil conditioner …").
+            let explicit = (article && both && (previous == "and" || as_well_as(request, index)))
+                || (first && after_opener && !names_the_list)
+                || (article && !names_the_list && SHOP_FRAME.has_mark(previous, "opens") && !first)
+                || (article && !names_the_list && unit.listed && (first || matches!(previous, "," | "and")));
             // "offering luggage items that match these preferences:",
             // "welding helmets that meet these criteria": the kind of the
             // list that follows, not a product of it.
@@ -298,6 +322,33 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
     starts
 }
 
+/// A member segment past its opening words ("another item is", "one",
+/// "a third"), and whether those words say what the member is ("another
+/// item is a cordless drill from DEWALT": a product of its own, where
+/// "another has LazFlash" only states a property of the list's kind).
+pub fn past_the_member(request: &Request, segment: &Segment) -> (Segment, bool) {
+    let Some(&(start, end)) = segment.parts.first() else { return (segment.clone(), false) };
+    let mut at = start;
+    if matches!(request.word(at), "a" | "an") && LIST_MEMBERS.has_mark(request.word(at + 1), "nth") {
+        at += 2;
+    } else if LIST_MEMBERS.has_mark(request.word(at), "member") {
+        at += 1;
+    }
+    while matches!(request.word(at), "item" | "product") {
+        at += 1;
+    }
+    let names = request.word(at) == "is" && matches!(request.word(at + 1), "a" | "an");
+    if names {
+        at += 1;
+    }
+    if at > end {
+        return (segment.clone(), false);
+    }
+    let mut past = segment.clone();
+    past.parts[0].0 = at;
+    (past, names)
+}
+
 /// Whether a list member opens at `index`: "one" before a word that makes
 /// it one ("one item", "one is", "one in red"; not "one size"), "another",
 /// or an article before an ordinal ("a third with …").
@@ -326,10 +377,12 @@ fn said_of_nth(request: &Request, unit: Unit, found: usize) -> Vec<(usize, usize
             place => place.parse::<usize>().ok()?.checked_sub(1).filter(|owner| *owner < found),
         }
     };
-    if nth(unit.start).is_none() {
+    // "For the first item, look for white color …": the same, said with "for".
+    let first = if request.word(unit.start) == "for" { unit.start + 1 } else { unit.start };
+    if nth(first).is_none() {
         return Vec::new();
     }
-    let opens: Vec<usize> = (unit.start..=unit.end).filter(|at| nth(*at).is_some()).collect();
+    let opens: Vec<usize> = (first..=unit.end).filter(|at| nth(*at).is_some()).collect();
     let mut pieces = Vec::new();
     for (position, &start) in opens.iter().enumerate() {
         let end = opens.get(position + 1).map_or(unit.end, |&next| last_word_before(request, next));
@@ -416,6 +469,15 @@ fn skip_frame(request: &Request, from: usize, start: usize) -> usize {
         at += 1;
     }
     at
+}
+
+/// Whether the bare phrase after "and" at `index` ends in a word that makes
+/// "X and Y …" one product ("a baby spoon and fork set", "a shirt and wide
+/// leg shorts set", `@one-product-after` in list-words.txt).
+fn closes_a_set(request: &Request, index: usize, end: usize) -> bool {
+    (index..=end.min(index + 4))
+        .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)))
+        .any(|at| LIST_WORDS.has_mark(request.word(at), "one-product-after"))
 }
 
 /// Whether "as well as" ends just before `index` ("…, as well as a vinyl
@@ -512,6 +574,98 @@ mod tests {
                 "a swimming pool water toy balloon",
                 "a writing notebook with 80 pages priced above 16 PHP",
                 "a set of baby socks with food-themed designs, weighing up to 5kg"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_article_led_phrase_is_a_product_where_the_list_says_so_whatever_its_head() {
+        assert_eq!(
+            cut("Find shops offering all of these: a cream priced from 6 to 397 PHP, a soil conditioner over 32 \
+                 PHP, and a healing oil above 215 PHP."),
+            vec!["a cream priced from 6 to 397 PHP", "a soil conditioner over 32 PHP", "a healing oil above 215 PHP"]
+        );
+        assert_eq!(
+            cut("Looking for a shop that has a black men's bracelet with LazFlash deals, and also offers a blue \
+                 garland for Father's Day with free delivery, priced between 23 and 198 pesos."),
+            vec![
+                "a black men's bracelet with LazFlash deals",
+                "a blue garland for Father's Day with free delivery, priced between 23 and 198 pesos"
+            ]
+        );
+        assert_eq!(
+            cut("Find a shop offering both an automotive product in the aquamarine color family priced above 817 \
+                 PHP, and a car accessory available with cash on delivery for more than 83 PHP."),
+            vec![
+                "an automotive product in the aquamarine color family priced above 817 PHP",
+                "a car accessory available with cash on delivery for more than 83 PHP"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_sentence_naming_the_shop_s_categories_is_no_product() {
+        assert_eq!(
+            cut("Find a shop offering both a set of wooden coffee coasters priced from 79 to 346 PHP and a set of \
+                 calabash wooden bowls with lids. Focus on the basic categories: coasters and bowls."),
+            vec![
+                "a set of wooden coffee coasters priced from 79 to 346 PHP",
+                "a set of calabash wooden bowls with lids"
+            ]
+        );
+    }
+
+    #[test]
+    fn both_a_and_as_well_as_a_are_two_products_whatever_their_heads() {
+        assert_eq!(
+            cut("Find a shop offering both a moisturizing cream for all skin types, priced above 497 PHP, as well \
+                 as a white perfumed powder with a gorgeous scent."),
+            vec![
+                "a moisturizing cream for all skin types, priced above 497 PHP",
+                "a white perfumed powder with a gorgeous scent"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_member_that_is_a_product_names_it() {
+        let text = "Find shops offering power tools where one item has an LED light feature, and another item is a \
+                    cordless drill from DEWALT.";
+        let request = Request::new(text);
+        let found = segments(&request);
+        let read: Vec<(String, bool)> = found
+            .iter()
+            .map(|segment| {
+                let (past, names) = past_the_member(&request, segment);
+                (past.text(&request), names)
+            })
+            .collect();
+        assert_eq!(
+            read,
+            vec![("has an LED light feature".to_owned(), false), ("a cordless drill from DEWALT".to_owned(), true)]
+        );
+    }
+
+    #[test]
+    fn for_the_first_item_is_said_of_the_first_product() {
+        assert_eq!(
+            cut("Find a shop offering both a polyester tape and a neck tape. For the first item, look for white \
+                 color and priced above 15 pesos. For the second, search for pink color."),
+            vec![
+                "a polyester tape. the first item, look for white color and priced above 15 pesos",
+                "a neck tape. the second, search for pink color"
+            ]
+        );
+    }
+
+    #[test]
+    fn x_and_y_set_is_one_product() {
+        assert_eq!(
+            cut("Find shops offering a green baby plate priced between 148 and 311 pesos, and a pink baby spoon \
+                 and fork set costing more than 59 pesos."),
+            vec![
+                "a green baby plate priced between 148 and 311 pesos",
+                "a pink baby spoon and fork set costing more than 59 pesos"
             ]
         );
     }

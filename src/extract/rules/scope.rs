@@ -66,7 +66,12 @@ pub fn several_products(request: &Request) -> bool {
         // "a multicolor cake decoration and a green casual jacket": two
         // products of two words or more each, no "with"/"in"/"of" between
         // ("a lamp with a glass shade and a satin finish" is one).
-        if word == "and" && matches!(request.word(index + 1), "a" | "an") && two_products_joined(request, index) {
+        // "… and a protection plan" (issue 29): an add-on, not a product.
+        if word == "and"
+            && matches!(request.word(index + 1), "a" | "an")
+            && two_products_joined(request, index)
+            && !addon_after(request, index + 2)
+        {
             return true;
         }
         // ", a …", "; an …", ", and a …": a list of products with articles.
@@ -84,6 +89,17 @@ pub fn several_products(request: &Request) -> bool {
     // phrases with different heads, before a voucher's rules.
     let voucher = super::clause::voucher_start(request).unwrap_or(usize::MAX);
     ordinals >= 2 || article_items >= 2 || super::chunk::several_products(request, voucher)
+}
+
+/// Whether the words from `from` to the end of its clause are an add-on
+/// (`words::charges::addon`: "protection plan", "gift wrap").
+fn addon_after(request: &Request, from: usize) -> bool {
+    let words: Vec<&str> = (from..request.len())
+        .take_while(|at| request.same_clause(from, *at))
+        .filter(|at| request.is_word(*at))
+        .map(|at| request.word(at))
+        .collect();
+    !words.is_empty() && crate::words::charges::addon(&words.join(" ")).is_some()
 }
 
 /// Whether "and a" at `and` joins two article-led noun phrases of two words

@@ -1,0 +1,134 @@
+//! A measure a requirement states ("1000ml", "27 cm", "0.3mm") said by an
+//! item in another metric unit of its dimension ("1 Liter") or as a bare
+//! number under an attribute whose name says what it measures ("Volume:
+//! 1000", "Cookware diameter (cm): 27", "Thickness: 0.3"), for the *met*
+//! half of the item check (issue 28 §4). Marketplaces split a measure into a
+//! name and a number; reading only the same number beside the same unit
+//! asked the person about what the item plainly says.
+//!
+//! Conversions are data (`extractors/words/measures.txt`), metric only, so
+//! that no rounded imperial figure ("9 Inches" for 23 cm) is read as equal.
+
+use super::class::{MEASURES, UNITS};
+
+/// A number and its unit, the unit by its one spelling (`units.txt`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Measure {
+    amount: f64,
+    unit: &'static str,
+}
+
+/// The measure two folded words state: a number and a unit ("27", "cm").
+pub(super) fn measure(number_word: &str, unit_word: &str) -> Option<Measure> {
+    let amount = number(number_word)?;
+    let unit = UNITS.value(unit_word)?;
+    // "4G" is a network generation, not four grams (units.txt).
+    if unit == "g" && amount < 10.0 {
+        return None;
+    }
+    Some(Measure { amount, unit })
+}
+
+/// Whether an attribute states `wanted` as a bare number: its value is one
+/// number, and its name's folded words hold a unit ("Cookware diameter
+/// (cm)": the number's) or a word of the wanted unit's dimension ("Volume":
+/// the number is in the wanted unit).
+pub(super) fn named(wanted: Measure, name: &[&str], value: &[&str]) -> bool {
+    let [only] = value else { return false };
+    let Some(amount) = number(only) else { return false };
+    // A unit in the name is the number's, whatever else the name says.
+    if let Some(unit) = name.iter().find_map(|word| UNITS.value(word)) {
+        return same(Measure { amount, unit }, wanted);
+    }
+    name.iter().any(|word| {
+        MEASURES.has_mark(word, "name")
+            && MEASURES.value(word).is_some_and(|base| base_of(wanted.unit) == Some(base))
+            && close(amount, wanted.amount)
+    })
+}
+
+/// Two measures are the same: the same number in the same unit, or the
+/// same amount of one base unit (1 l and 1000 ml).
+pub(super) fn same(one: Measure, other: Measure) -> bool {
+    if one.unit == other.unit {
+        return close(one.amount, other.amount);
+    }
+    match (scale(one.unit), scale(other.unit)) {
+        (Some((first, base)), Some((second, other_base))) if base == other_base => {
+            close(one.amount * first, other.amount * second)
+        }
+        _ => false,
+    }
+}
+
+/// Equal up to the rounding of a decimal conversion (0.3 cm is 3 mm).
+fn close(one: f64, other: f64) -> bool {
+    (one - other).abs() <= 1e-9 * one.abs().max(other.abs()).max(1.0)
+}
+
+/// How much of its dimension's base unit a unit is, and that base.
+fn scale(unit: &str) -> Option<(f64, &'static str)> {
+    if !MEASURES.has_mark(unit, "scale") {
+        return None;
+    }
+    let (amount, base) = MEASURES.value(unit)?.split_once(' ')?;
+    Some((amount.parse().ok()?, base))
+}
+
+/// The base unit of a unit's dimension.
+fn base_of(unit: &str) -> Option<&'static str> {
+    scale(unit).map(|(_, base)| base)
+}
+
+/// A folded token that is a number ("27", "0.3").
+fn number(folded: &str) -> Option<f64> {
+    let digits = folded.chars().all(|character| character.is_ascii_digit() || character == '.');
+    if !digits || !folded.starts_with(|character: char| character.is_ascii_digit()) {
+        return None;
+    }
+    folded.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(text: &str) -> Measure {
+        let (number, unit) = text.split_once(' ').expect("number and unit");
+        measure(number, unit).expect("a measure")
+    }
+
+    #[test]
+    fn every_scaled_unit_is_a_unit_with_a_base_of_its_own_dimension() {
+        for (unit, _) in MEASURES.marked("scale") {
+            assert_eq!(UNITS.value(unit), Some(unit), "{unit} is not a unit's one spelling");
+            let base = base_of(unit).expect("a scale reads as an amount and a base");
+            assert_eq!(scale(base).map(|(amount, _)| amount), Some(1.0), "{unit}: base {base}");
+        }
+        for (word, base) in MEASURES.marked("name") {
+            assert!(scale(base).is_some(), "{word} names an unknown base {base}");
+        }
+    }
+
+    #[test]
+    fn a_measure_is_the_same_in_another_metric_unit_of_its_dimension() {
+        assert!(same(measured("1000 ml"), measured("1 liter")));
+        assert!(same(measured("5 mm"), measured("0.5 cm")));
+        assert!(same(measured("3 мм"), measured("0.3 см")));
+        assert!(!same(measured("1000 ml"), measured("1.5 l")));
+        assert!(!same(measured("1000 ml"), measured("1000 g")), "another dimension");
+        assert!(!same(measured("23 cm"), measured("9 inches")), "imperial units are not converted");
+        assert_eq!(measure("4", "g"), None, "a network generation");
+    }
+
+    #[test]
+    fn a_bare_number_is_a_measure_under_a_name_that_says_what_it_measures() {
+        assert!(named(measured("1000 ml"), &["volume"], &["1000"]));
+        assert!(named(measured("27 cm"), &["cookware", "diameter", "cm"], &["27"]));
+        assert!(named(measured("0.3 mm"), &["thickness"], &["0.3"]));
+        assert!(!named(measured("1000 ml"), &["weight"], &["1000"]), "a weight is not a volume");
+        assert!(!named(measured("27 cm"), &["cookware", "diameter", "inch"], &["27"]));
+        assert!(!named(measured("1 kg"), &["volume"], &["1"]));
+        assert!(!named(measured("1000 ml"), &["volume"], &["1000", "ml", "bottle"]), "not a bare number");
+    }
+}
