@@ -9,10 +9,12 @@
 //! the person said in any form stays), because a value dropped wrongly is a
 //! fact the guard no longer checks.
 //!
-//! Text is compared token by token after [`normalize::fold`]: tokens are runs
-//! of letters and digits (a decimal point or comma between digits stays in
-//! the token), so hyphen and space variants ("Air-Zoom", "Air Zoom") are the
-//! same token sequence. Look-alike letters are never folded equal.
+//! Text is compared token by token after [`normalize::fold`], cut by the word
+//! layer's tokeniser in its spans mode (`words::text::Mode::Spans`): tokens
+//! are runs of letters and digits (a decimal point or comma between digits
+//! stays in the token), so hyphen and space variants ("Air-Zoom", "Air
+//! Zoom") are the same token sequence. Look-alike letters are never folded
+//! equal.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -25,6 +27,7 @@ use crate::facts::{FactKey, Facts, FieldName, FieldRef, KeyRef, Level, PricePref
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
 use crate::words::class::{CUES, CURRENCIES, NUMBERS, SIZE_WORDS, STOP_WORDS, WordClass};
+use crate::words::text::{self, Mode, is_currency_sign};
 use crate::words::{date as deadline, money};
 
 /// Where the words supporting a value are.
@@ -129,24 +132,6 @@ struct Words<'a> {
     token_colours: std::cell::OnceCell<Vec<ColourWords>>,
 }
 
-/// Zero-width and direction characters inside a word ("Ni\u{200B}ke") stay
-/// in the token; [`normalize::fold`] removes them.
-fn is_invisible(character: char) -> bool {
-    // Printable ASCII never folds away; only the rest needs the fold.
-    (!character.is_ascii() || character.is_ascii_control())
-        && !character.is_whitespace()
-        && normalize::fold(&character.to_string()).is_empty()
-}
-
-/// A currency sign: a token of its own, and a number beside it is a price.
-fn is_currency_sign(character: char) -> bool {
-    matches!(character, '$' | '€' | '₽' | '£' | '₱' | '¥' | '₹' | '₴' | '₸')
-}
-
-fn is_clause_break(character: char) -> bool {
-    matches!(character, '.' | '!' | '?' | ';' | '\n' | ',' | '(' | ')' | ':')
-}
-
 impl<'a> Words<'a> {
     fn new(request: &'a str, answers: &'a [String], today: NaiveDate) -> Words<'a> {
         let mut texts = vec![request];
@@ -154,44 +139,15 @@ impl<'a> Words<'a> {
         let mut tokens = Vec::new();
         let mut clause = 0;
         for (source, text) in texts.iter().enumerate() {
-            clause += 1;
-            let characters: Vec<(usize, char)> = text.char_indices().collect();
-            let mut index = 0;
-            while index < characters.len() {
-                let (start, character) = characters[index];
-                let joins = |position: usize| {
-                    let (_, current) = characters[position];
-                    (current == '.' || current == ',')
-                        && position > 0
-                        && characters[position - 1].1.is_ascii_digit()
-                        && characters.get(position + 1).is_some_and(|(_, next)| next.is_ascii_digit())
-                };
-                if character.is_alphanumeric() {
-                    let mut end_index = index;
-                    while end_index < characters.len()
-                        && (characters[end_index].1.is_alphanumeric()
-                            || joins(end_index)
-                            || is_invisible(characters[end_index].1))
-                    {
-                        end_index += 1;
-                    }
-                    let end = characters.get(end_index).map_or(text.len(), |(offset, _)| *offset);
-                    let folded = normalize::fold(&text[start..end]);
-                    if folded == "but" || folded == "но" {
-                        clause += 1;
-                    }
-                    tokens.push(Token { source, start, end, folded, clause });
-                    index = end_index;
-                    continue;
-                }
-                if is_currency_sign(character) {
-                    let end = start + character.len_utf8();
-                    tokens.push(Token { source, start, end, folded: character.to_string(), clause });
-                } else if is_clause_break(character) {
-                    clause += 1;
-                }
-                index += 1;
-            }
+            let (pieces, after) = text::pieces(text, Mode::Spans, clause + 1);
+            clause = after;
+            tokens.extend(pieces.into_iter().map(|piece| Token {
+                source,
+                start: piece.start,
+                end: piece.end,
+                folded: piece.folded,
+                clause: piece.clause,
+            }));
         }
         Words { texts, tokens, today, numbers: std::cell::OnceCell::new(), token_colours: std::cell::OnceCell::new() }
     }
