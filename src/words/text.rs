@@ -82,6 +82,39 @@ pub enum Mode {
     Spans,
 }
 
+impl Mode {
+    /// Whether the character at `position` continues (or starts) the word
+    /// `current`, and whether it is the `$` that closes a country's dollar
+    /// ("A$"), a word of its own.
+    fn in_word(self, characters: &[(usize, char)], position: usize, current: &str) -> (bool, bool) {
+        let character = characters[position].1;
+        let previous = if position > 0 { characters.get(position - 1).map(|(_, c)| *c) } else { None };
+        let next = characters.get(position + 1).map(|(_, c)| *c);
+        let joins_digits = previous.is_some_and(|c| c.is_ascii_digit()) && next.is_some_and(|c| c.is_ascii_digit());
+        match self {
+            Mode::Reading => {
+                let joins_digits = matches!(character, '.' | ',' | '/') && joins_digits;
+                let joins_letters = matches!(character, '-' | '\'' | '’') && next.is_some_and(char::is_alphanumeric);
+                let number_sign = character == '.' && fold(current) == "no" && number_follows(characters, position + 1);
+                // "A$150", "C$20", "NZ$40": the dollar of a country, one token
+                // (written apart, "a $150 budget" keeps its article).
+                let country_dollar =
+                    character == '$' && matches!(fold(current).as_str(), "a" | "au" | "c" | "ca" | "nz" | "us");
+                let in_word = character.is_alphanumeric()
+                    || (!current.is_empty() && (joins_digits || joins_letters))
+                    || number_sign;
+                (in_word, country_dollar)
+            }
+            Mode::Spans => {
+                let joins_digits = matches!(character, '.' | ',') && joins_digits;
+                let in_word =
+                    character.is_alphanumeric() || (!current.is_empty() && (joins_digits || is_invisible(character)));
+                (in_word, false)
+            }
+        }
+    }
+}
+
 /// One token as [`pieces`] cuts it: where it is (byte offsets into the
 /// text), what kind, its folded form and its clause.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,32 +208,8 @@ pub fn pieces(text: &str, mode: Mode, mut clause: usize) -> (Vec<Piece>, usize) 
     };
     let mut position = 0usize;
     while let Some(&(offset, character)) = characters.get(position) {
-        let previous = if position > 0 { characters.get(position - 1).map(|(_, c)| *c) } else { None };
-        let next = characters.get(position + 1).map(|(_, c)| *c);
         let current = from.map_or("", |from| &text[byte_at(from)..offset]);
-        let joins_digits = previous.is_some_and(|c| c.is_ascii_digit()) && next.is_some_and(|c| c.is_ascii_digit());
-        let (in_word, country_dollar) = match mode {
-            Mode::Reading => {
-                let joins_digits = matches!(character, '.' | ',' | '/') && joins_digits;
-                let joins_letters = matches!(character, '-' | '\'' | '’') && next.is_some_and(char::is_alphanumeric);
-                let number_sign =
-                    character == '.' && fold(current) == "no" && number_follows(&characters, position + 1);
-                // "A$150", "C$20", "NZ$40": the dollar of a country, one token
-                // (written apart, "a $150 budget" keeps its article).
-                let country_dollar =
-                    character == '$' && matches!(fold(current).as_str(), "a" | "au" | "c" | "ca" | "nz" | "us");
-                let in_word = character.is_alphanumeric()
-                    || (!current.is_empty() && (joins_digits || joins_letters))
-                    || number_sign;
-                (in_word, country_dollar)
-            }
-            Mode::Spans => {
-                let joins_digits = matches!(character, '.' | ',') && joins_digits;
-                let in_word =
-                    character.is_alphanumeric() || (!current.is_empty() && (joins_digits || is_invisible(character)));
-                (in_word, false)
-            }
-        };
+        let (in_word, country_dollar) = mode.in_word(&characters, position, current);
         if country_dollar {
             push_word(&mut from, position + 1, &mut pieces, &mut clause);
         } else if in_word {
