@@ -20,7 +20,7 @@
 
 use std::ops::ControlFlow::{self, Break, Continue};
 
-use super::class::{MEASURE_UNITS, SIZE_WORDS};
+use super::class::{MEASURE_UNITS, SIZE_CONTEXT, SIZE_WORDS};
 use super::text::Request;
 
 /// One size mention: its label, its first token (including "size"/"in"), and
@@ -508,8 +508,8 @@ fn age_size(request: &Request, at: usize) -> Option<(String, usize)> {
         return None;
     }
     let unit = request.word(at + 1);
-    let months = matches!(unit, "months" | "month" | "mos" | "mo" | "m" | "мес" | "месяцев");
-    let years = matches!(unit, "years" | "year" | "yrs" | "y" | "лет" | "года");
+    let months = SIZE_CONTEXT.has_mark(unit, "age-months");
+    let years = SIZE_CONTEXT.has_mark(unit, "age-years");
     let after_size = request.preceded_by(at, 2, &[&["size"], &["sizes"], &["размер"], &["размера"]]);
     let for_whom = request.preceded_by(at, 2, &[&["for"], &["ages"], &["age"], &["aged"], &["для"], &["от"]]);
     let label = if months { "months" } else { "years" };
@@ -633,28 +633,7 @@ fn special_or_twin_xl(request: &Request, index: usize) -> Read {
 fn bed_size_beside_bedding(request: &Request, index: usize) -> Read {
     let word = request.word(index);
     // "queen size", "twin-sized", "a king size bed", "a queen fitted sheet".
-    let bedding = |at: usize| {
-        request.same_clause(index, at)
-            && matches!(
-                request.word(at),
-                "bed"
-                    | "beds"
-                    | "sheet"
-                    | "sheets"
-                    | "mattress"
-                    | "comforter"
-                    | "duvet"
-                    | "quilt"
-                    | "bedspread"
-                    | "blanket"
-                    | "headboard"
-                    | "pillow"
-                    | "pillows"
-                    | "pillowcase"
-                    | "pillowcases"
-                    | "frame"
-            )
-    };
+    let bedding = |at: usize| request.same_clause(index, at) && SIZE_CONTEXT.has_mark(request.word(at), "bedding");
     let said_as_size =
         word.ends_with("-sized") || word.ends_with("-size") || matches!(request.word(index + 1), "size" | "sized");
     // "full size" is a bed's only beside bedding: "the gloss bomb, full size
@@ -671,31 +650,10 @@ fn bed_size_beside_bedding(request: &Request, index: usize) -> Read {
     }
     // "постельное бельё евро", "одеяло 1.5-спальное": Russian bed sizes,
     // beside bedding only ("евро" is also the currency).
-    if matches!(
-        word,
-        "евро"
-            | "евро-макси"
-            | "полуторка"
-            | "полутороспальное"
-            | "двуспальное"
-            | "семейное"
-            | "1,5-спальное"
-            | "1.5-спальное"
-            | "2-спальное"
-    ) && (index.saturating_sub(4)..index + 5).any(|at| {
-        request.same_clause(index, at)
-            && matches!(
-                request.word(at),
-                "постельное"
-                    | "белье"
-                    | "пододеяльник"
-                    | "простыня"
-                    | "простынь"
-                    | "одеяло"
-                    | "покрывало"
-                    | "наволочки"
-            )
-    }) {
+    if SIZE_CONTEXT.has_mark(word, "bed-size-ru")
+        && (index.saturating_sub(4)..index + 5)
+            .any(|at| request.same_clause(index, at) && SIZE_CONTEXT.has_mark(request.word(at), "bedding-ru"))
+    {
         return Break(make(request.original(index, index), index, index));
     }
     Continue(())
@@ -853,21 +811,7 @@ fn after_in(request: &Request, index: usize) -> Read {
             // "in 43", "in 43 and 40", "in 43 for me" — but "in 4 colors", "in 2 sizes".
             let ends_value = !request.is_word(end + 1)
                 || !request.same_clause(end, end + 1)
-                || matches!(
-                    follower,
-                    "and"
-                        | "or"
-                        | "for"
-                        | "please"
-                        | "pls"
-                        | "if"
-                        | "ideally"
-                        | "preferably"
-                        | "is"
-                        | "и"
-                        | "или"
-                        | "для"
-                );
+                || SIZE_CONTEXT.has_mark(follower, "ends-size-after-in");
             let plausible =
                 !bare_number || (!is_not_size_follower(follower) && number_is_plausible(&label) && ends_value);
             let letter_ok = numeric(&label).is_some()

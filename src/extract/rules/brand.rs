@@ -199,7 +199,7 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         || crate::words::noun::is_product_noun(first)
         || super::colour::is_food_head(first)
         // "from mens clothing": a department.
-        || matches!(first, "mens" | "men's" | "womens" | "women's" | "kids" | "kid's" | "boys" | "girls" | "baby")
+        || BRAND_CONTEXT.has_mark(first, "department")
     {
         return None;
     }
@@ -219,17 +219,17 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         end = next;
     }
     // "from pixars movie up": a film or a show it features, not its maker.
-    if (start..=end).any(|at| matches!(request.word(at), "movie" | "movies" | "film" | "show" | "series" | "tv")) {
+    if (start..=end).any(|at| BRAND_CONTEXT.has_mark(request.word(at), "feature")) {
         return None;
     }
     // "from mb variety store": a shop, not a brand.
-    if matches!(request.word(end), "store" | "shop" | "market" | "mall" | "outlet" | "seller" | "supermarket") {
+    if BRAND_CONTEXT.has_mark(request.word(end), "shop") {
         return None;
     }
     // "from assortments & variety gifts category": a part of the store.
-    if (end + 1..end + 5).any(|at| {
-        request.same_clause(start, at) && matches!(request.word(at), "category" | "department" | "section" | "aisle")
-    }) {
+    if (end + 1..end + 5)
+        .any(|at| request.same_clause(start, at) && BRAND_CONTEXT.has_mark(request.word(at), "store-part"))
+    {
         return None;
     }
     Some((start, end))
@@ -289,8 +289,7 @@ fn excluded_lists(request: &Request, cyrillic: bool, found: &mut Found<'_>) {
         let mut items = 0;
         // "not the Atomic one": a line of the named brand, not another brand.
         let a_line = |end: usize| {
-            request.word(index + negation.len()) == "the"
-                && matches!(request.word(end + 1), "one" | "ones" | "version" | "model" | "edition")
+            request.word(index + negation.len()) == "the" && BRAND_CONTEXT.has_mark(request.word(end + 1), "a-line")
         };
         loop {
             // A brand the catalog read is an item of the list too.
@@ -365,48 +364,16 @@ fn start_after_cue(request: &Request, index: usize, cyrillic: bool) -> Option<us
     match word {
         // "by" names a maker only after "made", "sold" … or before a
         // capitalised name: "carried by case", "sorted by size" do not.
-        "by" if !matches!(
-            request.word_before(index, 1),
-            "made" | "sold" | "produced" | "manufactured" | "designed" | "created" | "distributed" | "published"
-        ) && !request
-            .tokens
-            .get(index + 1)
-            .is_some_and(|token| token.text.chars().next().is_some_and(char::is_uppercase)) =>
+        "by" if !BRAND_CONTEXT.has_mark(request.word_before(index, 1), "maker-verb")
+            && !request
+                .tokens
+                .get(index + 1)
+                .is_some_and(|token| token.text.chars().next().is_some_and(char::is_uppercase)) =>
         {
             None
         }
         "from" | "by" => {
-            let material = word == "from"
-                && matches!(
-                    request.word_before(index, 1),
-                    "made"
-                        | "crafted"
-                        | "built"
-                        | "woven"
-                        | "cast"
-                        | "carved"
-                        | "sculpted"
-                        | "forged"
-                        | "molded"
-                        | "moulded"
-                        | "formed"
-                        | "fashioned"
-                        | "sewn"
-                        | "derived"
-                        | "sourced"
-                        | "extracted"
-                        | "priced"
-                        | "ranging"
-                        // "free from bpa", "free from animal testing":
-                        // what it must not contain, not its maker.
-                        | "free"
-                        | "away"
-                        | "apart"
-                        | "far"
-                        | "different"
-                        | "protection"
-                        | "protects"
-                );
+            let material = word == "from" && BRAND_CONTEXT.has_mark(request.word_before(index, 1), "not-from-maker");
             if material { None } else { Some(index + 1) }
         }
         "brand"
