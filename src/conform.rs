@@ -16,7 +16,7 @@ use crate::cart::{Cart, Item, parse_item};
 use crate::checks::CheckPolicy;
 use crate::decision::{Verdict, run_with_mandate};
 use crate::extract::merge::{MergePolicy, Output, Words, ground_and_merge};
-use crate::facts::{Facts, MandateFacts};
+use crate::facts::{FactKey, Facts, MandateFacts};
 use crate::finding::Severity;
 use crate::messages::Language;
 use crate::normalize;
@@ -277,7 +277,7 @@ fn run_merge(case: &Map<String, Value>) -> Result<(Value, bool), String> {
             pass = false;
         }
     }
-    if !expected.contains_key("disputed") && !merged.disputed.is_empty() {
+    if !expected.contains_key(FactKey::Disputed.as_str()) && !merged.disputed.is_empty() {
         // `disputed` is always compared; absent means "nothing disputed".
         pass = false;
     }

@@ -450,6 +450,274 @@ impl fmt::Display for FieldRef {
     }
 }
 
+/// Every key of the serialised facts and of a serialised line: the fields a
+/// finding can be about ([`FieldName`]) and the keys beside them that no
+/// finding names, the candidates (`*_any`), the currencies of the limit and
+/// the floor, `soft` and `disputed`.
+///
+/// Code that names a key of the facts (grounding's record, the rules'
+/// reading of each word, the dataset comparisons, ACF's field paths) names
+/// it with this type, so a misspelt key does not compile; [`FactKey::as_str`]
+/// is its wire name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FactKey {
+    Product,
+    Brand,
+    BrandAny,
+    BrandNot,
+    Model,
+    ModelAny,
+    Color,
+    ColorAny,
+    ColorNot,
+    SizeLabel,
+    SizeAny,
+    Level,
+    PricePreference,
+    ExplicitMaxCents,
+    ExplicitMaxCurrency,
+    PriceMinCents,
+    PriceMinCurrency,
+    FreeShipping,
+    Quantity,
+    QuantityAny,
+    NeedsRefundable,
+    DeadlineDays,
+    Lines,
+    Other,
+    OtherOptional,
+    Soft,
+    Disputed,
+}
+
+impl FactKey {
+    pub const ALL: [FactKey; 27] = [
+        FactKey::Product,
+        FactKey::Brand,
+        FactKey::BrandAny,
+        FactKey::BrandNot,
+        FactKey::Model,
+        FactKey::ModelAny,
+        FactKey::Color,
+        FactKey::ColorAny,
+        FactKey::ColorNot,
+        FactKey::SizeLabel,
+        FactKey::SizeAny,
+        FactKey::Level,
+        FactKey::PricePreference,
+        FactKey::ExplicitMaxCents,
+        FactKey::ExplicitMaxCurrency,
+        FactKey::PriceMinCents,
+        FactKey::PriceMinCurrency,
+        FactKey::FreeShipping,
+        FactKey::Quantity,
+        FactKey::QuantityAny,
+        FactKey::NeedsRefundable,
+        FactKey::DeadlineDays,
+        FactKey::Lines,
+        FactKey::Other,
+        FactKey::OtherOptional,
+        FactKey::Soft,
+        FactKey::Disputed,
+    ];
+
+    /// The key as the serialised facts spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FactKey::BrandAny => "brand_any",
+            FactKey::ModelAny => "model_any",
+            FactKey::ColorAny => "color_any",
+            FactKey::SizeAny => "size_any",
+            FactKey::QuantityAny => "quantity_any",
+            FactKey::ExplicitMaxCurrency => "explicit_max_currency",
+            FactKey::PriceMinCurrency => "price_min_currency",
+            FactKey::Soft => "soft",
+            FactKey::Disputed => "disputed",
+            key => key.field().map_or("", FieldName::as_str),
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<FactKey> {
+        FactKey::ALL.into_iter().find(|key| key.as_str() == name)
+    }
+
+    /// The field this key holds a value of: a candidate's base field, a
+    /// currency's amount, the field itself; `None` for `soft` and
+    /// `disputed`, which hold field names, not a value.
+    pub fn field(self) -> Option<FieldName> {
+        Some(match self {
+            FactKey::Product => FieldName::Product,
+            FactKey::Brand | FactKey::BrandAny => FieldName::Brand,
+            FactKey::BrandNot => FieldName::BrandNot,
+            FactKey::Model | FactKey::ModelAny => FieldName::Model,
+            FactKey::Color | FactKey::ColorAny => FieldName::Color,
+            FactKey::ColorNot => FieldName::ColorNot,
+            FactKey::SizeLabel | FactKey::SizeAny => FieldName::SizeLabel,
+            FactKey::Level => FieldName::Level,
+            FactKey::PricePreference => FieldName::PricePreference,
+            FactKey::ExplicitMaxCents | FactKey::ExplicitMaxCurrency => FieldName::ExplicitMaxCents,
+            FactKey::PriceMinCents | FactKey::PriceMinCurrency => FieldName::PriceMinCents,
+            FactKey::FreeShipping => FieldName::FreeShipping,
+            FactKey::Quantity | FactKey::QuantityAny => FieldName::Quantity,
+            FactKey::NeedsRefundable => FieldName::NeedsRefundable,
+            FactKey::DeadlineDays => FieldName::DeadlineDays,
+            FactKey::Lines => FieldName::Lines,
+            FactKey::Other => FieldName::Other,
+            FactKey::OtherOptional => FieldName::OtherOptional,
+            FactKey::Soft | FactKey::Disputed => return None,
+        })
+    }
+
+    /// The base a candidate key (`color_any`) belongs to (`color`); any
+    /// other key is its own.
+    pub fn without_any(self) -> FactKey {
+        match self {
+            FactKey::BrandAny => FactKey::Brand,
+            FactKey::ModelAny => FactKey::Model,
+            FactKey::ColorAny => FactKey::Color,
+            FactKey::SizeAny => FactKey::SizeLabel,
+            FactKey::QuantityAny => FactKey::Quantity,
+            key => key,
+        }
+    }
+
+    /// Whether a line may hold this key (`lines[1].color_any`).
+    pub fn is_line_key(self) -> bool {
+        matches!(
+            self,
+            FactKey::Product
+                | FactKey::Other
+                | FactKey::ExplicitMaxCents
+                | FactKey::ExplicitMaxCurrency
+                | FactKey::PriceMinCents
+                | FactKey::PriceMinCurrency
+                | FactKey::Model
+                | FactKey::ModelAny
+                | FactKey::Color
+                | FactKey::ColorAny
+                | FactKey::SizeLabel
+                | FactKey::SizeAny
+                | FactKey::Quantity
+                | FactKey::QuantityAny
+        )
+    }
+}
+
+impl From<FieldName> for FactKey {
+    fn from(field: FieldName) -> FactKey {
+        match field {
+            FieldName::Brand => FactKey::Brand,
+            FieldName::BrandNot => FactKey::BrandNot,
+            FieldName::Model => FactKey::Model,
+            FieldName::Color => FactKey::Color,
+            FieldName::ColorNot => FactKey::ColorNot,
+            FieldName::SizeLabel => FactKey::SizeLabel,
+            FieldName::Level => FactKey::Level,
+            FieldName::PricePreference => FactKey::PricePreference,
+            FieldName::ExplicitMaxCents => FactKey::ExplicitMaxCents,
+            FieldName::Quantity => FactKey::Quantity,
+            FieldName::NeedsRefundable => FactKey::NeedsRefundable,
+            FieldName::DeadlineDays => FactKey::DeadlineDays,
+            FieldName::Lines => FactKey::Lines,
+            FieldName::Other => FactKey::Other,
+            FieldName::OtherOptional => FactKey::OtherOptional,
+            FieldName::Product => FactKey::Product,
+            FieldName::PriceMinCents => FactKey::PriceMinCents,
+            FieldName::FreeShipping => FactKey::FreeShipping,
+        }
+    }
+}
+
+impl fmt::Display for FactKey {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.pad(self.as_str())
+    }
+}
+
+/// A key of the facts or of one line: `color_any`, `lines[1].explicit_max_currency`.
+/// What [`FieldRef`] is for the fields a finding names, this is for every
+/// key; on the wire it is the same string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyRef {
+    Shared(FactKey),
+    Line { index: usize, key: FactKey },
+}
+
+impl KeyRef {
+    /// Parses `color_any` or `lines[2].size_label`, spelt as [`fmt::Display`]
+    /// writes them (no leading zeros in the index), so that two spellings
+    /// that compare equal are the same string.
+    pub fn parse(text: &str) -> Option<KeyRef> {
+        let parsed = match text.strip_prefix("lines[") {
+            Some(rest) => {
+                let (index_text, key_text) = rest.split_once("].")?;
+                let key = FactKey::parse(key_text).filter(|key| key.is_line_key())?;
+                KeyRef::Line { index: index_text.parse().ok()?, key }
+            }
+            None => KeyRef::Shared(FactKey::parse(text)?),
+        };
+        (parsed.to_string() == text).then_some(parsed)
+    }
+
+    pub fn key(self) -> FactKey {
+        match self {
+            KeyRef::Shared(key) | KeyRef::Line { key, .. } => key,
+        }
+    }
+
+    /// The field reference of the value this key holds (a currency's
+    /// amount, a candidate's base); `None` for `soft` and `disputed`.
+    pub fn field_ref(self) -> Option<FieldRef> {
+        match self {
+            KeyRef::Shared(key) => key.field().map(FieldRef::Shared),
+            KeyRef::Line { index, key } => key.field().map(|field| FieldRef::Line { index, field }),
+        }
+    }
+}
+
+impl From<FactKey> for KeyRef {
+    fn from(key: FactKey) -> KeyRef {
+        KeyRef::Shared(key)
+    }
+}
+
+impl From<FieldName> for KeyRef {
+    fn from(field: FieldName) -> KeyRef {
+        KeyRef::Shared(field.into())
+    }
+}
+
+impl From<FieldRef> for KeyRef {
+    fn from(field: FieldRef) -> KeyRef {
+        match field {
+            FieldRef::Shared(field) => KeyRef::Shared(field.into()),
+            FieldRef::Line { index, field } => KeyRef::Line { index, key: field.into() },
+        }
+    }
+}
+
+impl fmt::Display for KeyRef {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyRef::Shared(key) => formatter.write_str(key.as_str()),
+            KeyRef::Line { index, key } => write!(formatter, "lines[{index}].{key}"),
+        }
+    }
+}
+
+impl Serialize for KeyRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for KeyRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<KeyRef, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        KeyRef::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("unknown fact key {text:?}")))
+    }
+}
+
 /// A fact set that failed validation, with the JSONPath of the offending value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
@@ -600,6 +868,45 @@ impl Facts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The keys of the schema of `T` (its serialised keys), sorted.
+    fn schema_keys<T: JsonSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+        let mut keys: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    }
+
+    #[test]
+    fn fact_keys_are_the_keys_of_the_facts_and_of_a_line() {
+        let mut all: Vec<String> = FactKey::ALL.iter().map(ToString::to_string).collect();
+        all.sort();
+        assert_eq!(all, schema_keys::<Facts>());
+        let mut line: Vec<String> =
+            FactKey::ALL.iter().filter(|key| key.is_line_key()).map(ToString::to_string).collect();
+        line.sort();
+        assert_eq!(line, schema_keys::<Line>());
+        for key in FactKey::ALL {
+            assert_eq!(FactKey::parse(key.as_str()), Some(key));
+        }
+        for field in FieldName::ALL {
+            assert_eq!(FactKey::from(field).field(), Some(field));
+            assert_eq!(FactKey::from(field).as_str(), field.as_str());
+        }
+    }
+
+    #[test]
+    fn key_references_read_only_their_own_spelling() {
+        let line = KeyRef::Line { index: 2, key: FactKey::ColorAny };
+        assert_eq!((line.to_string(), KeyRef::parse("lines[2].color_any")), ("lines[2].color_any".into(), Some(line)));
+        assert_eq!(KeyRef::parse("explicit_max_currency"), Some(KeyRef::Shared(FactKey::ExplicitMaxCurrency)));
+        // A leading zero, a shared-only key in a line, or an unknown key: none.
+        for text in ["lines[02].color", "lines[0].brand", "lines[0].colour", "soft:color"] {
+            assert_eq!(KeyRef::parse(text), None, "{text}");
+        }
+        assert_eq!(line.field_ref(), Some(FieldRef::Line { index: 2, field: FieldName::Color }));
+        assert_eq!(KeyRef::from(FactKey::Soft).field_ref(), None);
+    }
 
     #[test]
     fn unknown_fields_are_rejected() {

@@ -9,10 +9,12 @@
 //! the person said in any form stays), because a value dropped wrongly is a
 //! fact the guard no longer checks.
 //!
-//! Text is compared token by token after [`normalize::fold`]: tokens are runs
-//! of letters and digits (a decimal point or comma between digits stays in
-//! the token), so hyphen and space variants ("Air-Zoom", "Air Zoom") are the
-//! same token sequence. Look-alike letters are never folded equal.
+//! Text is compared token by token after [`normalize::fold`], cut by the word
+//! layer's tokeniser in its spans mode (`words::text::Mode::Spans`): tokens
+//! are runs of letters and digits (a decimal point or comma between digits
+//! stays in the token), so hyphen and space variants ("Air-Zoom", "Air
+//! Zoom") are the same token sequence. Look-alike letters are never folded
+//! equal.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -21,10 +23,11 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use super::{Quote, Weekday, days_until};
-use crate::facts::{Facts, FieldName, FieldRef, Level, PricePreference};
+use crate::facts::{FactKey, Facts, FieldName, FieldRef, KeyRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
 use crate::normalize::{self, ColourWords, Size};
 use crate::words::class::{CUES, CURRENCIES, NUMBERS, SIZE_WORDS, STOP_WORDS, WordClass};
+use crate::words::text::{self, Mode, is_currency_sign};
 use crate::words::{date as deadline, money};
 
 /// Where the words supporting a value are.
@@ -44,8 +47,8 @@ pub struct Span {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Support {
-    /// The field (`size_label`, `brand_not`, `lines[1].color`, `soft:color`).
-    pub field: String,
+    /// The key (`size_label`, `brand_not`, `lines[1].color`).
+    pub field: KeyRef,
     pub value: String,
     pub span: Span,
 }
@@ -54,7 +57,7 @@ pub struct Support {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dropped {
-    pub field: String,
+    pub field: KeyRef,
     pub value: String,
 }
 
@@ -62,13 +65,9 @@ impl Dropped {
     /// The note shown to the person: "An extractor (claude) read the size
     /// as '43', which the request does not say; ignored".
     pub fn note(&self, extractor: &str) -> Message {
-        // Fields are named as people say them; `soft:FIELD` is the field
-        // marked optional.
+        // Fields are named as people say them.
         let extractor = extractor.to_owned();
-        match self.field.strip_prefix("soft:") {
-            Some(field) => Message::DroppedSoft { extractor, field: Spoken::parse(field) },
-            None => Message::Dropped { extractor, field: Spoken::parse(&self.field), value: self.value.clone() },
-        }
+        Message::Dropped { extractor, field: Spoken::parse(&self.field.to_string()), value: self.value.clone() }
     }
 }
 
@@ -90,6 +89,7 @@ pub enum MisquoteReason {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Misquote {
+    /// The field as the extractor named it, verbatim.
     pub field: String,
     pub quote: String,
     pub reason: MisquoteReason,
@@ -132,24 +132,6 @@ struct Words<'a> {
     token_colours: std::cell::OnceCell<Vec<ColourWords>>,
 }
 
-/// Zero-width and direction characters inside a word ("Ni\u{200B}ke") stay
-/// in the token; [`normalize::fold`] removes them.
-fn is_invisible(character: char) -> bool {
-    // Printable ASCII never folds away; only the rest needs the fold.
-    (!character.is_ascii() || character.is_ascii_control())
-        && !character.is_whitespace()
-        && normalize::fold(&character.to_string()).is_empty()
-}
-
-/// A currency sign: a token of its own, and a number beside it is a price.
-fn is_currency_sign(character: char) -> bool {
-    matches!(character, '$' | '€' | '₽' | '£' | '₱' | '¥' | '₹' | '₴' | '₸')
-}
-
-fn is_clause_break(character: char) -> bool {
-    matches!(character, '.' | '!' | '?' | ';' | '\n' | ',' | '(' | ')' | ':')
-}
-
 impl<'a> Words<'a> {
     fn new(request: &'a str, answers: &'a [String], today: NaiveDate) -> Words<'a> {
         let mut texts = vec![request];
@@ -157,44 +139,15 @@ impl<'a> Words<'a> {
         let mut tokens = Vec::new();
         let mut clause = 0;
         for (source, text) in texts.iter().enumerate() {
-            clause += 1;
-            let characters: Vec<(usize, char)> = text.char_indices().collect();
-            let mut index = 0;
-            while index < characters.len() {
-                let (start, character) = characters[index];
-                let joins = |position: usize| {
-                    let (_, current) = characters[position];
-                    (current == '.' || current == ',')
-                        && position > 0
-                        && characters[position - 1].1.is_ascii_digit()
-                        && characters.get(position + 1).is_some_and(|(_, next)| next.is_ascii_digit())
-                };
-                if character.is_alphanumeric() {
-                    let mut end_index = index;
-                    while end_index < characters.len()
-                        && (characters[end_index].1.is_alphanumeric()
-                            || joins(end_index)
-                            || is_invisible(characters[end_index].1))
-                    {
-                        end_index += 1;
-                    }
-                    let end = characters.get(end_index).map_or(text.len(), |(offset, _)| *offset);
-                    let folded = normalize::fold(&text[start..end]);
-                    if folded == "but" || folded == "но" {
-                        clause += 1;
-                    }
-                    tokens.push(Token { source, start, end, folded, clause });
-                    index = end_index;
-                    continue;
-                }
-                if is_currency_sign(character) {
-                    let end = start + character.len_utf8();
-                    tokens.push(Token { source, start, end, folded: character.to_string(), clause });
-                } else if is_clause_break(character) {
-                    clause += 1;
-                }
-                index += 1;
-            }
+            let (pieces, after) = text::pieces(text, Mode::Spans, clause + 1);
+            clause = after;
+            tokens.extend(pieces.into_iter().map(|piece| Token {
+                source,
+                start: piece.start,
+                end: piece.end,
+                folded: piece.folded,
+                clause: piece.clause,
+            }));
         }
         Words { texts, tokens, today, numbers: std::cell::OnceCell::new(), token_colours: std::cell::OnceCell::new() }
     }
@@ -878,13 +831,21 @@ fn currency_stem(word: &str) -> Option<&'static str> {
 
 /// The field a quote's name covers: a quote for `color` backs the colour,
 /// its alternatives and nothing else; `explicit_max_cents` backs the limit
-/// and its currency.
-fn quote_key(field: &str) -> &str {
+/// and its currency. A line's currency stays its own key, as it was when
+/// keys were compared as text: no quote names it, so a quote for a line's
+/// limit is not backed by the currency's words alone.
+fn quote_key(field: KeyRef) -> KeyRef {
     match field {
-        "explicit_max_currency" => "explicit_max_cents",
-        "price_min_currency" => "price_min_cents",
-        _ => field.strip_suffix("_any").unwrap_or(field),
+        KeyRef::Shared(FactKey::ExplicitMaxCurrency) => KeyRef::Shared(FactKey::ExplicitMaxCents),
+        KeyRef::Shared(FactKey::PriceMinCurrency) => KeyRef::Shared(FactKey::PriceMinCents),
+        KeyRef::Shared(key) => KeyRef::Shared(key.without_any()),
+        KeyRef::Line { index, key } => KeyRef::Line { index, key: key.without_any() },
     }
+}
+
+/// The key a quote names, if it is one (spelt as the facts spell it).
+fn quoted_key(quote: &Quote) -> Option<KeyRef> {
+    KeyRef::parse(&quote.field)
 }
 
 /// An extractor's quote and where it is in the person's words, if it is.
@@ -903,10 +864,11 @@ impl Words<'_> {
     fn in_quotes(
         &self,
         located: &[Located<'_>],
-        field: &str,
+        field: KeyRef,
         find: impl Fn(&Words<'_>) -> Option<(usize, usize)>,
     ) -> Option<(usize, usize)> {
-        located.iter().filter(|quote| quote_key(&quote.quote.field) == quote_key(field)).find_map(|quote| {
+        let wanted = quote_key(field);
+        located.iter().filter(|quote| quoted_key(quote.quote).map(quote_key) == Some(wanted)).find_map(|quote| {
             let (first, last) = quote.at?;
             let (from, to) = (&self.tokens[first], &self.tokens[last]);
             let inner = Words::new(&self.texts[from.source][from.start..to.end], &[], self.today);
@@ -950,57 +912,59 @@ pub fn ground(
     let located: Vec<Located<'_>> =
         quotes.iter().map(|quote| Located { quote, at: words.phrase(&quote.quote) }).collect();
 
-    let keep = |field: &str, value: &str, found: Option<(usize, usize)>, grounding: &mut Grounding| -> bool {
+    let keep = |field: KeyRef, value: &str, found: Option<(usize, usize)>, grounding: &mut Grounding| -> bool {
         match found {
             Some((first, last)) => {
-                grounding.supported.push(Support {
-                    field: field.to_owned(),
-                    value: value.to_owned(),
-                    span: words.span(first, last),
-                });
+                grounding.supported.push(Support { field, value: value.to_owned(), span: words.span(first, last) });
                 true
             }
             None => {
-                grounding.dropped.push(Dropped { field: field.to_owned(), value: value.to_owned() });
+                grounding.dropped.push(Dropped { field, value: value.to_owned() });
                 false
             }
         }
     };
 
+    // A kept value's span is the span of its field (a currency's is its
+    // amount's), where a soft cue is looked for and a number is claimed.
     macro_rules! record_single {
-        ($slot:expr, $name:expr, $ref:expr, $value:expr, $found:expr) => {
-            if keep($name, &Shown::shown(&$value), $found, &mut grounding) {
-                if let Some(span) = $found {
-                    spans.push(($ref, span));
+        ($slot:expr, $key:expr, $value:expr, $found:expr) => {
+            if keep($key, &Shown::shown(&$value), $found, &mut grounding) {
+                if let (Some(span), Some(field)) = ($found, $key.field_ref()) {
+                    spans.push((field, span));
                 }
             } else {
                 $slot = None;
             }
         };
     }
-    // `$find` is given the words to search: all of them, or a quote's.
+    // `$key` is a `FactKey` of the facts or a `KeyRef` of a line; `$find` is
+    // given the words to search: all of them, or a quote's.
     macro_rules! single {
-        ($slot:expr, $name:expr, $ref:expr, $find:expr) => {
+        ($slot:expr, $key:expr, $find:expr) => {
             if let Some(value) = $slot.clone() {
+                let key = KeyRef::from($key);
                 let found = $find(&words, &value);
-                record_single!($slot, $name, $ref, value, found);
+                record_single!($slot, key, value, found);
             }
         };
     }
     macro_rules! single_quoted {
-        ($slot:expr, $name:expr, $ref:expr, $find:expr) => {
+        ($slot:expr, $key:expr, $find:expr) => {
             if let Some(value) = $slot.clone() {
-                let found = words.in_quotes(&located, $name, |w| $find(w, &value)).or_else(|| $find(&words, &value));
-                record_single!($slot, $name, $ref, value, found);
+                let key = KeyRef::from($key);
+                let found = words.in_quotes(&located, key, |w| $find(w, &value)).or_else(|| $find(&words, &value));
+                record_single!($slot, key, value, found);
             }
         };
     }
     macro_rules! list {
-        ($slot:expr, $name:expr, $find:expr) => {{
+        ($slot:expr, $key:expr, $find:expr) => {{
+            let key = KeyRef::from($key);
             let values = std::mem::take(&mut $slot);
             for value in values {
-                let found = words.in_quotes(&located, $name, |w| $find(w, &value)).or_else(|| $find(&words, &value));
-                if keep($name, &value, found, &mut grounding) {
+                let found = words.in_quotes(&located, key, |w| $find(w, &value)).or_else(|| $find(&words, &value));
+                if keep(key, &value, found, &mut grounding) {
                     $slot.push(value);
                 }
             }
@@ -1009,44 +973,42 @@ pub fn ground(
 
     // The kind of thing asked for: every content word of it is the
     // person's, as the product check reads all of them.
-    single_quoted!(out.product, "product", FieldName::Product.into(), |w: &Words, value: &String| w
-        .all_content_words(value));
-    single_quoted!(out.brand, "brand", FieldName::Brand.into(), |w: &Words, value: &String| w.name(value));
-    single_quoted!(out.model, "model", FieldName::Model.into(), |w: &Words, value: &String| w.content_words(value));
-    single_quoted!(out.color, "color", FieldName::Color.into(), |w: &Words, value: &String| w.colour(value));
-    single_quoted!(out.size_label, "size_label", FieldName::SizeLabel.into(), |w: &Words, value: &String| w
-        .size(value));
-    list!(out.brand_not, "brand_not", |w: &Words, value: &String| w.name(value));
-    list!(out.brand_any, "brand_any", |w: &Words, value: &String| w.name(value));
-    list!(out.color_any, "color_any", |w: &Words, value: &String| w.colour(value));
-    list!(out.color_not, "color_not", |w: &Words, value: &String| w.colour(value));
-    list!(out.size_any, "size_any", |w: &Words, value: &String| w.size(value));
-    list!(out.model_any, "model_any", |w: &Words, value: &String| w.content_words(value));
+    single_quoted!(out.product, FactKey::Product, |w: &Words, value: &String| w.all_content_words(value));
+    single_quoted!(out.brand, FactKey::Brand, |w: &Words, value: &String| w.name(value));
+    single_quoted!(out.model, FactKey::Model, |w: &Words, value: &String| w.content_words(value));
+    single_quoted!(out.color, FactKey::Color, |w: &Words, value: &String| w.colour(value));
+    single_quoted!(out.size_label, FactKey::SizeLabel, |w: &Words, value: &String| w.size(value));
+    list!(out.brand_not, FactKey::BrandNot, |w: &Words, value: &String| w.name(value));
+    list!(out.brand_any, FactKey::BrandAny, |w: &Words, value: &String| w.name(value));
+    list!(out.color_any, FactKey::ColorAny, |w: &Words, value: &String| w.colour(value));
+    list!(out.color_not, FactKey::ColorNot, |w: &Words, value: &String| w.colour(value));
+    list!(out.size_any, FactKey::SizeAny, |w: &Words, value: &String| w.size(value));
+    list!(out.model_any, FactKey::ModelAny, |w: &Words, value: &String| w.content_words(value));
     // Free text: the content words, or else a quote of the person's words
     // given for the field and not yet backing another entry.
-    for name in ["other", "other_optional"] {
-        let slot = if name == "other" { &mut out.other } else { &mut out.other_optional };
+    for key in [FactKey::Other, FactKey::OtherOptional] {
+        let slot = if key == FactKey::Other { &mut out.other } else { &mut out.other_optional };
         let values = std::mem::take(slot);
         let mut used: Vec<(usize, usize)> = Vec::new();
         for value in values {
             let found = words
-                .in_quotes(&located, name, |w| w.content_words(&value))
+                .in_quotes(&located, key.into(), |w| w.content_words(&value))
                 .or_else(|| words.content_words(&value))
                 .or_else(|| {
                     located
                         .iter()
-                        .filter(|quote| quote.quote.field == name)
+                        .filter(|quote| quoted_key(quote.quote) == Some(key.into()))
                         .filter_map(|quote| quote.at)
                         .find(|at| !used.contains(at))
                 });
             if let Some(at) = found {
                 used.push(at);
                 // The first requirement's words: where a soft cue is looked for.
-                if name == "other" && !spans.iter().any(|(field, _)| *field == FieldName::Other.into()) {
+                if key == FactKey::Other && !spans.iter().any(|(field, _)| *field == FieldName::Other.into()) {
                     spans.push((FieldName::Other.into(), at));
                 }
             }
-            if keep(name, &value, found, &mut grounding) {
+            if keep(key.into(), &value, found, &mut grounding) {
                 slot.push(value);
             }
         }
@@ -1063,37 +1025,22 @@ pub fn ground(
         }
     }
 
-    single!(
-        out.explicit_max_cents,
-        "explicit_max_cents",
-        FieldName::ExplicitMaxCents.into(),
-        |w: &Words, value: &u64| w.ceiling_said(*value)
-    );
+    single!(out.explicit_max_cents, FactKey::ExplicitMaxCents, |w: &Words, value: &u64| w.ceiling_said(*value));
     if out.explicit_max_cents.is_none() {
         out.explicit_max_currency = None;
     }
-    single!(
-        out.explicit_max_currency,
-        "explicit_max_currency",
-        FieldName::ExplicitMaxCents.into(),
-        |w: &Words, value: &String| w.currency_said(value)
-    );
+    single!(out.explicit_max_currency, FactKey::ExplicitMaxCurrency, |w: &Words, value: &String| w
+        .currency_said(value));
     // A floor like a limit: its number (or the parser's reading of it) in
     // the words, and its currency said.
-    single!(out.price_min_cents, "price_min_cents", FieldName::PriceMinCents.into(), |w: &Words, value: &u64| w
-        .floor_said(*value));
+    single!(out.price_min_cents, FactKey::PriceMinCents, |w: &Words, value: &u64| w.floor_said(*value));
     if out.price_min_cents.is_none() {
         out.price_min_currency = None;
     }
-    single!(
-        out.price_min_currency,
-        "price_min_currency",
-        FieldName::PriceMinCents.into(),
-        |w: &Words, value: &String| w.currency_said(value)
-    );
+    single!(out.price_min_currency, FactKey::PriceMinCurrency, |w: &Words, value: &String| w.currency_said(value));
     if out.free_shipping {
         let found = words.cue(&FREE_SHIPPING_CUES);
-        if keep("free_shipping", "true", found, &mut grounding) {
+        if keep(FactKey::FreeShipping.into(), "true", found, &mut grounding) {
             if let Some(span) = found {
                 spans.push((FieldName::FreeShipping.into(), span));
             }
@@ -1101,8 +1048,7 @@ pub fn ground(
             out.free_shipping = false;
         }
     }
-    single!(out.deadline_days, "deadline_days", FieldName::DeadlineDays.into(), |w: &Words, value: &u64| w
-        .deadline(*value));
+    single!(out.deadline_days, FactKey::DeadlineDays, |w: &Words, value: &u64| w.deadline(*value));
     // After every field that names a number, so a number another field
     // claims ("size 42", "$30", "by the 9th") is never also the count.
     // Only fields whose words hold numbers claim them: a colour's or a
@@ -1124,37 +1070,32 @@ pub fn ground(
         })
         .map(|(_, span)| *span)
         .collect();
-    single!(out.quantity, "quantity", FieldName::Quantity.into(), |w: &Words, value: &u64| w.count(*value, &claimed));
+    single!(out.quantity, FactKey::Quantity, |w: &Words, value: &u64| w.count(*value, &claimed));
     // Count candidates (merge-only: no extractor returns them, but facts
     // given in a case may) are grounded like the count itself.
     let counts = std::mem::take(&mut out.quantity_any);
     for count in counts {
-        if keep("quantity_any", &count.to_string(), words.count(count, &claimed), &mut grounding) {
+        if keep(FactKey::QuantityAny.into(), &count.to_string(), words.count(count, &claimed), &mut grounding) {
             out.quantity_any.push(count);
         }
     }
     if out.quantity.is_none() && !out.quantity_any.is_empty() {
         out.quantity = Some(out.quantity_any.remove(0));
     }
-    single!(out.level, "level", FieldName::Level.into(), |w: &Words, value: &Level| w.cue(match value {
+    single!(out.level, FactKey::Level, |w: &Words, value: &Level| w.cue(match value {
         Level::Beginner => &BEGINNER_CUES[..],
         Level::Intermediate => &INTERMEDIATE_CUES[..],
         Level::Pro => &PRO_CUES[..],
     }));
-    single!(
-        out.price_preference,
-        "price_preference",
-        FieldName::PricePreference.into(),
-        |w: &Words, value: &PricePreference| {
-            w.cue(match value {
-                PricePreference::Cheap => &CHEAP_CUES[..],
-                PricePreference::Premium => &PREMIUM_CUES[..],
-            })
-        }
-    );
+    single!(out.price_preference, FactKey::PricePreference, |w: &Words, value: &PricePreference| {
+        w.cue(match value {
+            PricePreference::Cheap => &CHEAP_CUES[..],
+            PricePreference::Premium => &PREMIUM_CUES[..],
+        })
+    });
     if out.needs_refundable {
         let found = words.cue(&REFUND_CUES);
-        if keep("needs_refundable", "true", found, &mut grounding) {
+        if keep(FactKey::NeedsRefundable.into(), "true", found, &mut grounding) {
             if let Some(span) = found {
                 spans.push((FieldName::NeedsRefundable.into(), span));
             }
@@ -1164,68 +1105,30 @@ pub fn ground(
     }
     let line_count = out.lines.len() as u64;
     for (index, line) in out.lines.iter_mut().enumerate() {
-        let at = |field| FieldRef::Line { index, field };
-        single_quoted!(
-            line.model,
-            &format!("lines[{index}].model"),
-            at(FieldName::Model),
-            |w: &Words, value: &String| w.content_words(value)
-        );
+        let at = |key| KeyRef::Line { index, key };
+        single_quoted!(line.model, at(FactKey::Model), |w: &Words, value: &String| w.content_words(value));
         // What a line asks for is the person's words, every one of them,
         // like the shared product; its own requirements like `other`.
-        single_quoted!(
-            line.product,
-            &format!("lines[{index}].product"),
-            at(FieldName::Product),
-            |w: &Words, value: &String| w.all_content_words(value)
-        );
-        list!(line.other, &format!("lines[{index}].other"), |w: &Words, value: &String| w.content_words(value));
-        single!(
-            line.explicit_max_cents,
-            &format!("lines[{index}].explicit_max_cents"),
-            at(FieldName::ExplicitMaxCents),
-            |w: &Words, value: &u64| w.ceiling_said(*value)
-        );
+        single_quoted!(line.product, at(FactKey::Product), |w: &Words, value: &String| w.all_content_words(value));
+        list!(line.other, at(FactKey::Other), |w: &Words, value: &String| w.content_words(value));
+        single!(line.explicit_max_cents, at(FactKey::ExplicitMaxCents), |w: &Words, value: &u64| w
+            .ceiling_said(*value));
         if line.explicit_max_cents.is_none() {
             line.explicit_max_currency = None;
         }
-        single!(
-            line.explicit_max_currency,
-            &format!("lines[{index}].explicit_max_currency"),
-            at(FieldName::ExplicitMaxCents),
-            |w: &Words, value: &String| w.currency_said(value)
-        );
-        single!(
-            line.price_min_cents,
-            &format!("lines[{index}].price_min_cents"),
-            at(FieldName::PriceMinCents),
-            |w: &Words, value: &u64| w.floor_said(*value)
-        );
+        single!(line.explicit_max_currency, at(FactKey::ExplicitMaxCurrency), |w: &Words, value: &String| w
+            .currency_said(value));
+        single!(line.price_min_cents, at(FactKey::PriceMinCents), |w: &Words, value: &u64| w.floor_said(*value));
         if line.price_min_cents.is_none() {
             line.price_min_currency = None;
         }
-        single!(
-            line.price_min_currency,
-            &format!("lines[{index}].price_min_currency"),
-            at(FieldName::PriceMinCents),
-            |w: &Words, value: &String| w.currency_said(value)
-        );
-        single_quoted!(
-            line.color,
-            &format!("lines[{index}].color"),
-            at(FieldName::Color),
-            |w: &Words, value: &String| w.colour(value)
-        );
-        single_quoted!(
-            line.size_label,
-            &format!("lines[{index}].size_label"),
-            at(FieldName::SizeLabel),
-            |w: &Words, value: &String| { w.size(value) }
-        );
+        single!(line.price_min_currency, at(FactKey::PriceMinCurrency), |w: &Words, value: &String| w
+            .currency_said(value));
+        single_quoted!(line.color, at(FactKey::Color), |w: &Words, value: &String| w.colour(value));
+        single_quoted!(line.size_label, at(FactKey::SizeLabel), |w: &Words, value: &String| { w.size(value) });
         single!(
             line.quantity,
-            &format!("lines[{index}].quantity"),
-            at(FieldName::Quantity),
+            at(FactKey::Quantity),
             // One of each: a count as large as the lines, spread over them
             // ("две пары: 38,5 и 44", "three tees: white, black and blue").
             |w: &Words, value: &u64| w
@@ -1235,13 +1138,12 @@ pub fn ground(
         // A line's candidates (merge-only, but facts given in a case may
         // carry them) are grounded like its values; a candidate left without
         // its value becomes the value.
-        list!(line.model_any, &format!("lines[{index}].model_any"), |w: &Words, value: &String| w.content_words(value));
-        list!(line.color_any, &format!("lines[{index}].color_any"), |w: &Words, value: &String| w.colour(value));
-        list!(line.size_any, &format!("lines[{index}].size_any"), |w: &Words, value: &String| w.size(value));
+        list!(line.model_any, at(FactKey::ModelAny), |w: &Words, value: &String| w.content_words(value));
+        list!(line.color_any, at(FactKey::ColorAny), |w: &Words, value: &String| w.colour(value));
+        list!(line.size_any, at(FactKey::SizeAny), |w: &Words, value: &String| w.size(value));
         let counts = std::mem::take(&mut line.quantity_any);
         for count in counts {
-            let name = format!("lines[{index}].quantity_any");
-            if keep(&name, &count.to_string(), words.count(count, &claimed), &mut grounding) {
+            if keep(at(FactKey::QuantityAny), &count.to_string(), words.count(count, &claimed), &mut grounding) {
                 line.quantity_any.push(count);
             }
         }
@@ -1274,8 +1176,9 @@ pub fn ground(
             None => Some(MisquoteReason::NotInWords),
             Some((first, last)) => {
                 let at = words.span(first, last);
+                let quoted = quoted_key(quote.quote).map(quote_key);
                 let backs = grounding.supported.iter().any(|support| {
-                    quote_key(&support.field) == quote_key(&quote.quote.field)
+                    Some(quote_key(support.field)) == quoted
                         && support.span.source == at.source
                         && support.span.start < at.end
                         && at.start < support.span.end
@@ -1321,7 +1224,7 @@ mod tests {
         );
         assert!(grounding.dropped.is_empty(), "{:?}", grounding.dropped);
         assert_eq!(out.size_label.as_deref(), Some("42.5"));
-        let size = grounding.supported.iter().find(|support| support.field == "size_label").unwrap();
+        let size = grounding.supported.iter().find(|support| support.field == FactKey::SizeLabel.into()).unwrap();
         assert_eq!(size.span.text, "size 42,5");
         assert_eq!(size.span.source, "request");
     }
@@ -1631,7 +1534,7 @@ mod tests {
             today(),
         );
         assert_eq!((out.price_min_cents, out.price_min_currency), (None, None));
-        assert_eq!(grounding.dropped[0].field, "price_min_cents");
+        assert_eq!(grounding.dropped[0].field, FactKey::PriceMinCents.into());
         // A currency not said is dropped, the floor kept.
         let (out, _) =
             ground(&facts(r#"{"price_min_cents": 5000, "price_min_currency": "EUR"}"#), &[], "above $50", &[], today());
@@ -1643,7 +1546,7 @@ mod tests {
         assert!(out.free_shipping);
         let (out, grounding) = ground(&facts(r#"{"free_shipping": true}"#), &[], "a lamp, fast shipping", &[], today());
         assert!(!out.free_shipping);
-        assert_eq!(grounding.dropped[0].field, "free_shipping");
+        assert_eq!(grounding.dropped[0].field, FactKey::FreeShipping.into());
     }
 
     #[test]
@@ -1654,14 +1557,14 @@ mod tests {
             assert_eq!(out.product.as_deref(), Some(said), "{grounding:?}");
         }
         let (out, grounding) = grounded(request, r#"{"product": "running shoes"}"#);
-        let support = grounding.supported.iter().find(|support| support.field == "product").unwrap();
+        let support = grounding.supported.iter().find(|support| support.field == FactKey::Product.into()).unwrap();
         assert_eq!((out.product.as_deref(), support.span.text.as_str()), (Some("running shoes"), "running shoes"));
         // Half of the words is not the product: "running socks" is another
         // kind of thing, which the product check would block on.
         for invented in ["running socks", "trail shoes", "sneakers"] {
             let (out, grounding) = grounded(request, &format!(r#"{{"product": "{invented}"}}"#));
             assert_eq!(out.product, None, "{invented}");
-            assert_eq!(grounding.dropped[0].field, "product");
+            assert_eq!(grounding.dropped[0].field, FactKey::Product.into());
         }
         // A line's product by the same rule.
         let (out, grounding) = grounded(
@@ -1671,7 +1574,7 @@ mod tests {
         assert_eq!(out.lines[0].product.as_deref(), Some("leather belt"));
         assert_eq!(out.lines[1].product, None);
         assert_eq!(out.lines[1].color.as_deref(), Some("black"));
-        assert_eq!(grounding.dropped[0].field, "lines[1].product");
+        assert_eq!(grounding.dropped[0].field, KeyRef::Line { index: 1, key: FactKey::Product });
         assert_eq!(
             grounding.dropped[0].note("claude").to_string(),
             "An extractor (claude) read item 2 as 'canvas belt', which the request does not say; ignored"

@@ -33,32 +33,32 @@ use crate::extract::merge::MergePolicy;
 use crate::extract::name::{ExtractorName, NameError, parse_list};
 use crate::extract::set::{ExtractorSet, SetError, SetOutcome};
 use crate::extract::{Cost, ExtractError, ExtractFuture, ExtractInput, Extraction, Extractor};
-use crate::facts::{Facts, FieldName, FieldRef, Line};
+use crate::facts::{FactKey, Facts, FieldName, FieldRef, Line};
 use crate::finding::Severity;
 use crate::normalize;
 
 /// The fields scored: every fact field of guard.md §3 except `disputed`.
-pub const FIELDS: [&str; 20] = [
-    "brand",
-    "brand_any",
-    "brand_not",
-    "model",
-    "color",
-    "color_any",
-    "color_not",
-    "size_label",
-    "size_any",
-    "level",
-    "price_preference",
-    "explicit_max_cents",
-    "explicit_max_currency",
-    "quantity",
-    "needs_refundable",
-    "deadline_days",
-    "lines",
-    "other",
-    "other_optional",
-    "soft",
+pub const FIELDS: [FactKey; 20] = [
+    FactKey::Brand,
+    FactKey::BrandAny,
+    FactKey::BrandNot,
+    FactKey::Model,
+    FactKey::Color,
+    FactKey::ColorAny,
+    FactKey::ColorNot,
+    FactKey::SizeLabel,
+    FactKey::SizeAny,
+    FactKey::Level,
+    FactKey::PricePreference,
+    FactKey::ExplicitMaxCents,
+    FactKey::ExplicitMaxCurrency,
+    FactKey::Quantity,
+    FactKey::NeedsRefundable,
+    FactKey::DeadlineDays,
+    FactKey::Lines,
+    FactKey::Other,
+    FactKey::OtherOptional,
+    FactKey::Soft,
 ];
 
 /// Two extractors compared as a set, in order (the first breaks ties, §4.2).
@@ -236,30 +236,30 @@ impl Extractor for Memo {
 }
 
 /// Whether `extracted` gets `field` right by the module's exact-match rules.
-pub fn field_matches(field: &str, extracted: &Facts, gold: &Facts) -> bool {
+pub fn field_matches(field: FactKey, extracted: &Facts, gold: &Facts) -> bool {
     let text = |value: &Option<String>| value.as_deref().map(normalize::fold);
     let set = |list: &[String]| list.iter().map(|value| normalize::fold(value)).collect::<BTreeSet<String>>();
     match field {
-        "brand" => text(&extracted.brand) == text(&gold.brand),
-        "brand_any" => set(&extracted.brand_any) == set(&gold.brand_any),
-        "brand_not" => set(&extracted.brand_not) == set(&gold.brand_not),
-        "color_any" => set(&extracted.color_any) == set(&gold.color_any),
-        "color_not" => set(&extracted.color_not) == set(&gold.color_not),
-        "size_any" => set(&extracted.size_any) == set(&gold.size_any),
-        "explicit_max_currency" => extracted.explicit_max_currency == gold.explicit_max_currency,
-        "model" => text(&extracted.model) == text(&gold.model),
-        "color" => text(&extracted.color) == text(&gold.color),
-        "size_label" => text(&extracted.size_label) == text(&gold.size_label),
-        "level" => extracted.level == gold.level,
-        "price_preference" => extracted.price_preference == gold.price_preference,
-        "explicit_max_cents" => extracted.explicit_max_cents == gold.explicit_max_cents,
-        "quantity" => extracted.quantity == gold.quantity,
-        "needs_refundable" => extracted.needs_refundable == gold.needs_refundable,
-        "deadline_days" => extracted.deadline_days == gold.deadline_days,
-        "lines" => folded_lines(&extracted.lines) == folded_lines(&gold.lines),
-        "other" => set(&extracted.other) == set(&gold.other),
-        "other_optional" => set(&extracted.other_optional) == set(&gold.other_optional),
-        "soft" => extracted.soft == gold.soft,
+        FactKey::Brand => text(&extracted.brand) == text(&gold.brand),
+        FactKey::BrandAny => set(&extracted.brand_any) == set(&gold.brand_any),
+        FactKey::BrandNot => set(&extracted.brand_not) == set(&gold.brand_not),
+        FactKey::ColorAny => set(&extracted.color_any) == set(&gold.color_any),
+        FactKey::ColorNot => set(&extracted.color_not) == set(&gold.color_not),
+        FactKey::SizeAny => set(&extracted.size_any) == set(&gold.size_any),
+        FactKey::ExplicitMaxCurrency => extracted.explicit_max_currency == gold.explicit_max_currency,
+        FactKey::Model => text(&extracted.model) == text(&gold.model),
+        FactKey::Color => text(&extracted.color) == text(&gold.color),
+        FactKey::SizeLabel => text(&extracted.size_label) == text(&gold.size_label),
+        FactKey::Level => extracted.level == gold.level,
+        FactKey::PricePreference => extracted.price_preference == gold.price_preference,
+        FactKey::ExplicitMaxCents => extracted.explicit_max_cents == gold.explicit_max_cents,
+        FactKey::Quantity => extracted.quantity == gold.quantity,
+        FactKey::NeedsRefundable => extracted.needs_refundable == gold.needs_refundable,
+        FactKey::DeadlineDays => extracted.deadline_days == gold.deadline_days,
+        FactKey::Lines => folded_lines(&extracted.lines) == folded_lines(&gold.lines),
+        FactKey::Other => set(&extracted.other) == set(&gold.other),
+        FactKey::OtherOptional => set(&extracted.other_optional) == set(&gold.other_optional),
+        FactKey::Soft => extracted.soft == gold.soft,
         _ => false,
     }
 }
@@ -279,28 +279,28 @@ fn folded_lines(lines: &[Line]) -> Vec<FoldedLine> {
 }
 
 /// Whether the gold facts state `field` at all.
-pub fn stated(field: &str, gold: &Facts) -> bool {
+pub fn stated(field: FactKey, gold: &Facts) -> bool {
     match field {
-        "brand" => gold.brand.is_some(),
-        "brand_any" => !gold.brand_any.is_empty(),
-        "brand_not" => !gold.brand_not.is_empty(),
-        "color_any" => !gold.color_any.is_empty(),
-        "color_not" => !gold.color_not.is_empty(),
-        "size_any" => !gold.size_any.is_empty(),
-        "explicit_max_currency" => gold.explicit_max_currency.is_some(),
-        "model" => gold.model.is_some(),
-        "color" => gold.color.is_some(),
-        "size_label" => gold.size_label.is_some(),
-        "level" => gold.level.is_some(),
-        "price_preference" => gold.price_preference.is_some(),
-        "explicit_max_cents" => gold.explicit_max_cents.is_some(),
-        "quantity" => gold.quantity.is_some(),
-        "needs_refundable" => gold.needs_refundable,
-        "deadline_days" => gold.deadline_days.is_some(),
-        "lines" => !gold.lines.is_empty(),
-        "other" => !gold.other.is_empty(),
-        "other_optional" => !gold.other_optional.is_empty(),
-        "soft" => !gold.soft.is_empty(),
+        FactKey::Brand => gold.brand.is_some(),
+        FactKey::BrandAny => !gold.brand_any.is_empty(),
+        FactKey::BrandNot => !gold.brand_not.is_empty(),
+        FactKey::ColorAny => !gold.color_any.is_empty(),
+        FactKey::ColorNot => !gold.color_not.is_empty(),
+        FactKey::SizeAny => !gold.size_any.is_empty(),
+        FactKey::ExplicitMaxCurrency => gold.explicit_max_currency.is_some(),
+        FactKey::Model => gold.model.is_some(),
+        FactKey::Color => gold.color.is_some(),
+        FactKey::SizeLabel => gold.size_label.is_some(),
+        FactKey::Level => gold.level.is_some(),
+        FactKey::PricePreference => gold.price_preference.is_some(),
+        FactKey::ExplicitMaxCents => gold.explicit_max_cents.is_some(),
+        FactKey::Quantity => gold.quantity.is_some(),
+        FactKey::NeedsRefundable => gold.needs_refundable,
+        FactKey::DeadlineDays => gold.deadline_days.is_some(),
+        FactKey::Lines => !gold.lines.is_empty(),
+        FactKey::Other => !gold.other.is_empty(),
+        FactKey::OtherOptional => !gold.other_optional.is_empty(),
+        FactKey::Soft => !gold.soft.is_empty(),
         _ => false,
     }
 }
@@ -308,7 +308,7 @@ pub fn stated(field: &str, gold: &Facts) -> bool {
 /// Adds one task's facts (or failure) to per-field scores.
 pub fn score(scores: &mut BTreeMap<String, FieldScore>, extracted: Option<&Facts>, gold: &Facts) {
     for field in FIELDS {
-        let entry = scores.entry(field.to_owned()).or_default();
+        let entry = scores.entry(field.as_str().to_owned()).or_default();
         let correct = extracted.is_some_and(|facts| field_matches(field, facts, gold));
         entry.total += 1;
         entry.correct += u64::from(correct);
@@ -492,11 +492,11 @@ pub async fn compare(
             pair: pair.clone(),
             policy,
             failures: 0,
-            disputed: FIELDS.iter().map(|field| ((*field).to_owned(), 0)).collect(),
+            disputed: FIELDS.iter().map(|field| (field.as_str().to_owned(), 0)).collect(),
             accuracy: BTreeMap::new(),
             decisions: DecisionEffect::default(),
         };
-        row.disputed.remove("soft");
+        row.disputed.remove(FactKey::Soft.as_str());
         for ((task, outcome), asks) in tasks.iter().zip(&outcomes).zip(&gold_asks) {
             let facts = outcome.merged.as_ref().ok();
             row.failures += u64::from(facts.is_none());
@@ -563,10 +563,10 @@ pub fn markdown(report: &CompareReport) -> String {
     let _ = writeln!(out, "{header}\n{rule}");
     for field in FIELDS {
         let stated_count =
-            columns.first().and_then(|(_, scores)| scores.get(field)).map_or(0, |score| score.stated_total);
+            columns.first().and_then(|(_, scores)| scores.get(field.as_str())).map_or(0, |score| score.stated_total);
         let _ = write!(out, "| {field} | {stated_count} |");
         for (_, scores) in &columns {
-            let score = scores.get(field).copied().unwrap_or_default();
+            let score = scores.get(field.as_str()).copied().unwrap_or_default();
             let _ = write!(out, " {} ({}) |", percent(score.accuracy()), percent(score.stated_accuracy()));
         }
         out.push('\n');
@@ -609,10 +609,10 @@ pub fn markdown(report: &CompareReport) -> String {
         out.push_str("\n|---|");
         out.push_str(&"---:|".repeat(report.pairs.len()));
         out.push('\n');
-        for field in FIELDS.iter().filter(|field| **field != "soft") {
+        for field in FIELDS.iter().filter(|field| **field != FactKey::Soft) {
             let _ = write!(out, "| {field} |");
             for row in &report.pairs {
-                let _ = write!(out, " {} |", row.disputed.get(*field).copied().unwrap_or(0));
+                let _ = write!(out, " {} |", row.disputed.get(field.as_str()).copied().unwrap_or(0));
             }
             out.push('\n');
         }

@@ -41,48 +41,49 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::facts::Facts;
+use crate::facts::{FactKey, Facts};
 use crate::normalize::{ColourWords, Size, fold, words};
 
 /// The fields scored, in report order: guard.md §3 without `disputed`, then
 /// the dev set's extensions.
-pub const FIELDS: [&str; 20] = [
-    "brand",
-    "brand_any",
-    "brand_not",
-    "model",
-    "color",
-    "color_any",
-    "color_not",
-    "size_label",
-    "size_any",
-    "level",
-    "price_preference",
-    "explicit_max_cents",
-    "explicit_max_currency",
-    "quantity",
-    "needs_refundable",
-    "deadline_days",
-    "lines",
-    "other",
-    "other_optional",
-    "soft",
+pub const FIELDS: [FactKey; 20] = [
+    FactKey::Brand,
+    FactKey::BrandAny,
+    FactKey::BrandNot,
+    FactKey::Model,
+    FactKey::Color,
+    FactKey::ColorAny,
+    FactKey::ColorNot,
+    FactKey::SizeLabel,
+    FactKey::SizeAny,
+    FactKey::Level,
+    FactKey::PricePreference,
+    FactKey::ExplicitMaxCents,
+    FactKey::ExplicitMaxCurrency,
+    FactKey::Quantity,
+    FactKey::NeedsRefundable,
+    FactKey::DeadlineDays,
+    FactKey::Lines,
+    FactKey::Other,
+    FactKey::OtherOptional,
+    FactKey::Soft,
 ];
 
 /// The fields the recall target of issue 12 is computed over.
-pub const RECALL_TARGET_FIELDS: [&str; 8] = [
-    "brand",
-    "brand_not",
-    "color",
-    "size_label",
-    "explicit_max_cents",
-    "quantity",
-    "deadline_days",
-    "needs_refundable",
+pub const RECALL_TARGET_FIELDS: [FactKey; 8] = [
+    FactKey::Brand,
+    FactKey::BrandNot,
+    FactKey::Color,
+    FactKey::SizeLabel,
+    FactKey::ExplicitMaxCents,
+    FactKey::Quantity,
+    FactKey::DeadlineDays,
+    FactKey::NeedsRefundable,
 ];
 
 /// Gold keys beyond the facts of guard.md §3 (see tests/extraction/README.md).
-pub const EXTENSION_KEYS: [&str; 5] = ["brand_any", "color_any", "size_any", "color_not", "explicit_max_currency"];
+pub const EXTENSION_KEYS: [FactKey; 5] =
+    [FactKey::BrandAny, FactKey::ColorAny, FactKey::SizeAny, FactKey::ColorNot, FactKey::ExplicitMaxCurrency];
 
 /// Words that carry no condition of their own, for matching free-text
 /// requirements: articles, prepositions, conjunctions, copulas, pronouns.
@@ -210,7 +211,7 @@ pub fn parse(text: &str) -> Result<Vec<Row>, DevsetError> {
             Err(_) => {
                 let mut core = raw.gold;
                 for key in EXTENSION_KEYS {
-                    core.remove(key);
+                    core.remove(key.as_str());
                 }
                 serde_json::from_value(Value::Object(core)).map_err(|source| error(format!("gold: {source}")))?
             }
@@ -270,7 +271,7 @@ impl FieldCounts {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Miss {
     pub id: String,
-    pub field: &'static str,
+    pub field: FactKey,
     pub got: Value,
     pub want: Value,
 }
@@ -296,10 +297,10 @@ impl HalfReport {
     }
 
     /// The counts of `fields` added up.
-    pub fn total(&self, fields: &[&str]) -> FieldCounts {
+    pub fn total(&self, fields: &[FactKey]) -> FieldCounts {
         let mut total = FieldCounts::default();
         for field in fields {
-            total.add(self.field(field));
+            total.add(self.field(field.as_str()));
         }
         total
     }
@@ -312,8 +313,8 @@ impl HalfReport {
     /// Correct / filled over every field but `other` and `other_optional`:
     /// how often a fact the extractor states is the person's.
     pub fn fact_precision(&self) -> Option<f64> {
-        let facts: Vec<&str> =
-            FIELDS.iter().copied().filter(|field| !matches!(*field, "other" | "other_optional")).collect();
+        let facts: Vec<FactKey> =
+            FIELDS.iter().copied().filter(|field| !matches!(field, FactKey::Other | FactKey::OtherOptional)).collect();
         self.total(&facts).precision()
     }
 
@@ -324,8 +325,8 @@ impl HalfReport {
     /// Correct or looser / filled over the fields of [`Self::fact_precision`]:
     /// how often a fact the extractor states stops no cart the gold accepts.
     pub fn fact_precision_by_check(&self) -> Option<f64> {
-        let facts: Vec<&str> =
-            FIELDS.iter().copied().filter(|field| !matches!(*field, "other" | "other_optional")).collect();
+        let facts: Vec<FactKey> =
+            FIELDS.iter().copied().filter(|field| !matches!(field, FactKey::Other | FactKey::OtherOptional)).collect();
         let total = self.total(&facts);
         (total.filled > 0).then(|| (total.correct + total.looser) as f64 / total.filled as f64)
     }
@@ -338,7 +339,7 @@ impl HalfReport {
     pub fn lowest_precision(&self) -> Option<(&'static str, f64)> {
         self.fields
             .iter()
-            .filter(|(field, _)| !matches!(**field, "other" | "other_optional"))
+            .filter(|(field, _)| ![FactKey::Other.as_str(), FactKey::OtherOptional.as_str()].contains(*field))
             .filter_map(|(field, counts)| counts.precision().map(|precision| (*field, precision)))
             .min_by(|first, second| first.1.total_cmp(&second.1))
     }
@@ -351,7 +352,7 @@ impl HalfReport {
         let _ = writeln!(out, "| field | stated | filled | correct | found | precision | recall |");
         let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
         for field in FIELDS {
-            let counts = self.field(field);
+            let counts = self.field(field.as_str());
             let _ = writeln!(
                 out,
                 "| {field} | {} | {} | {} | {} | {} | {} |",
@@ -366,7 +367,7 @@ impl HalfReport {
         let _ = writeln!(
             out,
             "\nrecall over {}: {}  \nprecision over every field but other and other_optional: {}  \nrequests with an invented fact: {} of {} ({})  \nthe same two counting a looser colour as right (it stops no cart the gold accepts): {}, {} of {} ({})",
-            RECALL_TARGET_FIELDS.join(", "),
+            RECALL_TARGET_FIELDS.map(FactKey::as_str).join(", "),
             percent(self.target_recall()),
             percent(self.fact_precision()),
             self.invented,
@@ -398,11 +399,11 @@ pub fn evaluate(rows: &[Row], half: Half, mut extract: impl FnMut(&Row) -> Value
         let mut invented = false;
         let mut stopping = false;
         for field in FIELDS {
-            let got_value = got.get(field).cloned().unwrap_or(Value::Null);
-            let want_value = row.gold_json.get(field).cloned().unwrap_or(Value::Null);
+            let got_value = got.get(field.as_str()).cloned().unwrap_or(Value::Null);
+            let want_value = row.gold_json.get(field.as_str()).cloned().unwrap_or(Value::Null);
             let counts = score_field(field, &got_value, &want_value);
-            report.fields.entry(field).or_default().add(counts);
-            if counts.correct < counts.filled && !matches!(field, "other" | "other_optional") {
+            report.fields.entry(field.as_str()).or_default().add(counts);
+            if counts.correct < counts.filled && !matches!(field, FactKey::Other | FactKey::OtherOptional) {
                 invented = true;
                 stopping |= counts.correct + counts.looser < counts.filled;
             }
@@ -428,12 +429,12 @@ fn elements(value: &Value) -> Vec<&Value> {
 }
 
 /// Counts for one field of one row.
-pub fn score_field(field: &str, got: &Value, want: &Value) -> FieldCounts {
+pub fn score_field(field: FactKey, got: &Value, want: &Value) -> FieldCounts {
     let got = elements(got);
     let want = elements(want);
     let matches = |extracted: &Value, gold: &Value| element_matches(field, extracted, gold);
     let looser = |extracted: &Value, gold: &Value| {
-        matches!(field, "color" | "color_any")
+        matches!(field, FactKey::Color | FactKey::ColorAny)
             && matches!((extracted, gold), (Value::String(got), Value::String(want))
                 if { let got = ColourWords::new(got); !got.is_empty() && got.all_in(&ColourWords::new(want)) })
     };
@@ -451,14 +452,14 @@ pub fn score_field(field: &str, got: &Value, want: &Value) -> FieldCounts {
     }
 }
 
-fn element_matches(field: &str, extracted: &Value, gold: &Value) -> bool {
+fn element_matches(field: FactKey, extracted: &Value, gold: &Value) -> bool {
     match field {
-        "color" | "color_any" | "color_not" => same_colour(extracted, gold),
-        "size_label" | "size_any" => same_size(extracted, gold),
-        "other" | "other_optional" => {
+        FactKey::Color | FactKey::ColorAny | FactKey::ColorNot => same_colour(extracted, gold),
+        FactKey::SizeLabel | FactKey::SizeAny => same_size(extracted, gold),
+        FactKey::Other | FactKey::OtherOptional => {
             matches!((extracted, gold), (Value::String(got), Value::String(want)) if phrase_matches(got, want))
         }
-        "lines" => same_line(extracted, gold),
+        FactKey::Lines => same_line(extracted, gold),
         _ => match (extracted, gold) {
             (Value::String(got), Value::String(want)) => fold(got) == fold(want),
             (got, want) => got == want,
@@ -486,15 +487,15 @@ fn same_size(extracted: &Value, gold: &Value) -> bool {
 }
 
 fn same_line(extracted: &Value, gold: &Value) -> bool {
-    let part = |line: &Value, key: &str| line.get(key).cloned().unwrap_or(Value::Null);
-    let text_equal = |key: &str| match (part(extracted, key), part(gold, key)) {
+    let part = |line: &Value, key: FactKey| line.get(key.as_str()).cloned().unwrap_or(Value::Null);
+    let text_equal = |key: FactKey| match (part(extracted, key), part(gold, key)) {
         (Value::String(got), Value::String(want)) => fold(&got) == fold(&want),
         (got, want) => got == want,
     };
-    text_equal("model")
-        && same_colour(&part(extracted, "color"), &part(gold, "color"))
-        && same_size(&part(extracted, "size_label"), &part(gold, "size_label"))
-        && part(extracted, "quantity") == part(gold, "quantity")
+    text_equal(FactKey::Model)
+        && same_colour(&part(extracted, FactKey::Color), &part(gold, FactKey::Color))
+        && same_size(&part(extracted, FactKey::SizeLabel), &part(gold, FactKey::SizeLabel))
+        && part(extracted, FactKey::Quantity) == part(gold, FactKey::Quantity)
 }
 
 /// The content words of a phrase: its words without [`FUNCTION_WORDS`].
@@ -539,25 +540,25 @@ mod tests {
 
     #[test]
     fn colours_sizes_and_phrases_match_by_meaning() {
-        assert_eq!(score_field("color", &json!("gray"), &json!("grey")).correct, 1);
-        assert_eq!(score_field("size_label", &json!("XL"), &json!("X-Large")).found, 1);
-        assert_eq!(score_field("size_label", &json!("US 9"), &json!("EU 9")).correct, 0);
+        assert_eq!(score_field(FactKey::Color, &json!("gray"), &json!("grey")).correct, 1);
+        assert_eq!(score_field(FactKey::SizeLabel, &json!("XL"), &json!("X-Large")).found, 1);
+        assert_eq!(score_field(FactKey::SizeLabel, &json!("US 9"), &json!("EU 9")).correct, 0);
         assert!(phrase_matches("must be gluten free", "gluten free"));
         assert!(phrase_matches("made of heathers cotton", "heathers cotton"));
         assert!(!phrase_matches("cotton", "machine washable"));
-        let counts = score_field("other", &json!(["vegan", "red"]), &json!(["vegan leather"]));
+        let counts = score_field(FactKey::Other, &json!(["vegan", "red"]), &json!(["vegan leather"]));
         assert_eq!((counts.filled, counts.correct, counts.stated, counts.found), (2, 1, 1, 1));
     }
 
     #[test]
     fn a_looser_colour_is_wrong_but_stops_no_cart_the_gold_accepts() {
-        let counts = score_field("color", &json!("yellow"), &json!("sun yellow"));
+        let counts = score_field(FactKey::Color, &json!("yellow"), &json!("sun yellow"));
         assert_eq!((counts.correct, counts.looser, counts.found), (0, 1, 0));
         // Stricter or another colour is not looser.
-        assert_eq!(score_field("color", &json!("sun yellow"), &json!("yellow")).looser, 0);
-        assert_eq!(score_field("color", &json!("blue"), &json!("sun yellow")).looser, 0);
+        assert_eq!(score_field(FactKey::Color, &json!("sun yellow"), &json!("yellow")).looser, 0);
+        assert_eq!(score_field(FactKey::Color, &json!("blue"), &json!("sun yellow")).looser, 0);
         // An exclusion said more broadly excludes more: never looser.
-        assert_eq!(score_field("color_not", &json!(["red"]), &json!(["dark red"])).looser, 0);
+        assert_eq!(score_field(FactKey::ColorNot, &json!(["red"]), &json!(["dark red"])).looser, 0);
         let rows = parse(ROWS).unwrap();
         let report =
             evaluate(&rows, Half::Open, |_| json!({"color": "black", "color_any": ["navy"], "color_not": ["red"]}));

@@ -114,17 +114,14 @@ pub fn brief(request: String, today: NaiveDate, outcome: &SetOutcome, language: 
             }
             for report in &outcome.reports {
                 for dropped in report.grounding.iter().flat_map(|grounding| &grounding.dropped) {
-                    let field = dropped.field.strip_prefix("soft:").unwrap_or(&dropped.field);
-                    let ask = if dropped.field.starts_with("soft:") {
-                        BriefAsk::Optional { field: Spoken::parse(field) }
-                    } else {
-                        BriefAsk::Confirm { field: Spoken::parse(field), value: dropped.value.clone() }
-                    };
+                    // Grounding drops values, never a soft mark.
+                    let field = dropped.field.to_string();
+                    let ask = BriefAsk::Confirm { field: Spoken::parse(&field), value: dropped.value.clone() };
                     if !asks.contains(&ask) {
                         asks.push(ask);
                     }
                     unclear.push(Unclear {
-                        field: field.to_owned(),
+                        field,
                         kind: UnclearKind::Ungrounded,
                         detail: dropped.note(&report.name).to_string(),
                     });
@@ -182,7 +179,7 @@ fn value_at(facts: &Facts, field: FieldRef) -> Value {
     let value = serde_json::to_value(facts).unwrap_or(Value::Null);
     match field {
         FieldRef::Shared(name) => value[name.as_str()].clone(),
-        FieldRef::Line { index, field } => value["lines"][index][field.as_str()].clone(),
+        FieldRef::Line { index, field } => value[FieldName::Lines.as_str()][index][field.as_str()].clone(),
     }
 }
 
@@ -371,7 +368,7 @@ mod tests {
             disputed: [FieldRef::Shared(FieldName::Color)].into_iter().collect(),
             ..Facts::default()
         };
-        let dropped = Dropped { field: "size_label".into(), value: "43".into() };
+        let dropped = Dropped { field: crate::facts::FactKey::SizeLabel.into(), value: "43".into() };
         let outcome = SetOutcome {
             reports: vec![report("fast", white, vec![]), report("slow", black, vec![dropped])],
             merged: Ok(merged),

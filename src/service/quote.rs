@@ -15,7 +15,7 @@ use chrono::NaiveDate;
 
 use crate::cart::Cart;
 use crate::extract::set::ExtractorReport;
-use crate::facts::{FieldName, FieldRef};
+use crate::facts::{FieldName, FieldRef, KeyRef};
 use crate::finding::{Code, Compared, Finding};
 use crate::messages::{ItemName, Message};
 
@@ -118,8 +118,7 @@ static DEADLINE_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| {
 /// 42 of "Pegasus 42"), and only one that says more than the value itself;
 /// a bare value quotes nothing the reason does not already say.
 fn words_for<'a>(reports: &'a [ExtractorReport], field: FieldRef, value: &str) -> Option<&'a str> {
-    // Grounding names its fields as text (`lines[1].size_label`).
-    let field = field.to_string();
+    let field = KeyRef::from(field);
     reports
         .iter()
         .filter_map(|report| report.grounding.as_ref())
@@ -151,7 +150,7 @@ mod tests {
             quotes: Vec::new(),
             grounding: Some(Grounding {
                 supported: vec![Support {
-                    field: field.to_string(),
+                    field: field.into(),
                     value: value.into(),
                     span: Span { source: "request".into(), start: 0, end: text.len(), text: text.into() },
                 }],

@@ -106,13 +106,41 @@ fn is_cyrillic(request: &Request, index: usize) -> bool {
     request.word(index).chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character))
 }
 
+/// The count a number (or a number word) at `index` says, if it says one:
+/// "2 pairs", "a pair of", "x2", "buy two", "две футболки". The steps run in
+/// order, and the first that decides (a count, or no count) answers.
 fn count_at(request: &Request, index: usize) -> Option<u64> {
+    if let Some(decided) = one_pair_or_dozen(request, index) {
+        return decided;
+    }
+    let word = request.word(index);
+    if let Some(times) = word.strip_prefix(['x', '×']).or_else(|| word.strip_suffix(['x', '×'])) {
+        return times_count(request, index, times);
+    }
+    let before = request.word_before(index, 1);
+    let value = count(word)?;
+    // Nobody orders 1992 of a thing; such numbers are years or part numbers.
+    if value == 0 || value > MAX_COUNT || is_detail_before(before) {
+        return None;
+    }
+    if let Some(decided) = packs_and_deals(request, index, value) {
+        return decided;
+    }
+    if !request.is_word(index + 1) || !request.same_clause(index, index + 1) {
+        return None;
+    }
+    count_before_noun(request, index, value)
+}
+
+/// Words that say a count themselves: "a pair of", "пару", "a single can",
+/// "a dozen eggs". `Some(answer)` when they decide.
+fn one_pair_or_dozen(request: &Request, index: usize) -> Option<Option<u64>> {
     let word = request.word(index);
     let next = request.word(index + 1);
     let before = request.word_before(index, 1);
     // "a pair of shoes", "one pair", "пара кроссовок".
     if word == "pair" && matches!(before, "a" | "one") && next == "of" {
-        return Some(1);
+        return Some(Some(1));
     }
     // "a sturdy pair of gloves", "a new pair of jeans": one word between.
     if word == "pair"
@@ -121,56 +149,66 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
         && request.is_word(index - 1)
         && count(before).is_none()
     {
-        return Some(1);
+        return Some(Some(1));
     }
     if matches!(word, "пара" | "пару") && request.is_word(index + 1) && request.same_clause(index, index + 1) {
         // "пару штук" counts pieces: two of them, not one pair.
-        return Some(if matches!(next, "штук" | "штуки" | "шт") { 2 } else { 1 });
+        return Some(Some(if matches!(next, "штук" | "штуки" | "шт") { 2 } else { 1 }));
     }
     // "a single can of Wilson" (but "a single pack" is a pack size).
     if word == "single" && before == "a" && matches!(next, "can" | "bottle" | "box" | "jar" | "pair" | "tube") {
-        return Some(1);
+        return Some(Some(1));
     }
     // "a dozen eggs".
     if word == "dozen" && matches!(before, "a" | "one") && request.is_word(index + 1) && !is_not_counted(next) {
-        return Some(12);
+        return Some(Some(12));
     }
-    // "x2", "2x" (not "2x large", "2xl").
-    if let Some(times) = word.strip_prefix(['x', '×']).or_else(|| word.strip_suffix(['x', '×'])) {
-        let letter_size = matches!(next, "large" | "small" | "l" | "s" | "big");
-        // "size 3x", "4x bigger", "10x zoom": a size or a factor, not a count.
-        let factor = is_detail_before(before)
-            || matches!(
-                next,
-                "bigger" | "larger" | "smaller" | "more" | "zoom" | "magnification" | "faster" | "stronger" | "longer"
-            );
-        // "3x optical zoom", "a 60x 50 throw": "Nx" is a count only before
-        // the product or at the end of its phrase ("2x hdmi cables" reads
-        // "hdmi" as part of it, so the noun may come within three words).
-        let suffix_form = word.strip_suffix(['x', '×']).is_some();
-        // "18 x24", "50”x60”": the second side of a dimension.
-        let dimension = !suffix_form
-            && (super::text::is_numeral(before)
-                || (super::text::is_inch_mark(before) && super::text::is_numeral(request.word_before(index, 2))));
-        if dimension {
-            return None;
-        }
-        let product_follows = !request.is_word(index + 1)
-            || (index + 1..index + 4)
-                .any(|at| request.same_clause(index, at) && super::noun::is_product_noun(request.word(at)))
-                && !request.word(index + 1).starts_with(|character: char| character.is_ascii_digit());
-        if factor || (suffix_form && !product_follows) {
-            return None;
-        }
-        return count(times)
-            .filter(|value| *value > 0 && *value <= MAX_COUNT && times.bytes().all(|byte| byte.is_ascii_digit()))
-            .filter(|_| !letter_size);
-    }
-    let value = count(word)?;
-    // Nobody orders 1992 of a thing; such numbers are years or part numbers.
-    if value == 0 || value > MAX_COUNT || is_detail_before(before) {
+    None
+}
+
+/// "x2", "2x" (not "2x large", "2xl", "size 3x", "18 x24"): `times` is the
+/// number beside the x.
+fn times_count(request: &Request, index: usize, times: &str) -> Option<u64> {
+    let next = request.word(index + 1);
+    let before = request.word_before(index, 1);
+    let word = request.word(index);
+    let letter_size = matches!(next, "large" | "small" | "l" | "s" | "big");
+    // "size 3x", "4x bigger", "10x zoom": a size or a factor, not a count.
+    let factor = is_detail_before(before)
+        || matches!(
+            next,
+            "bigger" | "larger" | "smaller" | "more" | "zoom" | "magnification" | "faster" | "stronger" | "longer"
+        );
+    // "3x optical zoom", "a 60x 50 throw": "Nx" is a count only before
+    // the product or at the end of its phrase ("2x hdmi cables" reads
+    // "hdmi" as part of it, so the noun may come within three words).
+    let suffix_form = word.strip_suffix(['x', '×']).is_some();
+    // "18 x24", "50”x60”": the second side of a dimension.
+    let dimension = !suffix_form
+        && (super::text::is_numeral(before)
+            || (super::text::is_inch_mark(before) && super::text::is_numeral(request.word_before(index, 2))));
+    if dimension {
         return None;
     }
+    let product_follows = !request.is_word(index + 1)
+        || (index + 1..index + 4)
+            .any(|at| request.same_clause(index, at) && super::noun::is_product_noun(request.word(at)))
+            && !request.word(index + 1).starts_with(|character: char| character.is_ascii_digit());
+    if factor || (suffix_form && !product_follows) {
+        return None;
+    }
+    count(times)
+        .filter(|value| *value > 0 && *value <= MAX_COUNT && times.bytes().all(|byte| byte.is_ascii_digit()))
+        .filter(|_| !letter_size)
+}
+
+/// What the words next to a number say of packs, containers, deals and
+/// bigger numbers: "2 packs of" counts, "a box of 12 pens" and "buy 1 take
+/// 1" do not. `Some(answer)` when they decide.
+fn packs_and_deals(request: &Request, index: usize, value: u64) -> Option<Option<u64>> {
+    let word = request.word(index);
+    let next = request.word(index + 1);
+    let before = request.word_before(index, 1);
     // "1 case of 20 units", "a box of 12 pens": what one container holds.
     if before == "of"
         && matches!(
@@ -178,21 +216,21 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
             "case" | "box" | "carton" | "crate" | "tray" | "bag" | "bundle" | "set" | "packet" | "package" | "packs"
         )
     {
-        return None;
+        return Some(None);
     }
     // "get me one that's peppermint scented": a pronoun.
     if word == "one" && matches!(next, "that" | "thats" | "that's" | "which" | "who") {
-        return None;
+        return Some(None);
     }
     // "buy 1 take 1", "buy 2 get 1": a deal's name, not how many.
     let deal = (before == "buy" && matches!(next, "take" | "get") && count(request.word(index + 2)).is_some())
         || (matches!(before, "take" | "get") && request.word_before(index, 3) == "buy");
     if deal {
-        return None;
+        return Some(None);
     }
     // "one hundred and eight inch": the start of a bigger number.
     if matches!(next, "hundred" | "thousand" | "million" | "тысяч" | "тысячи" | "тысяча") {
-        return None;
+        return Some(None);
     }
     // "one pack of olive oil", "2 packs of": packs counted (but "3 pack"
     // and "a 6 pack of cookies" are pack sizes).
@@ -200,29 +238,37 @@ fn count_at(request: &Request, index: usize) -> Option<u64> {
     // "6 pack of snack mix" is a six-pack.
     let counted_packs = next == "packs" || (next == "pack" && value == 1);
     if counted_packs && request.word(index + 2) == "of" && !matches!(before, "a" | "an") {
-        return Some(value);
+        return Some(Some(value));
     }
     if next == "pack" && request.word(index + 2) == "of" {
-        return None;
+        return Some(None);
     }
     // A pack size: "pack of two", "set of 100", "a 6 pack", "a two pack".
     if request.preceded_by(index, 2, &[&["pack", "of"], &["set", "of"], &["packs", "of"], &["по"]])
         || (matches!(before, "a" | "an") && (next.starts_with("pack") || next.ends_with("-pack")))
     {
-        return None;
+        return Some(None);
     }
     // "two of them": a count without a noun.
     if next == "of" && matches!(request.word(index + 2), "them" | "these" | "those" | "the" | "each") {
-        return Some(value);
+        return Some(Some(value));
     }
     // "12 cases of nitrile gloves", "3 crates of apples": containers counted
     // ("case" alone is as often a phone case, so only before "of").
     if matches!(next, "cases" | "crates" | "sacks" | "rolls" | "reams") && request.word(index + 2) == "of" {
-        return Some(value);
+        return Some(Some(value));
     }
-    if !request.is_word(index + 1) || !request.same_clause(index, index + 1) {
-        return None;
-    }
+    None
+}
+
+/// A number before a noun in its clause: a count when the noun is counted
+/// ("6 cans", "две футболки", "three pillows") or the number is the order
+/// itself ("buy 2 Wilson"); not when it says how the item is built ("a 3
+/// tier shelf") or is a pronoun ("the blue one").
+fn count_before_noun(request: &Request, index: usize, value: u64) -> Option<u64> {
+    let word = request.word(index);
+    let next = request.word(index + 1);
+    let before = request.word_before(index, 1);
     // "Two Pegasus 41", "buy 2 Wilson": a brand or model a rule has claimed
     // follows an order verb or opens the request.
     // A colour a rule has claimed is not a product ("150 white … screen").

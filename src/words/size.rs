@@ -18,7 +18,9 @@
 //! sentence makes it one ("in 43", "size 40 … and 43"), never on its own:
 //! "4 cans" is a count and "Pegasus 41" a model.
 
-use super::class::{MEASURE_UNITS, SIZE_WORDS};
+use std::ops::ControlFlow::{self, Break, Continue};
+
+use super::class::{MEASURE_UNITS, SIZE_CONTEXT, SIZE_WORDS};
 use super::text::Request;
 
 /// One size mention: its label, its first token (including "size"/"in"), and
@@ -506,8 +508,8 @@ fn age_size(request: &Request, at: usize) -> Option<(String, usize)> {
         return None;
     }
     let unit = request.word(at + 1);
-    let months = matches!(unit, "months" | "month" | "mos" | "mo" | "m" | "мес" | "месяцев");
-    let years = matches!(unit, "years" | "year" | "yrs" | "y" | "лет" | "года");
+    let months = SIZE_CONTEXT.has_mark(unit, "age-months");
+    let years = SIZE_CONTEXT.has_mark(unit, "age-years");
     let after_size = request.preceded_by(at, 2, &[&["size"], &["sizes"], &["размер"], &["размера"]]);
     let for_whom = request.preceded_by(at, 2, &[&["for"], &["ages"], &["age"], &["aged"], &["для"], &["от"]]);
     let label = if months { "months" } else { "years" };
@@ -521,6 +523,8 @@ fn glued_system(word: &str) -> Option<(&'static str, String)> {
     Some((system_of(letters)?, numeric(digits)?))
 }
 
+/// The size said at `index`, if any: each step in turn, the first that
+/// decides (a size, or that the words there say none) ends the reading.
 fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
     if request.is_consumed(index) || !request.is_word(index) {
         return None;
@@ -530,9 +534,37 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
     if word == "xs" && request.word(index + 1) == "max" {
         return None;
     }
-    let make = |label: String, start: usize, end: usize| {
-        Some(SizeMention { label, start, end, fallback: false, either: false })
-    };
+    let steps: [fn(&Request, usize) -> Read; 10] = [
+        size_cue,
+        russian_size_mark,
+        special_or_twin_xl,
+        bed_size_beside_bedding,
+        system_after_or_gender,
+        letter_beside_garment,
+        system_before,
+        word_after,
+        after_in,
+        letter_alone,
+    ];
+    for step in steps {
+        if let Break(found) = step(request, index) {
+            return found;
+        }
+    }
+    None
+}
+
+/// What one step of [`mention_at`] read: a decision (a size, or none at
+/// all), or nothing, and the next step reads on.
+type Read = ControlFlow<Option<SizeMention>>;
+
+fn make(label: String, start: usize, end: usize) -> Option<SizeMention> {
+    Some(SizeMention { label, start, end, fallback: false, either: false })
+}
+
+/// After a size word: "size 42", "size 7 wide", "размер M".
+fn size_cue(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "size 42", "size of 3x-large", "размер M", "grip 4 3/8".
     if is_size_cue(word) {
         let mut at = index + 1;
@@ -551,59 +583,57 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
                 "tall" => Some("Tall"),
                 _ => None,
             };
-            return match width {
+            return Break(match width {
                 Some(width) => make(format!("{label} {width}"), index, end + 1),
                 None => make(label, index, end),
-            };
+            });
         }
         if let Some(label) = sized_number(request.word(at)) {
-            return make(label, index, at);
+            return Break(make(label, index, at));
         }
         if let Some(bed) = bed_size(request.word(at)) {
-            return make(bed.to_owned(), index, at);
+            return Break(make(bed.to_owned(), index, at));
         }
-        return None;
+        return Break(None);
     }
+    Continue(())
+}
+
+/// After the Russian size mark: "р. 39", "рр 42".
+fn russian_size_mark(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "р. 39", "рр 42": the Russian size mark.
     if matches!(word, "р" | "рр" | "р-р") {
         let at = if request.word(index + 1) == "." { index + 2 } else { index + 1 };
         if let Some(value) = numeric(request.word(at))
             && !is_not_size_follower(request.word(at + 1))
         {
-            return make(value, index, at);
+            return Break(make(value, index, at));
         }
     }
+    Continue(())
+}
+
+/// A size written in one shape anywhere ("34C", "W32 L34", "32x30",
+/// "4T"), or "twin xl".
+fn special_or_twin_xl(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "34C", "W32 L34", "32x30", "4T" anywhere.
     if let Some((label, end)) = special_size(request, index) {
-        return make(label, index, end);
+        return Break(make(label, index, end));
     }
     // "a twin xl sheet set".
     if word == "twin" && request.word(index + 1) == "xl" {
-        return make("Twin XL".to_owned(), index, index + 1);
+        return Break(make("Twin XL".to_owned(), index, index + 1));
     }
+    Continue(())
+}
+
+/// A bed's size, English or Russian, beside bedding or said as a size.
+fn bed_size_beside_bedding(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "queen size", "twin-sized", "a king size bed", "a queen fitted sheet".
-    let bedding = |at: usize| {
-        request.same_clause(index, at)
-            && matches!(
-                request.word(at),
-                "bed"
-                    | "beds"
-                    | "sheet"
-                    | "sheets"
-                    | "mattress"
-                    | "comforter"
-                    | "duvet"
-                    | "quilt"
-                    | "bedspread"
-                    | "blanket"
-                    | "headboard"
-                    | "pillow"
-                    | "pillows"
-                    | "pillowcase"
-                    | "pillowcases"
-                    | "frame"
-            )
-    };
+    let bedding = |at: usize| request.same_clause(index, at) && SIZE_CONTEXT.has_mark(request.word(at), "bedding");
     let said_as_size =
         word.ends_with("-sized") || word.ends_with("-size") || matches!(request.word(index + 1), "size" | "sized");
     // "full size" is a bed's only beside bedding: "the gloss bomb, full size
@@ -616,44 +646,30 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         })
     {
         let end = if matches!(request.word(index + 1), "size" | "sized") { index + 1 } else { index };
-        return make(bed.to_owned(), index, end);
+        return Break(make(bed.to_owned(), index, end));
     }
     // "постельное бельё евро", "одеяло 1.5-спальное": Russian bed sizes,
     // beside bedding only ("евро" is also the currency).
-    if matches!(
-        word,
-        "евро"
-            | "евро-макси"
-            | "полуторка"
-            | "полутороспальное"
-            | "двуспальное"
-            | "семейное"
-            | "1,5-спальное"
-            | "1.5-спальное"
-            | "2-спальное"
-    ) && (index.saturating_sub(4)..index + 5).any(|at| {
-        request.same_clause(index, at)
-            && matches!(
-                request.word(at),
-                "постельное"
-                    | "белье"
-                    | "пододеяльник"
-                    | "простыня"
-                    | "простынь"
-                    | "одеяло"
-                    | "покрывало"
-                    | "наволочки"
-            )
-    }) {
-        return make(request.original(index, index), index, index);
+    if SIZE_CONTEXT.has_mark(word, "bed-size-ru")
+        && (index.saturating_sub(4)..index + 5)
+            .any(|at| request.same_clause(index, at) && SIZE_CONTEXT.has_mark(request.word(at), "bedding-ru"))
+    {
+        return Break(make(request.original(index, index), index, index));
     }
+    Continue(())
+}
+
+/// A number with its system after it ("43 EU") or after a gender
+/// ("women's 8").
+fn system_after_or_gender(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "белые, 43 EU", "43 EU": a shoe size with its system after it.
     if let Some(value) = numeric(word)
         && request.word(index + 1) == "eu"
         && request.same_clause(index, index + 1)
         && value.parse::<f32>().is_ok_and(|number| (15.0..=50.0).contains(&number))
     {
-        return make(format!("EU {value}"), index, index + 1);
+        return Break(make(format!("EU {value}"), index, index + 1));
     }
     // "women's 8", "US mens 10.5", "womens size 11" (the size word is read above).
     if is_gender(word)
@@ -661,15 +677,22 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         && !is_not_size_follower(request.word(index + 2))
         && number_is_plausible(&value)
     {
-        return make(value, index, index + 1);
+        return Break(make(value, index, index + 1));
     }
+    Continue(())
+}
+
+/// A letter size beside a gender or a garment ("a womens large t-shirt"),
+/// or a capital letter size right after a colour ("одну черную M").
+fn letter_beside_garment(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "a womens large t-shirt", "a medium floral long sleeve shirt", "small mens tee".
     // "3 x-large" says a size wherever it is, as "x-large" does.
     if matches!(word, "2" | "3" | "4" | "5")
         && matches!(request.word(index + 1), "x-large" | "x-small")
         && let Some((label, end)) = two_token_letter(request, index)
     {
-        return make(label, index, end);
+        return Break(make(label, index, end));
     }
     let spaced_x = matches!(word, "2" | "3" | "4" | "5") && request.word(index + 1) == "x";
     if (spaced_x || matches!(word, "small" | "medium" | "large" | "extra" | "x" | "xx" | "xxx" | "2x" | "3x"))
@@ -678,11 +701,11 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
             || garment_ahead(request, index))
     {
         if let Some((label, end)) = two_token_letter(request, index) {
-            return make(label, index, end);
+            return Break(make(label, index, end));
         }
         if matches!(word, "small" | "medium" | "large") {
             let text = request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
-            return make(text, index, index);
+            return Break(make(text, index, index));
         }
     }
     // "одну черную M": a capital letter size right after a colour.
@@ -693,8 +716,15 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         && super::colour::is_colour(request.word_before(index, 1))
     {
         let text = request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
-        return make(text, index, index);
+        return Break(make(text, index, index));
     }
+    Continue(())
+}
+
+/// A size after its system: "EU 42", "us5.5"; a system word says no size
+/// otherwise.
+fn system_before(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "EU 42", "us5.5".
     if system_of(word).is_some() || glued_system(word).is_some() {
         // Lower-case "us" is usually the pronoun ("send us 2"), unless a
@@ -705,10 +735,17 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
             && let Some((label, end)) = value_at(request, index, false)
             && label.contains(' ')
         {
-            return make(label, index, end);
+            return Break(make(label, index, end));
         }
-        return None;
+        return Break(None);
     }
+    Continue(())
+}
+
+/// A size said by the word after it: "42 размера", "medium sized", "128
+/// рост", "travel size", "18 ounce size", grip "4 3/8".
+fn word_after(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "42 размера", "medium sized", "3x-large sized", "18 ounce size".
     let after = request.word(index + 1);
     // "128 рост": a child's height is the size.
@@ -716,12 +753,12 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         && !request.is_consumed(index + 1)
         && let Some(label) = sized_number(word)
     {
-        return make(label, index, index + 1);
+        return Break(make(label, index, index + 1));
     }
     // "travel size toothpaste", "travel sized perfume oil": the size a
     // toiletry comes in.
     if matches!(word, "travel" | "trial") && matches!(after, "size" | "sized") && !request.is_consumed(index + 1) {
-        return make(format!("{word} {after}"), index, index + 1);
+        return Break(make(format!("{word} {after}"), index, index + 1));
     }
     if matches!(after, "размера" | "размер" | "sized" | "size" | "рост") && !request.is_consumed(index + 1)
     {
@@ -736,10 +773,10 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
             && end == index
             && (after.starts_with("размер") || numeric(&label).is_none() || !value_follows)
         {
-            return make(label, index, index + 1);
+            return Break(make(label, index, index + 1));
         }
         if is_measure_unit(after) {
-            return None;
+            return Break(None);
         }
     }
     if let Some(value) = numeric(word)
@@ -747,14 +784,21 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         && matches!(request.word(index + 2), "size" | "sized")
     {
         let label = format!("{value} {}", request.tokens.get(index + 1).map_or("", |token| token.text.as_str()));
-        return make(label, index, index + 2);
+        return Break(make(label, index, index + 2));
     }
     // Grip "4 3/8" anywhere.
     if let Some(value) = numeric(word)
         && is_fraction(after)
     {
-        return make(format!("{value} {after}"), index, index + 1);
+        return Break(make(format!("{value} {after}"), index, index + 1));
     }
+    Continue(())
+}
+
+/// A size after "in": "in 43", "in a us 9", "in x-large", "in small";
+/// "in" before anything else says no size.
+fn after_in(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "in 43", "in a us 9", "in x-large", "in small".
     if matches!(word, "in" | "в") {
         let mut at = index + 1;
@@ -767,21 +811,7 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
             // "in 43", "in 43 and 40", "in 43 for me" — but "in 4 colors", "in 2 sizes".
             let ends_value = !request.is_word(end + 1)
                 || !request.same_clause(end, end + 1)
-                || matches!(
-                    follower,
-                    "and"
-                        | "or"
-                        | "for"
-                        | "please"
-                        | "pls"
-                        | "if"
-                        | "ideally"
-                        | "preferably"
-                        | "is"
-                        | "и"
-                        | "или"
-                        | "для"
-                );
+                || SIZE_CONTEXT.has_mark(follower, "ends-size-after-in");
             let plausible =
                 !bare_number || (!is_not_size_follower(follower) && number_is_plausible(&label) && ends_value);
             let letter_ok = numeric(&label).is_some()
@@ -791,15 +821,22 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
                 || !request.is_word(end + 1)
                 || !request.same_clause(end, end + 1);
             if plausible && letter_ok {
-                return make(label, index, end);
+                return Break(make(label, index, end));
             }
         }
-        return None;
+        return Break(None);
     }
+    Continue(())
+}
+
+/// A letter size alone: "xl", "x-large" anywhere; "M"/"medium" alone in
+/// its clause or "a medium" at its end.
+fn letter_alone(request: &Request, index: usize) -> Read {
+    let word = request.word(index);
     // "xl", "x-large" anywhere; "M"/"medium" alone in its clause or "a medium" at its end.
     if unambiguous_letter(word) {
         let text = request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
-        return make(text, index, index);
+        return Break(make(text, index, index));
     }
     if matches!(word, "small" | "medium" | "large") {
         let alone_before = !request.same_clause(index, index.wrapping_sub(1)) || index == 0;
@@ -807,10 +844,10 @@ fn mention_at(request: &Request, index: usize) -> Option<SizeMention> {
         let after_article = matches!(request.word_before(index, 1), "a" | "an" | "both" | "in");
         if ends_clause && (alone_before || after_article) {
             let text = request.tokens.get(index).map(|token| token.text.clone()).unwrap_or_default();
-            return make(text, index, index);
+            return Break(make(text, index, index));
         }
     }
-    None
+    Continue(())
 }
 
 /// Shoe and clothing sizes are small numbers; "in 2026" is not one.

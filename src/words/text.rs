@@ -1,5 +1,11 @@
 //! Tokens of a request, and the small look-around helpers every rule uses.
 //!
+//! One tokeniser ([`pieces`]) with two modes: the rules' reading
+//! ([`tokenize`]) and grounding's spans (`extract::ground`). They differ on
+//! purpose, in what joins a word, which marks are tokens, where a clause
+//! ends and how a word is folded; [`Mode`] lists each difference and why
+//! grounding keeps its own.
+//!
 //! The rules never slice the request by byte offsets they computed
 //! themselves: the tokenizer walks `char_indices`, so every token is cut at a
 //! char boundary and no input can make a rule panic. Each token keeps the
@@ -46,9 +52,103 @@ fn token_words(folded: &str) -> Vec<String> {
         .collect()
 }
 
-/// Punctuation that ends a clause.
+/// How [`pieces`] cuts a text: one loop, two readings of its characters.
+///
+/// Grounding keeps its own mode on purpose; folding both into one set of
+/// rules would change which values grounding keeps:
+/// - joins: the rules keep "t-shirt", "don't", "3/8", "No." (before a
+///   number) and "A$" as one token, because their readers look a word up
+///   whole; grounding splits at every hyphen and apostrophe, so "Air-Zoom"
+///   and "Air Zoom" are the same tokens and a model's spelling of the
+///   person's words is found either way.
+/// - invisible characters ("Ni\u{200B}ke"): grounding keeps them inside its
+///   word, which [`fold`] then drops, so the span still covers the person's
+///   characters; the rules see them as punctuation.
+/// - punctuation: the rules keep every mark as a token (their look-around
+///   counts them); grounding keeps only currency signs, so a phrase's
+///   tokens are consecutive whatever the marks between them.
+/// - clauses: the rules break at dashes and `|` too and at every word of
+///   the `opens-clause` class, grounding at `. ! ? ; , ( ) :`, a line break
+///   and "but"/"но" only, which is where its soft cues reach.
+/// - folding: the rules also read `ё` as `е` and `’` as `'`; grounding
+///   compares [`fold`] alone.
+/// - offsets: each piece has its byte offsets, which grounding reports as
+///   the supporting span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The rules' reading ([`tokenize`]).
+    Reading,
+    /// Grounding's comparison of the person's words with a value's.
+    Spans,
+}
+
+impl Mode {
+    /// Whether the character at `position` continues (or starts) the word
+    /// `current`, and whether it is the `$` that closes a country's dollar
+    /// ("A$"), a word of its own.
+    fn in_word(self, characters: &[(usize, char)], position: usize, current: &str) -> (bool, bool) {
+        let character = characters[position].1;
+        let previous = if position > 0 { characters.get(position - 1).map(|(_, c)| *c) } else { None };
+        let next = characters.get(position + 1).map(|(_, c)| *c);
+        let joins_digits = previous.is_some_and(|c| c.is_ascii_digit()) && next.is_some_and(|c| c.is_ascii_digit());
+        match self {
+            Mode::Reading => {
+                let joins_digits = matches!(character, '.' | ',' | '/') && joins_digits;
+                let joins_letters = matches!(character, '-' | '\'' | '’') && next.is_some_and(char::is_alphanumeric);
+                let number_sign = character == '.' && fold(current) == "no" && number_follows(characters, position + 1);
+                // "A$150", "C$20", "NZ$40": the dollar of a country, one token
+                // (written apart, "a $150 budget" keeps its article).
+                let country_dollar =
+                    character == '$' && matches!(fold(current).as_str(), "a" | "au" | "c" | "ca" | "nz" | "us");
+                let in_word = character.is_alphanumeric()
+                    || (!current.is_empty() && (joins_digits || joins_letters))
+                    || number_sign;
+                (in_word, country_dollar)
+            }
+            Mode::Spans => {
+                let joins_digits = matches!(character, '.' | ',') && joins_digits;
+                let in_word =
+                    character.is_alphanumeric() || (!current.is_empty() && (joins_digits || is_invisible(character)));
+                (in_word, false)
+            }
+        }
+    }
+}
+
+/// One token as [`pieces`] cuts it: where it is (byte offsets into the
+/// text), what kind, its folded form and its clause.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    pub start: usize,
+    pub end: usize,
+    pub kind: TokenKind,
+    pub folded: String,
+    pub clause: usize,
+}
+
+/// Punctuation that ends a clause (reading).
 fn ends_clause(character: char) -> bool {
     matches!(character, ',' | '.' | ';' | '!' | '?' | ':' | '(' | ')' | '—' | '–' | '\n' | '|')
+}
+
+/// Punctuation that ends a clause (spans).
+fn breaks_span_clause(character: char) -> bool {
+    matches!(character, '.' | '!' | '?' | ';' | '\n' | ',' | '(' | ')' | ':')
+}
+
+/// Zero-width and direction characters inside a word ("Ni\u{200B}ke") stay
+/// in a span's token; [`fold`] removes them.
+fn is_invisible(character: char) -> bool {
+    // Printable ASCII never folds away; only the rest needs the fold.
+    (!character.is_ascii() || character.is_ascii_control())
+        && !character.is_whitespace()
+        && fold(&character.to_string()).is_empty()
+}
+
+/// A currency sign: a token of its own in both modes, and a number beside
+/// it is a price.
+pub fn is_currency_sign(character: char) -> bool {
+    matches!(character, '$' | '€' | '₽' | '£' | '₱' | '¥' | '₹' | '₴' | '₸')
 }
 
 /// Words that start a new clause: "black ideally but pink works" is two.
@@ -58,65 +158,97 @@ static CLAUSE_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| ORDER_WORDS.words_ma
 /// token ("42,5", "3/8", "1,200"); so do letters joined by `-` or an
 /// apostrophe ("t-shirt", "don't"); "No." before a number keeps its point.
 pub fn tokenize(text: &str) -> Vec<Token> {
-    let characters: Vec<char> = text.chars().collect();
-    let mut tokens: Vec<Token> = Vec::new();
-    let mut clause = 0usize;
-    let mut current = String::new();
-    let mut position = 0usize;
-    let push_word = |current: &mut String, tokens: &mut Vec<Token>, clause: &mut usize| {
-        if current.is_empty() {
+    pieces(text, Mode::Reading, 0)
+        .0
+        .into_iter()
+        .map(|piece| {
+            let words = if piece.kind == TokenKind::Word { token_words(&piece.folded) } else { Vec::new() };
+            Token {
+                text: text[piece.start..piece.end].to_owned(),
+                folded: piece.folded,
+                kind: piece.kind,
+                clause: piece.clause,
+                words,
+            }
+        })
+        .collect()
+}
+
+/// Cuts `text` into pieces as `mode` reads it, the clauses counted from
+/// `clause`; also the clause count after the text. See [`Mode`] for how
+/// the two modes differ.
+pub fn pieces(text: &str, mode: Mode, mut clause: usize) -> (Vec<Piece>, usize) {
+    let characters: Vec<(usize, char)> = text.char_indices().collect();
+    let mut pieces: Vec<Piece> = Vec::new();
+    // The char position the current word starts at, if one is open.
+    let mut from: Option<usize> = None;
+    let byte_at = |position: usize| characters.get(position).map_or(text.len(), |(offset, _)| *offset);
+    let push_word = |from: &mut Option<usize>, to: usize, pieces: &mut Vec<Piece>, clause: &mut usize| {
+        let Some(start) = from.take().map(byte_at) else {
             return;
-        }
-        let folded = fold(current).replace('ё', "е").replace('’', "'");
-        if CLAUSE_WORDS.contains(&folded.as_str()) && tokens.last().is_some_and(|last| last.clause == *clause) {
-            *clause += 1;
-        }
-        let words = token_words(&folded);
-        tokens.push(Token { text: std::mem::take(current), folded, kind: TokenKind::Word, clause: *clause, words });
-    };
-    while let Some(&character) = characters.get(position) {
-        let previous = if position > 0 { characters.get(position - 1).copied() } else { None };
-        let next = characters.get(position + 1).copied();
-        let joins_digits = matches!(character, '.' | ',' | '/')
-            && previous.is_some_and(|c| c.is_ascii_digit())
-            && next.is_some_and(|c| c.is_ascii_digit());
-        let joins_letters = matches!(character, '-' | '\'' | '’') && next.is_some_and(char::is_alphanumeric);
-        let number_sign = character == '.' && fold(&current) == "no" && number_follows(&characters, position + 1);
-        // "A$150", "C$20", "NZ$40": the dollar of a country, one token
-        // (written apart, "a $150 budget" keeps its article).
-        let country_dollar =
-            character == '$' && matches!(fold(&current).as_str(), "a" | "au" | "c" | "ca" | "nz" | "us");
-        if country_dollar {
-            current.push(character);
-            push_word(&mut current, &mut tokens, &mut clause);
-        } else if character.is_alphanumeric() || (!current.is_empty() && (joins_digits || joins_letters)) || number_sign
-        {
-            current.push(character);
-        } else {
-            push_word(&mut current, &mut tokens, &mut clause);
-            if character == '\n' {
-                clause += 1;
-            } else if !character.is_whitespace() {
-                tokens.push(Token {
-                    text: character.to_string(),
-                    folded: character.to_string(),
-                    kind: TokenKind::Punct,
-                    clause,
-                    words: Vec::new(),
-                });
-                if ends_clause(character) {
-                    clause += 1;
+        };
+        let end = byte_at(to);
+        let folded = match mode {
+            Mode::Reading => {
+                let folded = fold(&text[start..end]).replace('ё', "е").replace('’', "'");
+                if CLAUSE_WORDS.contains(&folded.as_str()) && pieces.last().is_some_and(|last| last.clause == *clause) {
+                    *clause += 1;
                 }
+                folded
+            }
+            Mode::Spans => {
+                let folded = fold(&text[start..end]);
+                if folded == "but" || folded == "но" {
+                    *clause += 1;
+                }
+                folded
+            }
+        };
+        pieces.push(Piece { start, end, kind: TokenKind::Word, folded, clause: *clause });
+    };
+    let mut position = 0usize;
+    while let Some(&(offset, character)) = characters.get(position) {
+        let current = from.map_or("", |from| &text[byte_at(from)..offset]);
+        let (in_word, country_dollar) = mode.in_word(&characters, position, current);
+        if country_dollar {
+            push_word(&mut from, position + 1, &mut pieces, &mut clause);
+        } else if in_word {
+            from.get_or_insert(position);
+        } else {
+            push_word(&mut from, position, &mut pieces, &mut clause);
+            let mark = |clause: usize| Piece {
+                start: offset,
+                end: offset + character.len_utf8(),
+                kind: TokenKind::Punct,
+                folded: character.to_string(),
+                clause,
+            };
+            match mode {
+                Mode::Reading if character == '\n' => clause += 1,
+                Mode::Reading if !character.is_whitespace() => {
+                    pieces.push(mark(clause));
+                    if ends_clause(character) {
+                        clause += 1;
+                    }
+                }
+                Mode::Spans if is_currency_sign(character) => pieces.push(mark(clause)),
+                Mode::Spans if breaks_span_clause(character) => clause += 1,
+                _ => {}
             }
         }
         position += 1;
     }
-    push_word(&mut current, &mut tokens, &mut clause);
-    tokens
+    push_word(&mut from, characters.len(), &mut pieces, &mut clause);
+    (pieces, clause)
 }
 
-fn number_follows(characters: &[char], from: usize) -> bool {
-    characters.iter().skip(from).find(|character| !character.is_whitespace()).is_some_and(char::is_ascii_digit)
+fn number_follows(characters: &[(usize, char)], from: usize) -> bool {
+    characters
+        .iter()
+        .skip(from)
+        .map(|(_, character)| *character)
+        .find(|character| !character.is_whitespace())
+        .is_some_and(|character| character.is_ascii_digit())
 }
 
 /// A tokenized request and which tokens a rule has already claimed, so that
@@ -395,6 +527,30 @@ mod tests {
         let tokens = tokenize("black ideally, white is fine but pink");
         let clauses: Vec<usize> = tokens.iter().map(|token| token.clause).collect();
         assert_eq!(clauses, [0, 0, 0, 1, 1, 1, 2, 2]);
+    }
+
+    #[test]
+    fn spans_split_at_hyphens_and_keep_byte_offsets() {
+        let text = "Air-Zoom, but Ni\u{200B}ke $5 don't";
+        let (pieces, clauses) = pieces(text, Mode::Spans, 1);
+        let cut: Vec<(&str, &str, usize)> =
+            pieces.iter().map(|piece| (&text[piece.start..piece.end], piece.folded.as_str(), piece.clause)).collect();
+        assert_eq!(
+            cut,
+            [
+                ("Air", "air", 1),
+                ("Zoom", "zoom", 1),
+                ("but", "but", 3),
+                ("Ni\u{200B}ke", "nike", 3),
+                ("$", "$", 3),
+                ("5", "5", 3),
+                ("don", "don", 3),
+                ("t", "t", 3)
+            ]
+        );
+        assert_eq!(clauses, 3);
+        let folded: Vec<String> = tokenize(text).into_iter().map(|token| token.folded).collect();
+        assert_eq!(folded, ["air-zoom", ",", "but", "ni", "\u{200B}", "ke", "$", "5", "don't"]);
     }
 
     #[test]

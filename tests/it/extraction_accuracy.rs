@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use asasked::Facts;
 use asasked::extract::rules::{RulesExtractor, Vocabulary};
+use asasked::facts::FactKey;
 use asasked::sandbox::compare::{FIELDS, field_matches};
 use chrono::NaiveDate;
 use serde::Deserialize;
@@ -126,7 +127,7 @@ const FLOORS: [(&str, f64); 15] = [
 /// Whether labelled.jsonl labels a field: it was written before the facts
 /// had `brand_any`, `color_any`, `size_any`, `color_not` and
 /// `explicit_max_currency`, so those are scored on real.jsonl only.
-fn labelled_field(field: &str) -> bool {
+fn labelled_field(field: FactKey) -> bool {
     !asasked::sandbox::devset::EXTENSION_KEYS.contains(&field)
 }
 
@@ -153,13 +154,13 @@ fn rules_extractor_accuracy_per_field() {
         let want = serde_json::to_value(&item.gold).unwrap();
         // The same exact-match rules as `asasked compare`.
         for (position, field) in FIELDS.iter().enumerate() {
-            if !labelled_field(field) {
+            if !labelled_field(*field) {
                 continue;
             }
-            if field_matches(field, &facts, &item.gold) {
+            if field_matches(*field, &facts, &item.gold) {
                 correct[position] += 1;
             } else {
-                misses.push(format!("{} {field}: got {} want {}", item.id, got[field], want[field]));
+                misses.push(format!("{} {field}: got {} want {}", item.id, got[field.as_str()], want[field.as_str()]));
             }
         }
     }
@@ -167,9 +168,9 @@ fn rules_extractor_accuracy_per_field() {
     println!("rules extractor on {} labelled requests", labelled.len());
     println!("{:<20} {:>8} {:>9} {:>7}", "field", "correct", "accuracy", "floor");
     let mut failures = Vec::new();
-    for (position, field) in FIELDS.iter().enumerate().filter(|(_, field)| labelled_field(field)) {
+    for (position, field) in FIELDS.iter().enumerate().filter(|(_, field)| labelled_field(**field)) {
         let accuracy = correct[position] as f64 / total;
-        let floor = FLOORS.iter().find(|(name, _)| name == field).map_or(1.0, |(_, floor)| *floor);
+        let floor = FLOORS.iter().find(|(name, _)| *name == field.as_str()).map_or(1.0, |(_, floor)| *floor);
         println!("{field:<20} {:>8} {:>8.1}% {:>6.1}%", correct[position], accuracy * 100.0, floor * 100.0);
         if accuracy < floor {
             failures.push(format!("{field}: {:.1}% < floor {:.1}%", accuracy * 100.0, floor * 100.0));

@@ -199,7 +199,7 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         || crate::words::noun::is_product_noun(first)
         || super::colour::is_food_head(first)
         // "from mens clothing": a department.
-        || matches!(first, "mens" | "men's" | "womens" | "women's" | "kids" | "kid's" | "boys" | "girls" | "baby")
+        || BRAND_CONTEXT.has_mark(first, "department")
     {
         return None;
     }
@@ -219,39 +219,65 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
         end = next;
     }
     // "from pixars movie up": a film or a show it features, not its maker.
-    if (start..=end).any(|at| matches!(request.word(at), "movie" | "movies" | "film" | "show" | "series" | "tv")) {
+    if (start..=end).any(|at| BRAND_CONTEXT.has_mark(request.word(at), "feature")) {
         return None;
     }
     // "from mb variety store": a shop, not a brand.
-    if matches!(request.word(end), "store" | "shop" | "market" | "mall" | "outlet" | "seller" | "supermarket") {
+    if BRAND_CONTEXT.has_mark(request.word(end), "shop") {
         return None;
     }
     // "from assortments & variety gifts category": a part of the store.
-    if (end + 1..end + 5).any(|at| {
-        request.same_clause(start, at) && matches!(request.word(at), "category" | "department" | "section" | "aisle")
-    }) {
+    if (end + 1..end + 5)
+        .any(|at| request.same_clause(start, at) && BRAND_CONTEXT.has_mark(request.word(at), "store-part"))
+    {
         return None;
     }
     Some((start, end))
 }
 
-/// Every brand the cues name, in order, on tokens no other rule claimed.
-/// `named` marks the tokens the catalog's brands and models claimed: a Latin
-/// word next to one ("lego city") is part of that name.
-pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
-    let cyrillic = request.is_cyrillic();
-    let mut found: Vec<NamedBrand> = Vec::new();
-    let mut claimed = vec![false; request.len()];
-    let push = |found: &mut Vec<NamedBrand>, claimed: &mut Vec<bool>, start: usize, end: usize, role: BrandRole| {
-        if (start..=end).any(|at| claimed.get(at).copied().unwrap_or(true)) {
+/// The brands found so far, and the tokens they claim: a token is in one
+/// brand at most, the first step that reads it wins.
+struct Found<'r> {
+    request: &'r Request,
+    brands: Vec<NamedBrand>,
+    claimed: Vec<bool>,
+}
+
+impl Found<'_> {
+    fn push(&mut self, start: usize, end: usize, role: BrandRole) {
+        if (start..=end).any(|at| self.claimed.get(at).copied().unwrap_or(true)) {
             return;
         }
-        for slot in claimed.iter_mut().take(end + 1).skip(start) {
+        for slot in self.claimed.iter_mut().take(end + 1).skip(start) {
             *slot = true;
         }
-        found.push(NamedBrand { display: display(request, start, end), start, end, role, model: None });
-    };
-    // Excluded lists: "not Adidas or Puma", "не Acer и не Asus".
+        self.brands.push(NamedBrand { display: display(self.request, start, end), start, end, role, model: None });
+    }
+}
+
+/// Every brand the cues name, in order, on tokens no other rule claimed.
+/// `named` marks the tokens the catalog's brands and models claimed: a Latin
+/// word next to one ("lego city") is part of that name. The steps run in
+/// this order, each on the tokens the earlier ones left.
+pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
+    let cyrillic = request.is_cyrillic();
+    let mut found = Found { request, brands: Vec::new(), claimed: vec![false; request.len()] };
+    excluded_lists(request, cyrillic, &mut found);
+    named_after_cues(request, cyrillic, &mut found);
+    named_before_brand(request, &mut found);
+    if !cyrillic && sentence_case(request) {
+        capitalised_before_product(request, named, &mut found);
+    }
+    if cyrillic {
+        latin_in_russian(request, named, &mut found);
+    }
+    let mut found = found.brands;
+    found.sort_by_key(|brand| brand.start);
+    found
+}
+
+/// Excluded lists: "not Adidas or Puma", "не Acer и не Asus".
+fn excluded_lists(request: &Request, cyrillic: bool, found: &mut Found<'_>) {
     for index in 0..request.len() {
         let Some(negation) = negation::BRAND_LIST.iter().find(|phrase| request.starts_phrase(index, phrase)) else {
             continue;
@@ -263,8 +289,7 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
         let mut items = 0;
         // "not the Atomic one": a line of the named brand, not another brand.
         let a_line = |end: usize| {
-            request.word(index + negation.len()) == "the"
-                && matches!(request.word(end + 1), "one" | "ones" | "version" | "model" | "edition")
+            request.word(index + negation.len()) == "the" && BRAND_CONTEXT.has_mark(request.word(end + 1), "a-line")
         };
         loop {
             // A brand the catalog read is an item of the list too.
@@ -275,10 +300,10 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                 }
                 Some(end)
             } else if name_like(request, at, cyrillic)
-                // "не Triangle и не Кама": once a list of excluded brands has
-                // begun, a capitalised Cyrillic name continues it (alone, a
-                // capital in Russian may as well start a sentence).
-                || (items > 0 && cyrillic && capitalised_name(request, at))
+            // "не Triangle и не Кама": once a list of excluded brands has
+            // begun, a capitalised Cyrillic name continues it (alone, a
+            // capital in Russian may as well start a sentence).
+            || (items > 0 && cyrillic && capitalised_name(request, at))
             {
                 let mut end = at;
                 while end < at + 2 && name_like(request, end + 1, cyrillic) {
@@ -287,7 +312,7 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
                 if a_line(end) {
                     break;
                 }
-                push(&mut found, &mut claimed, at, end, BrandRole::Excluded);
+                found.push(at, end, BrandRole::Excluded);
                 Some(end)
             } else {
                 None
@@ -308,81 +333,13 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             }
         }
     }
-    // Cues before a name: "from X", "by X", "brand X", "бренда X", "изд. X".
+}
+
+/// Cues before a name: "from X", "by X", "brand X", "бренда X", "изд. X".
+fn named_after_cues(request: &Request, cyrillic: bool, found: &mut Found<'_>) {
     for index in 0..request.len() {
         let word = request.word(index);
-        let after = match word {
-            // "by" names a maker only after "made", "sold" … or before a
-            // capitalised name: "carried by case", "sorted by size" do not.
-            "by" if !matches!(
-                request.word_before(index, 1),
-                "made" | "sold" | "produced" | "manufactured" | "designed" | "created" | "distributed" | "published"
-            ) && !request
-                .tokens
-                .get(index + 1)
-                .is_some_and(|token| token.text.chars().next().is_some_and(char::is_uppercase)) =>
-            {
-                None
-            }
-            "from" | "by" => {
-                let material = word == "from"
-                    && matches!(
-                        request.word_before(index, 1),
-                        "made"
-                            | "crafted"
-                            | "built"
-                            | "woven"
-                            | "cast"
-                            | "carved"
-                            | "sculpted"
-                            | "forged"
-                            | "molded"
-                            | "moulded"
-                            | "formed"
-                            | "fashioned"
-                            | "sewn"
-                            | "derived"
-                            | "sourced"
-                            | "extracted"
-                            | "priced"
-                            | "ranging"
-                            // "free from bpa", "free from animal testing":
-                            // what it must not contain, not its maker.
-                            | "free"
-                            | "away"
-                            | "apart"
-                            | "far"
-                            | "different"
-                            | "protection"
-                            | "protects"
-                    );
-                if material { None } else { Some(index + 1) }
-            }
-            "brand"
-                if !matches!(request.word_before(index, 1), "the" | "a" | "an" | "this" | "from" | "of" | "")
-                    && !matches!(request.word(index + 1), ":" | "is" | "called" | "named" | "must" | "should") =>
-            {
-                None
-            }
-            "brand" | "бренда" | "фирмы" | "марки" | "издательства" | "производителя" =>
-            {
-                let mut at = index + 1;
-                // "the brand must be trader joes", "brand should be X".
-                if matches!(request.word(at), "must" | "should" | "would" | "needs" | "has" | "can")
-                    && request.word(at + 1) == "be"
-                {
-                    at += 2;
-                } else if matches!(request.word(at), "needs" | "has") && request.phrase_at(at + 1, &["to", "be"]) {
-                    at += 3;
-                } else if matches!(request.word(at), ":" | "is" | "called" | "named") {
-                    at += 1;
-                }
-                Some(at)
-            }
-            "изд" if request.word(index + 1) == "." => Some(index + 2),
-            "от" if cyrillic && name_like(request, index + 1, cyrillic) => Some(index + 1),
-            _ => None,
-        };
+        let after = start_after_cue(request, index, cyrillic);
         let Some(start) = after else { continue };
         let start = if request.word(start) == "the" && request.word(start + 1) == "brand" { start + 2 } else { start };
         // "from the north face": the article is not part of the name.
@@ -395,10 +352,60 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             if cyrillic && !(start..=end).all(|at| is_latin_word(request.word(at))) && word == "от" {
                 continue;
             }
-            push(&mut found, &mut claimed, start, end, BrandRole::Chosen);
+            found.push(start, end, BrandRole::Chosen);
         }
     }
-    // "a Panasonic brand air conditioner", "Kracie brand conditioner".
+}
+
+/// Where the name after the cue at `index` starts, if the word there is a
+/// cue of a maker ("from", "by", "brand", "бренда", "изд.", "от").
+fn start_after_cue(request: &Request, index: usize, cyrillic: bool) -> Option<usize> {
+    let word = request.word(index);
+    match word {
+        // "by" names a maker only after "made", "sold" … or before a
+        // capitalised name: "carried by case", "sorted by size" do not.
+        "by" if !BRAND_CONTEXT.has_mark(request.word_before(index, 1), "maker-verb")
+            && !request
+                .tokens
+                .get(index + 1)
+                .is_some_and(|token| token.text.chars().next().is_some_and(char::is_uppercase)) =>
+        {
+            None
+        }
+        "from" | "by" => {
+            let material = word == "from" && BRAND_CONTEXT.has_mark(request.word_before(index, 1), "not-from-maker");
+            if material { None } else { Some(index + 1) }
+        }
+        "brand"
+            if !matches!(request.word_before(index, 1), "the" | "a" | "an" | "this" | "from" | "of" | "")
+                && !matches!(request.word(index + 1), ":" | "is" | "called" | "named" | "must" | "should") =>
+        {
+            None
+        }
+        "brand" | "бренда" | "фирмы" | "марки" | "издательства" | "производителя" =>
+        {
+            let mut at = index + 1;
+            // "the brand must be trader joes", "brand should be X".
+            if matches!(request.word(at), "must" | "should" | "would" | "needs" | "has" | "can")
+                && request.word(at + 1) == "be"
+            {
+                at += 2;
+            } else if matches!(request.word(at), "needs" | "has") && request.phrase_at(at + 1, &["to", "be"]) {
+                at += 3;
+            } else if matches!(request.word(at), ":" | "is" | "called" | "named") {
+                at += 1;
+            }
+            Some(at)
+        }
+        "изд" if request.word(index + 1) == "." => Some(index + 2),
+        "от" if cyrillic && name_like(request, index + 1, cyrillic) => Some(index + 1),
+        _ => None,
+    }
+}
+
+/// A name right before "brand": "a Panasonic brand air conditioner",
+/// "Kracie brand conditioner".
+fn named_before_brand(request: &Request, found: &mut Found<'_>) {
     for index in 1..request.len() {
         if request.word(index) != "brand" || request.word(index + 1) == "name" {
             continue;
@@ -410,95 +417,92 @@ pub fn find(request: &Request, named: &[bool]) -> Vec<NamedBrand> {
             && !ends_name(request.word(end))
             && !crate::words::colour::is_colour(request.word(end))
         {
-            push(&mut found, &mut claimed, end, end, BrandRole::Chosen);
+            found.push(end, end, BrandRole::Chosen);
         }
     }
-    // Sentence-case English: a capitalised name mid-sentence right before
-    // the product ("those Bramblewick candles", "a Triumph wireless bra").
-    if !cyrillic && sentence_case(request) {
-        for index in 1..request.len() {
-            // "compatible with Hatari fan": the device it must fit.
-            let fits = request.preceded_by(
-                index,
-                3,
-                &[&["for"], &["fits"], &["fit"], &["with"], &["compatible"], &["to"], &["like"]],
-            );
-            // "Birkenstock Arizona sandals": after a named brand, its line.
-            let after_a_name = named.get(index - 1).copied().unwrap_or(false);
-            if capitalised_name(request, index)
-                && !fits
-                && !after_a_name
-                && !(index + 1..index + 3).any(|at| capitalised_name(request, at))
-                && (index + 1..index + 3).any(|at| {
-                    request.same_clause(index, at)
-                        && request.is_word(at)
-                        && crate::words::noun::is_product_noun(request.word(at))
-                })
+}
+
+/// Sentence-case English: a capitalised name mid-sentence right before
+/// the product ("those Bramblewick candles", "a Triumph wireless bra").
+fn capitalised_before_product(request: &Request, named: &[bool], found: &mut Found<'_>) {
+    for index in 1..request.len() {
+        // "compatible with Hatari fan": the device it must fit.
+        let fits = request.preceded_by(
+            index,
+            3,
+            &[&["for"], &["fits"], &["fit"], &["with"], &["compatible"], &["to"], &["like"]],
+        );
+        // "Birkenstock Arizona sandals": after a named brand, its line.
+        let after_a_name = named.get(index - 1).copied().unwrap_or(false);
+        if capitalised_name(request, index)
+            && !fits
+            && !after_a_name
+            && !(index + 1..index + 3).any(|at| capitalised_name(request, at))
+            && (index + 1..index + 3).any(|at| {
+                request.same_clause(index, at)
+                    && request.is_word(at)
+                    && crate::words::noun::is_product_noun(request.word(at))
+            })
+        {
+            found.push(index, index, BrandRole::Chosen);
+        }
+    }
+}
+
+/// Russian text: a lone Latin word is a brand ("подгузники pampers"), and
+/// "bosch или valeo" offers two.
+fn latin_in_russian(request: &Request, named: &[bool], found: &mut Found<'_>) {
+    let mut index = 0;
+    while index < request.len() {
+        if !name_like(request, index, true) {
+            index += 1;
+            continue;
+        }
+        let mut end = index;
+        while request.is_word(end + 1) && is_latin_word(request.word(end + 1)) && !request.is_consumed(end + 1) {
+            end += 1;
+        }
+        // "mikasa v200w": a name and a model number.
+        // "New Balance 574": a two-word name, and maybe its model.
+        let name_end = if starts_a_name(request, index) { index + 1 } else { index };
+        // "type-c 20w": a power, a voltage or a capacity is no model.
+        let measure = |word: &str| {
+            let digits = word.trim_end_matches(|character: char| character.is_ascii_alphabetic());
+            !digits.is_empty()
+                && digits.chars().all(|character| character.is_ascii_digit() || character == '.')
+                && matches!(
+                    word.get(digits.len()..),
+                    Some("w" | "v" | "a" | "mah" | "gb" | "tb" | "mm" | "cm" | "hz" | "k" | "ml" | "l" | "kg" | "g")
+                )
+        };
+        let with_model = end == name_end + 1
+            && request.word(end).chars().any(|character| character.is_ascii_digit())
+            && !measure(request.word(end));
+        let lone = (end == name_end || with_model) && is_alphabetic_latin(request.word(index));
+        let before = request.word_before(index, 1);
+        let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");
+        let is_named = |at: usize| named.get(at).copied().unwrap_or(false);
+        // "pampers premium care": Latin words right after a named brand
+        // are its product line, not another brand.
+        let mut back = index;
+        while back > 0 && !is_named(back - 1) && request.is_word(back - 1) && is_latin_word(request.word(back - 1)) {
+            back -= 1;
+        }
+        let next_to_claimed = is_named(back.wrapping_sub(1)) || is_named(end + 1);
+        if lone && !after_preposition && !next_to_claimed {
+            let offered = matches!(before, "или" | "or")
+                && found.brands.last().is_some_and(|last| last.end + 2 == index && last.role == BrandRole::Chosen);
+            let role = if offered { BrandRole::Alternative } else { BrandRole::Chosen };
+            found.push(index, name_end, role);
+            if with_model
+                && let Some(last) = found.brands.last_mut()
+                && last.start == index
             {
-                push(&mut found, &mut claimed, index, index, BrandRole::Chosen);
+                last.model = Some((request.original(end, end), end));
             }
         }
+        index = end + 1;
     }
-    // Russian text: a lone Latin word is a brand ("подгузники pampers"), and
-    // "bosch или valeo" offers two.
-    if cyrillic {
-        let mut index = 0;
-        while index < request.len() {
-            if !name_like(request, index, true) {
-                index += 1;
-                continue;
-            }
-            let mut end = index;
-            while request.is_word(end + 1) && is_latin_word(request.word(end + 1)) && !request.is_consumed(end + 1) {
-                end += 1;
-            }
-            // "mikasa v200w": a name and a model number.
-            // "New Balance 574": a two-word name, and maybe its model.
-            let name_end = if starts_a_name(request, index) { index + 1 } else { index };
-            // "type-c 20w": a power, a voltage or a capacity is no model.
-            let measure = |word: &str| {
-                let digits = word.trim_end_matches(|character: char| character.is_ascii_alphabetic());
-                !digits.is_empty()
-                    && digits.chars().all(|character| character.is_ascii_digit() || character == '.')
-                    && matches!(
-                        word.get(digits.len()..),
-                        Some(
-                            "w" | "v" | "a" | "mah" | "gb" | "tb" | "mm" | "cm" | "hz" | "k" | "ml" | "l" | "kg" | "g"
-                        )
-                    )
-            };
-            let with_model = end == name_end + 1
-                && request.word(end).chars().any(|character| character.is_ascii_digit())
-                && !measure(request.word(end));
-            let lone = (end == name_end || with_model) && is_alphabetic_latin(request.word(index));
-            let before = request.word_before(index, 1);
-            let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");
-            let is_named = |at: usize| named.get(at).copied().unwrap_or(false);
-            // "pampers premium care": Latin words right after a named brand
-            // are its product line, not another brand.
-            let mut back = index;
-            while back > 0 && !is_named(back - 1) && request.is_word(back - 1) && is_latin_word(request.word(back - 1))
-            {
-                back -= 1;
-            }
-            let next_to_claimed = is_named(back.wrapping_sub(1)) || is_named(end + 1);
-            if lone && !after_preposition && !next_to_claimed {
-                let offered = matches!(before, "или" | "or")
-                    && found.last().is_some_and(|last| last.end + 2 == index && last.role == BrandRole::Chosen);
-                let role = if offered { BrandRole::Alternative } else { BrandRole::Chosen };
-                push(&mut found, &mut claimed, index, name_end, role);
-                if with_model
-                    && let Some(last) = found.last_mut()
-                    && last.start == index
-                {
-                    last.model = Some((request.original(end, end), end));
-                }
-            }
-            index = end + 1;
-        }
-    }
-    found.sort_by_key(|brand| brand.start);
-    found
 }
 
 #[cfg(test)]

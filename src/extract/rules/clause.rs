@@ -26,6 +26,7 @@
 use std::sync::LazyLock;
 
 use super::requirement::Requirement;
+use crate::facts::FactKey;
 use crate::words::class::{REQUIREMENT_WORDS, phrase_list};
 use crate::words::is_filler;
 use crate::words::text::{Request, TokenKind};
@@ -56,7 +57,7 @@ fn starts_segment(word: &str) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Became {
     /// Read into this fact field (`brand`, `color_not`, `deadline_days`, …).
-    Fact(&'static str),
+    Fact(FactKey),
     /// Kept as a must-have free-text requirement.
     Other,
     /// Kept as a nice-to-have.
@@ -72,10 +73,10 @@ impl Became {
     /// `other_optional`, `product` or `filler`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Became::Fact(field) => field,
-            Became::Other => "other",
-            Became::OtherOptional => "other_optional",
-            Became::Product => "product",
+            Became::Fact(field) => field.as_str(),
+            Became::Other => FactKey::Other.as_str(),
+            Became::OtherOptional => FactKey::OtherOptional.as_str(),
+            Became::Product => FactKey::Product.as_str(),
             Became::Filler => "filler",
         }
     }

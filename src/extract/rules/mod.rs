@@ -41,7 +41,7 @@ pub use clause::{Became, ClauseReading, Part};
 pub use vocabulary::Vocabulary;
 
 use super::{Cost, ExtractFuture, ExtractInput, ExtractedFacts, ExtractedLine, Extraction, Extractor};
-use crate::facts::FieldName;
+use crate::facts::{FactKey, FieldName, FieldRef};
 use crate::normalize::fold;
 use crate::words::size::{self, SizeMention};
 use crate::words::text::Request;
@@ -240,8 +240,8 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
             part.product.or_else(|| segment.head.map(|head| request.original(head, head)))
         };
         for field in &part.soft {
-            if FieldName::parse(field).is_some_and(FieldName::is_line_field) {
-                soft.push(format!("lines[{index}].{field}"));
+            if let Some(field) = FieldName::parse(field).filter(|field| field.is_line_field()) {
+                soft.push(FieldRef::Line { index, field }.to_string());
             }
         }
         lines.push(ExtractedLine {
@@ -376,11 +376,11 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
             let display = request.original(brand.start, brand.end + 2);
             if excluded {
                 push_distinct(&mut facts.brand_not, &display);
-                read.own(brand.start, brand.end + 2, "brand_not");
+                read.own(brand.start, brand.end + 2, FactKey::BrandNot);
             } else if facts.brand.is_none() {
                 facts.brand = Some(display);
                 mentions.push(Mention { field: FieldName::Brand, at: brand.start });
-                read.own(brand.start, brand.end + 2, "brand");
+                read.own(brand.start, brand.end + 2, FactKey::Brand);
             }
             continue;
         }
@@ -459,7 +459,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         } else if !excluded {
             facts.model = Some(model.display);
             mentions.push(Mention { field: FieldName::Model, at: model.start });
-            read.own(model.start, model.end, "model");
+            read.own(model.start, model.end, FactKey::Model);
         }
         // An excluded or one of two models is said, but no fact holds it.
         read.unused(model.start, model.end);
@@ -477,7 +477,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         request.consume(at, at);
         facts.model = Some(request.original(at, at));
         mentions.push(Mention { field: FieldName::Model, at });
-        read.own(at, at, "model");
+        read.own(at, at, FactKey::Model);
     }
     // "Samsung or LG", "lg или samsung": a word offered beside a chosen
     // brand is a brand too, even when no list holds it; the first said is
@@ -496,10 +496,10 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
             facts.brand = Some(offered);
             mentions.retain(|mention| mention.field != FieldName::Brand);
             mentions.push(Mention { field: FieldName::Brand, at });
-            read.own(at, at, "brand");
+            read.own(at, at, FactKey::Brand);
         } else {
             push_distinct(&mut facts.brand_any, &offered);
-            read.own(at, at, "brand_any");
+            read.own(at, at, FactKey::BrandAny);
         }
     }
     for brand in &brands {
@@ -531,13 +531,13 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         facts.explicit_max_cents = Some(limit.hundredths);
         facts.explicit_max_currency = limit.currency.map(str::to_owned);
         mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
-        read.own(limit.at, limit.end, "explicit_max_cents");
+        read.own(limit.at, limit.end, FactKey::ExplicitMaxCents);
     }
     if let Some(floor) = floor {
         facts.price_min_cents = Some(floor.hundredths);
         facts.price_min_currency = floor.currency.map(str::to_owned);
         mentions.push(Mention { field: FieldName::PriceMinCents, at: floor.at });
-        read.own(floor.at, floor.end, "price_min_cents");
+        read.own(floor.at, floor.end, FactKey::PriceMinCents);
     }
     // "free shipping": the order's, so not of several products (each
     // product's services stay in `other`, as its price does).
@@ -545,7 +545,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         request.consume(first, last);
         facts.free_shipping = true;
         mentions.push(Mention { field: FieldName::FreeShipping, at: first });
-        read.own(first, last, "free_shipping");
+        read.own(first, last, FactKey::FreeShipping);
     }
     // Amounts that are not the limit ("a $25 gift card").
     for (index, was) in before_money.iter().enumerate() {
@@ -559,7 +559,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     facts.deadline_days = deadline.days;
     if let Some(at) = deadline.at {
         mentions.push(Mention { field: FieldName::DeadlineDays, at });
-        read.own_run(&request, at, "deadline_days");
+        read.own_run(&request, at, FactKey::DeadlineDays);
     }
 
     let mut sizes = size::extract(&mut request);
@@ -638,14 +638,14 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
 
     for mention in &sizes {
         let field = if size_lines {
-            "lines"
+            FactKey::Lines
         } else if facts.size_label.as_deref().is_some_and(|label| fold(label) == fold(&mention.label)) {
-            "size_label"
+            FactKey::SizeLabel
         } else {
-            "size_any"
+            FactKey::SizeAny
         };
-        let held = field == "lines"
-            || (field == "size_label" && facts.size_label.is_some())
+        let held = field == FactKey::Lines
+            || (field == FactKey::SizeLabel && facts.size_label.is_some())
             || facts.size_any.iter().any(|label| fold(label) == fold(&mention.label));
         if held {
             read.own(mention.start, mention.end, field);
@@ -655,11 +655,11 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     }
     for mention in &colours {
         let field = match mention.role {
-            Role::Excluded => Some("color_not"),
+            Role::Excluded => Some(FactKey::ColorNot),
             Role::Part => None,
-            _ if colour_lines && mention.role == Role::Chosen => Some("lines"),
-            _ if facts.color.as_deref() == Some(mention.colour.as_str()) => Some("color"),
-            _ if facts.color_any.contains(&mention.colour) => Some("color_any"),
+            _ if colour_lines && mention.role == Role::Chosen => Some(FactKey::Lines),
+            _ if facts.color.as_deref() == Some(mention.colour.as_str()) => Some(FactKey::Color),
+            _ if facts.color_any.contains(&mention.colour) => Some(FactKey::ColorAny),
             _ => None,
         };
         match field {
@@ -675,9 +675,9 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     for named in brand::find(&request, &named_tokens) {
         request.consume(named.start, named.end);
         let field = match named.role {
-            brand::BrandRole::Excluded => "brand_not",
-            brand::BrandRole::Chosen if facts.brand.is_none() => "brand",
-            _ => "brand_any",
+            brand::BrandRole::Excluded => FactKey::BrandNot,
+            brand::BrandRole::Chosen if facts.brand.is_none() => FactKey::Brand,
+            _ => FactKey::BrandAny,
         };
         read.own(named.start, named.end, field);
         match named.role {
@@ -689,7 +689,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
                     && facts.model.is_none()
                 {
                     request.consume(at, at);
-                    read.own(at, at, "model");
+                    read.own(at, at, FactKey::Model);
                     facts.model = Some(model);
                     mentions.push(Mention { field: FieldName::Model, at });
                 }
@@ -707,7 +707,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     {
         facts.quantity = Some(count);
         mentions.push(Mention { field: FieldName::Quantity, at });
-        read.own(at, at, "quantity");
+        read.own(at, at, FactKey::Quantity);
     }
     // "under $15 each": the cart total is the count times that; with no count
     // the total is unknown, and a guessed limit is not a stated one.
@@ -724,7 +724,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     if let Some((level, at)) = level::extract(&request) {
         facts.level = Some(level);
         mentions.push(Mention { field: FieldName::Level, at });
-        read.own_run(&request, at, "level");
+        read.own_run(&request, at, FactKey::Level);
     }
     // "pampers premium care": right after a brand, "premium" names its
     // product line, not a wish to pay more (it stays in the person's words).
@@ -733,16 +733,16 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     if let Some((preference, at)) = price::extract(&request).filter(|(_, at)| !line_after_brand(*at)) {
         facts.price_preference = Some(preference);
         mentions.push(Mention { field: FieldName::PricePreference, at });
-        read.own(at, at, "price_preference");
+        read.own(at, at, FactKey::PricePreference);
         for (first, last) in price::phrases(&request) {
-            read.own(first, last, "price_preference");
+            read.own(first, last, FactKey::PricePreference);
         }
     }
     if let Some(at) = refund::extract(&request) {
         facts.needs_refundable = true;
         request.consume(at, at);
         mentions.push(Mention { field: FieldName::NeedsRefundable, at });
-        read.own(at, at, "needs_refundable");
+        read.own(at, at, FactKey::NeedsRefundable);
     }
     // "if not, any other", "или аналог": the brand and model are wishes.
     if request.phrase_at_any(&[
@@ -771,7 +771,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
                 .iter()
                 .any(|stem| word.starts_with(stem));
             if about_returns && let Some(slot @ None) = read.fields.get_mut(index) {
-                *slot = Some("needs_refundable");
+                *slot = Some(FactKey::NeedsRefundable);
             }
         }
     }
@@ -804,19 +804,19 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         mentions.retain(|mention| !product_fields.contains(&mention.field));
         soft.retain(|field| !product_fields.contains(field));
         read.release(&[
-            "brand",
-            "brand_any",
-            "model",
-            "color",
-            "color_any",
-            "color_not",
-            "size_label",
-            "size_any",
-            "lines",
-            "quantity",
-            "needs_refundable",
-            "level",
-            "price_preference",
+            FactKey::Brand,
+            FactKey::BrandAny,
+            FactKey::Model,
+            FactKey::Color,
+            FactKey::ColorAny,
+            FactKey::ColorNot,
+            FactKey::SizeLabel,
+            FactKey::SizeAny,
+            FactKey::Lines,
+            FactKey::Quantity,
+            FactKey::NeedsRefundable,
+            FactKey::Level,
+            FactKey::PricePreference,
         ]);
     }
     let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
@@ -836,7 +836,7 @@ struct Parsed {
 /// What the rules did with each token: the fact it was read into, or read
 /// by a rule although no fact holds it (so it must be a requirement).
 struct Reading {
-    fields: Vec<Option<&'static str>>,
+    fields: Vec<Option<FactKey>>,
     unused: Vec<bool>,
 }
 
@@ -846,7 +846,7 @@ impl Reading {
     }
 
     /// Marks `start..=end` as read into `field`, where not already marked.
-    fn own(&mut self, start: usize, end: usize, field: &'static str) {
+    fn own(&mut self, start: usize, end: usize, field: FactKey) {
         for index in start..=end {
             if let Some(slot) = self.fields.get_mut(index)
                 && slot.is_none()
@@ -861,8 +861,8 @@ impl Reading {
 
     /// Marks the run of claimed words around `at` in its clause (for rules
     /// that report only where their mention is: "within 3 days").
-    fn own_run(&mut self, request: &Request, at: usize, field: &'static str) {
-        let open = |index: usize, fields: &[Option<&'static str>]| {
+    fn own_run(&mut self, request: &Request, at: usize, field: FactKey) {
+        let open = |index: usize, fields: &[Option<FactKey>]| {
             request.is_consumed(index)
                 && request.is_word(index)
                 && request.same_clause(index, at)
@@ -887,11 +887,11 @@ impl Reading {
         let snapshot = self.fields.clone();
         for (at, field) in snapshot.iter().enumerate() {
             let Some(field) = *field else { continue };
-            let takes = |index: usize, fields: &[Option<&'static str>]| {
+            let takes = |index: usize, fields: &[Option<FactKey>]| {
                 request.is_word(index)
                     && request.same_clause(index, at)
                     && fields.get(index).copied().flatten().is_none()
-                    && (field == "needs_refundable" || is_cue_word(request.word(index)))
+                    && (field == FactKey::NeedsRefundable || is_cue_word(request.word(index)))
             };
             // Filler is taken only on the way to a cue word beyond it, so
             // "show me black" gives "black" alone to the colour.
@@ -899,7 +899,7 @@ impl Reading {
             let mut index = at;
             while index > 0 && takes(index - 1, &self.fields) {
                 index -= 1;
-                if field == "needs_refundable" || is_strong_cue(request.word(index), field) {
+                if field == FactKey::NeedsRefundable || is_strong_cue(request.word(index), field) {
                     reach = index;
                 }
             }
@@ -908,7 +908,7 @@ impl Reading {
             let mut index = at;
             while takes(index + 1, &self.fields) {
                 index += 1;
-                if field == "needs_refundable" || is_strong_cue(request.word(index), field) {
+                if field == FactKey::NeedsRefundable || is_strong_cue(request.word(index), field) {
                     reach = index;
                 }
             }
@@ -929,7 +929,7 @@ impl Reading {
 
     /// Facts dropped after reading (of several products): their words
     /// become requirements.
-    fn release(&mut self, fields: &[&str]) {
+    fn release(&mut self, fields: &[FactKey]) {
         for (slot, unused) in self.fields.iter_mut().zip(self.unused.iter_mut()) {
             if slot.is_some_and(|field| fields.contains(&field)) {
                 *slot = None;
@@ -949,24 +949,24 @@ impl Reading {
 /// Words that introduce or close a fact, and the function words between
 /// them. A fact takes those next to it (`Reading::extend_over_cues`).
 fn is_cue_word(word: &str) -> bool {
-    is_strong_cue(word, "quantity") || crate::words::is_filler(word)
+    is_strong_cue(word, FactKey::Quantity) || crate::words::is_filler(word)
 }
 
 /// Limit, deadline, exclusion, refund, size, colour and count words.
-fn is_strong_cue(word: &str, field: &str) -> bool {
-    (count::is_counting_noun(word) && matches!(field, "quantity" | "lines"))
+fn is_strong_cue(word: &str, field: FactKey) -> bool {
+    (count::is_counting_noun(word) && matches!(field, FactKey::Quantity | FactKey::Lines))
         || crate::words::class::SEGMENT_WORDS.has_mark(word, "strong-cue")
 }
 
 /// The fact field a catalog brand mention ended in.
-fn brand_field(facts: &ExtractedFacts, display: &str) -> Option<&'static str> {
+fn brand_field(facts: &ExtractedFacts, display: &str) -> Option<FactKey> {
     let same = |value: &String| fold(value) == fold(display);
     if facts.brand_not.iter().any(same) {
-        Some("brand_not")
+        Some(FactKey::BrandNot)
     } else if facts.brand.as_ref().is_some_and(same) {
-        Some("brand")
+        Some(FactKey::Brand)
     } else if facts.brand_any.iter().any(same) {
-        Some("brand_any")
+        Some(FactKey::BrandAny)
     } else {
         None
     }
