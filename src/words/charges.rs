@@ -242,9 +242,10 @@ pub struct Recurring {
 pub fn recurring(text: &str) -> Option<Recurring> {
     let tokens = tokens(text);
     let not_after = |end: usize| tokens.get(end).is_some_and(|word| word_has_mark(word, "not-after"));
-    let clauses = clause_starts(text, &tokens);
+    // Cut into clauses only when a phrase is found: most texts hold none.
+    let clauses = std::cell::OnceCell::new();
     let aside = |start: usize| {
-        let clause = clauses.get(start).copied().unwrap_or(0);
+        let clause = clauses.get_or_init(|| clause_starts(text, &tokens)).get(start).copied().unwrap_or(0);
         let after_negation = if tokens.get(clause).is_some_and(|word| NEGATIONS.has_mark(word, "charges")) {
             clause + 1
         } else {
@@ -289,7 +290,8 @@ fn clause_starts(text: &str, tokens: &[String]) -> Vec<usize> {
     let mut starts = Vec::with_capacity(spans.len());
     let mut current = 0;
     for (index, (from, _)) in spans.iter().enumerate() {
-        let gap = index.checked_sub(1).map_or("", |before| &text[spans[before].1..*from]);
+        // Tokens of one run share its span: no gap between them.
+        let gap = index.checked_sub(1).and_then(|before| text.get(spans[before].1..*from)).unwrap_or("");
         if gap.chars().any(|character| matches!(character, '(' | ')' | '[' | ']' | ',' | ';' | ':' | '—' | '–'))
             || gap.contains(" - ")
         {
@@ -727,6 +729,12 @@ mod tests {
             "Картридж HP 123 (не для использования с подпиской Instant Ink)",
         ] {
             assert_eq!(recurring(product), None, "{product}");
+        }
+        // A run of letters folded into several words has no gap inside it.
+        for odd in
+            ["\u{a5e}a subscription", "\u{10780}\u{fe72} then 5 month", "(\u{a5e}a) not for use with a subscription"]
+        {
+            let _ = recurring(odd);
         }
         // An aside in another clause takes nothing back.
         assert!(recurring("Ink, Subscribe & Save (compatible with HP printers)").is_some());
