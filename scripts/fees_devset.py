@@ -570,9 +570,224 @@ def lookalikes():
     return rows
 
 
+def ap2(items, currency, merchant, total=None, decimals=2):
+    """An AP2 CartMandate: each display item (label, amount in currency
+    units; a part of the total such as "Shipping" or a negative "Discount"
+    among them), and the payment request's total (the display items' sum
+    unless given)."""
+    value = lambda amount: f"{amount:.{decimals}f}"
+    if total is None:
+        total = round(sum(amount for _, amount in items), decimals)
+    return {"contents": {"merchant_name": merchant, "payment_request": {"details": {
+        "display_items": [{"label": label, "amount": {"currency": currency, "value": value(amount)}} for label, amount in items],
+        "total": {"label": "Total", "amount": {"currency": currency, "value": value(total)}},
+    }}}}
+
+
+def zero_decimals(cart):
+    """A UCP or ACP checkout built in currency units, for a currency with no
+    minor unit (JPY): its amounts are the units themselves."""
+    for line in cart["line_items"]:
+        if "unit_amount" in line:
+            line["unit_amount"] //= 100
+        else:
+            line["item"]["price"] //= 100
+    for total in cart["totals"]:
+        total["amount"] //= 100
+    return cart
+
+
+# Look-alikes, second file (open): written on 2026-12-03 by the third
+# session on issue 29, after the held-out clean carts stayed short (22/25),
+# from the held-out half's description in datasets/fees/README.md and the
+# open half's kinds only (no held-out row, nor the held-out part of this
+# script, was read), and before any rule was changed for them. Clean
+# checkouts of every kind in every shape (ACP, UCP, AP2 CartMandate, flat),
+# English and Russian, USD, EUR, GBP, CAD, AUD, JPY and RUB: items whose
+# names merely hold a recurring, add-on or fee word, totals that add up with
+# tax, discounts, shipping and rounding, recurring deliveries and add-ons
+# asked in other words; and problems worded unusually (a fee in another
+# word, a renewing trial without "free trial", a total a cent or a rouble
+# off), which must still be asked about.
+def lookalikes2():
+    h = "lookalikes2"
+    rows = []
+    T = lambda number, problem, form, language, request, cart, fx=None: row(h, "total", number, problem, form, language, request, cart, fx)
+    rows += [
+        T(1, False, "acp", "en", "Sony WH-1000XM5 headphones under $400",
+          priced("acp", [("Sony WH-1000XM5 Wireless Noise Canceling Headphones, Black", 348.0, 1)], "USD",
+                 [("fulfillment", "Free Standard Shipping", 0.0), ("tax", "State tax", 22.19), ("tax", "City tax", 8.7)])),
+        T(2, False, "ucp", "en", "a Technivorm Moccamaster coffee maker under 300 euros",
+          priced("ucp", [("Technivorm Moccamaster KBG Select Coffee Maker, Black", 269.0, 1)], "EUR",
+                 [("fulfillment", "Versand (DHL)", 5.9)])),
+        T(3, False, "ap2", "en", "a Garmin Forerunner 265 running watch under $500",
+          ap2([("Garmin Forerunner 265 Running Smartwatch, Black", 449.99), ("Shipping", 0.0), ("Estimated tax", 37.12)],
+              "USD", "Garmin")),
+        T(4, False, "ap2", "ru", "электрическая зубная щётка Oral-B iO 4 до 12 000 ₽",
+          ap2([("Электрическая зубная щётка Oral-B iO 4, черная", 8990.0), ("Доставка", 299.0), ("Скидка по промокоду", -500.0)],
+              "RUB", "Ozon")),
+        T(5, False, "flat", "en", "Dr. Martens 1460 boots in black under £180",
+          flat_each([("Dr. Martens 1460 Smooth Leather Lace Up Boots, Black", 169.0, 1)], "GBP", shipping=[4.95])),
+        T(6, False, "flat", "ru", "две пачки подгузников Pampers Premium Care 4 до 4000 рублей",
+          flat_each([("Подгузники Pampers Premium Care 4, 52 шт", 1699.0, 2)], "RUB", shipping=[199.0])),
+        T(7, False, "acp", "en", "a Lululemon yoga mat under 150 CAD",
+          priced("acp", [("lululemon The Mat 5mm, Black", 128.0, 1)], "CAD", [("tax", "HST (13%)", 16.64)])),
+        T(8, False, "ucp", "en", "two Stanley Quencher tumblers under $90",
+          priced("ucp", [("Stanley Quencher H2.0 FlowState Tumbler, 40 oz", 45.0, 2)], "USD",
+                 [("items_discount", "Buy 2, save 15%", 13.5), ("tax", "Sales tax", 6.12)], base=True)),
+        T(9, False, "acp", "ru", "три пачки кофе Lavazza Qualità Oro до 4500 рублей",
+          priced("acp", [("Кофе молотый Lavazza Qualità Oro, 250 г", 1399.0, 3)], "RUB", [("discount", "Скидка 5%", 209.85)])),
+        T(10, False, "ucp", "en", "three Burt's Bees lip balms under $15",
+          priced("ucp", [("Burt's Bees Beeswax Lip Balm, 0.15 oz", 4.49, 3)], "USD",
+                 [("discount", "Buy 2, get 1 free", 4.49), ("tax", "Tax", 0.72)])),
+        T(11, False, "ap2", "en", "a Bose SoundLink Flex speaker under €150",
+          ap2([("Bose SoundLink Flex Bluetooth Speaker, Blue Dusk", 149.95), ("Discount (WELCOME10)", -15.0), ("Shipping", 4.99)],
+              "EUR", "Bose")),
+        T(12, False, "flat", "en", "a Hamilton Beach blender under $60",
+          flat_each([("Hamilton Beach Power Elite Blender, 40 oz", 39.99, 1)], "USD", shipping=[5.99], tax=3.68)),
+        T(13, False, "acp", "en", "a Fitbit Charge 6 for no more than $160",
+          priced("acp", [("Fitbit Charge 6 Fitness Tracker, Obsidian", 149.95, 1)], "USD", [("tax", "Tax", 10.05)])),
+        T(14, False, "acp", "en", "a Zojirushi rice cooker under ¥30,000",
+          zero_decimals(priced("acp", [("Zojirushi NS-TSC10 Micom Rice Cooker, 5.5 cup", 24800.0, 1)], "JPY",
+                               [("tax", "Consumption tax (10%)", 2480.0)]))),
+        T(15, False, "ucp", "ru", "мультиварка Redmond до 10 тысяч рублей",
+          priced("ucp", [("Мультиварка Redmond RMC-M90, 5 л", 7490.0, 1)], "RUB",
+                 [("fulfillment", "Самовывоз из пункта выдачи", 0.0), ("tax", "НДС (включён)", 0.0)])),
+        T(16, False, "ap2", "en", "a Le Creuset stovetop kettle under £120",
+          ap2([("Le Creuset Traditional Stovetop Kettle, 2.1L, Volcanic", 99.0), ("Delivery", 3.95)], "GBP", "John Lewis")),
+        T(17, False, "ucp", "en", "a Breville milk frother under 200 AUD",
+          priced("ucp", [("Breville the Milk Cafe Frother", 179.95, 1)], "AUD",
+                 [("discount", "Member discount", 10.0), ("fulfillment", "Shipping", 9.95)])),
+        T(18, False, "flat", "ru", "кроссовки Adidas Samba до 120 евро",
+          flat_each([("Кроссовки Adidas Samba OG, белые", 110.0, 1)], "EUR", shipping=[0.0])),
+        T(19, True, "ap2", "en", "a Garmin Forerunner 265 running watch under $480",
+          ap2([("Garmin Forerunner 265 Running Smartwatch, Black", 449.99), ("Shipping", 0.0), ("Estimated tax", 37.12)],
+              "USD", "Garmin")),
+        T(20, True, "ucp", "en", "a Technivorm Moccamaster coffee maker under 300 euros",
+          priced("ucp", [("Technivorm Moccamaster KBG Select Coffee Maker, Black", 269.0, 1)], "EUR",
+                 [("fulfillment", "Versand (DHL)", 5.9)], extra=0.01)),
+        T(21, True, "acp", "ru", "три пачки кофе Lavazza Qualità Oro до 4500 рублей",
+          priced("acp", [("Кофе молотый Lavazza Qualità Oro, 250 г", 1399.0, 3)], "RUB", [("discount", "Скидка 5%", 209.85)],
+                 extra=1.0)),
+    ]
+    R = lambda number, problem, form, language, request, cart: row(h, "recurring", number, problem, form, language, request, cart)
+    rows += [
+        R(1, False, "acp", "en", "a monthly pill organizer",
+          checkout("acp", [("Sukuos Monthly Pill Organizer, 31 Day, Large Compartments", 15.99, 1)], "USD")),
+        R(2, False, "ucp", "en", "The Economist, yearly digital subscription",
+          checkout("ucp", [("The Economist Digital, 12-month subscription, renews annually", 189.0, 1)], "USD")),
+        R(3, False, "flat", "en", "Purina Pro Plan dog food, delivered every six weeks",
+          flat_each([("Purina Pro Plan Adult Sensitive Skin & Stomach Dog Food, 30 lb - Autoship every 6 weeks", 71.48, 1)], "USD")),
+        R(4, False, "ap2", "en", "an Xbox Game Pass Ultimate 3-month code",
+          ap2([("Xbox Game Pass Ultimate, 3 Month Membership, digital code (does not renew)", 50.99)], "USD", "Microsoft Store")),
+        R(5, False, "acp", "ru", "ежеквартальная доставка фильтров Brita Maxtra",
+          checkout("acp", [("Картриджи Brita Maxtra Pro, 3 шт — подписка, доставка раз в 3 месяца", 1590.0, 1)], "RUB")),
+        R(6, False, "ucp", "ru", "Яндекс Плюс, подписка на 3 месяца",
+          checkout("ucp", [("Подписка Яндекс Плюс на 3 месяца, автопродление каждые 3 месяца", 1197.0, 1)], "RUB")),
+        R(7, False, "flat", "en", "a Spotify Premium 12-month gift card",
+          flat_each([("Spotify Premium 12-Month Gift Card, prepaid, no automatic renewal", 119.88, 1)], "USD")),
+        R(8, False, "acp", "en", "a HelloFresh meal kit every other week",
+          checkout("acp", [("HelloFresh Classic Box, 3 meals for 2 people - ships every 2 weeks, skip or cancel anytime", 71.94, 1)], "USD")),
+        R(9, False, "ucp", "en", "a 2027 weekly desk calendar",
+          checkout("ucp", [("AT-A-GLANCE 2027 Weekly Desk Calendar, 12 months", 12.49, 1)], "USD")),
+        R(10, False, "ap2", "ru", "ежедневник на 2027 год",
+          ap2([("Ежедневник датированный на 2027 год, А5, 12 месяцев", 890.0)], "RUB", "Читай-город")),
+        R(11, False, "acp", "en", "Crest 3D Whitestrips",
+          checkout("acp", [("Crest 3D Whitestrips Professional Effects, 20 treatments + Free Trial Size Toothpaste", 45.99, 1)], "USD")),
+        R(12, False, "flat", "en", "an HP 67XL black ink cartridge",
+          flat_each([("HP 67XL Black High-yield Ink Cartridge (not for use with HP Instant Ink subscription)", 34.89, 1)], "USD")),
+        R(13, False, "ucp", "en", "Seventh Generation dish soap, subscribe and save",
+          checkout("ucp", [("Seventh Generation Dish Liquid Soap, 3 pack - Subscribe & Save, ships every 2 months", 11.97, 1)], "USD")),
+        R(14, False, "acp", "ru", "пробник духов Chanel Chance",
+          checkout("acp", [("Chanel Chance Eau Tendre, пробный флакон 2 мл", 490.0, 1)], "RUB")),
+        R(15, False, "ap2", "en", "a $50 Netflix gift card",
+          ap2([("Netflix Gift Card $50 - no subscription required", 50.0)], "USD", "Target")),
+        R(16, False, "flat", "ru", "корм для кошек Purina ONE, автодоставка каждый месяц",
+          flat_each([("Корм Purina ONE для стерилизованных кошек, 3 кг — автодоставка ежемесячно", 1590.0, 1)], "RUB")),
+        R(17, True, "acp", "en", "the Project Hail Mary audiobook",
+          checkout("acp", [("Project Hail Mary (Audiobook) with Audible Premium Plus: 30 days free, then $14.95 a month", 0.0, 1)], "USD")),
+        R(18, True, "ucp", "ru", "фитнес-браслет Xiaomi Smart Band 9",
+          checkout("ucp", [("Фитнес-браслет Xiaomi Smart Band 9 + Mi Fitness Premium: 3 месяца бесплатно, далее 299 ₽ в месяц", 3990.0, 1)], "RUB")),
+        R(19, True, "flat", "en", "a Ring Video Doorbell",
+          flat_each([("Ring Video Doorbell (2nd Gen) + Ring Protect Basic, first month on us, then $4.99/mo", 59.99, 1)], "USD")),
+        R(20, True, "ap2", "en", "a box of Nespresso Vertuo pods",
+          ap2([("Nespresso Vertuo Variety Pack, 30 pods - ships every 4 weeks until cancelled", 37.5)], "USD", "Nespresso")),
+        R(21, True, "acp", "en", "Philips Sonicare brush heads",
+          checkout("acp", [("Philips Sonicare C3 Premium Plaque Control Brush Heads, 4 pack - replenished every 3 months", 39.96, 1)], "USD")),
+    ]
+    F = lambda number, problem, form, language, request, cart: row(h, "fee", number, problem, form, language, request, cart)
+    rows += [
+        F(1, False, "ap2", "en", "4x6 shipping labels, 500 pack, under $30",
+          ap2([("Avery 4x6 Shipping Labels, 500 pack", 24.99), ("Estimated tax", 2.06)], "USD", "Staples")),
+        F(2, False, "acp", "en", "TurboTax Deluxe 2026",
+          priced("acp", [("TurboTax Deluxe 2026 Tax Software, Federal + State, PC/Mac Download", 79.99, 1)], "USD",
+                 [("tax", "Sales tax", 6.4)])),
+        F(3, False, "ucp", "ru", "термосумка для доставки еды",
+          priced("ucp", [("Термосумка для доставки еды, 40 л", 1990.0, 1)], "RUB", [("fulfillment", "Доставка", 0.0)])),
+        F(4, False, "flat", "en", "a Logitech C920 webcam, no hidden fees",
+          [{"name": "Logitech C920 HD Pro Webcam", "price": 59.99, "currency": "USD", "quantity": 1, "tax": 4.8,
+            "fees": [{"name": "Service fee", "amount": 0.0}]}]),
+        F(5, False, "acp", "ru", "наушники Sony WF-1000XM5, без скрытых платежей",
+          priced("acp", [("Беспроводные наушники Sony WF-1000XM5, черные", 24990.0, 1)], "RUB",
+                 [("fulfillment", "Бесплатная доставка", 0.0), ("tax", "НДС 20% (включён в цену)", 0.0)])),
+        F(6, False, "acp", "en", "a Domino's large pepperoni pizza under $25",
+          priced("acp", [("Domino's Large Hand Tossed Pepperoni Pizza", 16.99, 1)], "USD",
+                 [("fee", "Delivery service charge", 3.99), ("tax", "Tax", 1.68)])),
+        F(7, True, "acp", "en", "a Domino's large pepperoni pizza under $20",
+          priced("acp", [("Domino's Large Hand Tossed Pepperoni Pizza", 16.99, 1)], "USD",
+                 [("fee", "Delivery service charge", 3.99)])),
+        F(8, True, "flat", "en", "Apple AirPods Pro 2, no extra charges",
+          [{"name": "Apple AirPods Pro 2 with USB-C Charging Case", "price": 199.0, "currency": "USD", "quantity": 1,
+            "fees": [{"name": "Card processing surcharge", "amount": 2.49}]}]),
+        F(9, True, "ap2", "ru", "наушники JBL Tune 520BT до 4000 рублей, без комиссий",
+          ap2([("Наушники JBL Tune 520BT, черные", 3490.0), ("Сбор за обработку заказа", 99.0)], "RUB", "М.Видео")),
+    ]
+    A = lambda number, problem, form, language, request, cart: row(h, "addon", number, problem, form, language, request, cart)
+    rows += [
+        A(1, False, "acp", "en", "a Samsung Galaxy S24 with accidental damage coverage",
+          checkout("acp", [("Samsung Galaxy S24 128GB, Onyx Black", 799.99, 1), ("Asurion 2-Year Accidental Damage Protection Plan", 129.0, 1)], "USD")),
+        A(2, False, "ucp", "ru", "кофеварка Bosch, упакуйте в подарок",
+          checkout("ucp", [("Кофеварка Bosch TKA6A041", 4990.0, 1), ("Подарочная упаковка", 250.0, 1)], "RUB")),
+        A(3, False, "flat", "en", "a Weber Spirit grill, with insured shipping",
+          flat_each([("Weber Spirit II E-310 Gas Grill, Black", 549.0, 1), ("Shipping insurance", 7.99, 1)], "USD")),
+        A(4, False, "ap2", "en", "a Kindle Paperwhite, and round up my order for charity",
+          ap2([("Kindle Paperwhite 16GB, Black", 149.99), ("Round-up donation", 0.01)], "USD", "Amazon")),
+        A(5, False, "acp", "en", "Q-tips cotton swabs, 500 count",
+          checkout("acp", [("Q-tips Cotton Swabs, 500 count", 5.49, 1)], "USD")),
+        A(6, False, "ucp", "en", "The Tipping Point by Malcolm Gladwell, paperback",
+          checkout("ucp", [("The Tipping Point: How Little Things Can Make a Big Difference, Malcolm Gladwell, paperback", 12.99, 1)], "USD")),
+        A(7, False, "flat", "ru", "рулон подарочной упаковочной бумаги",
+          flat_each([("Бумага упаковочная подарочная, рулон 70 × 200 см", 190.0, 1)], "RUB")),
+        A(8, False, "acp", "en", "a Canon EOS R50 with a 3-year warranty",
+          checkout("acp", [("Canon EOS R50 Mirrorless Camera with RF-S 18-45mm Lens", 799.0, 1), ("3-Year Extended Warranty for Cameras", 89.0, 1)], "USD")),
+        A(9, False, "ucp", "en", "a Ninja air fryer, and leave a $5 tip for the courier",
+          checkout("ucp", [("Ninja AF101 Air Fryer, 4 qt", 89.99, 1), ("Courier tip", 5.0, 1)], "USD")),
+        A(10, False, "ap2", "ru", "смартфон Xiaomi Redmi Note 13 с защитой от поломки",
+          ap2([("Смартфон Xiaomi Redmi Note 13 8/256 ГБ", 21990.0), ("Страховка от поломки и кражи на 1 год", 1990.0)], "RUB", "DNS")),
+        A(11, False, "flat", "en", "a YETI cooler with gift wrapping, and a $2 donation to The Ocean Cleanup",
+          flat_each([("YETI Tundra 45 Hard Cooler, White", 325.0, 1), ("Gift wrapping", 5.0, 1), ("Donation to The Ocean Cleanup", 2.0, 1)], "USD")),
+        A(12, False, "acp", "en", "Apple Pencil replacement tips, 4 pack",
+          checkout("acp", [("Apple Pencil Tips, 4 pack", 19.0, 1)], "USD")),
+        A(13, False, "ucp", "en", "a Brother laser printer with a 2-year protection plan",
+          checkout("ucp", [("Brother HL-L2350DW Monochrome Laser Printer", 119.99, 1), ("2-Year Protection Plan", 19.99, 1)], "USD")),
+        A(14, False, "ap2", "en", "a Barbour wax jacket, gift wrapped please, under £300",
+          ap2([("Barbour Bedale Wax Jacket, Olive", 279.0), ("Gift wrap", 5.0)], "GBP", "Barbour")),
+        A(15, False, "flat", "en", "AppleCare+ for MacBook Air M3",
+          flat_each([("AppleCare+ for MacBook Air (M3), 3 years", 219.0, 1)], "USD")),
+        A(16, False, "acp", "ru", "чай Greenfield в подарочной коробке",
+          checkout("acp", [("Чай Greenfield, подарочный набор в коробке, 120 пакетиков", 990.0, 1)], "RUB")),
+        A(17, True, "ucp", "en", "a Samsung Galaxy S24",
+          checkout("ucp", [("Samsung Galaxy S24 128GB, Onyx Black", 799.99, 1), ("Worry-Free Guarantee, 2 years", 79.0, 1)], "USD")),
+        A(18, True, "acp", "ru", "пылесос Dyson V8",
+          checkout("acp", [("Пылесос Dyson V8 Absolute", 29990.0, 1), ("Дополнительная гарантия 2 года", 2490.0, 1)], "RUB")),
+    ]
+    return rows
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
-    for name, rows in (("heldout", heldout()), ("open", open_half()), ("lookalikes", lookalikes())):
+    for name, rows in (("heldout", heldout()), ("open", open_half()), ("lookalikes", lookalikes()),
+                        ("lookalikes2", lookalikes2())):
         with open(os.path.join(HERE, f"{name}.jsonl"), "w", encoding="utf-8") as out:
             for value in rows:
                 out.write(json.dumps(value, ensure_ascii=False, sort_keys=True) + "\n")

@@ -138,9 +138,12 @@ enum ChargesWish {
 /// month", "weekly delivery", "year" of "a subscription for a year"),
 /// against the cart as paid and what the whole request asks (`asked`):
 /// met when the cart holds an add-on of a kind asked for, or an item whose
-/// charge recurs with the period asked (or none named). `None` for any
-/// other must, or one the cart does not meet (then it is read as any
-/// requirement).
+/// charge recurs with the period asked (or none named). A must of charges'
+/// words and the words of such a line is met by it too ("2 donation to The
+/// Ocean Cleanup" by "Donation to The Ocean Cleanup", "yearly digital
+/// subscription" by "The Economist Digital, 12-month subscription, renews
+/// annually": `words::charges::said_beside`). `None` for any other must,
+/// or one the cart does not meet (then it is read as any requirement).
 fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<ChargesWish> {
     let own = charges::asked(text);
     if own.no_extra_charges {
@@ -155,26 +158,37 @@ fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<Char
     let mut wanted = asked.clone();
     wanted.addon_kinds.extend(own.addon_kinds);
     wanted.recurring = wanted.recurring.or(own.recurring);
-    match charges::speaks_of(text)? {
-        charges::Speaks::Addon => whole.entries.iter().find_map(|entry| {
-            let found = entry.item.name.as_deref().and_then(charges::addon)?;
-            charges::addon_asked(&found, &wanted)
-                .then(|| ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item: ItemName::of(&entry.item) }))
-        }),
-        charges::Speaks::Recurring => {
-            let period = wanted.recurring?;
-            whole.entries.iter().find_map(|entry| {
-                let found = super::recurring::of_item(&entry.item)?;
-                let agrees = match (period, found.period) {
-                    (Some(wanted), Some(found)) => wanted == found,
-                    _ => true,
-                };
-                agrees.then(|| {
-                    ChargesWish::Met(Message::RecurringMet { text: text.to_owned(), item: ItemName::of(&entry.item) })
-                })
-            })
-        }
+    let speaks = charges::speaks_of(text);
+    let names: Vec<Option<&str>> = whole.entries.iter().map(|entry| entry.item.name.as_deref()).collect();
+    let addon_lines: Vec<usize> = (0..names.len())
+        .filter(|at| names[*at].and_then(charges::addon).is_some_and(|found| charges::addon_asked(&found, &wanted)))
+        .collect();
+    let products: Vec<String> = (0..names.len())
+        .filter(|at| !addon_lines.contains(at))
+        .filter_map(|at| names[at])
+        .flat_map(charges::tokens)
+        .collect();
+    if let Some(at) = addon_lines.iter().copied().find(|at| {
+        speaks == Some(charges::Speaks::Addon)
+            || names[*at].is_some_and(|name| charges::said_beside(text, charges::Speaks::Addon, name, &products))
+    }) {
+        let item = ItemName::of(&whole.entries[at].item);
+        return Some(ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item }));
     }
+    let period = wanted.recurring?;
+    whole.entries.iter().find_map(|entry| {
+        let found = super::recurring::of_item(&entry.item)?;
+        let agrees = match (period, found.period) {
+            (Some(wanted), Some(found)) => wanted == found,
+            _ => true,
+        };
+        let says = speaks == Some(charges::Speaks::Recurring)
+            || super::recurring::texts(&entry.item)
+                .iter()
+                .any(|line| charges::said_beside(text, charges::Speaks::Recurring, line, &[]));
+        (agrees && says)
+            .then(|| ChargesWish::Met(Message::RecurringMet { text: text.to_owned(), item: ItemName::of(&entry.item) }))
+    })
 }
 
 /// The entries a requirement speaks of. `Facts::other` names no line, so
@@ -374,5 +388,35 @@ mod tests {
         let fee = Cart { charges: whole.charges.clone(), ..goods.clone() };
         let found = findings(&facts, &goods, &fee, &rules, CheckPolicy::Words);
         assert_eq!((found.len(), found[0].code, found[0].severity), (1, Code::Other, Severity::Block));
+    }
+
+    #[test]
+    fn issue_29_a_must_of_charges_words_and_the_line_s_own_words_is_met_by_that_line() {
+        use crate::words::charges::asked;
+        let severity = |request: &str, must: &str, names: &[&str]| {
+            let facts = Facts { other: vec![must.into()], asked: asked(request), ..Facts::default() };
+            let rules = SeverityRules::new(&facts);
+            let whole = cart(names.iter().map(|name| item(name, &[])).collect());
+            let goods = cart(vec![item(names[0], &[])]);
+            findings(&facts, &goods, &whole, &rules, CheckPolicy::Words)[0].severity
+        };
+        let cooler = "YETI Tundra 45 Hard Cooler, White";
+        let request = "a YETI cooler and a $2 donation to The Ocean Cleanup";
+        let donation = ["Donation to The Ocean Cleanup"];
+        assert_eq!(severity(request, "2 donation to The Ocean Cleanup", &[cooler, donation[0]]), Severity::Warn);
+        assert_eq!(
+            severity("кофемашина и пожертвование в фонд", "фонд", &["Кофемашина DeLonghi", "Пожертвование в фонд"]),
+            Severity::Warn
+        );
+        // Not asked, or a word a product says as well: read as any requirement.
+        assert_eq!(severity("a YETI cooler", "Ocean Cleanup", &[cooler, donation[0]]), Severity::Block);
+        let tv = "Samsung TV 50 inch";
+        let plan = "Protection Plan for 55 inch TVs";
+        assert_eq!(severity("a TV with a protection plan", "55 inch", &[tv, plan]), Severity::Block);
+        // A recurrence asked in the item's other words.
+        let economist = "The Economist Digital, 12-month subscription, renews annually";
+        let request = "The Economist, yearly digital subscription";
+        assert_eq!(severity(request, "yearly digital subscription", &[economist]), Severity::Warn);
+        assert_eq!(severity(request, "print edition", &[economist]), Severity::Block);
     }
 }

@@ -14,20 +14,25 @@ use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, Message};
 use crate::words::charges::{self, Recurring};
 
-/// What the item's words say of a recurring charge, from the first of its
-/// texts that says one; the period from any of them when that one names none.
-pub fn of_item(item: &Item) -> Option<Recurring> {
+/// The item's texts its charge is read from: its name, description,
+/// category, variant options and attributes.
+pub fn texts(item: &Item) -> Vec<String> {
     let words = &item.words;
     let named = |named: &crate::cart::NamedValue| format!("{}: {}", named.name, named.value);
-    let texts: Vec<String> = item
-        .name
+    item.name
         .iter()
         .chain(words.description.iter())
         .chain(words.category.iter())
         .cloned()
         .chain(words.options.iter().map(named))
         .chain(words.attributes.iter().map(named))
-        .collect();
+        .collect()
+}
+
+/// What the item's words say of a recurring charge, from the first of its
+/// texts that says one; the period from any of them when that one names none.
+pub fn of_item(item: &Item) -> Option<Recurring> {
+    let texts = texts(item);
     let mut found = texts.iter().find_map(|text| charges::recurring(text))?;
     if found.period.is_none() {
         found.period = texts.iter().find_map(|text| charges::period(&charges::tokens(text)));

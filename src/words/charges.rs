@@ -231,18 +231,38 @@ pub struct Recurring {
 }
 
 /// Whether `text` (one of an item's texts) says its charge recurs: a
-/// recurring or trial phrase that no negation takes back and no word after
-/// it makes an option or a product ("subscription optional", "Free Trial
-/// Pack"). The period is the one such a phrase names ("renews yearly"),
-/// else the first after it, else any.
+/// recurring or trial phrase that no negation takes back, no word after it
+/// makes an option or a product ("subscription optional", "Free Trial
+/// Pack") and no `@aside` words at the start of its clause make about
+/// something else ("(not for use with HP Instant Ink subscription)"); or an
+/// amount and a period after `@then` ("30 days free, then $14.95 a month",
+/// "далее 299 ₽ в месяц"), a trial turning paid in other words. The period
+/// is the one such a phrase names ("renews yearly"), else the first after
+/// it, else any.
 pub fn recurring(text: &str) -> Option<Recurring> {
     let tokens = tokens(text);
     let not_after = |end: usize| tokens.get(end).is_some_and(|word| word_has_mark(word, "not-after"));
-    let found: Vec<(usize, usize, &Phrase, bool)> = said(&tokens, "recurring")
+    // Cut into clauses only when a phrase is found: most texts hold none.
+    let clauses = std::cell::OnceCell::new();
+    let aside = |start: usize| {
+        let clause = clauses.get_or_init(|| clause_starts(text, &tokens)).get(start).copied().unwrap_or(0);
+        let after_negation = if tokens.get(clause).is_some_and(|word| NEGATIONS.has_mark(word, "charges")) {
+            clause + 1
+        } else {
+            clause
+        };
+        occurrences(&tokens, "aside").any(|(at, length, _)| at == after_negation && at + length <= start)
+    };
+    let mut found: Vec<(usize, usize, &Phrase, bool)> = said(&tokens, "recurring")
         .map(|(start, length, phrase)| (start, length, phrase, false))
         .chain(said(&tokens, "trial").map(|(start, length, phrase)| (start, length, phrase, true)))
-        .filter(|(start, length, _, _)| !not_after(start + length))
+        .filter(|(start, length, _, _)| !not_after(start + length) && !aside(*start))
         .collect();
+    let then = said(&tokens, "then").find_map(|(start, length, phrase)| {
+        let end = then_paid(&tokens, start + length)?;
+        Some((start, end - start, phrase, true))
+    });
+    found.extend(then.filter(|(start, _, _, _)| !aside(*start)));
     let (start, length, _, trial) = *found.iter().min_by_key(|(start, _, _, _)| *start)?;
     let named = found.iter().find_map(|(_, _, phrase, _)| {
         Period::MARKS
@@ -252,6 +272,34 @@ pub fn recurring(text: &str) -> Option<Recurring> {
     });
     let period = named.or_else(|| period(&tokens[start..])).or_else(|| period(&tokens));
     Some(Recurring { said: as_written(text, &tokens, start, length), trial, period })
+}
+
+/// After a `@then` word ending at `from`: an amount (a number within two
+/// words) and then a period within four words of it ("$14.95 a month",
+/// "$4.99/mo", "299 ₽ в месяц"); the end of the period word.
+fn then_paid(tokens: &[String], from: usize) -> Option<usize> {
+    let amount = (from..tokens.len().min(from + 2)).find(|at| is_number(&tokens[*at]))?;
+    (amount + 1..tokens.len().min(amount + 5)).find(|at| period_at(tokens, *at).is_some()).map(|at| at + 1)
+}
+
+/// The index of the first token of each token's clause: a clause ends at a
+/// parenthesis, a comma, a semicolon, a colon or a dash between words.
+/// Every token is in one clause when the spans cannot be had.
+fn clause_starts(text: &str, tokens: &[String]) -> Vec<usize> {
+    let Some(spans) = spans(text) else { return vec![0; tokens.len()] };
+    let mut starts = Vec::with_capacity(spans.len());
+    let mut current = 0;
+    for (index, (from, _)) in spans.iter().enumerate() {
+        // Tokens of one run share its span: no gap between them.
+        let gap = index.checked_sub(1).and_then(|before| text.get(spans[before].1..*from)).unwrap_or("");
+        if gap.chars().any(|character| matches!(character, '(' | ')' | '[' | ']' | ',' | ';' | ':' | '—' | '–'))
+            || gap.contains(" - ")
+        {
+            current = index;
+        }
+        starts.push(current);
+    }
+    starts
 }
 
 /// An add-on line: the phrase as the line writes it, and its kinds (the
@@ -291,9 +339,13 @@ pub fn addon(name: &str) -> Option<Addon> {
             });
             lead_ok && tail_ok
         })
-        // The longest phrase at the earliest start: "gift wrapping service"
-        // over "gift wrapping".
-        .min_by_key(|(start, length, _)| (*start, usize::MAX - length))
+        // The last of a run of add-on phrases ("donation" of "Charity
+        // donation"), then the longest at the earliest start ("gift
+        // wrapping service" over "gift wrapping").
+        .min_by_key(|(start, length, _)| {
+            let another_follows = occurrences(&tokens[start + length..], "addon").any(|(at, _, _)| at == 0);
+            (another_follows, *start, usize::MAX - length)
+        })
         .map(|(start, length, phrase)| Addon { said: as_written(name, &tokens, start, length), kinds: kinds(phrase) })
 }
 
@@ -365,24 +417,6 @@ pub enum Speaks {
 /// for any other text ("premium", "school fair").
 pub fn speaks_of(text: &str) -> Option<Speaks> {
     let tokens = tokens(text);
-    let in_phrases = |word: &str, marks: &[&str]| {
-        PHRASES.iter().any(|phrase| {
-            phrase.marks.iter().any(|mark| marks.contains(&mark.as_str()))
-                && phrase.words.iter().any(|listed| word_matches(listed, word))
-        })
-    };
-    // Trial words are no heads: "free" is a wish for free shipping as often.
-    const RECURRING: [&str; 7] = ["recurring", "recurring-wish", "every", "week", "month", "quarter", "year"];
-    let addon_head = |word: &str| in_phrases(word, &["addon"]);
-    let recurring_head = |word: &str| in_phrases(word, &RECURRING);
-    let vocabulary = |word: &str| {
-        addon_head(word)
-            || recurring_head(word)
-            || word_has_mark(word, "addon-lead")
-            || word_has_mark(word, "addon-tail")
-            || count(word).is_some()
-            || super::is_filler(word)
-    };
     if tokens.is_empty() || !tokens.iter().all(|word| vocabulary(word)) {
         return None;
     }
@@ -395,6 +429,64 @@ pub fn speaks_of(text: &str) -> Option<Speaks> {
     } else {
         None
     }
+}
+
+/// Whether `text` says nothing but charges' words and the words of `line`
+/// (an add-on line asked for, or the texts of an item whose charge recurs
+/// as asked), so that the line says it: "2 donation to The Ocean Cleanup"
+/// of "Donation to The Ocean Cleanup", "фонд" of "Пожертвование в
+/// благотворительный фонд", "yearly digital subscription" of "The Economist
+/// Digital, 12-month subscription, renews annually". Of a recurrence, one
+/// word at least must be a recurring head; of an add-on, a head or a word
+/// of the line that `elsewhere` (the other lines' words) does not say, so
+/// that a product's requirement is still read against the product.
+pub fn said_beside(text: &str, speaks: Speaks, line: &str, elsewhere: &[String]) -> bool {
+    let tokens = tokens(text);
+    let line = tokens_of(line);
+    let in_line = |word: &String| line.contains(word);
+    if tokens.is_empty() || !tokens.iter().all(|word| vocabulary(word) || in_line(word)) {
+        return false;
+    }
+    match speaks {
+        Speaks::Recurring => tokens.iter().any(|word| recurring_head(word)),
+        Speaks::Addon => tokens.iter().any(|word| {
+            addon_head(word)
+                || (in_line(word)
+                    && count(word).is_none()
+                    && !super::is_filler(word)
+                    && !elsewhere.iter().any(|other| other == word))
+        }),
+    }
+}
+
+fn tokens_of(text: &str) -> std::collections::BTreeSet<String> {
+    tokens(text).into_iter().collect()
+}
+
+fn in_phrases(word: &str, marks: &[&str]) -> bool {
+    PHRASES.iter().any(|phrase| {
+        phrase.marks.iter().any(|mark| marks.contains(&mark.as_str()))
+            && phrase.words.iter().any(|listed| word_matches(listed, word))
+    })
+}
+
+fn addon_head(word: &str) -> bool {
+    in_phrases(word, &["addon"])
+}
+
+/// Trial words are no heads: "free" is a wish for free shipping as often.
+fn recurring_head(word: &str) -> bool {
+    in_phrases(word, &["recurring", "recurring-wish", "every", "week", "month", "quarter", "year"])
+}
+
+/// A word of charges: a head, an add-on's lead or tail word, a count or a filler.
+fn vocabulary(word: &str) -> bool {
+    addon_head(word)
+        || recurring_head(word)
+        || word_has_mark(word, "addon-lead")
+        || word_has_mark(word, "addon-tail")
+        || count(word).is_some()
+        || super::is_filler(word)
 }
 
 /// A part of what is paid that a payment line may be instead of a product.
@@ -545,6 +637,7 @@ mod tests {
         assert_eq!(asked("кофе Jardin, доставка каждые две недели").recurring, Some(Some(Period::Week)));
         assert_eq!(asked("фильтры Brita раз в месяц").recurring, Some(Some(Period::Month)));
         assert_eq!(asked("подписка на журнал на год").recurring, Some(Some(Period::Year)));
+        assert_eq!(asked("ежеквартальная доставка фильтров Brita").recurring, Some(Some(Period::Quarter)));
         assert_eq!(asked("кофе Jardin в зёрнах, без подписки").recurring, None);
         assert_eq!(asked("Microsoft 365, no auto-renewal").recurring, None);
         // An add-on asked in another word or form of its kind.
@@ -555,6 +648,11 @@ mod tests {
             ("the LEGO Orchid, gift-wrapped", "Gift wrapping"),
             ("a Dyson vacuum with an extended warranty", "3-Year Protection Plan by Allstate"),
             ("a sweater, with shipping insurance", "Route Package Protection"),
+            ("a Weber grill, with insured shipping", "Shipping insurance"),
+            ("a Galaxy S24 with accidental damage coverage", "Asurion 2-Year Accidental Damage Protection Plan"),
+            ("кофеварка Bosch, упакуйте в подарок", "Подарочная упаковка"),
+            ("смартфон Xiaomi с защитой от поломки", "Страховка от поломки и кражи на 1 год"),
+            ("a Kindle, and round up my order for charity", "Round-up donation"),
         ] {
             assert!(addon_asked(&addon(line).unwrap(), &asked(request)), "{request}: {line}");
         }
@@ -587,6 +685,9 @@ mod tests {
     fn a_text_of_charges_words_only_speaks_of_them() {
         for (text, speaks) in [
             ("add a $3 tip", Some(Speaks::Addon)),
+            ("leave a $5 tip", Some(Speaks::Addon)),
+            ("оставьте чаевые курьеру", Some(Speaks::Addon)),
+            ("insured shipping", Some(Speaks::Addon)),
             ("driver", Some(Speaks::Addon)),
             ("gift note", Some(Speaks::Addon)),
             ("добавьте пожертвование", Some(Speaks::Addon)),
@@ -602,5 +703,54 @@ mod tests {
         ] {
             assert_eq!(speaks_of(text), speaks, "{text}");
         }
+    }
+
+    #[test]
+    fn a_trial_turning_paid_in_other_words_and_a_subscription_of_something_else() {
+        for (text, said) in [
+            ("Project Hail Mary with Audible Premium Plus: 30 days free, then $14.95 a month", "then $14.95 a month"),
+            ("Ring Video Doorbell + Ring Protect Basic, first month on us, then $4.99/mo", "then $4.99/mo"),
+            (
+                "Xiaomi Smart Band 9 + Mi Fitness Premium: 3 месяца бесплатно, далее 299 ₽ в месяц",
+                "далее 299 ₽ в месяц",
+            ),
+        ] {
+            let found = recurring(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!((found.said.as_str(), found.trial, found.period), (said, true, Some(Period::Month)), "{text}");
+        }
+        assert_eq!(
+            recurring("Brush Heads, 4 pack - replenished every 3 months").unwrap().period,
+            Some(Period::Quarter)
+        );
+        for product in [
+            "Buy one, then get one 50% off",
+            "HP 67XL Black Ink Cartridge (not for use with HP Instant Ink subscription)",
+            "Tonerkartusche, compatible with Instant Ink subscription",
+            "Картридж HP 123 (не для использования с подпиской Instant Ink)",
+        ] {
+            assert_eq!(recurring(product), None, "{product}");
+        }
+        // A run of letters folded into several words has no gap inside it.
+        for odd in
+            ["\u{a5e}a subscription", "\u{10780}\u{fe72} then 5 month", "(\u{a5e}a) not for use with a subscription"]
+        {
+            let _ = recurring(odd);
+        }
+        // An aside in another clause takes nothing back.
+        assert!(recurring("Ink, Subscribe & Save (compatible with HP printers)").is_some());
+        assert!(recurring("No commitment subscription, cancel anytime").is_some());
+    }
+
+    #[test]
+    fn a_text_of_charges_words_and_a_line_s_words_is_said_beside_the_line() {
+        let products = tokens("YETI Tundra 45 Hard Cooler");
+        let line = "Donation to The Ocean Cleanup";
+        assert!(said_beside("2 donation to The Ocean Cleanup", Speaks::Addon, line, &products));
+        assert!(said_beside("Ocean Cleanup", Speaks::Addon, line, &products));
+        assert!(!said_beside("Ocean Cleanup, white", Speaks::Addon, line, &products));
+        assert!(!said_beside("the cooler", Speaks::Addon, "Cooler donation", &products), "a product's word");
+        let economist = "The Economist Digital, 12-month subscription, renews annually";
+        assert!(said_beside("yearly digital subscription", Speaks::Recurring, economist, &[]));
+        assert!(!said_beside("digital", Speaks::Recurring, economist, &[]), "no recurring word");
     }
 }

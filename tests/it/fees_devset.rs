@@ -78,3 +78,32 @@ fn the_look_alikes_are_open_rows_of_the_kinds_that_fell_short() {
         assert!(clean >= 20 && problems >= 3, "{kind}: {clean} clean, {problems} problems");
     }
 }
+
+#[test]
+fn the_second_look_alikes_are_open_rows_of_every_kind_and_shape() {
+    let rows = rows("lookalikes2");
+    let mut ids = BTreeSet::new();
+    for row in &rows {
+        let id = row["id"].as_str().unwrap();
+        assert!(id.starts_with("lookalikes2-") && ids.insert(id.to_owned()), "{id}");
+        assert!(KINDS.contains(&row["kind"].as_str().unwrap()), "{id}");
+        assert_eq!(row["expected"], if row["problem"] == true { "ask" } else { "proceed" }, "{id}");
+        let cart = &row["cart"];
+        match row["format"].as_str().unwrap() {
+            "flat" => assert!(cart.is_array(), "{id}"),
+            "acp" => assert!(cart["line_items"].is_array() && cart["capabilities"].is_object(), "{id}"),
+            "ucp" => assert!(cart["line_items"].is_array() && cart["ucp"].is_object(), "{id}"),
+            "ap2" => assert!(cart["contents"]["payment_request"]["details"]["display_items"].is_array(), "{id}"),
+            other => panic!("{id}: format {other}"),
+        }
+    }
+    let clean = rows.iter().filter(|row| row["problem"] == false).count();
+    assert!(clean >= 40 && rows.len() - clean >= 10, "{clean} clean of {}", rows.len());
+    for field in ["format", "language"] {
+        let seen: BTreeSet<&str> =
+            rows.iter().filter(|row| row["problem"] == false).map(|row| row[field].as_str().unwrap()).collect();
+        assert!(seen.len() > 1, "one {field} only: {seen:?}");
+    }
+    let shapes: BTreeSet<&str> = rows.iter().map(|row| row["format"].as_str().unwrap()).collect();
+    assert_eq!(shapes, BTreeSet::from(["acp", "ap2", "flat", "ucp"]));
+}
