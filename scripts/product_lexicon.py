@@ -40,6 +40,7 @@ MATERIAL_ROOTS = {"03314753": "fabric|cloth|material|textile", "04433923": "thre
                   # Street drugs are artifacts in WordNet, and their slang names are
                   # everyday words ("max", "soap", "snow"): "AirPods Max" is no drug.
                   "03253661": "drug of abuse|street drug", "03102541": "controlled substance"}
+DRUG_ROOTS = {"03253661", "03102541"}
 
 
 def main() -> None:
@@ -71,12 +72,24 @@ def main() -> None:
     for offset, (_, _, parents) in synsets.items():
         for parent in parents:
             children.setdefault(parent, []).append(offset)
-    materials, frontier = set(), list(MATERIAL_ROOTS)
+    # Every kind under a drug root goes. A kind under a fabric or a thread goes
+    # only when each of its parents does: a piece of cloth is fabric and also a
+    # piece of something, and the towels, handkerchiefs and bandanas under it are
+    # products ("Bath Towel").
+    drugs, frontier = set(), list(DRUG_ROOTS)
     while frontier:
         offset = frontier.pop()
-        if offset not in materials:
-            materials.add(offset)
+        if offset not in drugs:
+            drugs.add(offset)
             frontier.extend(children.get(offset, []))
+    materials = set(MATERIAL_ROOTS) | drugs
+    frontier = [root for root in MATERIAL_ROOTS if root not in DRUG_ROOTS]
+    while frontier:
+        offset = frontier.pop()
+        for child in children.get(offset, []):
+            if child not in materials and all(parent in materials for parent in synsets[child][2] if parent in synsets):
+                materials.add(child)
+                frontier.append(child)
     for offset in materials:
         synsets.pop(offset, None)
     commonest = {}

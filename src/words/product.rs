@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
+use super::class::PRODUCT_NOUNS;
 use crate::normalize::words;
 
 const PRODUCTS: &str = include_str!("../../extractors/lexicon/products.tsv");
@@ -71,6 +72,11 @@ pub struct Lexicon {
     /// a title or as the noun another one modifies. "Drive" is first the act
     /// of driving, so "Babolat Pure Drive" has no head; "socks" are socks.
     commonest: BTreeSet<String>,
+    /// The words of `commonest` that are there only by
+    /// [`Lexicon::add_head_words`]: they head a title, but a requested noun
+    /// right before one is not read as its mere modifier ("Collision Guards
+    /// Stickers" are guards as much as stickers).
+    listed_heads: BTreeSet<String>,
     title: TitleWords,
 }
 
@@ -89,8 +95,10 @@ pub enum LexiconError {
 static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
     // The files are embedded and parsed by this module's tests, so a failure
     // here is a build that never passed them.
-    Lexicon::parse(PRODUCTS, PRODUCTS_EXTRA, TITLE_WORDS)
-        .unwrap_or_else(|error| panic!("embedded product lexicon: {error}"))
+    let mut lexicon = Lexicon::parse(PRODUCTS, PRODUCTS_EXTRA, TITLE_WORDS)
+        .unwrap_or_else(|error| panic!("embedded product lexicon: {error}"));
+    lexicon.add_head_words(PRODUCT_NOUNS.spellings());
+    lexicon
 });
 
 /// The embedded product lexicon.
@@ -246,7 +254,26 @@ impl Lexicon {
             }
         }
         count_narrower(&mut kinds);
-        Ok(Lexicon { kinds, by_words, commonest, title: TitleWords::parse(title_words)? })
+        Ok(Lexicon {
+            kinds,
+            by_words,
+            commonest,
+            listed_heads: BTreeSet::new(),
+            title: TitleWords::parse(title_words)?,
+        })
+    }
+
+    /// Lets each of `words` head a title when the lexicon knows it as a
+    /// product in some sense, though not its commonest: the request parser's
+    /// product nouns (`extractors/words/product-nouns.txt`), which are what
+    /// shops sell by that name ("brush", "speaker", "printer", "notebook";
+    /// WordNet puts brushwood, a public speaker and a printing person first).
+    pub fn add_head_words<'w>(&mut self, words: impl Iterator<Item = &'w str>) {
+        for word in words {
+            if self.by_words.contains_key(word) && self.commonest.insert(word.to_owned()) {
+                self.listed_heads.insert(word.to_owned());
+            }
+        }
     }
 
     /// The kinds a run of folded words names, trying the word as written and
@@ -488,7 +515,12 @@ impl Lexicon {
                     // a long title has likely named the product again
                     // ("Holder for Proposal … Velvet Double Ring Box").
                     Zone::For => words_into_zone(reading, noun.start) <= FOR_REACH,
-                    Zone::Main => head.start == head.end && self.next_word(reading, noun.end) == Some(head.start),
+                    Zone::Main => {
+                        head.start == head.end
+                            && self.next_word(reading, noun.end) == Some(head.start)
+                            && !singular_forms(&reading.words[head.start])
+                                .any(|form| form.read(|form| self.listed_heads.contains(form)))
+                    }
                     Zone::With => false,
                 });
                 if !occurrences.is_empty() && modifier_only {
@@ -883,6 +915,27 @@ mod tests {
         assert!(matches!(lexicon().judge("case", "OtterBox Symmetry iPhone 15", &[], &[]), ProductMatch::Other { .. }));
         assert_eq!(lexicon().judge("case", "OtterBox Symmetry iPhone 15", &[], &symmetry), ProductMatch::Unknown);
         assert_eq!(judge("headphones", "Apple AirPods Max"), ProductMatch::Unknown, "max is no drug here");
+    }
+
+    #[test]
+    fn a_piece_of_cloth_is_a_product_though_fabric_is_not() {
+        // WordNet puts a towel under "piece of cloth", a kind of fabric and a
+        // kind of piece: only kinds under fabric alone are left out.
+        assert!(named("towel", "Cotton Bath Towel 70x140"));
+        assert!(other("running shoes", "Cotton Bath Towel"));
+        assert_eq!(judge("t-shirt", "Cotton"), ProductMatch::Unknown, "fabric is still no product");
+    }
+
+    #[test]
+    fn a_product_noun_of_the_request_parser_heads_a_title() {
+        // "Brush" is first brushwood in WordNet, "journal" a record: as the
+        // last word of a title they are the product.
+        assert!(other("shopping bag", "Kitty Makeup Brush Set 7in1"));
+        assert!(other("leather belt", "Handmade Hardbound Square Journal / Notebook"));
+        // Such a head does not make the noun before it a mere modifier.
+        assert!(!other("car door guards", "4Pcs Car Door Edge Anti Scratch Collision Guards Stickers For Nissan"));
+        // "Journal type" asks for a journal.
+        assert!(!other("journal type", "Handmade Hardbound Medium Journal / Notebook"));
     }
 
     #[test]
