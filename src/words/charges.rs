@@ -337,7 +337,14 @@ pub fn addon(name: &str) -> Option<Addon> {
                     || is_period_word(next)
                     || occurrences(&tokens[start + length..], "addon").any(|(at, _, _)| at == 0)
             });
-            lead_ok && tail_ok
+            // "Blender Protection Plan", "Product Protection Plan by
+            // Asurion": a phrase of two words or more that ends the name, or
+            // only its provider after "by", names the line whatever leads it
+            // (one word, "Pen with Rubber Tip", would not).
+            let rest = &tokens[start + length..];
+            let by_provider = *length >= 2 && rest.first().is_some_and(|word| word == "by");
+            let ends_the_name = *length >= 2 && (rest.is_empty() || by_provider);
+            (lead_ok || ends_the_name) && (tail_ok || by_provider)
         })
         // The last of a run of add-on phrases ("donation" of "Charity
         // donation"), then the longest at the earliest start ("gift
@@ -587,6 +594,10 @@ mod tests {
             ("Gift Wrapping Service", "Gift Wrapping Service"),
             ("Driver tip", "Driver tip"),
             ("Allstate Protection Plan", "Protection Plan"),
+            // A phrase of two words that ends the name, or is followed only
+            // by its provider, names the line whatever leads it.
+            ("Blender Protection Plan", "Protection Plan"),
+            ("Product Protection Plan by Asurion", "Protection Plan"),
             ("Shipping insurance", "Shipping insurance"),
             ("Round-up donation", "donation"),
             ("Подарочная упаковка", "Подарочная упаковка"),
@@ -606,6 +617,7 @@ mod tests {
             "Insurance Claim Folder Organizer",
             "Кроссовки Nike с гарантией качества",
             "Fiskars Bypass Pruning Shears, replaceable tip",
+            "Ballpoint Pen with Rubber Tip",
         ] {
             assert_eq!(addon(product), None, "{product}");
         }

@@ -232,7 +232,9 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         let product = if segment.member && !member_named {
             // "one is in English": what the reading took for the product is
             // a requirement of the member ("English"), kept in its words.
-            if let Some(said) = part.product {
+            // "another in ash blue shade": a word that names no value
+            // ("shade") is no requirement (§6).
+            if let Some(said) = part.product.filter(|said| !crate::words::requirement::is_fragment(said)) {
                 other.insert(0, said);
             }
             None
