@@ -666,6 +666,9 @@ mod tests {
         assert_eq!(met("65W", &["USB-C charger 45W"]), None);
         assert_eq!(met("5L", &["Water bottle 1.5L"]), None);
         assert_eq!(met("1,5 л", &["Бутылка 1.5 л"]).as_deref(), Some("1.5 л"));
+        assert_eq!(met("4 литра", &["Масло моторное 5W-30 синтетическое 4 л"]).as_deref(), Some("4 л"));
+        assert_eq!(met("500 grams", &["Coffee beans 500g"]).as_deref(), Some("500 g"));
+        assert_eq!(met("4 литра", &["Масло моторное 5W-30 1 л"]), None);
         assert_eq!(met("of", &["Bag of chips"]), None, "no content word: nothing to meet");
     }
 
