@@ -44,30 +44,10 @@ use serde_json::{Map, Value};
 use crate::facts::{FactKey, Facts};
 use crate::normalize::{ColourWords, Size, fold, words};
 
-/// The fields scored, in report order: guard.md §3 without `disputed`, then
-/// the dev set's extensions.
-pub const FIELDS: [FactKey; 20] = [
-    FactKey::Brand,
-    FactKey::BrandAny,
-    FactKey::BrandNot,
-    FactKey::Model,
-    FactKey::Color,
-    FactKey::ColorAny,
-    FactKey::ColorNot,
-    FactKey::SizeLabel,
-    FactKey::SizeAny,
-    FactKey::Level,
-    FactKey::PricePreference,
-    FactKey::ExplicitMaxCents,
-    FactKey::ExplicitMaxCurrency,
-    FactKey::Quantity,
-    FactKey::NeedsRefundable,
-    FactKey::DeadlineDays,
-    FactKey::Lines,
-    FactKey::Other,
-    FactKey::OtherOptional,
-    FactKey::Soft,
-];
+/// The fields scored, in report order: the comparison's (guard.md §3
+/// without `disputed`, then `other`, `other_optional` and `soft`), so the
+/// dev set and `asasked compare` score the same fields.
+pub const FIELDS: [FactKey; 20] = super::compare::FIELDS;
 
 /// The fields the recall target of issue 12 is computed over.
 pub const RECALL_TARGET_FIELDS: [FactKey; 8] = [
