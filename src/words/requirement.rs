@@ -399,10 +399,19 @@ fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
             let run = &item[start..start + wanted.len()];
             run.iter()
                 .zip(wanted)
-                .all(|(candidate, token)| same_token(candidate, token))
+                .all(|(candidate, token)| same_token(candidate, token) || both_negate(candidate, token))
                 .then(|| Said { quote: run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ") })
         })
     })
+}
+
+/// Whether two words both negate what stands after them ("without" and
+/// "no", "non" and "anti"): one stands for the other in a negated
+/// requirement. "free" and "zero" stand only for themselves ("paraben-free"
+/// negates what is before it).
+fn both_negate(item: &Token, wanted: &Token) -> bool {
+    let before = |token: &Token| is_negation(&token.folded) && !matches!(token.folded.as_str(), "free" | "zero");
+    before(item) && before(wanted)
 }
 
 /// Two folded words are the same word: equal, or one the other's plural
@@ -590,6 +599,7 @@ mod tests {
         assert_eq!(met("20 pieces", &["Honda Drain Gasket 20PCS"]).as_deref(), Some("20 PCS"));
         assert_eq!(met("set of 4", &["4Pcs Car Door Edge Guards"]).as_deref(), Some("4"));
         assert_eq!(met("for Toyota vehicles", &["Alternator Pulley For Toyota Previa"]).as_deref(), Some("Toyota"));
+        assert_eq!(met("using LED bulbs", &["Tactical Light", "Light bulb type", "led"]).as_deref(), Some("led bulb"));
         assert_eq!(met("set of 4", &["2Pcs Car Door Edge Guards"]), None);
         // Another inflection of the same word, by its Snowball stem.
         assert_eq!(met("with a wall mount", &["Toilet Brush Wall Mounted"]).as_deref(), Some("Wall Mounted"));
@@ -680,5 +690,10 @@ mod tests {
         assert_eq!(met("paraben-free", &["Paraben-Free Shampoo"]).as_deref(), Some("Paraben Free"));
         assert_eq!(met("без сахара", &["Печенье с сахаром"]), None);
         assert_eq!(met("без сахара", &["Печенье без сахара"]).as_deref(), Some("без сахара"));
+        // One negation before the words stands for another.
+        assert_eq!(met("without stones", &["Hair Brush", "Main stone", "no stones"]).as_deref(), Some("no stones"));
+        assert_eq!(met("non-slip", &["Badminton Grip Anti-slip Sweat-absorbent"]).as_deref(), Some("Anti slip"));
+        assert_eq!(met("without stones", &["Hair Brush with stones"]), None);
+        assert_eq!(met("sugar-free", &["Cookies, no sugar"]), None, "free stands only for itself");
     }
 }
