@@ -657,6 +657,10 @@ mod tests {
             assert!(!is_fragment(requirement), "{requirement}");
         }
         assert_eq!(met("featuring a plain look", &["Belt", "Pattern", "plain"]).as_deref(), Some("plain"));
+        let serum = ["Retinol Serum", "Skin concern", "post-acne marks", "Fragrance", "white sage"];
+        assert_eq!(met("targets post-acne marks", &serum).as_deref(), Some("post acne marks"));
+        assert_eq!(met("white sage aroma", &serum).as_deref(), Some("white sage"));
+        assert!(!is_fragment("fragrance-free"), "a scent's own words stay content words");
     }
 
     #[test]
