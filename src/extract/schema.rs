@@ -216,8 +216,9 @@ fn validate_quotes(quotes: &[super::Quote]) -> Result<(), ExtractError> {
 }
 
 /// Turns a JSON Pointer (`/lines/0/color`) into the JSONPath the rest of
-/// the guard uses (`$.lines[0].color`).
-fn json_path(pointer: &str) -> String {
+/// the guard uses (`$.lines[0].color`); also the payment profile's
+/// validation errors (`crate::pay::profile`).
+pub(crate) fn json_path(pointer: &str) -> String {
     let mut path = String::from("$");
     for segment in pointer.split('/').skip(1) {
         let segment = segment.replace("~1", "/").replace("~0", "~");

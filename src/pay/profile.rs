@@ -226,7 +226,7 @@ fn parse(url: &str, profile: &Value, action_id: &str) -> Result<(ProfileDocument
     let violations: Vec<String> = validator
         .iter_errors(profile)
         .take(MAX_REPORTED_ERRORS)
-        .map(|error| format!("{}: {error}", json_path(&error.instance_path().to_string())))
+        .map(|error| format!("{}: {error}", crate::extract::schema::json_path(&error.instance_path().to_string())))
         .collect();
     if !violations.is_empty() {
         return Err(invalid(url, format!("not a valid Agentic Action Profile {VERSION}: {}", violations.join("; "))));
@@ -483,21 +483,6 @@ fn percent_encode(value: &str) -> String {
         }
     }
     encoded
-}
-
-/// A JSON Pointer as a JSONPath (`/actions/0/id` → `$.actions[0].id`).
-fn json_path(pointer: &str) -> String {
-    let mut path = String::from("$");
-    for segment in pointer.split('/').skip(1) {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        if !segment.is_empty() && segment.bytes().all(|byte| byte.is_ascii_digit()) {
-            path.push_str(&format!("[{segment}]"));
-        } else {
-            path.push('.');
-            path.push_str(&segment);
-        }
-    }
-    path
 }
 
 fn invalid(url: &str, message: impl Into<String>) -> ProfileError {
