@@ -10,6 +10,7 @@
 use std::ops::Range;
 
 use super::class::SHOP_SERVICES;
+use super::text::Request;
 
 /// The longest service phrase the class lists has this many words.
 const LONGEST: usize = 3;
@@ -34,6 +35,24 @@ pub fn named(words: &[&str]) -> Vec<(Range<usize>, &'static str)> {
         }
     }
     found
+}
+
+/// Whether word `at` of `words` is inside a service phrase, past its first
+/// word ("on" of "cash on delivery"): no connector there, as a phrase that
+/// names one service is one requirement.
+pub fn continues_a_service(words: &[&str], at: usize) -> bool {
+    let from = at.saturating_sub(LONGEST - 1);
+    let to = (at + LONGEST).min(words.len());
+    named(&words[from..to]).iter().any(|(range, _)| range.start + from < at && at < range.end + from)
+}
+
+/// Whether token `index` of a request continues a service phrase ("on"
+/// and "delivery" of "with cash on delivery and costing more than …"): no
+/// connector cuts there, and no fact's cue words reach into it.
+pub fn within_a_service(request: &Request, index: usize) -> bool {
+    let from = index.saturating_sub(LONGEST - 1);
+    let words: Vec<&str> = (from..(index + LONGEST).min(request.len())).map(|at| request.word(at)).collect();
+    continues_a_service(&words, index - from)
 }
 
 /// Whether a folded word, beside a service, asks nothing more ("deals",
@@ -62,5 +81,8 @@ mod tests {
         assert_eq!(services("LazFlash deals and cash on delivery"), vec!["flash sale", "cash on delivery"]);
         assert!(services("Nike Pegasus 41 running shoe deals").is_empty(), "a perk word alone names no service");
         assert!(is_perk("deals") && !is_perk("lazmall"));
+        let words = ["with", "cash", "on", "delivery", "and", "costing"];
+        let inside: Vec<usize> = (0..words.len()).filter(|at| continues_a_service(&words, *at)).collect();
+        assert_eq!(inside, vec![2, 3]);
     }
 }

@@ -572,6 +572,21 @@ fn size_cue(request: &Request, index: usize) -> Read {
             at += 1;
         }
         if let Some((label, end)) = value_at(request, at, true) {
+            // "EU size 42": the system said before the size word is the
+            // label's, as in "size EU 42".
+            let system = system_of(request.word_before(index, 1)).filter(|_| {
+                index > 0
+                    && !request.is_consumed(index - 1)
+                    && request.same_clause(index - 1, index)
+                    && numeric(&label).is_some()
+                    // "show us size 9": "us" after a verb is the person.
+                    && (request.word_before(index, 1) != "us"
+                        || matches!(request.word_before(index, 2), "" | "," | "in" | "with" | "a" | "an" | "and" | "of"))
+            });
+            let (label, index) = match system {
+                Some(system) => (format!("{system} {label}"), index - 1),
+                None => (label, index),
+            };
             // "size 7 wide": a shoe's width is part of its size; so is a
             // fit ("size 34 regular", "size 12 petite").
             let width = match request.word(end + 1) {
@@ -869,6 +884,9 @@ mod tests {
         assert_eq!(sizes("Brooks in EU 42,5"), ["EU 42.5"]);
         assert_eq!(sizes("Hoka Clifton 9 US 9"), ["US 9"]);
         assert_eq!(sizes("size uk 9"), ["UK 9"]);
+        assert_eq!(sizes("basketball shoes with EU size 42"), ["EU 42"]);
+        assert_eq!(sizes("sneakers, US size 9"), ["US 9"]);
+        assert_eq!(sizes("show us size 9 sneakers"), ["9"]);
         assert_eq!(sizes("heels in size us5.5"), ["US 5.5"]);
         assert_eq!(sizes("grip 4 3/8"), ["4 3/8"]);
         assert_eq!(sizes("Pure Aero, ручка 4 1/2"), ["4 1/2"]);

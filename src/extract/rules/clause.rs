@@ -231,6 +231,7 @@ fn segments(words: &Unread<'_>, several: bool) -> Vec<(usize, usize)> {
         let connector = !several
             && request.is_word(index)
             && (starts_segment(word) || free_from)
+            && !crate::words::service::within_a_service(request, index)
             && !after_free
             && !(word == "and" && product_open && !addon_follows(request, index))
             && !(matches!(word, "and" | "in") && request.word(index + 1).starts_with(|c: char| c.is_ascii_digit()));

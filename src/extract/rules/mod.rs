@@ -237,7 +237,8 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
             if let Some(said) = part.product.filter(|said| !crate::words::requirement::is_fragment(said)) {
                 other.insert(0, said);
             }
-            None
+            // "books where one is in English, another …": each is a book.
+            segment.kind.map(|head| request.original(head, head))
         } else {
             part.product.or_else(|| segment.head.map(|head| request.original(head, head)))
         };
@@ -894,6 +895,9 @@ impl Reading {
                     && request.same_clause(index, at)
                     && fields.get(index).copied().flatten().is_none()
                     && (field == FactKey::NeedsRefundable || is_cue_word(request.word(index)))
+                    // "with cash on delivery and costing more than …": a
+                    // service phrase is one requirement, not a price's cue.
+                    && !crate::words::service::within_a_service(request, index)
             };
             // Filler is taken only on the way to a cue word beyond it, so
             // "show me black" gives "black" alone to the colour.

@@ -32,11 +32,15 @@ pub struct Segment {
     pub head: Option<usize>,
     /// A member of a list of one kind ("one item …", "another …").
     pub member: bool,
+    /// The head of the kind said before the unit's members ("books" of
+    /// "books where one is in English, another …"): what a member that
+    /// names no product of its own is.
+    pub kind: Option<usize>,
 }
 
 impl Segment {
     fn new(start: usize, end: usize, head: Option<usize>) -> Segment {
-        Segment { parts: vec![(start, end)], head, member: false }
+        Segment { parts: vec![(start, end)], head, member: false, kind: None }
     }
 
     /// The segment as the person wrote it, its runs joined as sentences.
@@ -74,7 +78,14 @@ pub fn segments(request: &Request) -> Vec<Segment> {
     let mut found: Vec<Segment> = Vec::new();
     let units = units(request);
     let marked_units = units.iter().filter(|unit| unit.marked).count();
-    for unit in units {
+    for mut unit in units {
+        // "For the first product, I want black high boots …" before any
+        // product: it opens the one it numbers, like "First, …".
+        if !unit.marked
+            && let Some(start) = opens_nth(request, unit, found.len())
+        {
+            unit = Unit { start, marked: true, numbered: true, ..unit };
+        }
         // "The switch should …", "For the blouse, …": said of a product
         // named before, whatever nouns it holds; "Please show shops …",
         // "Show results in …": the frame.
@@ -94,13 +105,16 @@ pub fn segments(request: &Request) -> Vec<Segment> {
                 continue;
             }
             // "Focus on the basic categories: coasters and bowls.": the
-            // shop's categories, said of the products named before.
-            if !found.is_empty() && crate::words::requirement::names_a_category(&request.original(unit.start, unit.end))
+            // shop's categories, said of the products named before; "Find a
+            // shop offering multiple products in the boots or shoes
+            // category.": the shop's, before any product is named.
+            if (!found.is_empty() || is_frame(request, unit.start, unit.end))
+                && crate::words::requirement::names_a_category(&request.original(unit.start, unit.end))
             {
                 continue;
             }
         }
-        let starts = product_starts(request, unit);
+        let (starts, kind) = product_starts(request, unit);
         if starts.is_empty() {
             if unit.marked {
                 // "Third, motorcycle brake pads …": a marked unit is a product
@@ -118,13 +132,21 @@ pub fn segments(request: &Request) -> Vec<Segment> {
         let starts = if unit.numbered { &starts[..1] } else { &starts[..] };
         for (position, &(start, head)) in starts.iter().enumerate() {
             let end = starts.get(position + 1).map_or(unit.end, |&(next, _)| last_word_before(request, next));
-            found.push(Segment::new(start, end, head));
+            found.push(Segment { kind, ..Segment::new(start, end, head) });
         }
     }
     // Two products, one of them at least with a known head, or a list
     // marked as one ("First, … Second, …", "one … another …").
+    // "…; and a third includes free shipping": a member of a later unit is
+    // of the kind said before the first members.
+    let mut kind = None;
     for segment in &mut found {
         segment.member = is_member(request, segment.parts[0].0);
+        if segment.kind.is_some() {
+            kind = segment.kind;
+        } else if segment.member {
+            segment.kind = kind;
+        }
     }
     let members = found.iter().filter(|segment| segment.member).count();
     // "both a … and a …", "both a …, as well as a …": two, said so.
@@ -219,7 +241,7 @@ fn marker_at(request: &Request, index: usize) -> Option<usize> {
 /// A phrase said of products already listed ("all these types of belts")
 /// opens none. The head is `None` only where the list is explicit: the
 /// second of "both a … and a …".
-fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> {
+fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>, Option<usize>) {
     let mut starts: Vec<(usize, Option<usize>)> = Vec::new();
     let mut index = skip_frame(request, unit.start, unit.end + 1);
     // "Find a shop that sells both basketball shoes …": the phrase after
@@ -324,13 +346,24 @@ fn product_starts(request: &Request, unit: Unit) -> Vec<(usize, Option<usize>)> 
         index += 1;
     }
     // "power tools where one item …, and another …": the kind before the
-    // members is said of them all, not a product of its own.
+    // members is said of them all, not a product of its own; "both super
+    // glue … and another pack of glue": two products, said so.
+    let said_both = (unit.start..=unit.end).any(|at| request.word(at) == "both");
     if members > 0
+        && !(said_both && members == 1 && starts.len() == 2)
         && let Some(first_member) = starts.iter().position(|(at, _)| is_member(request, *at))
     {
-        starts.drain(..first_member);
+        // "books where one …": a kind whose head the lexicon does not know
+        // is the phrase's first word.
+        let kind = starts
+            .drain(..first_member)
+            .filter_map(|(at, head)| {
+                head.or_else(|| (request.is_word(at) && !is_frame_word(request.word(at))).then_some(at))
+            })
+            .last();
+        return (starts, kind);
     }
-    starts
+    (starts, None)
 }
 
 /// A member segment past its opening words ("another item is", "one",
@@ -403,6 +436,23 @@ fn said_of_nth(request: &Request, unit: Unit, found: usize) -> Vec<(usize, usize
         }
     }
     pieces
+}
+
+/// Where the product opens in a unit that numbers the next product ("For
+/// the first product, I want …", "For the second, look for …" when one was
+/// named before): past the comma after the ordinal. `None` for any other
+/// unit, and for an ordinal of a product already named (`said_of_nth`).
+fn opens_nth(request: &Request, unit: Unit, found: usize) -> Option<usize> {
+    let first = if request.word(unit.start) == "for" { unit.start + 1 } else { unit.start };
+    if request.word(first) != "the" || !LIST_MEMBERS.has_mark(request.word(first + 1), "nth") {
+        return None;
+    }
+    let place = LIST_MEMBERS.value(request.word(first + 1))?.parse::<usize>().ok()?;
+    if place != found + 1 {
+        return None;
+    }
+    let comma = (first + 2..=unit.end.min(first + 4)).find(|at| request.word(*at) == ",")?;
+    (comma < unit.end).then_some(comma + 1)
 }
 
 /// Where the product's phrase starts in `start..head` when it first names
@@ -576,6 +626,37 @@ mod tests {
     fn cut(text: &str) -> Vec<String> {
         let request = Request::new(text);
         segments(&request).iter().map(|segment| segment.text(&request)).collect()
+    }
+
+    #[test]
+    fn for_the_nth_product_opens_it_and_a_category_before_any_product_is_the_frame() {
+        assert_eq!(
+            cut("Find a shop offering multiple products in the boots or shoes category. For the first product, I \
+                 want black high boots in size EU 44. For the second, look for army green boots in size EU 44. The \
+                 third item should be grey walking shoes."),
+            vec![
+                "black high boots in size EU 44",
+                "army green boots in size EU 44",
+                "The third item should be grey walking shoes"
+            ]
+        );
+    }
+
+    #[test]
+    fn both_a_product_and_another_are_two_and_members_are_of_the_kind_said_before() {
+        assert_eq!(
+            cut(
+                "Find a shop selling both super glue from the Philippines brand and another pack of glue with LazMall."
+            ),
+            vec!["super glue from the Philippines brand", "another pack of glue with LazMall"]
+        );
+        let request = Request::new(
+            "Find shops offering books where one is in English, with LazFlash; another has LazFlash; and a third \
+             includes free shipping.",
+        );
+        let kinds: Vec<Option<&str>> =
+            segments(&request).iter().map(|segment| segment.kind.map(|head| request.word(head))).collect();
+        assert_eq!(kinds, vec![Some("books"); 3]);
     }
 
     #[test]
