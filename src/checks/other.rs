@@ -84,6 +84,31 @@ pub fn findings(facts: &Facts, cart: &Cart, whole: &Cart, rules: &SeverityRules,
                 note.actual = Compared::Text(said.quote.clone());
                 return Some(note);
             }
+            // "coasters and bowls": each product the requirement lists is
+            // some item's, not all of them one item's.
+            if let Some(parts) = reading::products_listed(text) {
+                let items: Option<Vec<ItemSays>> = parts
+                    .iter()
+                    .map(|part| {
+                        let part = Requirement::new(part);
+                        cart.entries.iter().zip(&prepared).find_map(|(entry, texts)| {
+                            match reading::read_prepared(&part, texts) {
+                                Reading::Met(said) => {
+                                    Some(ItemSays { said: said.quote, item: ItemName::of(&entry.item) })
+                                }
+                                _ => None,
+                            }
+                        })
+                    })
+                    .collect();
+                if let Some(items) = items {
+                    let said = items.iter().map(|says| says.said.as_str()).collect::<Vec<_>>().join("; ");
+                    let message = Message::OtherListed { text: text.clone(), items };
+                    let mut note = finding(FieldName::Other, index, text, Severity::Warn, message);
+                    note.actual = Compared::Text(said);
+                    return Some(note);
+                }
+            }
             // The items the requirement speaks of: every item, or those whose
             // words say the most of the requirement's other words.
             let named: Vec<usize> = words_named(&requirement, &prepared);

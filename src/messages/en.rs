@@ -185,6 +185,11 @@ pub fn render(message: &Message) -> String {
         Message::OtherSaid { text, said, item } => {
             format!("\u{201c}{text}\u{201d}: the item says \u{201c}{said}\u{201d} ({}).", name(item))
         }
+        Message::OtherListed { text, items } => {
+            let says: Vec<String> =
+                items.iter().map(|says| format!("\u{201c}{}\u{201d} ({})", says.said, name(&says.item))).collect();
+            format!("\u{201c}{text}\u{201d}: the cart has each: {}.", says.join(", "))
+        }
         Message::OtherCategory { text, items } => format!(
             "\u{201c}{text}\u{201d} is the shop's category, not the item's property; the item's words do not name it: {}.",
             names(items)

@@ -514,6 +514,12 @@ pub enum Message {
         said: String,
         item: ItemName,
     },
+    /// A requirement that lists products ("coasters and bowls"), each of
+    /// which one item's words say (a note): what each item says.
+    OtherListed {
+        text: String,
+        items: Vec<ItemSays>,
+    },
     /// A shop's category ("in the flashlight category") the items' words
     /// do not name (a note): the category is the shop's, and what the item
     /// is is read by the product check.

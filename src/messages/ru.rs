@@ -221,6 +221,11 @@ pub fn render(message: &Message) -> String {
         Message::OtherSaid { text, said, item } => {
             format!("«{text}»: у товара указано «{said}» ({}).", name(item))
         }
+        Message::OtherListed { text, items } => {
+            let says: Vec<String> =
+                items.iter().map(|says| format!("«{}» ({})", says.said, name(&says.item))).collect();
+            format!("«{text}»: в корзине есть каждое: {}.", says.join(", "))
+        }
         Message::OtherCategory { text, items } => {
             format!("«{text}» — категория магазина, а не свойство товара; в словах товара её нет: {}.", names(items))
         }

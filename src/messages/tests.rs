@@ -35,6 +35,7 @@ fn kind(message: &Message) -> &'static str {
         Message::Other { .. } => "Other",
         Message::OtherOptional { .. } => "OtherOptional",
         Message::OtherSaid { .. } => "OtherSaid",
+        Message::OtherListed { .. } => "OtherListed",
         Message::OtherCategory { .. } => "OtherCategory",
         Message::OtherContradicted { .. } => "OtherContradicted",
         Message::Product { .. } => "Product",
@@ -78,7 +79,7 @@ fn kind(message: &Message) -> &'static str {
 }
 
 /// Every kind this file knows (kept beside [`kind`]).
-const KINDS: usize = 63;
+const KINDS: usize = 64;
 
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|value| (*value).to_owned()).collect()
@@ -222,6 +223,13 @@ fn samples() -> Vec<Message> {
         Message::OtherOptional { text: "gift wrapped".into(), items: vec![item()] },
         Message::OtherSaid { text: "made of denim".into(), said: "Denim".into(), item: item() },
         Message::OtherCategory { text: "in the flashlight category".into(), items: vec!["LED Penlight".into()] },
+        Message::OtherListed {
+            text: "coasters and bowls".into(),
+            items: vec![
+                ItemSays { said: "Coaster".into(), item: "Wooden Coffee Coaster".into() },
+                ItemSays { said: "Bowl".into(), item: "Calabash Wooden Bowl".into() },
+            ],
+        },
         Message::ItemPriceOver {
             max: Money::new(8_300, Some("PHP")),
             price: Money::new(9_000, Some("PHP")),

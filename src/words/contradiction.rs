@@ -362,6 +362,36 @@ fn materials_in(words: &[Token]) -> (Vec<Named>, Vec<Token>) {
     (found, rest)
 }
 
+/// Where the item's words say the material a requirement that asks only
+/// what the item is made of names ("from pure cotton" by "Clothing
+/// material: 100% cotton", "made of oxford fabric" by "Material: oxford"):
+/// each asked material is said by the item, as itself or a kind of it. The
+/// met half of [`material`]'s reading, for requirements whose words beside
+/// the material ("pure", "genuine", "fabric") the item need not repeat.
+pub(super) fn material_said(requirement: &Requirement, item: &PreparedTexts) -> Option<String> {
+    let (asked, rest) = materials_in(requirement.tokens());
+    let words = requirement_words();
+    if asked.is_empty()
+        || rest.iter().any(|token| !words.beside_material.contains(&token.folded))
+        || rest.iter().any(|token| is_negation(&token.folded))
+    {
+        return None;
+    }
+    let mut quoted: Vec<String> = Vec::new();
+    for wanted in &asked {
+        let said = item.each().find_map(|(_, words)| {
+            materials_in(words)
+                .0
+                .into_iter()
+                .find(|found| found.value == wanted.value || kinds(&found.value).contains(&wanted.value))
+        })?;
+        if !quoted.contains(&said.written) {
+            quoted.push(said.written);
+        }
+    }
+    Some(quoted.join(" "))
+}
+
 /// Whether two materials can both be true of one thing: the same, one a
 /// kind of the other (through the marks, `stainless steel` → `steel` →
 /// `metal`), or a fibre and a weave (polyester canvas).
@@ -470,6 +500,22 @@ mod tests {
 
     fn says(requirement: &str, item: &ItemTexts) -> Option<String> {
         contradicted(requirement, item).map(|contradiction| contradiction.item_says)
+    }
+
+    #[test]
+    fn a_material_asked_with_words_beside_it_is_said_by_the_material_or_a_kind_of_it() {
+        let said = |requirement: &str, item: &ItemTexts| {
+            material_said(&Requirement::new(requirement), &PreparedTexts::new(item.clone()))
+        };
+        let hat = item(&["Cadet Hat"], &[("Clothing material", "100% cotton")]);
+        assert_eq!(said("from pure cotton", &hat).as_deref(), Some("cotton"));
+        let case = item(&["Canvas Pencil Case"], &[("Material", "oxford")]);
+        assert_eq!(said("made of oxford fabric", &case).as_deref(), Some("oxford Canvas"));
+        let jeans = item(&["Straight Jeans"], &[("Material", "denim")]);
+        assert_eq!(said("made of cotton", &jeans).as_deref(), Some("denim"), "denim is a cotton cloth");
+        assert_eq!(said("made of leather", &case), None);
+        assert_eq!(said("leather strap", &hat), None, "about a part, not what the item is made of");
+        assert_eq!(said("not cotton", &hat), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! imports the other's caller.
 
 pub use super::contradiction::Contradiction;
-use super::contradiction::contradicted_prepared;
+use super::contradiction::{contradicted_prepared, material_said};
 use super::requirement::said_prepared;
 pub use super::requirement::{ItemTexts, PreparedTexts, Requirement, Said};
 
@@ -46,6 +46,9 @@ pub fn read_prepared(requirement: &Requirement, item: &PreparedTexts) -> Reading
     if let Some(said) = said_prepared(requirement, item) {
         return Reading::Met(said);
     }
+    if let Some(quote) = material_said(requirement, item) {
+        return Reading::Met(Said { quote });
+    }
     if let Some(contradiction) = contradicted_prepared(requirement, item) {
         return Reading::Contradicted(contradiction);
     }
@@ -53,6 +56,31 @@ pub fn read_prepared(requirement: &Requirement, item: &PreparedTexts) -> Reading
         return Reading::ShopCategory;
     }
     Reading::Unknown
+}
+
+/// The products a requirement lists and nothing else ("coasters and bowls",
+/// "plates, cups & bowls"): each part, in order, when there are two or
+/// more and each ends in a word whose commonest sense is a product. A
+/// cart-level requirement so written asks that the cart hold each, not
+/// that one item be all of them (`checks::other`). `None` otherwise: a
+/// list of colours or properties ("black and white") is one item's.
+pub fn products_listed(requirement: &str) -> Option<Vec<String>> {
+    let lexicon = super::product::lexicon();
+    let spaced = requirement.replace(',', " , ");
+    let mut parts: Vec<Vec<&str>> = vec![Vec::new()];
+    for word in spaced.split_whitespace() {
+        match crate::normalize::fold(word).as_str() {
+            "and" | "&" | "," | "и" => parts.push(Vec::new()),
+            _ => parts.last_mut().expect("one part at least").push(word),
+        }
+    }
+    parts.retain(|part| !part.is_empty());
+    let products = parts.len() >= 2
+        && parts.iter().all(|part| {
+            part.iter().all(|word| word.chars().all(char::is_alphabetic))
+                && part.last().is_some_and(|last| lexicon.is_product_word(&crate::normalize::fold(last)))
+        });
+    products.then(|| parts.into_iter().map(|part| part.join(" ")).collect())
 }
 
 #[cfg(test)]
@@ -77,5 +105,17 @@ mod tests {
         let penlight = item(vec!["LED Penlight Bag Clip"], vec![]);
         assert_eq!(read("bags category", &penlight), Reading::Met(Said { quote: "Bag".into() }));
         assert_eq!(read("in the flashlight category", &penlight), Reading::ShopCategory);
+    }
+
+    #[test]
+    fn a_list_of_products_is_read_as_its_parts_and_a_list_of_properties_is_not() {
+        assert_eq!(products_listed("coasters and bowls"), Some(vec!["coasters".to_owned(), "bowls".to_owned()]));
+        assert_eq!(
+            products_listed("plates, cups & bowls"),
+            Some(vec!["plates".to_owned(), "cups".to_owned(), "bowls".to_owned()])
+        );
+        assert_eq!(products_listed("black and white"), None);
+        assert_eq!(products_listed("bowls"), None);
+        assert_eq!(products_listed("2 bowls and 3 plates"), None);
     }
 }

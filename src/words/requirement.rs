@@ -117,6 +117,12 @@ pub struct PreparedTexts<'a> {
     tokens: Vec<Token>,
     /// Where each text's tokens are in `tokens`, in the order of `all`.
     spans: Vec<Range<usize>>,
+    /// Which tokens the item says it is not: a word after a negation in its
+    /// text ("Expandable: not expandable", "No battery required"), and an
+    /// attribute's name whose value opens with a negation ("Waterproof: no",
+    /// "Expandable: not expandable").
+    /// Such a word never meets a requirement that asks for it.
+    negated: Vec<bool>,
 }
 
 impl<'a> PreparedTexts<'a> {
@@ -128,7 +134,26 @@ impl<'a> PreparedTexts<'a> {
             tokens.extend(self::tokens(text));
             spans.push(start..tokens.len());
         }
-        PreparedTexts { texts, tokens, spans }
+        let mut negated = vec![false; tokens.len()];
+        for span in &spans {
+            for at in span.start + 1..span.end {
+                negated[at] = negates_the_next(&tokens[at - 1].folded);
+            }
+        }
+        let free = texts.free.len();
+        for pair in 0..texts.named.len() {
+            let (name, value) = (spans[free + 2 * pair].clone(), spans[free + 2 * pair + 1].clone());
+            if tokens[value].first().is_some_and(|token| negates_the_next(&token.folded)) {
+                negated[name].fill(true);
+            }
+        }
+        PreparedTexts { texts, tokens, spans, negated }
+    }
+
+    /// Whether the item says it is not what token `at` of
+    /// [`PreparedTexts::all_tokens`] names.
+    pub(super) fn is_negated(&self, at: usize) -> bool {
+        self.negated[at]
     }
 
     /// The texts themselves.
@@ -155,6 +180,14 @@ impl<'a> PreparedTexts<'a> {
             ((*name, &self.tokens[name_span]), (*value, &self.tokens[value_span]))
         })
     }
+}
+
+/// Whether a word before another says the item is not it ("not
+/// expandable", "no battery", "non-slip", "anti slip", "без сахара"):
+/// a negation, but not "free", which before a word says it costs nothing
+/// ("free shipping").
+fn negates_the_next(word: &str) -> bool {
+    is_negation(word) && !matches!(word, "free" | "zero")
 }
 
 /// One of an item's texts and its tokens.
@@ -274,11 +307,12 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     let item_tokens = item.all_tokens();
     // The same word first; an adjective WordNet says is alike ("simple" for
     // "plain") only where the item does not say the word itself.
+    // A word the item says it is not ("not expandable") never meets it.
+    let affirmed = || item_tokens.iter().enumerate().filter(|(at, _)| !item.is_negated(*at)).map(|(_, token)| token);
     let found = |token: &Token| {
-        item_tokens
-            .iter()
+        affirmed()
             .find(|candidate| same_token(candidate, token))
-            .or_else(|| item_tokens.iter().find(|candidate| super::adjective::alike(&candidate.folded, &token.folded)))
+            .or_else(|| affirmed().find(|candidate| super::adjective::alike(&candidate.folded, &token.folded)))
     };
     let alternatives = alternatives(wanted, &content);
     for &index in &content {
@@ -672,6 +706,19 @@ mod tests {
         assert_eq!(met("LazFlash deals", &offer), None, "another service");
         assert_eq!(met("LazMall benefits and a wooden frame", &offer), None, "a word of its own the item lacks");
         assert_eq!(met("cash on delivery", &["Cash Register on Delivery Truck"]), None);
+    }
+
+    #[test]
+    fn a_word_the_item_says_it_is_not_never_meets_it() {
+        let read = |requirement: &str, named: &[(&str, &str)]| {
+            said_in(requirement, &PreparedTexts::new(ItemTexts { free: vec!["Luggage Set"], named: named.to_vec() }))
+        };
+        assert_eq!(read("expandable", &[("Expandable", "not expandable")]), None);
+        assert_eq!(read("waterproof", &[("Waterproof", "no")]), None);
+        assert!(read("waterproof", &[("Waterproof", "yes")]).is_some());
+        assert!(read("free shipping", &[("Shop services", "Free Shipping")]).is_some());
+        assert_eq!(met("battery", &["Solar welding mask, no battery required"]), None);
+        assert_eq!(met("slip", &["Anti slip mat"]), None);
     }
 
     #[test]
