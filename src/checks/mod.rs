@@ -42,7 +42,7 @@ use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
-use crate::words::product::{ProductMatch, ReadTitle, lexicon};
+use crate::words::product::{ProductMatch, ReadTitle, Wanted, lexicon};
 use crate::words::reading::{self, PreparedTexts, Reading, Requirement};
 
 /// Which checks run. guard.md §5 puts every free-text requirement to the
@@ -131,6 +131,11 @@ pub struct QuantityWanted {
 pub struct Target {
     /// The kind of thing asked for (`product`), as said.
     pub product: Option<String>,
+    /// `product` as the product lexicon reads it, read the first time an
+    /// item is judged against it and kept for every other item
+    /// ([`Target::product_noun`]); [`Target::for_line`], which sets the
+    /// line's own product, starts it anew.
+    product_noun: OnceCell<Option<Wanted>>,
     pub brand: Option<Text>,
     /// Other accepted brands (`brand_any`): any of them fits.
     pub brand_any: Vec<Text>,
@@ -173,6 +178,7 @@ impl Target {
         let size = |raw: &str| SizeWanted { raw: raw.to_owned(), size: Size::parse(raw), source: Source::Shared };
         Target {
             product: facts.product.clone(),
+            product_noun: OnceCell::new(),
             brand,
             brand_any: facts.brand_any.iter().map(|raw| Text::new(raw)).collect(),
             brand_not: facts.brand_not.iter().map(|raw| Text::new(raw)).collect(),
@@ -204,6 +210,7 @@ impl Target {
         if line.product.is_some() {
             target.product = line.product.clone();
         }
+        target.product_noun = OnceCell::new();
         target.other = line.other.iter().map(|text| Requirement::new(text)).collect();
         target.unit_max = line.explicit_max_cents.map(|cents| UnitMax {
             cents,
@@ -235,6 +242,13 @@ impl Target {
             target.quantity_any = line.quantity_any.clone();
         }
         target
+    }
+
+    /// The asked product's noun as the product lexicon reads it
+    /// (`Lexicon::wanted`), read once per target; `None` when no product is
+    /// asked or its words name none.
+    pub fn product_noun(&self) -> Option<&Wanted> {
+        self.product_noun.get_or_init(|| self.product.as_deref().and_then(|product| lexicon().wanted(product))).as_ref()
     }
 
     /// Whether `units` is the stated quantity or one of its candidates.
@@ -356,15 +370,16 @@ impl<'a> PreparedItem<'a> {
     }
 
     /// Whether the product lexicon reads the item as plainly another kind
-    /// of thing than `wanted` (`named`: the person's other words for it),
+    /// of thing than `wanted` (`noun`: the lexicon's reading of it,
+    /// [`Target::product_noun`]; `named`: the person's other words for it),
     /// judged once per product; `false` when the item has no name.
-    pub fn is_other_kind(&self, wanted: &str, named: &[String]) -> bool {
+    pub fn is_other_kind(&self, wanted: &str, noun: Option<&Wanted>, named: &[String]) -> bool {
         let key = (wanted.to_owned(), named.to_vec());
         if let Some(known) = self.other_kind.borrow().get(&key) {
             return *known;
         }
         let other = self.titles().is_some_and(|(name, category)| {
-            matches!(lexicon().judge_read(wanted, name, category, named), ProductMatch::Other { .. })
+            matches!(lexicon().judge_wanted(noun, name, category, named), ProductMatch::Other { .. })
         });
         self.other_kind.borrow_mut().insert(key, other);
         other
@@ -616,7 +631,6 @@ pub fn item_finding(
     rules: &SeverityRules,
 ) -> Option<Finding> {
     let status = rule.status(target, item);
-    let path = cart_path(Some(index));
     let source = rule.source(target);
     let line = match source {
         Source::Line(line_index) => Some(line_index),
@@ -625,6 +639,8 @@ pub fn item_finding(
     match status {
         Status::Pass => None,
         Status::Fail => {
+            // Formatted only for a finding: most rules pass for most items.
+            let path = cart_path(Some(index));
             let detail = rule.detail(target, item);
             Some(
                 Finding {

@@ -17,6 +17,8 @@
 //! leather"). An item it speaks of that says nothing of the property
 //! leaves it a question, as it may be the one the person meant.
 
+use std::cell::OnceCell;
+
 use super::{CheckPolicy, SeverityRules, Source};
 use crate::cart::{Cart, Item};
 use crate::facts::{Facts, FieldName};
@@ -55,10 +57,11 @@ pub fn findings(facts: &Facts, cart: &Cart, whole: &Cart, rules: &SeverityRules,
         }
         _ => Vec::new(),
     };
+    let paid = PaidLines::new(whole);
     let must = facts.other.iter().enumerate().filter_map(|(index, text)| {
         let severity = rules.severity(FieldName::Other, Source::Shared);
         if policy == CheckPolicy::Words {
-            match charges_wish(text, &facts.asked, whole) {
+            match charges_wish(text, &facts.asked, &paid) {
                 Some(ChargesWish::Met(message)) => {
                     return Some(finding(FieldName::Other, index, text, Severity::Warn, message));
                 }
@@ -169,7 +172,8 @@ enum ChargesWish {
 /// subscription" by "The Economist Digital, 12-month subscription, renews
 /// annually": `words::charges::said_beside`). `None` for any other must,
 /// or one the cart does not meet (then it is read as any requirement).
-fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<ChargesWish> {
+fn charges_wish(text: &str, asked: &charges::Asked, paid: &PaidLines) -> Option<ChargesWish> {
+    let whole = paid.whole;
     let own = charges::asked(text);
     if own.no_extra_charges {
         let fees = whole.charges.fees.iter().any(|fee| fee.minor > 0);
@@ -186,23 +190,25 @@ fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<Char
     let speaks = charges::speaks_of(text);
     let names: Vec<Option<&str>> = whole.entries.iter().map(|entry| entry.item.name.as_deref()).collect();
     let addon_lines: Vec<usize> = (0..names.len())
-        .filter(|at| names[*at].and_then(charges::addon).is_some_and(|found| charges::addon_asked(&found, &wanted)))
+        .filter(|at| paid.addon(*at).is_some_and(|found| charges::addon_asked(found, &wanted)))
         .collect();
-    let products: Vec<String> = (0..names.len())
-        .filter(|at| !addon_lines.contains(at))
-        .filter_map(|at| names[at])
-        .flat_map(charges::tokens)
-        .collect();
-    if let Some(at) = addon_lines.iter().copied().find(|at| {
-        speaks == Some(charges::Speaks::Addon)
-            || names[*at].is_some_and(|name| charges::said_beside(text, charges::Speaks::Addon, name, &products))
-    }) {
-        let item = ItemName::of(&whole.entries[at].item);
-        return Some(ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item }));
+    if !addon_lines.is_empty() {
+        let products: Vec<String> = (0..names.len())
+            .filter(|at| !addon_lines.contains(at))
+            .filter_map(|at| names[at])
+            .flat_map(charges::tokens)
+            .collect();
+        if let Some(at) = addon_lines.iter().copied().find(|at| {
+            speaks == Some(charges::Speaks::Addon)
+                || names[*at].is_some_and(|name| charges::said_beside(text, charges::Speaks::Addon, name, &products))
+        }) {
+            let item = ItemName::of(&whole.entries[at].item);
+            return Some(ChargesWish::Met(Message::AddonMet { text: text.to_owned(), item }));
+        }
     }
     let period = wanted.recurring?;
-    whole.entries.iter().find_map(|entry| {
-        let found = super::recurring::of_item(&entry.item)?;
+    whole.entries.iter().enumerate().find_map(|(at, entry)| {
+        let found = paid.recurring(at)?;
         let agrees = match (period, found.period) {
             (Some(wanted), Some(found)) => wanted == found,
             _ => true,
@@ -214,6 +220,38 @@ fn charges_wish(text: &str, asked: &charges::Asked, whole: &Cart) -> Option<Char
         (agrees && says)
             .then(|| ChargesWish::Met(Message::RecurringMet { text: text.to_owned(), item: ItemName::of(&entry.item) }))
     })
+}
+
+/// The cart as paid, each line's name read as an add-on and each item's
+/// words for a recurring charge at most once for all the musts: what a line
+/// says of charges does not depend on the must read against it, and reading
+/// it again for every must was much of the item check (issue 28's ≤ 50 µs
+/// per item, docs/benchmarks.md).
+struct PaidLines<'c> {
+    whole: &'c Cart,
+    addons: Vec<OnceCell<Option<charges::Addon>>>,
+    recurring: Vec<OnceCell<Option<charges::Recurring>>>,
+}
+
+impl<'c> PaidLines<'c> {
+    fn new(whole: &'c Cart) -> PaidLines<'c> {
+        let lines = whole.entries.len();
+        PaidLines {
+            whole,
+            addons: (0..lines).map(|_| OnceCell::new()).collect(),
+            recurring: (0..lines).map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    /// The add-on line `at`'s name is (`charges::addon`), if any.
+    fn addon(&self, at: usize) -> Option<&charges::Addon> {
+        self.addons[at].get_or_init(|| self.whole.entries[at].item.name.as_deref().and_then(charges::addon)).as_ref()
+    }
+
+    /// What item `at`'s words say of a recurring charge (`recurring::of_item`).
+    fn recurring(&self, at: usize) -> Option<&charges::Recurring> {
+        self.recurring[at].get_or_init(|| super::recurring::of_item(&self.whole.entries[at].item)).as_ref()
+    }
 }
 
 /// The entries a requirement speaks of. `Facts::other` names no line, so

@@ -24,7 +24,7 @@ pub fn status(target: &Target, item: &PreparedItem) -> Status {
         .flat_map(|model| model.words.iter().cloned())
         .chain(target.brand.iter().flat_map(|brand| brand.words.iter().cloned()))
         .collect();
-    if item.is_other_kind(wanted, &named) { Status::Fail } else { Status::Pass }
+    if item.is_other_kind(wanted, target.product_noun(), &named) { Status::Fail } else { Status::Pass }
 }
 
 pub fn detail(target: &Target, item: &PreparedItem) -> Detail {

@@ -28,21 +28,43 @@ static LEXICON: LazyLock<Adjectives> = LazyLock::new(|| {
     parse(ADJECTIVES).unwrap_or_else(|line| panic!("adjectives.tsv line {line}: not offset, lemmas and head"))
 });
 
-/// Whether two folded words say the same of an item: different words that
-/// share a synset, or one a satellite of the other's head.
-pub fn alike(first: &str, second: &str) -> bool {
-    if first == second {
-        return false;
+/// One word's synsets, looked up once to be compared with many words.
+///
+/// Why: *met* compares each word of a requirement with every word of an
+/// item, and hashing both words for every comparison was a tenth of the
+/// item check (issue 28's ≤ 50 µs per item, docs/benchmarks.md). Most
+/// requirement words are no adjective, and then nothing is looked up again.
+pub struct Adjective<'w> {
+    word: &'w str,
+    synsets: Option<&'static [u32]>,
+}
+
+impl<'w> Adjective<'w> {
+    pub fn of(word: &'w str) -> Adjective<'w> {
+        Adjective { word, synsets: LEXICON.synsets.get(word).map(Vec::as_slice) }
     }
-    let lexicon = &*LEXICON;
-    let (Some(firsts), Some(seconds)) = (lexicon.synsets.get(first), lexicon.synsets.get(second)) else {
-        return false;
-    };
-    firsts.iter().any(|one| {
-        seconds
-            .iter()
-            .any(|other| one == other || lexicon.heads.get(one) == Some(other) || lexicon.heads.get(other) == Some(one))
-    })
+
+    /// Whether the word is in the lexicon at all: if not, it is alike no word.
+    pub fn is_known(&self) -> bool {
+        self.synsets.is_some()
+    }
+
+    /// Whether the folded word `other` says the same of an item as this
+    /// one: a different word that shares a synset with it, or one a
+    /// satellite of the other's head.
+    pub fn alike(&self, other: &str) -> bool {
+        let Some(seconds) = self.synsets else { return false };
+        if other == self.word {
+            return false;
+        }
+        let lexicon = &*LEXICON;
+        let Some(firsts) = lexicon.synsets.get(other) else { return false };
+        firsts.iter().any(|one| {
+            seconds.iter().any(|other| {
+                one == other || lexicon.heads.get(one) == Some(other) || lexicon.heads.get(other) == Some(one)
+            })
+        })
+    }
 }
 
 /// Parses `adjectives.tsv`; returns the line of the first bad one.
@@ -71,6 +93,10 @@ fn parse(text: &'static str) -> Result<Adjectives, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn alike(first: &str, second: &str) -> bool {
+        Adjective::of(second).alike(first)
+    }
 
     #[test]
     fn the_embedded_lexicon_parses() {

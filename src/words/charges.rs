@@ -12,7 +12,7 @@
 //! ("SPF 50 Sun Protection Lotion", "Weekly Planner", "Gift Wrap Paper
 //! Roll").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use super::class::{CHARGES, NEGATIONS};
@@ -48,10 +48,62 @@ static PHRASES: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Some phrases' words, to ask of one word whether it is one of them
+/// without comparing it with every phrase: whole words in a set, stems
+/// (`subscribe*`) in a list; [`Listed::has`] is [`word_matches`] against
+/// each of them. Why: every check reads its request, its musts and its
+/// items' words for charges, word by word, and comparing each word with
+/// each of the file's phrases was most of that reading (issue 28's item
+/// check, issue 31 §6; docs/benchmarks.md).
+#[derive(Default)]
+struct Listed {
+    whole: BTreeSet<&'static str>,
+    stems: Vec<&'static str>,
+}
+
+impl Listed {
+    fn of(words: impl IntoIterator<Item = &'static str>) -> Listed {
+        let mut listed = Listed::default();
+        for word in words {
+            match word.strip_suffix('*') {
+                Some(stem) => listed.stems.push(stem),
+                None => {
+                    listed.whole.insert(word);
+                }
+            }
+        }
+        listed
+    }
+
+    /// Whether `word` is one of the words, or begins with one of the stems.
+    fn has(&self, word: &str) -> bool {
+        self.whole.contains(word) || self.stems.iter().any(|stem| word.starts_with(stem))
+    }
+}
+
+/// The phrases of one mark, in file order, with the words they can begin
+/// with and the words that are a whole phrase of it: a word no phrase
+/// begins with is passed over without trying each phrase there.
+#[derive(Default)]
+struct Marked {
+    phrases: Vec<&'static Phrase>,
+    first: Listed,
+    single: Listed,
+}
+
+impl Marked {
+    fn of(phrases: Vec<&'static Phrase>) -> Marked {
+        let first = Listed::of(phrases.iter().map(|phrase| phrase.words[0].as_str()));
+        let single =
+            Listed::of(phrases.iter().filter(|phrase| phrase.words.len() == 1).map(|phrase| phrase.words[0].as_str()));
+        Marked { phrases, first, single }
+    }
+}
+
 /// The phrases of each mark, in file order. Every check reads its request
 /// for several marks; looking each phrase's marks up again at every word
 /// was most of a sealed check's reading of charges (issue 31 §6).
-static MARKED: LazyLock<BTreeMap<&'static str, Vec<&'static Phrase>>> = LazyLock::new(|| {
+static MARKED: LazyLock<BTreeMap<&'static str, Marked>> = LazyLock::new(|| {
     let mut marked: BTreeMap<&'static str, Vec<&'static Phrase>> = BTreeMap::new();
     for phrase in PHRASES.iter() {
         for mark in &phrase.marks {
@@ -62,13 +114,48 @@ static MARKED: LazyLock<BTreeMap<&'static str, Vec<&'static Phrase>>> = LazyLock
             }
         }
     }
-    marked
+    marked.into_iter().map(|(mark, phrases)| (mark, Marked::of(phrases))).collect()
 });
 
 /// The phrases with `mark`, in file order.
-fn marked(mark: &str) -> &'static [&'static Phrase] {
-    MARKED.get(mark).map_or(&[], Vec::as_slice)
+fn marked(mark: &str) -> &'static Marked {
+    static NONE: LazyLock<Marked> = LazyLock::new(Marked::default);
+    MARKED.get(mark).unwrap_or(&NONE)
 }
+
+/// Every word of the phrases with any of `marks`.
+fn words_of(marks: &[&str]) -> Listed {
+    Listed::of(
+        PHRASES
+            .iter()
+            .filter(|phrase| phrase.marks.iter().any(|mark| marks.contains(&mark.as_str())))
+            .flat_map(|phrase| phrase.words.iter().map(String::as_str)),
+    )
+}
+
+/// The words of add-on phrases ([`addon_head`]).
+static ADDON_HEADS: LazyLock<Listed> = LazyLock::new(|| words_of(&["addon"]));
+
+/// The words of recurring, wish, `@every` and period phrases ([`recurring_head`]).
+static RECURRING_HEADS: LazyLock<Listed> =
+    LazyLock::new(|| words_of(&["recurring", "recurring-wish", "every", "week", "month", "quarter", "year"]));
+
+/// The phrases that name a period, in file order, each with the first
+/// period of [`Period::MARKS`] it is marked with, and the words they can
+/// begin with ([`period_at`]).
+static PERIODS: LazyLock<(Vec<(&'static Phrase, Period)>, Listed)> = LazyLock::new(|| {
+    let phrases: Vec<(&'static Phrase, Period)> = PHRASES
+        .iter()
+        .filter_map(|phrase| {
+            Period::MARKS
+                .iter()
+                .find(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark))
+                .map(|(_, period)| (phrase, *period))
+        })
+        .collect();
+    let first = Listed::of(phrases.iter().map(|(phrase, _)| phrase.words[0].as_str()));
+    (phrases, first)
+});
 
 /// A text cut into words as the file lists them (folded, `ё` as `е`).
 pub fn tokens(text: &str) -> Vec<String> {
@@ -93,9 +180,10 @@ fn matches_at(phrase: &Phrase, tokens: &[String], start: usize) -> bool {
 
 /// Each occurrence of a phrase with `mark`: (start, length, phrase).
 fn occurrences<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = (usize, usize, &'static Phrase)> + 'a {
-    let phrases = marked(mark);
-    (0..tokens.len()).flat_map(move |start| {
-        phrases
+    let marked = marked(mark);
+    (0..tokens.len()).filter(move |start| marked.first.has(&tokens[*start])).flat_map(move |start| {
+        marked
+            .phrases
             .iter()
             .copied()
             .filter(move |phrase| matches_at(phrase, tokens, start))
@@ -111,7 +199,7 @@ fn said<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = (usize,
 
 /// Whether one word is listed with `mark`.
 fn word_has_mark(word: &str, mark: &str) -> bool {
-    marked(mark).iter().any(|phrase| phrase.words.len() == 1 && word_matches(&phrase.words[0], word))
+    marked(mark).single.has(word)
 }
 
 fn is_period_word(word: &str) -> bool {
@@ -150,12 +238,12 @@ fn negated(tokens: &[String], start: usize) -> bool {
 /// A period phrase at `start`, scaled by a count right before it ("12
 /// months" is a year, "3 months" a quarter, "52 weeks" a year).
 fn period_at(tokens: &[String], start: usize) -> Option<Period> {
-    let period = PHRASES.iter().filter(|phrase| matches_at(phrase, tokens, start)).find_map(|phrase| {
-        Period::MARKS
-            .iter()
-            .find(|(mark, _)| phrase.marks.iter().any(|listed| listed == mark))
-            .map(|(_, period)| *period)
-    })?;
+    let (phrases, first) = &*PERIODS;
+    if !tokens.get(start).is_some_and(|word| first.has(word)) {
+        return None;
+    }
+    let (_, period) = phrases.iter().find(|(phrase, _)| matches_at(phrase, tokens, start))?;
+    let period = *period;
     let count = start.checked_sub(1).and_then(|before| count(&tokens[before]));
     Some(match (count, period) {
         (Some(3), Period::Month) => Period::Quarter,
@@ -470,20 +558,13 @@ fn tokens_of(text: &str) -> std::collections::BTreeSet<String> {
     tokens(text).into_iter().collect()
 }
 
-fn in_phrases(word: &str, marks: &[&str]) -> bool {
-    PHRASES.iter().any(|phrase| {
-        phrase.marks.iter().any(|mark| marks.contains(&mark.as_str()))
-            && phrase.words.iter().any(|listed| word_matches(listed, word))
-    })
-}
-
 fn addon_head(word: &str) -> bool {
-    in_phrases(word, &["addon"])
+    ADDON_HEADS.has(word)
 }
 
 /// Trial words are no heads: "free" is a wish for free shipping as often.
 fn recurring_head(word: &str) -> bool {
-    in_phrases(word, &["recurring", "recurring-wish", "every", "week", "month", "quarter", "year"])
+    RECURRING_HEADS.has(word)
 }
 
 /// A word of charges: a head, an add-on's lead or tail word, a count or a filler.

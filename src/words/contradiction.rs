@@ -27,6 +27,7 @@
 //! contradiction, and the reading is unknown. The caller reads *met* first.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use super::class::{MATERIALS, PROPERTIES, UNITS};
 use super::requirement::{
@@ -320,14 +321,14 @@ fn material(wanted: &[Token], item: &PreparedTexts) -> Option<Contradiction> {
     let compatible_with_asked = |found: &Named| asked.iter().any(|asked| compatible(&asked.value, &found.value));
     // Any word of the item that names the asked material, or a kind of it,
     // and the item does not plainly say otherwise.
-    if item.each().any(|(_, words)| materials_in(words).0.iter().any(compatible_with_asked)) {
+    if item.each().any(|(_, words)| materials_of(words).iter().any(compatible_with_asked)) {
         return None;
     }
     item.named().find_map(|((name, name_words), (value, value_words))| {
         if !names_property(name_words, "material") {
             return None;
         }
-        let found = materials_in(value_words).0;
+        let found = materials_of(value_words);
         (!found.is_empty()).then(|| Contradiction {
             asked: asked.iter().map(|named| named.written.as_str()).collect::<Vec<_>>().join(" "),
             item_says: format!("{name}: {value}"),
@@ -342,16 +343,10 @@ fn materials_in(words: &[Token]) -> (Vec<Named>, Vec<Token>) {
     let mut rest = Vec::new();
     let mut index = 0;
     while index < words.len() {
-        let matched = (1..=3.min(words.len() - index)).rev().find_map(|length| {
-            let run = &words[index..index + length];
-            let spelling = run.iter().map(|token| token.folded.as_str()).collect::<Vec<_>>().join(" ");
-            MATERIALS.value(&spelling).map(|value| (length, value.to_owned(), run))
-        });
-        match matched {
-            Some((length, value, run)) => {
-                let written = run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ");
-                found.push(Named { value, written });
-                index += length;
+        match material_at(words, index) {
+            Some(named) => {
+                index += named.0;
+                found.push(named.1);
             }
             None => {
                 rest.push(words[index].clone());
@@ -380,8 +375,7 @@ pub(super) fn material_said(requirement: &Requirement, item: &PreparedTexts) -> 
     let mut quoted: Vec<String> = Vec::new();
     for wanted in &asked {
         let said = item.each().find_map(|(_, words)| {
-            materials_in(words)
-                .0
+            materials_of(words)
                 .into_iter()
                 .find(|found| found.value == wanted.value || kinds(&found.value).contains(&wanted.value))
         })?;
@@ -390,6 +384,45 @@ pub(super) fn material_said(requirement: &Requirement, item: &PreparedTexts) -> 
         }
     }
     Some(quoted.join(" "))
+}
+
+/// The materials of [`materials_in`] alone, the other words not copied:
+/// what an item's texts are read for, each of them for every material
+/// requirement.
+fn materials_of(words: &[Token]) -> Vec<Named> {
+    let mut found = Vec::new();
+    let mut index = 0;
+    while index < words.len() {
+        match material_at(words, index) {
+            Some((length, named)) => {
+                index += length;
+                found.push(named);
+            }
+            None => index += 1,
+        }
+    }
+    found
+}
+
+/// The longest material spelling at `index` (three words at most), with
+/// its length in words. A word that begins no spelling is passed over
+/// without joining runs into strings to look up: every word of every
+/// item text comes here for each material requirement (issue 28's item
+/// check, docs/benchmarks.md).
+fn material_at(words: &[Token], index: usize) -> Option<(usize, Named)> {
+    static FIRST_WORDS: LazyLock<BTreeSet<&'static str>> =
+        LazyLock::new(|| MATERIALS.spellings().filter_map(|spelling| spelling.split(' ').next()).collect());
+    if !FIRST_WORDS.contains(words[index].folded.as_str()) {
+        return None;
+    }
+    (1..=3.min(words.len() - index)).rev().find_map(|length| {
+        let run = &words[index..index + length];
+        let spelling = run.iter().map(|token| token.folded.as_str()).collect::<Vec<_>>().join(" ");
+        MATERIALS.value(&spelling).map(|value| {
+            let written = run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ");
+            (length, Named { value: value.to_owned(), written })
+        })
+    })
 }
 
 /// Whether two materials can both be true of one thing: the same, one a

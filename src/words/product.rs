@@ -67,6 +67,11 @@ struct TitleWords {
 pub struct Lexicon {
     kinds: Vec<Kind>,
     by_words: BTreeMap<String, Vec<usize>>,
+    /// The first word of every entry of `by_words` of several words: a run
+    /// of words that begins with another names no kind, and is passed over
+    /// without joining it into a string (the item check looks up every run
+    /// of up to three words of every title, issue 28's speed target).
+    run_starts: BTreeSet<String>,
     /// Words whose commonest sense is a product (WordNet's sense order), and
     /// every word of `products-extra.txt`: only these are read as the head of
     /// a title or as the noun another one modifies. "Drive" is first the act
@@ -254,9 +259,12 @@ impl Lexicon {
             }
         }
         count_narrower(&mut kinds);
+        let run_starts =
+            by_words.keys().filter_map(|key| key.split_once(' ')).map(|(first, _)| first.to_owned()).collect();
         Ok(Lexicon {
             kinds,
             by_words,
+            run_starts,
             commonest,
             listed_heads: BTreeSet::new(),
             title: TitleWords::parse(title_words)?,
@@ -287,15 +295,20 @@ impl Lexicon {
                 singular_forms(word).find_map(|form| form.read(|form| self.by_words.get(form)).map(Vec::as_slice))
             });
         }
-        let joined = run.join(" ");
-        if let Some(kinds) = self.by_words.get(&joined) {
-            return Some(kinds);
+        let (last, _) = run.split_last()?;
+        if !self.run_starts.contains(run[0].as_str()) {
+            return None;
         }
-        let (last, head) = run.split_last()?;
-        let prefix = head.iter().map(|word| format!("{word} ")).collect::<String>();
-        singulars(last)
-            .into_iter()
-            .find_map(|singular| self.by_words.get(&format!("{prefix}{singular}")).map(Vec::as_slice))
+        // The run as written, then with each singular of its last word in
+        // place, in one buffer.
+        let mut key = run.join(" ");
+        let prefix = key.len() - last.len();
+        singular_forms(last).find_map(|form| {
+            key.truncate(prefix);
+            key.push_str(form.stem);
+            key.push_str(form.ending);
+            self.by_words.get(key.as_str()).map(Vec::as_slice)
+        })
     }
 
     /// Whether the folded word's commonest sense is a product (in any of
@@ -487,11 +500,23 @@ impl Lexicon {
         others: &[ReadTitle],
         named: &[String],
     ) -> ProductMatch {
-        let Some(wanted) = self.wanted(requested) else {
+        self.judge_wanted(self.wanted(requested).as_ref(), title, others, named)
+    }
+
+    /// [`Lexicon::judge_read`], the requested product phrase read once
+    /// ([`Lexicon::wanted`]) for every item it is judged against.
+    pub fn judge_wanted(
+        &self,
+        wanted: Option<&Wanted>,
+        title: &ReadTitle,
+        others: &[ReadTitle],
+        named: &[String],
+    ) -> ProductMatch {
+        let Some(wanted) = wanted else {
             return ProductMatch::Unknown;
         };
         let reading = &title.reading;
-        let occurrences = self.occurrences(title, &wanted);
+        let occurrences = self.occurrences(title, wanted);
         let head = title.head.clone();
         if let Some(noun) = occurrences.iter().find(|noun| {
             reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
@@ -533,7 +558,7 @@ impl Lexicon {
         }
         for other in others {
             let reading = &other.reading;
-            if let Some(noun) = self.occurrences(other, &wanted).into_iter().find(|noun| {
+            if let Some(noun) = self.occurrences(other, wanted).into_iter().find(|noun| {
                 reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
             }) {
                 return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
@@ -544,8 +569,9 @@ impl Lexicon {
 
     /// The requested product's noun: its last word that is not filler, as
     /// the longest lexicon noun ending there, or as the word itself when the
-    /// lexicon does not know it ("Galaxy S24").
-    fn wanted(&self, requested: &str) -> Option<Wanted> {
+    /// lexicon does not know it ("Galaxy S24"). `None`: the phrase has no
+    /// such word, and nothing is judged.
+    pub fn wanted(&self, requested: &str) -> Option<Wanted> {
         let reading = self.read(requested);
         let last = (0..reading.words.len()).rev().find(|index| !self.is_filler(&reading.words[*index]))?;
         Some(match self.noun_ending_at(&reading, last, false) {
@@ -601,9 +627,12 @@ fn words_into_zone(reading: &Reading, index: usize) -> usize {
     (0..index).rev().take_while(|before| reading.place[*before] == reading.place[index]).count()
 }
 
-/// The requested product's noun.
-#[derive(Debug)]
-struct Wanted {
+/// The requested product's noun, read once per product asked
+/// ([`Lexicon::wanted`]): line assignment judges every item against every
+/// line's product, and reading the phrase again for each pair was a third
+/// of the product check (issue 28's ≤ 50 µs per item, docs/benchmarks.md).
+#[derive(Debug, Clone)]
+pub struct Wanted {
     words: Vec<String>,
     kinds: Vec<usize>,
 }
@@ -683,7 +712,22 @@ fn segments(title: &str) -> Vec<String> {
 pub(super) fn same_noun(one: &str, other: &str) -> bool {
     // The forms are compared where they lie, never allocated: the item check
     // compares every word of a requirement with every word of an item.
-    one == other || singular_forms(one).any(|form| singular_forms(other).any(|other| form == other))
+    if one == other {
+        return true;
+    }
+    // Every singular form is a prefix of its word (its stem) and an ending,
+    // at most two bytes shorter than the word and never longer, and its
+    // stem is empty only for the whole words "ies", "ves" and "men"
+    // (`singular_forms`). So words whose lengths differ by more than two,
+    // or whose first bytes differ (neither of those three), have no form in
+    // common: most pairs of words are told apart without walking the forms.
+    let bare = |word: &str| matches!(word, "ies" | "ves" | "men");
+    if one.len().abs_diff(other.len()) > 2
+        || (one.as_bytes().first() != other.as_bytes().first() && !bare(one) && !bare(other))
+    {
+        return false;
+    }
+    singular_forms(one).any(|form| singular_forms(other).any(|other| form == other))
 }
 
 /// One of a word's singular forms, unallocated: a prefix of the word and the
@@ -710,8 +754,10 @@ impl Form<'_> {
     }
 }
 
-/// The forms of [`singulars`], the word itself first, as [`Form`]s
-/// (duplicates are left in: they only repeat a comparison).
+/// A folded English word's possible singulars, the word itself first, as
+/// [`Form`]s ("batteries": "batteries", "battery", "batteri", "batterie");
+/// other scripts only as written. Duplicates are left in: they only repeat
+/// a comparison.
 fn singular_forms(word: &str) -> impl Iterator<Item = Form<'_>> {
     let whole = std::iter::once(Form { stem: word, ending: "" });
     let english = word.is_ascii() && word.len() >= 3;
@@ -730,39 +776,6 @@ fn singular_forms(word: &str) -> impl Iterator<Item = Form<'_>> {
         .chain(es)
         .chain(s)
         .filter(|form| !form.stem.is_empty() || !form.ending.is_empty())
-}
-
-/// A folded English word's possible singulars, the word itself first;
-/// other scripts only as written.
-fn singulars(word: &str) -> Vec<String> {
-    let mut out = vec![word.to_owned()];
-    if !word.is_ascii() || word.len() < 3 {
-        return out;
-    }
-    let mut push = |candidate: String| {
-        if !candidate.is_empty() && !out.contains(&candidate) {
-            out.push(candidate);
-        }
-    };
-    if let Some(stem) = word.strip_suffix("ies") {
-        push(format!("{stem}y"));
-    }
-    if let Some(stem) = word.strip_suffix("ves") {
-        push(format!("{stem}f"));
-        push(format!("{stem}fe"));
-    }
-    if let Some(stem) = word.strip_suffix("men") {
-        push(format!("{stem}man"));
-    }
-    if let Some(stem) = word.strip_suffix("es") {
-        push(stem.to_owned());
-    }
-    if let Some(stem) = word.strip_suffix('s')
-        && !word.ends_with("ss")
-    {
-        push(stem.to_owned());
-    }
-    out
 }
 
 /// Fills each kind's count of narrower kinds (an upper bound: a kind under

@@ -310,9 +310,10 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     // A word the item says it is not ("not expandable") never meets it.
     let affirmed = || item_tokens.iter().enumerate().filter(|(at, _)| !item.is_negated(*at)).map(|(_, token)| token);
     let found = |token: &Token| {
-        affirmed()
-            .find(|candidate| same_token(candidate, token))
-            .or_else(|| affirmed().find(|candidate| super::adjective::alike(&candidate.folded, &token.folded)))
+        affirmed().find(|candidate| same_token(candidate, token)).or_else(|| {
+            let adjective = super::adjective::Adjective::of(&token.folded);
+            adjective.is_known().then(|| affirmed().find(|candidate| adjective.alike(&candidate.folded)))?
+        })
     };
     let alternatives = alternatives(wanted, &content);
     for &index in &content {
@@ -467,8 +468,11 @@ pub(super) fn same_word(item: &str, wanted: &str) -> bool {
 /// verb and adjective endings need no hand-written rules; short words are
 /// left out because their stems collide ("us", "use").
 pub(super) fn same_token(item: &Token, wanted: &Token) -> bool {
-    same_word(&item.folded, &wanted.folded)
-        || wanted.stem.as_deref().is_some_and(|stem| item.stem.as_deref() == Some(stem))
+    // [`same_word`] on the unit and digits each token read once.
+    let same_word = item.folded == wanted.folded
+        || item.unit.is_some_and(|unit| wanted.unit == Some(unit))
+        || (!item.has_digit && !wanted.has_digit && super::product::same_noun(&item.folded, &wanted.folded));
+    same_word || wanted.stem.as_deref().is_some_and(|stem| item.stem.as_deref() == Some(stem))
 }
 
 /// One word of a text: folded for comparison, and as the text spells it.
@@ -479,6 +483,12 @@ pub(super) struct Token {
     /// The Snowball stem of a word of four letters or more without digits
     /// (English, or Russian for a Cyrillic word); `None` otherwise.
     pub(super) stem: Option<String>,
+    /// The unit the folded word spells (`units.txt`), and whether it holds
+    /// a digit: what [`same_word`] asks of both words of every comparison,
+    /// read once per token instead (the item check compares every word of
+    /// a requirement with every word of an item, issue 28's speed target).
+    unit: Option<&'static str>,
+    has_digit: bool,
 }
 
 /// The words of a text, split on everything that is not a letter or a
@@ -555,7 +565,9 @@ fn token(original: &str) -> Token {
     let folded = fold(original);
     let folded = if folded.contains('ё') { folded.replace('ё', "е") } else { folded };
     let stem = stem(&folded);
-    Token { folded, original: original.to_owned(), stem }
+    let unit = super::class::UNITS.value(&folded);
+    let has_digit = folded.chars().any(|character| character.is_ascii_digit());
+    Token { folded, original: original.to_owned(), stem, unit, has_digit }
 }
 
 /// The Snowball stem [`same_token`] compares, if the word has one.

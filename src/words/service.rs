@@ -7,7 +7,9 @@
 //! "available") ask nothing of their own. The services and those words are
 //! data (`extractors/words/shop-services.txt`).
 
+use std::collections::BTreeSet;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use super::class::SHOP_SERVICES;
 use super::text::Request;
@@ -15,12 +17,23 @@ use super::text::Request;
 /// The longest service phrase the class lists has this many words.
 const LONGEST: usize = 3;
 
+/// The first word of every service phrase: a word that begins none is
+/// passed over without joining the words after it into phrases to look
+/// up (an item's words are read for services for each requirement that
+/// names one, issue 28's speed target).
+static FIRST_WORDS: LazyLock<BTreeSet<&'static str>> =
+    LazyLock::new(|| SHOP_SERVICES.spellings().filter_map(|spelling| spelling.split(' ').next()).collect());
+
 /// The services a text's folded words name, each with the words it spans:
 /// the longest listed phrase first at each position.
 pub fn named(words: &[&str]) -> Vec<(Range<usize>, &'static str)> {
     let mut found = Vec::new();
     let mut at = 0;
     while at < words.len() {
+        if !FIRST_WORDS.contains(words[at]) {
+            at += 1;
+            continue;
+        }
         let matched = (1..=LONGEST.min(words.len() - at)).rev().find_map(|length| {
             let phrase = words[at..at + length].join(" ");
             let service = SHOP_SERVICES.value(&phrase).filter(|_| !is_perk(&phrase));
