@@ -378,10 +378,10 @@ fn start_after_cue(request: &Request, index: usize, cyrillic: bool) -> Option<us
             if material { None } else { Some(index + 1) }
         }
         "brand"
-            if !(request.word_before(index, 1) == ""
-                || BRAND_CONTEXT.has_mark(request.word_before(index, 1), "not-before-brand-cue"))
-                && !(request.word(index + 1) == ":"
-                    || BRAND_CONTEXT.has_mark(request.word(index + 1), "not-after-brand-cue")) =>
+            if !(request.word_before(index, 1).is_empty()
+                || BRAND_CONTEXT.has_mark(request.word_before(index, 1), "not-before-brand-cue")
+                || request.word(index + 1) == ":"
+                || BRAND_CONTEXT.has_mark(request.word(index + 1), "not-after-brand-cue")) =>
         {
             None
         }
