@@ -16,6 +16,9 @@
 //! Zoom") are the same token sequence. Look-alike letters are never folded
 //! equal.
 
+use crate::words::class::COUNT_WORDS;
+use crate::words::class::DATE_WORDS;
+use crate::words::class::MONEY_WORDS;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
@@ -371,9 +374,10 @@ impl<'a> Words<'a> {
                 values.extend(dozens);
             }
             let thousands = matches!(suffix, "k" | "к" | "тыс")
-                || self.tokens.get(index + 1).is_some_and(|next| {
-                    matches!(next.folded.as_str(), "k" | "к" | "thousand" | "тыс" | "тысяч" | "тысячи" | "тысяча")
-                });
+                || self
+                    .tokens
+                    .get(index + 1)
+                    .is_some_and(|next| NUMBERS.has_mark(next.folded.as_str(), "ground-thousands"));
             for value in values {
                 out.push((value, index));
                 if thousands {
@@ -429,11 +433,9 @@ impl<'a> Words<'a> {
         let money_word = CURRENCIES.marked("after-number").map(|(stem, _)| stem).any(|stem| after.starts_with(stem))
             || matches!(after, "р" | "k" | "к" | "тыс")
             || matches!(suffix, "k" | "к" | "р" | "тыс");
-        let limit_before = matches!(
-            before,
-            "under" | "below" | "than" | "max" | "maximum" | "budget" | "upto" | "до" | "дороже" | "within"
-        ) || (before == "to" && two_before == "up");
-        let ordinal = matches!(suffix, "st" | "nd" | "rd" | "th" | "го" | "е" | "я");
+        let limit_before =
+            MONEY_WORDS.has_mark(before, "ground-limit-before") || (before == "to" && two_before == "up");
+        let ordinal = DATE_WORDS.has_mark(suffix, "ground-ordinal-suffix");
         let date = deadline::month_by_stem(before).is_some() || deadline::month_by_stem(after).is_some() || ordinal;
         symbol_before
             || symbol_after
@@ -459,32 +461,10 @@ impl<'a> Words<'a> {
             ]
             .iter()
             .any(|unit| after.starts_with(unit))
-            || matches!(
-                before,
-                "size"
-                    | "sz"
-                    | "размер"
-                    | "model"
-                    | "iphone"
-                    | "galaxy"
-                    | "pixel"
-                    | "gen"
-                    | "series"
-                    | "version"
-                    | "edition"
-                    | "no"
-                    | "#"
-                    | "number"
-                    | "type"
-                    | "style"
-                    | "spf"
-                    | "kit"
-                    | "pack"
-                    | "aged"
-                    | "ages"
-                    | "age" // "4 размер 2 пачки": a counting noun after the number makes it
-                            // a count even after a name or size word.
-            ) && !crate::words::count::is_counting_noun(after)
+            // "4 размер 2 пачки": a counting noun after the number makes it
+            // a count even after a name or size word.
+            || (before == "#" || COUNT_WORDS.has_mark(before, "ground-detail-before"))
+                && !crate::words::count::is_counting_noun(after)
     }
 
     fn deadline(&self, days: u64) -> Option<(usize, usize)> {
@@ -502,7 +482,7 @@ impl<'a> Words<'a> {
             let within = index
                 .checked_sub(1)
                 .and_then(|before| self.tokens.get(before))
-                .is_some_and(|before| matches!(before.folded.as_str(), "within" | "in" | "за" | "через" | "течение"));
+                .is_some_and(|before| DATE_WORDS.has_mark(before.folded.as_str(), "ground-within"));
             if ((day || within) && (value - days_f).abs() < 0.005) || (week && (value * 7.0 - days_f).abs() < 0.005) {
                 return Some((index, index));
             }

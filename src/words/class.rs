@@ -236,7 +236,8 @@ classes! {
     CURRENCIES => "currencies.txt",
     /// Words grounding skips when it looks for a value's words.
     STOP_WORDS => "stop-words.txt",
-    /// Words before a date or a weekday that make it a deadline.
+    /// Words before a date or a weekday that make it a deadline, and the
+    /// units and endings around a number of days.
     DATE_WORDS => "date-words.txt",
     /// Words that end, or are never, a brand name read from the words around it.
     BRAND_WORDS => "brand-words.txt",
@@ -244,7 +245,7 @@ classes! {
     SEGMENT_WORDS => "segment-words.txt",
     /// Single-word properties and the units of a measure a requirement holds.
     PROPERTY_WORDS => "property-words.txt",
-    /// Nouns that count items, and words after a number that make it no count.
+    /// Nouns that count items, and words around a number that make it no count.
     COUNT_WORDS => "count-words.txt",
     /// Words around a number or a letter that decide whether it is a size.
     SIZE_CONTEXT => "size-context.txt",

@@ -18,6 +18,8 @@
 //! "comes in a pack of two", "3 pack", "two piece swimsuit". Runs after money,
 //! deadline, size and model have claimed their numbers.
 
+use super::class::COUNT_WORDS;
+use super::class::NUMBERS;
 use std::sync::LazyLock;
 
 use super::class::ORDER_WORDS;
@@ -41,47 +43,7 @@ fn is_not_counted(word: &str) -> bool {
 
 /// Words before a number that make it part of a name or a detail.
 fn is_detail_before(word: &str) -> bool {
-    matches!(
-        word,
-        "with"
-            | "spf"
-            | "style"
-            | "model"
-            | "type"
-            | "number"
-            | "#"
-            | "gen"
-            | "series"
-            | "version"
-            | "edition"
-            | "no"
-            | "no."
-            | "kit"
-            | "pack"
-            | "size"
-            | "aged"
-            | "ages"
-            | "age"
-            | "least"
-            | "these"
-            | "those"
-            | "the"
-            | "all"
-            | "both"
-            | "my"
-            | "our"
-            | "first"
-            | "iphone"
-            | "galaxy"
-            | "с"
-            | "со"
-            | "на"
-            | "для"
-            // "it has 8 packs", "contains 12 bars": what one item holds.
-            | "has"
-            | "contains"
-            | "includes"
-    )
+    word == "#" || COUNT_WORDS.has_mark(word, "detail-before")
 }
 
 /// Verbs after which a number is what the person orders ("I need 6 cartons").
@@ -156,7 +118,7 @@ fn one_pair_or_dozen(request: &Request, index: usize) -> Option<Option<u64>> {
         return Some(Some(if matches!(next, "штук" | "штуки" | "шт") { 2 } else { 1 }));
     }
     // "a single can of Wilson" (but "a single pack" is a pack size).
-    if word == "single" && before == "a" && matches!(next, "can" | "bottle" | "box" | "jar" | "pair" | "tube") {
+    if word == "single" && before == "a" && COUNT_WORDS.has_mark(next, "single-container") {
         return Some(Some(1));
     }
     // "a dozen eggs".
@@ -172,13 +134,9 @@ fn times_count(request: &Request, index: usize, times: &str) -> Option<u64> {
     let next = request.word(index + 1);
     let before = request.word_before(index, 1);
     let word = request.word(index);
-    let letter_size = matches!(next, "large" | "small" | "l" | "s" | "big");
+    let letter_size = COUNT_WORDS.has_mark(next, "letter-size-after");
     // "size 3x", "4x bigger", "10x zoom": a size or a factor, not a count.
-    let factor = is_detail_before(before)
-        || matches!(
-            next,
-            "bigger" | "larger" | "smaller" | "more" | "zoom" | "magnification" | "faster" | "stronger" | "longer"
-        );
+    let factor = is_detail_before(before) || COUNT_WORDS.has_mark(next, "factor-after");
     // "3x optical zoom", "a 60x 50 throw": "Nx" is a count only before
     // the product or at the end of its phrase ("2x hdmi cables" reads
     // "hdmi" as part of it, so the noun may come within three words).
@@ -210,16 +168,11 @@ fn packs_and_deals(request: &Request, index: usize, value: u64) -> Option<Option
     let next = request.word(index + 1);
     let before = request.word_before(index, 1);
     // "1 case of 20 units", "a box of 12 pens": what one container holds.
-    if before == "of"
-        && matches!(
-            request.word_before(index, 2),
-            "case" | "box" | "carton" | "crate" | "tray" | "bag" | "bundle" | "set" | "packet" | "package" | "packs"
-        )
-    {
+    if before == "of" && COUNT_WORDS.has_mark(request.word_before(index, 2), "container-of") {
         return Some(None);
     }
     // "get me one that's peppermint scented": a pronoun.
-    if word == "one" && matches!(next, "that" | "thats" | "that's" | "which" | "who") {
+    if word == "one" && COUNT_WORDS.has_mark(next, "pronoun-after-one") {
         return Some(None);
     }
     // "buy 1 take 1", "buy 2 get 1": a deal's name, not how many.
@@ -229,7 +182,7 @@ fn packs_and_deals(request: &Request, index: usize, value: u64) -> Option<Option
         return Some(None);
     }
     // "one hundred and eight inch": the start of a bigger number.
-    if matches!(next, "hundred" | "thousand" | "million" | "тысяч" | "тысячи" | "тысяча") {
+    if NUMBERS.has_mark(next, "bigger-number") {
         return Some(None);
     }
     // "one pack of olive oil", "2 packs of": packs counted (but "3 pack"
@@ -250,12 +203,12 @@ fn packs_and_deals(request: &Request, index: usize, value: u64) -> Option<Option
         return Some(None);
     }
     // "two of them": a count without a noun.
-    if next == "of" && matches!(request.word(index + 2), "them" | "these" | "those" | "the" | "each") {
+    if next == "of" && COUNT_WORDS.has_mark(request.word(index + 2), "of-them") {
         return Some(Some(value));
     }
     // "12 cases of nitrile gloves", "3 crates of apples": containers counted
     // ("case" alone is as often a phone case, so only before "of").
-    if matches!(next, "cases" | "crates" | "sacks" | "rolls" | "reams") && request.word(index + 2) == "of" {
+    if COUNT_WORDS.has_mark(next, "containers-of") && request.word(index + 2) == "of" {
         return Some(Some(value));
     }
     None
@@ -275,9 +228,7 @@ fn count_before_noun(request: &Request, index: usize, value: u64) -> Option<u64>
     let names_product = request.is_consumed(index + 1) && !super::colour::is_colour(next);
     // "a 30 pair pack", "a 12 roll bundle": the noun in the singular before
     // "pack" says what the pack holds, not how many packs.
-    if is_counting_noun(next)
-        && !next.ends_with('s')
-        && matches!(request.word(index + 2), "pack" | "set" | "bundle" | "kit" | "box")
+    if is_counting_noun(next) && !next.ends_with('s') && COUNT_WORDS.has_mark(request.word(index + 2), "pack-of-nouns")
     {
         return None;
     }
@@ -309,7 +260,7 @@ fn count_before_noun(request: &Request, index: usize, value: u64) -> Option<u64>
     let after_verb = ORDER_VERBS.contains(&before)
         || (matches!(before, "me" | "us" | "мне") && ORDER_VERBS.contains(&request.word_before(index, 2)));
     // "I want one that is fleece lined": "one" before a function word is a pronoun.
-    let pronoun = matches!(next, "that" | "which" | "who" | "with" | "is" | "like" | "too" | "more" | "again");
+    let pronoun = COUNT_WORDS.has_mark(next, "pronoun-after-one-word");
     let looking_for = before != "for" || request.preceded_by(index, 3, &[&["looking"], &["searching"]]);
     // "i want 3 tier shelf", "a 2 seater": a number before a singular noun
     // says how the item is built, not how many; a count names a plural, a

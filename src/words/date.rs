@@ -157,7 +157,7 @@ fn near(typed: &str, name: &str) -> bool {
 /// The deadline words an abbreviated weekday must follow right away ("by
 /// fri", "on thurs"): "sun" and "sat" are words too.
 pub(crate) fn is_abbreviation_cue(word: &str) -> bool {
-    matches!(word, "by" | "before" | "until" | "till" | "on" | "к" | "до")
+    DATE_WORDS.has_mark(word, "abbreviation-cue")
 }
 
 /// "fri", "sat.": read only after "by"/"before"/"on", where nothing else fits.
@@ -166,11 +166,11 @@ pub(crate) fn abbreviated_weekday(word: &str) -> Option<Weekday> {
 }
 
 fn is_day_unit(word: &str) -> bool {
-    matches!(word, "day" | "days" | "дня" | "дней" | "день" | "суток" | "сутки")
+    DATE_WORDS.has_mark(word, "day-unit")
 }
 
 fn is_week_unit(word: &str) -> bool {
-    matches!(word, "week" | "weeks" | "неделю" | "недели" | "недель" | "неделя")
+    DATE_WORDS.has_mark(word, "week-unit")
 }
 
 /// Days from `today` to the end of the week `weeks_ahead` weeks on (its Sunday).
@@ -205,7 +205,7 @@ pub(crate) fn day_of(word: &str) -> Option<(u32, bool)> {
     let (digits, ordinal) = match word.find(|character: char| !character.is_ascii_digit()) {
         Some(end) => {
             let suffix = word.get(end..)?;
-            if !matches!(suffix, "st" | "nd" | "rd" | "th" | "-го" | "-е") {
+            if !DATE_WORDS.has_mark(suffix, "ordinal-suffix") {
                 return None;
             }
             (word.get(..end)?, true)

@@ -23,6 +23,7 @@
 //! "nothing over $50", "don't spend over $50", "free shipping on orders over
 //! $50", "above $200 is fine" (a tolerance).
 
+use super::class::NUMBERS;
 use std::sync::LazyLock;
 
 use super::class::{CURRENCIES, MONEY_WORDS, WordClass, phrase_list};
@@ -377,7 +378,7 @@ fn number_at(request: &Request, index: usize, words: bool) -> Option<Number> {
 
 /// "5 тыс", "5 thousand": multiplies in place and moves the end.
 fn scale_thousands(request: &Request, number: &mut Number) -> Option<()> {
-    if matches!(request.word(number.end + 1), "тыс" | "тысяч" | "тысячи" | "thousand" | "тыщ") {
+    if NUMBERS.has_mark(request.word(number.end + 1), "thousands") {
         number.hundredths = number.hundredths.checked_mul(1000)?;
         number.low = match number.low {
             Some(low) => Some(low.checked_mul(1000)?),
@@ -496,7 +497,7 @@ fn amounts(request: &Request) -> Vec<Amount> {
 /// 95", "$20 - $30", "от 500 до 1000".
 fn range_start(request: &Request, first: usize) -> Option<(usize, Number)> {
     let joiner = request.word_before(first, 1);
-    if !matches!(joiner, "to" | "and" | "-" | "–" | "—" | "до") {
+    if !(matches!(joiner, "-" | "–" | "—") || MONEY_WORDS.has_mark(joiner, "range-joiner")) {
         return None;
     }
     let mut lower = first.checked_sub(2)?;

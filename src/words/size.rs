@@ -124,7 +124,7 @@ pub fn extract(request: &mut Request) -> Vec<SizeMention> {
                 && !request.is_consumed(index)
                 && let Some(value) = numeric(request.word(index))
                 && !is_not_size_follower(request.word(index + 1))
-                && !matches!(request.word(index + 1), "in" | "size" | "в" | "размер" | "размера")
+                && !SIZE_WORDS.has_mark(request.word(index + 1), "not-after-joined")
             {
                 request.consume(index, index);
                 if either && let Some(previous) = mentions.last_mut() {
@@ -191,7 +191,7 @@ fn garment_ahead(request: &Request, index: usize) -> bool {
         if is_garment(word) || (word == "t" && request.word(at + 1) == "shirt") {
             return true;
         }
-        if matches!(word, "with" | "for" | "that" | "which" | "and" | "in" | "of" | "from" | "to") {
+        if SIZE_CONTEXT.has_mark(word, "ends-garment-search") {
             return false;
         }
     }
@@ -315,7 +315,7 @@ fn bra_size(word: &str) -> Option<String> {
     let split = word.find(|character: char| !character.is_ascii_digit())?;
     let (band, cup) = (word.get(..split)?, word.get(split..)?);
     let band_value: u32 = band.parse().ok()?;
-    let cup_ok = matches!(cup, "aa" | "a" | "b" | "c" | "d" | "dd" | "ddd" | "e" | "f" | "g" | "h");
+    let cup_ok = SIZE_WORDS.has_mark(cup, "bra-cup");
     ((28..=48).contains(&band_value) && cup_ok).then(|| format!("{band}{}", cup.to_uppercase()))
 }
 
@@ -443,7 +443,7 @@ fn special_size(request: &Request, at: usize) -> Option<(String, usize)> {
         return Some(found);
     }
     // "32g ram": memory, not a bra.
-    let memory = matches!(request.word(at + 1), "ram" | "rom" | "memory" | "storage" | "ssd" | "emmc");
+    let memory = SIZE_CONTEXT.has_mark(request.word(at + 1), "memory");
     if let Some(label) = bra_size(word).filter(|_| !memory).or_else(|| jeans_by(word)).or_else(|| toddler_size(word)) {
         return Some((label, at));
     }
@@ -710,7 +710,7 @@ fn letter_beside_garment(request: &Request, index: usize) -> Read {
         return Break(make(label, index, end));
     }
     let spaced_x = matches!(word, "2" | "3" | "4" | "5") && request.word(index + 1) == "x";
-    if (spaced_x || matches!(word, "small" | "medium" | "large" | "extra" | "x" | "xx" | "xxx" | "2x" | "3x"))
+    if (spaced_x || SIZE_WORDS.has_mark(word, "beside-garment"))
         && (is_gender(request.word_before(index, 1))
             || is_gender(request.word(index + 1))
             || garment_ahead(request, index))
@@ -775,8 +775,7 @@ fn word_after(request: &Request, index: usize) -> Read {
     if matches!(word, "travel" | "trial") && matches!(after, "size" | "sized") && !request.is_consumed(index + 1) {
         return Break(make(format!("{word} {after}"), index, index + 1));
     }
-    if matches!(after, "размера" | "размер" | "sized" | "size" | "рост") && !request.is_consumed(index + 1)
-    {
+    if SIZE_WORDS.has_mark(after, "after-label") && !request.is_consumed(index + 1) {
         // "42 размера", but in English only letters come before "size":
         // "medium size", never "Pegasus 41 size 42".
         let value_follows = value_at(request, index + 2, true).is_some();

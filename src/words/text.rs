@@ -13,6 +13,7 @@
 //! form (`folded`, for matching), plus the clause it sits in, because a marker
 //! such as "ideally" or "not" only reaches as far as its clause.
 
+use super::class::CURRENCIES;
 use std::sync::LazyLock;
 
 use super::class::{NUMBERS, ORDER_WORDS};
@@ -98,8 +99,7 @@ impl Mode {
                 let number_sign = character == '.' && fold(current) == "no" && number_follows(characters, position + 1);
                 // "A$150", "C$20", "NZ$40": the dollar of a country, one token
                 // (written apart, "a $150 budget" keeps its article).
-                let country_dollar =
-                    character == '$' && matches!(fold(current).as_str(), "a" | "au" | "c" | "ca" | "nz" | "us");
+                let country_dollar = character == '$' && CURRENCIES.has_mark(fold(current).as_str(), "country-dollar");
                 let in_word = character.is_alphanumeric()
                     || (!current.is_empty() && (joins_digits || joins_letters))
                     || number_sign;
@@ -455,8 +455,7 @@ pub fn number_words_at(request: &Request, index: usize) -> Option<(u64, usize)> 
             current = 1;
         } else if word == "hundred" && end.is_some() {
             current = current.saturating_mul(100);
-        } else if matches!(word, "thousand" | "тысяча" | "тысячу" | "тысячи" | "тысяч" | "тысяч,")
-        {
+        } else if NUMBERS.has_mark(word, "thousand-word") {
             // "тысячу рублей" alone is a thousand.
             total = total.saturating_add(current.max(1).saturating_mul(1000));
             current = 0;

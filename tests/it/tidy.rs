@@ -14,6 +14,10 @@
 //! - `extract` imports neither `providers`, `sandbox` nor `extractors`;
 //!   `anyhow` is named only in `src/main.rs`; sentences for the person are
 //!   written only in `messages` (a heuristic, with its exceptions listed).
+//! - The parser's and the word layer's code holds rules, not word lists
+//!   (issue 27 §1): no `matches!` in `src/extract/` or `src/words/` names
+//!   more than four words; a longer list is a mark in an
+//!   `extractors/words/` class, reviewed as data.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -937,6 +941,16 @@ fn test_only_ranges(code: &str) -> Vec<std::ops::Range<usize>> {
 /// before the innermost unclosed `(`, with its `!` (`warn!`, `format!`) or
 /// its `#[` (`#[error`), or `None` outside any call.
 fn enclosing_call(code: &str, at: usize) -> Option<String> {
+    let before = code[..call_open(code, at)?].trim_end();
+    let name_start = before
+        .rfind(|c: char| !(is_ident_char(c) || c == '!' || c == ':' || c == '#' || c == '['))
+        .map_or(0, |n| n + 1);
+    Some(before[name_start..].to_string())
+}
+
+/// The offset of the innermost unclosed `(` before `at`, within its
+/// statement: the call or macro a literal at `at` is an argument of.
+fn call_open(code: &str, at: usize) -> Option<usize> {
     let bytes = code.as_bytes();
     let mut depth = 0usize;
     let mut open = None;
@@ -952,11 +966,7 @@ fn enclosing_call(code: &str, at: usize) -> Option<String> {
             _ => {}
         }
     }
-    let before = code[..open?].trim_end();
-    let name_start = before
-        .rfind(|c: char| !(is_ident_char(c) || c == '!' || c == ':' || c == '#' || c == '['))
-        .map_or(0, |n| n + 1);
-    Some(before[name_start..].to_string())
+    open
 }
 
 // ---------------------------------------------------------------------------
@@ -1147,4 +1157,91 @@ fn sentences_for_the_person_are_written_only_in_messages() {
         let found = sentences(text).len();
         assert!(found >= 10, "only {found} sentences recognised in {language}: the heuristic has gone blind");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Word lists are data, not code.
+
+/// The most words one `matches!` of the parser or the word layer may name.
+/// Up to four is a rule's own grammar ("a" | "an", "or" | "или", "color" |
+/// "colour" | "цвет" | "цвета"); a longer alternation is a list a reviewer
+/// extends, so it belongs in a class file under `extractors/words/` as a
+/// mark. Punctuation does not count: it is syntax.
+const MOST_WORDS_IN_A_MATCH: usize = 4;
+
+/// Longer alternations that stay in code, each with its reason: the file
+/// and the first word of the list.
+const WORD_MATCHES_ALLOWED: [(&str, &str, &str); 1] = [(
+    "src/words/size.rs",
+    "S",
+    "matched on the token's own text, capitals only (\"одну черную M\"): no folded word a class could look up",
+)];
+
+/// `matches!` calls in `files` (under `src/extract/` and `src/words/`, test
+/// code skipped) naming more than `MOST_WORDS_IN_A_MATCH` words and not on
+/// `allowed`, and allow-list entries no call matches.
+fn word_match_violations(files: &[(String, String)], allowed: &[(&str, &str, &str)]) -> Vec<String> {
+    let mut used = vec![false; allowed.len()];
+    let mut out = Vec::new();
+    for (file, text) in files {
+        if !(file.starts_with("src/extract/") || file.starts_with("src/words/")) {
+            continue;
+        }
+        let scanned = scan(text);
+        let test_only = test_only_ranges(&scanned.code);
+        let mut calls: BTreeMap<usize, Vec<&Literal>> = BTreeMap::new();
+        for literal in &scanned.literals {
+            if test_only.iter().any(|range| range.contains(&literal.at))
+                || !literal.text.chars().any(char::is_alphabetic)
+                || enclosing_call(&scanned.code, literal.at).as_deref() != Some("matches!")
+            {
+                continue;
+            }
+            if let Some(open) = call_open(&scanned.code, literal.at) {
+                calls.entry(open).or_default().push(literal);
+            }
+        }
+        for words in calls.values().filter(|words| words.len() > MOST_WORDS_IN_A_MATCH) {
+            let first = words[0].text.as_str();
+            match allowed.iter().position(|(in_file, start, _)| in_file == file && *start == first) {
+                Some(entry) => used[entry] = true,
+                None => out.push(format!(
+                    "{file}:{}: a matches! of {} words ({first:?} …): make it a mark in an extractors/words/ class",
+                    words[0].line,
+                    words.len()
+                )),
+            }
+        }
+    }
+    for ((file, start, _), used) in allowed.iter().zip(used) {
+        if !used {
+            out.push(format!("allow-list entry {file} {start:?} matches no long word list: remove it"));
+        }
+    }
+    out
+}
+
+#[test]
+fn word_lists_in_the_parser_are_data() {
+    let violations = word_match_violations(&source_files(), &WORD_MATCHES_ALLOWED);
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn the_word_list_checker_rejects_what_it_is_meant_to() {
+    let file = |text: &str| vec![("src/extract/rules/x.rs".to_owned(), text.to_owned())];
+    let long = "fn f(w: &str) -> bool { matches!(w, \"a\" | \"b\" | \"c\" | \"d\" | \"e\") }\n";
+    assert_eq!(word_match_violations(&file(long), &[]).len(), 1);
+    // Four words, punctuation, test code and other calls pass.
+    let fine = "fn f(w: &str) -> bool { matches!(w, \"a\" | \"b\" | \"c\" | \"d\" | \",\" | \".\") }\n\
+                fn g() { let v = [\"a\", \"b\", \"c\", \"d\", \"e\"]; }\n\
+                #[cfg(test)]\nmod tests { fn h(w: &str) -> bool { matches!(w, \"a\" | \"b\" | \"c\" | \"d\" | \"e\") } }\n";
+    assert!(word_match_violations(&file(fine), &[]).is_empty());
+    // Outside the parser and the word layer, nothing is checked.
+    let elsewhere = vec![("src/service/x.rs".to_owned(), long.to_owned())];
+    assert!(word_match_violations(&elsewhere, &[]).is_empty());
+    // The allow-list holds an entry exactly, and a stale one is reported.
+    let allowed = [("src/extract/rules/x.rs", "a", "a reason")];
+    assert!(word_match_violations(&file(long), &allowed).is_empty());
+    assert_eq!(word_match_violations(&file(fine), &allowed).len(), 1, "a stale entry");
 }

@@ -13,6 +13,7 @@
 //! several Latin words in Russian text ("la roche-posay effaclar") is a brand
 //! and a model whose border nobody can tell without a catalog: no brand.
 
+use crate::words::class::BRAND_WORDS;
 use std::sync::LazyLock;
 
 use crate::words::class::BRAND_CONTEXT;
@@ -210,7 +211,7 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
             || request.is_consumed(next)
             || !request.same_clause(start, next)
             || ends_name(request.word(next))
-            || matches!(request.word(next), "a" | "an" | "the" | "my" | "your" | "this" | "brand")
+            || BRAND_WORDS.has_mark(request.word(next), "ends-name-after-cue")
             // "brand eurofase 23271-036 zuma": a part number ends the maker's name.
             || request.word(next).chars().any(|character| character.is_ascii_digit())
         {
@@ -320,7 +321,7 @@ fn excluded_lists(request: &Request, cyrillic: bool, found: &mut Found<'_>) {
             let Some(end) = item_end else { break };
             items += 1;
             let mut next = end + 1;
-            if !matches!(request.word(next), "or" | "and" | "nor" | "," | "или" | "и" | "ни") {
+            if !(request.word(next) == "," || BRAND_CONTEXT.has_mark(request.word(next), "excluded-list-joiner")) {
                 break;
             }
             next += 1;
@@ -377,8 +378,10 @@ fn start_after_cue(request: &Request, index: usize, cyrillic: bool) -> Option<us
             if material { None } else { Some(index + 1) }
         }
         "brand"
-            if !matches!(request.word_before(index, 1), "the" | "a" | "an" | "this" | "from" | "of" | "")
-                && !matches!(request.word(index + 1), ":" | "is" | "called" | "named" | "must" | "should") =>
+            if !(request.word_before(index, 1).is_empty()
+                || BRAND_CONTEXT.has_mark(request.word_before(index, 1), "not-before-brand-cue")
+                || request.word(index + 1) == ":"
+                || BRAND_CONTEXT.has_mark(request.word(index + 1), "not-after-brand-cue")) =>
         {
             None
         }
@@ -386,9 +389,7 @@ fn start_after_cue(request: &Request, index: usize, cyrillic: bool) -> Option<us
         {
             let mut at = index + 1;
             // "the brand must be trader joes", "brand should be X".
-            if matches!(request.word(at), "must" | "should" | "would" | "needs" | "has" | "can")
-                && request.word(at + 1) == "be"
-            {
+            if BRAND_CONTEXT.has_mark(request.word(at), "modal-before-be") && request.word(at + 1) == "be" {
                 at += 2;
             } else if matches!(request.word(at), "needs" | "has") && request.phrase_at(at + 1, &["to", "be"]) {
                 at += 3;
@@ -470,17 +471,14 @@ fn latin_in_russian(request: &Request, named: &[bool], found: &mut Found<'_>) {
             let digits = word.trim_end_matches(|character: char| character.is_ascii_alphabetic());
             !digits.is_empty()
                 && digits.chars().all(|character| character.is_ascii_digit() || character == '.')
-                && matches!(
-                    word.get(digits.len()..),
-                    Some("w" | "v" | "a" | "mah" | "gb" | "tb" | "mm" | "cm" | "hz" | "k" | "ml" | "l" | "kg" | "g")
-                )
+                && word.get(digits.len()..).is_some_and(|unit| BRAND_CONTEXT.has_mark(unit, "glued-unit"))
         };
         let with_model = end == name_end + 1
             && request.word(end).chars().any(|character| character.is_ascii_digit())
             && !measure(request.word(end));
         let lone = (end == name_end || with_model) && is_alphabetic_latin(request.word(index));
         let before = request.word_before(index, 1);
-        let after_preposition = matches!(before, "с" | "со" | "для" | "на" | "в" | "под" | "из" | "без" | "к");
+        let after_preposition = BRAND_CONTEXT.has_mark(before, "preposition-ru");
         let is_named = |at: usize| named.get(at).copied().unwrap_or(false);
         // "pampers premium care": Latin words right after a named brand
         // are its product line, not another brand.

@@ -158,17 +158,13 @@ fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
             }
             continue;
         }
-        let owned = matches!(
-            request.word_before(at, 1),
-            "my" | "your" | "his" | "her" | "our" | "their" | "мой" | "моего" | "моему" | "мою" | "моей"
-        );
+        let owned = ATTACHING_WORDS.has_mark(request.word_before(at, 1), "owner");
         if is_product_noun(word) && !owned && !request.is_consumed(at) {
             head = Some(at);
         }
     }
-    let definite = head.is_some_and(|head| {
-        (start..head).any(|at| matches!(request.word(at), "the" | "its" | "this" | "these" | "those" | "their"))
-    });
+    let definite =
+        head.is_some_and(|head| (start..head).any(|at| ATTACHING_WORDS.has_mark(request.word(at), "definite")));
     Phrase { start, end, head, open, purpose, definite }
 }
 
@@ -201,7 +197,7 @@ fn continues(request: &Request, before: &Phrase, piece: &Phrase, joint: Joint) -
     // tell) join two objects of one phrase.
     let object_is_product =
         || (before.head.map_or(before.start, |head| head + 1)..=before.end).any(|at| is_product_noun(request.word(at)));
-    let article = matches!(request.word(piece.start), "a" | "an" | "the" | "some" | "one")
+    let article = ATTACHING_WORDS.has_mark(request.word(piece.start), "article")
         || (piece.open && piece.head == Some(piece.start) && request.is_cyrillic() && !object_is_product());
     let more_of_the_phrase = (joint == Joint::And && before.purpose) || (joint == Joint::Mark && words <= 3);
     if before.open && !article && more_of_the_phrase {

@@ -23,6 +23,7 @@
 //! item is for ("for my living room", "for adults", "for party"), and a
 //! voucher's rules after a budget.
 
+use crate::words::class::ATTACHING_WORDS;
 use std::sync::LazyLock;
 
 use super::requirement::Requirement;
@@ -267,7 +268,7 @@ fn condition_start(words: &Unread<'_>, first: usize, head: usize) -> usize {
     while start > first
         && words.free(start - 1)
         && (is_negation(request.word(start - 1))
-            || matches!(request.word(start - 1), "from" | "for" | "made" | "of" | "my" | "an"))
+            || ATTACHING_WORDS.has_mark(request.word(start - 1), "before-condition"))
     {
         start -= 1;
     }

@@ -72,8 +72,7 @@ fn is_food_or_scent(request: &Request, at: usize) -> bool {
 
 /// Whether `word` names a food a flavour is said of ("… cookies", "… tea").
 pub fn is_food_head(word: &str) -> bool {
-    FOOD_HEADS.contains(&word)
-        || matches!(word, "cookie" | "bar" | "bars" | "blondie" | "blondies" | "brownie" | "brownies")
+    FOOD_HEADS.contains(&word) || COLOUR_CONTEXT.has_mark(word, "flavour-head")
 }
 
 /// Whether the colour word at `at` starts a food's or a flavour's name: a
@@ -165,7 +164,7 @@ fn named_by_colour_word(request: &Request, index: usize) -> Option<String> {
     let (stem, suffix) = word.split_once('-').unwrap_or((word, ""));
     let colour_follows = matches!(suffix, "colored" | "coloured" | "color" | "colour")
         || (suffix.is_empty() && matches!(request.word(index + 1), "color" | "colour" | "colored" | "coloured"));
-    let named = matches!(stem, "natural" | "cream" | "nude" | "coffee" | "mint" | "wine" | "tan" | "rose" | "camel");
+    let named = COLOUR_CONTEXT.has_mark(stem, "shade-said-in");
     // "a bra in nude": a shade word after "in" at the end of its phrase.
     if !colour_follows
         && named
@@ -191,14 +190,8 @@ fn is_shade_name(word: &str) -> bool {
 fn is_cued(request: &Request, start: usize, at: usize) -> bool {
     let word = request.word(at);
     word.contains("-colo")
-        || matches!(
-            request.word_before(start, 1),
-            "in" | "is" | "are" | "be" | "color" | "colour" | "цвет" | "цвета" | "в"
-        )
-        || matches!(
-            request.word(at + 1),
-            "color" | "colour" | "colored" | "coloured" | "finish" | "one" | "ones" | "цвета" | "цвет"
-        )
+        || COLOUR_CONTEXT.has_mark(request.word_before(start, 1), "cue-before")
+        || COLOUR_CONTEXT.has_mark(request.word(at + 1), "cue-after")
         || is_named_colour(request, start, at)
 }
 
@@ -208,7 +201,7 @@ fn is_named_colour(request: &Request, start: usize, at: usize) -> bool {
     request.word(at).contains("-colo")
         || matches!(request.word_before(start, 1), "color" | "colour" | "цвет" | "цвета")
         || (request.word_before(start, 1) == ":" && matches!(request.word_before(start, 2), "color" | "colour"))
-        || matches!(request.word(at + 1), "color" | "colour" | "colored" | "coloured" | "цвета")
+        || COLOUR_CONTEXT.has_mark(request.word(at + 1), "strict-cue-after")
         || (matches!(request.word(at + 1), "in" | "в") && matches!(request.word(at + 2), "color" | "colour" | "цвете"))
 }
 
@@ -270,9 +263,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             continue;
         }
         // "hair for black women": who it is for, not its colour.
-        if request.word_before(index, 1) == "for"
-            && matches!(request.word(index + 1), "women" | "woman" | "men" | "man" | "people")
-        {
+        if request.word_before(index, 1) == "for" && COLOUR_CONTEXT.has_mark(request.word(index + 1), "people") {
             continue;
         }
         let before = request.word_before(index, 1);
@@ -284,7 +275,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             && !request.is_consumed(index - 1)
             && colour_of(before).is_none()
             && !crate::words::is_filler(before)
-            && !matches!(before, "in" | "is" | "of" | "a" | "an" | "the" | "and" | "or" | "be" | "like" | "should");
+            && !COLOUR_CONTEXT.has_mark(before, "not-a-name-modifier");
         // A name after "color of" already holds its words ("sea salt").
         let modifier = ((SHADES.contains(&before) || named_modifier)
             && !canonical.contains(' ')
@@ -416,7 +407,7 @@ fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
         // "trust in the lord color": after a preposition and "the", the name
         // may begin further back; "14 color palette" counts colours.
         let name_goes_on = opener.is_some_and(|at| {
-            request.word(at) == "the" && matches!(request.word_before(at, 1), "in" | "of" | "on" | "with" | "to")
+            request.word(at) == "the" && COLOUR_CONTEXT.has_mark(request.word_before(at, 1), "preposition-before-the")
         });
         let counted = index - start == 1 && {
             let word = request.word(start);

@@ -7,6 +7,7 @@
 //! purpose: it sits between intermediate and pro, and a guess is not a fact.
 
 use crate::facts::Level;
+use crate::words::class::CUES;
 use crate::words::text::Request;
 
 /// The stated level and the token that states it.
@@ -39,8 +40,8 @@ fn level_of(request: &Request, index: usize, word: &str) -> Option<Level> {
     }
     // "professional grade", "профессиональный фен" describe quality, not the
     // person's level (LABELLING.md); the noun and "professional level" do.
-    let level_noun = matches!(request.word(index + 1), "level" | "player" | "players" | "уровня" | "уровень" | "игрок")
-        || matches!(request.word_before(index, 1), "a" | "for" | "i'm" | "am" | "для");
+    let level_noun = CUES.has_mark(request.word(index + 1), "level-noun")
+        || CUES.has_mark(request.word_before(index, 1), "level-before");
     if (word.starts_with("professional") || word.starts_with("профессиональн")) && level_noun {
         return Some(Level::Pro);
     }

@@ -11,6 +11,7 @@
 //! variant ("two Pro Staff 97s") is a quantity, not lines. Fallback and
 //! either-or values never make a line.
 
+use crate::words::class::COUNT_WORDS;
 use std::sync::LazyLock;
 
 use super::colour::ColourMention;
@@ -46,7 +47,7 @@ fn count_before(request: &Request, start: usize, loose: bool) -> Option<(u64, us
 fn count_after(request: &Request, start: usize) -> Option<(u64, usize)> {
     let at = if request.word(start + 1) == "," { start + 2 } else { start + 1 };
     let value = count(request.word(at)).filter(|value| *value > 0)?;
-    let counted = matches!(request.word(at + 1), "шт" | "штук" | "штуки" | "пар" | "пары" | "pairs" | "pcs" | "pieces");
+    let counted = COUNT_WORDS.has_mark(request.word(at + 1), "counted-after");
     (counted && !request.is_consumed(at)).then_some((value, at))
 }
 
@@ -59,7 +60,7 @@ pub fn assemble(request: &mut Request, sizes: &[&SizeMention], colours: &[&Colou
     // ("40 for my wife and 43 for me", "M и S", "one in 10, one in 11").
     let joined = |first: &SizeMention, second: &SizeMention| {
         (first.end + 1..second.start).any(|at| {
-            matches!(request.word(at), "and" | "и" | "," | ";" | "for" | "для" | "+" | "plus" | "one" | "another")
+            matches!(request.word(at), "," | ";" | "+") || LIST_WORDS.has_mark(request.word(at), "size-joiner")
         })
     };
     if sizes.len() >= 2 && sizes.windows(2).any(|pair| !joined(pair[0], pair[1])) {

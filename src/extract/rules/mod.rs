@@ -349,13 +349,14 @@ enum Said {
 
 /// Reads one request: each pass below is one rule's call, in a fixed order.
 ///
-/// One function, longer than the ~80 lines a function should be (issue 27
-/// §5), because every pass reads and writes the same five things: the
-/// request's consumed tokens, the facts, the mentions and soft fields, and
-/// the reading of each token. The order is part of the meaning (a pass
-/// reads only what the earlier ones left: brands before money, money before
-/// counts). Splitting it means first gathering that state in one struct,
-/// a change of its own.
+/// Every pass reads and writes the same five things (the request's consumed
+/// tokens, the facts, the mentions and soft fields, and the reading of each
+/// token), so each takes them by reference; the longer passes are functions
+/// of their own (`brands_and_model`, `money_and_shipping`,
+/// `sizes_and_colours`, `brands_from_cues`, `wishes`,
+/// `forget_product_facts`). The order is part of the meaning: a pass reads
+/// only what the earlier ones left (brands before money, money before
+/// counts).
 fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said) -> Parsed {
     let mut request = Request::new(text);
     let mut facts = ExtractedFacts::default();
@@ -366,7 +367,187 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
     // requirements in the person's words, so nothing said vanishes.
     let mut read = Reading::new(request.len());
 
-    let brands = vocabulary::find_brands(vocabulary, &request);
+    let brands = brands_and_model(vocabulary, &mut request, &mut facts, &mut mentions, &mut read);
+
+    let named_tokens = request.consumed.clone();
+    let several =
+        if said == Said::OneProduct { scope::marked_list(&request) } else { scope::several_products(&request) };
+    let limit = money_and_shipping(&mut request, &mut facts, &mut mentions, &mut read, several);
+
+    let deadline = date::extract(&mut request, today);
+    facts.deadline_weekday = deadline.weekday;
+    facts.deadline_days = deadline.days;
+    if let Some(at) = deadline.at {
+        mentions.push(Mention { field: FieldName::DeadlineDays, at });
+        read.own_run(&request, at, FactKey::DeadlineDays);
+    }
+
+    sizes_and_colours(&mut request, &mut facts, &mut mentions, &mut read, said);
+
+    // Brands no catalog names, from cues, on what the rules above left.
+    brands_from_cues(&mut request, &mut facts, &mut mentions, &mut read, &named_tokens);
+
+    if let Some((count, at)) = count::extract(&mut request)
+        && facts.lines.is_empty()
+    {
+        facts.quantity = Some(count);
+        mentions.push(Mention { field: FieldName::Quantity, at });
+        read.own(at, at, FactKey::Quantity);
+    }
+    // "under $15 each": the cart total is the count times that; with no count
+    // the total is unknown, and a guessed limit is not a stated one.
+    if let Some(limit) = limit
+        && limit.per_unit
+    {
+        let total = facts.quantity.and_then(|count| count.checked_mul(limit.hundredths));
+        facts.explicit_max_cents = total;
+        facts.explicit_max_currency = total.and(limit.currency).map(str::to_owned);
+        if total.is_some() {
+            mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+        }
+    }
+    wishes(&mut request, &mut facts, &mut mentions, &mut soft, &mut read, &brands);
+    read.extend_over_cues(&request);
+    if several {
+        // Said of one of several products: not a fact about the order.
+        forget_product_facts(&mut facts, &mut mentions, &mut soft, &mut read);
+    }
+    let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
+    facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
+    Parsed { facts, request, outcomes, several }
+}
+
+/// Money and shipping, after the brands and before the deadline: the limit
+/// (returned: a limit per unit waits for the count), the floor, free
+/// shipping, and the amounts that are neither (read, but no fact holds them).
+fn money_and_shipping(
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    read: &mut Reading,
+    several: bool,
+) -> Option<money::Limit> {
+    let before_money = request.consumed.clone();
+    let prices = money::read(request);
+    // Of several products, a price said of one is that product's condition
+    // (kept in `other`); only a budget for the order is a limit.
+    let limits: Vec<money::Limit> = prices.limits.into_iter().filter(|limit| !several || limit.budget).collect();
+    // A floor is a condition on each item's price ("above $50"): of several
+    // products it is one product's (kept in `other`, as a price limit is),
+    // and one said of the whole order's total holds no fact. The strictest
+    // (the highest) floor counts, as the strictest limit does.
+    let floor =
+        prices.floors.iter().filter(|floor| !several && !floor.budget).max_by_key(|floor| floor.hundredths).copied();
+    let limit = money::strictest(&limits);
+    if let Some(limit) = limit
+        && !limit.per_unit
+    {
+        facts.explicit_max_cents = Some(limit.hundredths);
+        facts.explicit_max_currency = limit.currency.map(str::to_owned);
+        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
+        read.own(limit.at, limit.end, FactKey::ExplicitMaxCents);
+    }
+    if let Some(floor) = floor {
+        facts.price_min_cents = Some(floor.hundredths);
+        facts.price_min_currency = floor.currency.map(str::to_owned);
+        mentions.push(Mention { field: FieldName::PriceMinCents, at: floor.at });
+        read.own(floor.at, floor.end, FactKey::PriceMinCents);
+    }
+    // "free shipping": the order's, so not of several products (each
+    // product's services stay in `other`, as its price does).
+    if !several && let Some((first, last)) = shipping::extract(request) {
+        request.consume(first, last);
+        facts.free_shipping = true;
+        mentions.push(Mention { field: FieldName::FreeShipping, at: first });
+        read.own(first, last, FactKey::FreeShipping);
+    }
+    // Amounts that are not the limit ("a $25 gift card").
+    for (index, was) in before_money.iter().enumerate() {
+        if !was && request.is_consumed(index) {
+            read.unused(index, index);
+        }
+    }
+    limit
+}
+
+/// The wishes read last, on what the facts left: the level, the price
+/// preference (not "premium" right after a brand), returns, and the phrases
+/// that make the brand and model wishes ("or similar").
+fn wishes(
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    soft: &mut BTreeSet<FieldName>,
+    read: &mut Reading,
+    brands: &[vocabulary::BrandMention],
+) {
+    if let Some((level, at)) = level::extract(request) {
+        facts.level = Some(level);
+        mentions.push(Mention { field: FieldName::Level, at });
+        read.own_run(request, at, FactKey::Level);
+    }
+    // "pampers premium care": right after a brand, "premium" names its
+    // product line, not a wish to pay more (it stays in the person's words).
+    let line_after_brand =
+        |at: usize| at > 0 && brands.iter().any(|brand| brand.end + 1 == at) && request.word(at) == "premium";
+    if let Some((preference, at)) = price::extract(request).filter(|(_, at)| !line_after_brand(*at)) {
+        facts.price_preference = Some(preference);
+        mentions.push(Mention { field: FieldName::PricePreference, at });
+        read.own(at, at, FactKey::PricePreference);
+        for (first, last) in price::phrases(request) {
+            read.own(first, last, FactKey::PricePreference);
+        }
+    }
+    if let Some(at) = refund::extract(request) {
+        facts.needs_refundable = true;
+        request.consume(at, at);
+        mentions.push(Mention { field: FieldName::NeedsRefundable, at });
+        read.own(at, at, FactKey::NeedsRefundable);
+    }
+    // "if not, any other", "или аналог": the brand and model are wishes.
+    if request.phrase_at_any(&[
+        &["если", "нет"],
+        &["любую", "другую"],
+        &["любой", "другой"],
+        &["или", "аналог"],
+        &["or", "similar"],
+        &["any", "other", "brand"],
+        &["if", "not", "available"],
+        &["otherwise", "any"],
+    ]) {
+        if facts.brand.is_some() {
+            soft.insert(FieldName::Brand);
+        }
+        if facts.model.is_some() {
+            soft.insert(FieldName::Model);
+        }
+    }
+    // "no final sale stuff please, I might return it": every clause about
+    // returns is the refund wish.
+    if facts.needs_refundable {
+        for index in 0..request.len() {
+            let word = request.word(index);
+            let about_returns = ["return", "refund", "exchang", "возврат", "вернуть", "обмен"]
+                .iter()
+                .any(|stem| word.starts_with(stem));
+            if about_returns && let Some(slot @ None) = read.fields.get_mut(index) {
+                *slot = Some(FactKey::NeedsRefundable);
+            }
+        }
+    }
+}
+
+/// The brands and the model `parse_text` reads first: the catalog's brands
+/// (chosen, excluded, offered, or the device a product fits) and a model
+/// of theirs; returns the brands found, which later passes look back at.
+fn brands_and_model(
+    vocabulary: &Vocabulary,
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    read: &mut Reading,
+) -> Vec<vocabulary::BrandMention> {
+    let brands = vocabulary::find_brands(vocabulary, request);
     // "Nike or Adidas", "Nike, Adidas is fine too": other accepted brands.
     let mut other_brands: Vec<String> = Vec::new();
     let mut offered_brands: Vec<(String, usize)> = Vec::new();
@@ -407,15 +588,15 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
                     &["shopping", "for"],
                 ],
             );
-        if fits || fitted_by_an_accessory(&request, brand) {
+        if fits || fitted_by_an_accessory(request, brand) {
             read.unused(brand.start, brand.end);
             continue;
         }
         if excluded {
             push_distinct(&mut facts.brand_not, &brand.display);
-        } else if size::is_fallback(&request, brand.end) {
+        } else if size::is_fallback(request, brand.end) {
             push_distinct(&mut other_brands, &brand.display);
-        } else if offered_with_another(&request, brand, &brands) {
+        } else if offered_with_another(request, brand, &brands) {
             offered_brands.push((brand.display.clone(), brand.start));
         } else if facts.brand.is_none() {
             facts.brand = Some(brand.display.clone());
@@ -435,14 +616,29 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         other_brands.retain(|brand| fold(brand) != fold(&chosen));
         facts.brand_any = other_brands;
     }
-    if let Some(model) = vocabulary::find_model(vocabulary, &request, &brands) {
+    model_of_brands(vocabulary, request, facts, mentions, read, &brands);
+    brands_offered_beside(request, facts, mentions, read, &brands);
+    brands
+}
+
+/// The model of the catalog's brands said, unless excluded or one of two
+/// offered; else a part number right after the chosen brand.
+fn model_of_brands(
+    vocabulary: &Vocabulary,
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    read: &mut Reading,
+    brands: &[vocabulary::BrandMention],
+) {
+    if let Some(model) = vocabulary::find_model(vocabulary, request, brands) {
         request.consume(model.start, model.end);
         // "anything but the Pure Drive" excludes a model; there is no fact
         // for that, and it must not become the chosen one.
         let excluded = request.preceded_by_within(model.start, 3, &negation::BRAND, false);
         // "WH-1000XM5 or AirPods Pro 2": two models offered choose neither,
         // nor the brand of either.
-        let other = vocabulary::find_model(vocabulary, &request, &brands);
+        let other = vocabulary::find_model(vocabulary, request, brands);
         // Joined by "or", with at most a (consumed) brand between.
         let joined_by_or = |first_end: usize, second_start: usize| {
             matches!(request.word(first_end + 1), "or" | "или")
@@ -474,7 +670,7 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         && let Some(brand) = brands.iter().find(|brand| {
             !brand.device && facts.brand.as_deref().is_some_and(|chosen| fold(chosen) == fold(&brand.display))
         })
-        && let Some(at) = Some(brand.end + 1).filter(|&at| is_part_number(&request, at))
+        && let Some(at) = Some(brand.end + 1).filter(|&at| is_part_number(request, at))
         && !(at + 1..at + 4).any(|after| request.same_clause(at, after) && ACCESSORIES.contains(&request.word(after)))
     {
         request.consume(at, at);
@@ -482,14 +678,24 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         mentions.push(Mention { field: FieldName::Model, at });
         read.own(at, at, FactKey::Model);
     }
+}
+
+/// Words offered beside a chosen brand ("Samsung or LG"), and what each
+/// brand the catalog names was read as.
+fn brands_offered_beside(
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    read: &mut Reading,
+    brands: &[vocabulary::BrandMention],
+) {
     // "Samsung or LG", "lg или samsung": a word offered beside a chosen
     // brand is a brand too, even when no list holds it; the first said is
     // the brand, the rest are alternatives.
-    for brand in &brands {
+    for brand in brands {
         let chosen = facts.brand.as_deref().is_some_and(|chosen| fold(chosen) == fold(&brand.display))
             || facts.brand_any.iter().any(|other| fold(other) == fold(&brand.display));
-        let Some((at, first)) = chosen.then(|| brand::offered_beside(&request, brand.start, brand.end)).flatten()
-        else {
+        let Some((at, first)) = chosen.then(|| brand::offered_beside(request, brand.start, brand.end)).flatten() else {
             continue;
         };
         request.consume(at, at);
@@ -505,81 +711,39 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
             read.own(at, at, FactKey::BrandAny);
         }
     }
-    for brand in &brands {
-        match brand_field(&facts, &brand.display) {
+    for brand in brands {
+        match brand_field(facts, &brand.display) {
             Some(field) => read.own(brand.start, brand.end, field),
             // Read, but no fact holds it ("for samsung galaxy", two models offered).
             None => read.unused(brand.start, brand.end),
         }
     }
+}
 
-    let named_tokens = request.consumed.clone();
-    let several =
-        if said == Said::OneProduct { scope::marked_list(&request) } else { scope::several_products(&request) };
-    let before_money = request.consumed.clone();
-    let prices = money::read(&mut request);
-    // Of several products, a price said of one is that product's condition
-    // (kept in `other`); only a budget for the order is a limit.
-    let limits: Vec<money::Limit> = prices.limits.into_iter().filter(|limit| !several || limit.budget).collect();
-    // A floor is a condition on each item's price ("above $50"): of several
-    // products it is one product's (kept in `other`, as a price limit is),
-    // and one said of the whole order's total holds no fact. The strictest
-    // (the highest) floor counts, as the strictest limit does.
-    let floor =
-        prices.floors.iter().filter(|floor| !several && !floor.budget).max_by_key(|floor| floor.hundredths).copied();
-    let limit = money::strictest(&limits);
-    if let Some(limit) = limit
-        && !limit.per_unit
-    {
-        facts.explicit_max_cents = Some(limit.hundredths);
-        facts.explicit_max_currency = limit.currency.map(str::to_owned);
-        mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
-        read.own(limit.at, limit.end, FactKey::ExplicitMaxCents);
-    }
-    if let Some(floor) = floor {
-        facts.price_min_cents = Some(floor.hundredths);
-        facts.price_min_currency = floor.currency.map(str::to_owned);
-        mentions.push(Mention { field: FieldName::PriceMinCents, at: floor.at });
-        read.own(floor.at, floor.end, FactKey::PriceMinCents);
-    }
-    // "free shipping": the order's, so not of several products (each
-    // product's services stay in `other`, as its price does).
-    if !several && let Some((first, last)) = shipping::extract(&request) {
-        request.consume(first, last);
-        facts.free_shipping = true;
-        mentions.push(Mention { field: FieldName::FreeShipping, at: first });
-        read.own(first, last, FactKey::FreeShipping);
-    }
-    // Amounts that are not the limit ("a $25 gift card").
-    for (index, was) in before_money.iter().enumerate() {
-        if !was && request.is_consumed(index) {
-            read.unused(index, index);
-        }
-    }
-
-    let deadline = date::extract(&mut request, today);
-    facts.deadline_weekday = deadline.weekday;
-    facts.deadline_days = deadline.days;
-    if let Some(at) = deadline.at {
-        mentions.push(Mention { field: FieldName::DeadlineDays, at });
-        read.own_run(&request, at, FactKey::DeadlineDays);
-    }
-
-    let mut sizes = size::extract(&mut request);
+/// Sizes and colours, after money and the deadline have taken their
+/// numbers: the lines they make, or the chosen one and its alternatives.
+fn sizes_and_colours(
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    read: &mut Reading,
+    said: Said,
+) {
+    let mut sizes = size::extract(request);
     if sizes.is_empty() && matches!(said, Said::Answer { expects_size: true }) {
-        sizes.extend(size::bare_size(&mut request));
+        sizes.extend(size::bare_size(request));
     }
-    let colours = colour::extract(&mut request);
+    let colours = colour::extract(request);
     let mut chosen_sizes = distinct_sizes(&sizes);
     let mut chosen_colours = distinct_colours(&colours);
     // "black, actually make it white": a correction replaces what came before.
-    if let Some(last) = chosen_sizes.iter().rposition(|mention| is_correction(&request, mention.start)) {
+    if let Some(last) = chosen_sizes.iter().rposition(|mention| is_correction(request, mention.start)) {
         chosen_sizes.drain(..last);
     }
-    if let Some(last) = chosen_colours.iter().rposition(|mention| is_correction(&request, mention.at)) {
+    if let Some(last) = chosen_colours.iter().rposition(|mention| is_correction(request, mention.at)) {
         chosen_colours.drain(..last);
     }
-    facts.lines = lines::assemble(&mut request, &chosen_sizes, &chosen_colours);
+    facts.lines = lines::assemble(request, &chosen_sizes, &chosen_colours);
     let size_lines = facts.lines.iter().any(|line| line.size_label.is_some());
     let colour_lines = facts.lines.iter().any(|line| line.color.is_some());
     // Excluded colours are never a choice ("any colour but not red").
@@ -587,56 +751,10 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
         push_distinct(&mut facts.color_not, &mention.colour);
     }
     if !size_lines {
-        // "size 42, 43 is fine too", "р. 39 или 40": the first accepted size
-        // and the others.
-        let offered: Vec<&SizeMention> = sizes.iter().filter(|mention| mention.either).collect();
-        let first = match chosen_sizes.as_slice() {
-            [only] => Some((only.label.clone(), only.start)),
-            [] => offered.first().map(|mention| (mention.label.clone(), mention.start)),
-            _ => None,
-        };
-        let mut others: Vec<String> = Vec::new();
-        for mention in sizes.iter().filter(|mention| mention.fallback || mention.either) {
-            if first.as_ref().is_none_or(|(label, _)| fold(&mention.label) != fold(label)) {
-                push_distinct(&mut others, &mention.label);
-            }
-        }
-        // With no first size, the others wait for one an earlier message
-        // stated ("43 is fine too" as an answer); `parse` drops them if none.
-        facts.size_any = others;
-        if let Some((label, at)) = first {
-            facts.size_label = Some(label);
-            mentions.push(Mention { field: FieldName::SizeLabel, at });
-        }
+        choose_size(facts, mentions, &sizes, &chosen_sizes);
     }
     if !colour_lines {
-        // "black or navy", "black ideally, white is fine": the first accepted
-        // colour and the others; "blue or pink, I don't care" states none.
-        let offered: Vec<&ColourMention> = colours.iter().filter(|mention| mention.role == Role::Either).collect();
-        let indifferent = offered.last().is_some_and(|last| colour::indifference_follows(&request, last.at));
-        let cued: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.cued).collect();
-        let named: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.named).collect();
-        let first = match chosen_colours.as_slice() {
-            [only] => Some((only.colour.clone(), only.at)),
-            // "a brushed nickel floor lamp that is turquoise": the one said as
-            // the item's colour.
-            [_, _, ..] if cued.len() == 1 => cued.first().map(|mention| (mention.colour.clone(), mention.at)),
-            // "white finish grey in color": the one said with the word "colour".
-            [_, _, ..] if named.len() == 1 => named.first().map(|mention| (mention.colour.clone(), mention.at)),
-            [] if !indifferent => offered.first().map(|mention| (mention.colour.clone(), mention.at)),
-            _ => None,
-        };
-        let mut others: Vec<String> = Vec::new();
-        for mention in colours.iter().filter(|mention| matches!(mention.role, Role::Fallback | Role::Either)) {
-            if !indifferent && first.as_ref().is_none_or(|(colour, _)| mention.colour != *colour) {
-                push_distinct(&mut others, &mention.colour);
-            }
-        }
-        facts.color_any = others;
-        if let Some((colour, at)) = first {
-            facts.color = Some(colour);
-            mentions.push(Mention { field: FieldName::Color, at });
-        }
+        choose_colour(request, facts, mentions, &colours, &chosen_colours);
     }
 
     for mention in &sizes {
@@ -666,16 +784,92 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
             _ => None,
         };
         match field {
-            Some(field) => read.own_run(&request, mention.at, field),
+            Some(field) => read.own_run(request, mention.at, field),
             // A part's colour, or several colours none of which was chosen
             // ("a black and white checkered rug"): said, so a requirement.
             None if mention.role != Role::Either => read.unused(mention.at, mention.at),
             None => {}
         }
     }
+}
 
-    // Brands no catalog names, from cues, on what the rules above left.
-    for named in brand::find(&request, &named_tokens) {
+/// With no size per line: the first accepted size and the others.
+fn choose_size(
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    sizes: &[SizeMention],
+    chosen_sizes: &[&SizeMention],
+) {
+    // "size 42, 43 is fine too", "р. 39 или 40": the first accepted size
+    // and the others.
+    let offered: Vec<&SizeMention> = sizes.iter().filter(|mention| mention.either).collect();
+    let first = match chosen_sizes {
+        [only] => Some((only.label.clone(), only.start)),
+        [] => offered.first().map(|mention| (mention.label.clone(), mention.start)),
+        _ => None,
+    };
+    let mut others: Vec<String> = Vec::new();
+    for mention in sizes.iter().filter(|mention| mention.fallback || mention.either) {
+        if first.as_ref().is_none_or(|(label, _)| fold(&mention.label) != fold(label)) {
+            push_distinct(&mut others, &mention.label);
+        }
+    }
+    // With no first size, the others wait for one an earlier message
+    // stated ("43 is fine too" as an answer); `parse` drops them if none.
+    facts.size_any = others;
+    if let Some((label, at)) = first {
+        facts.size_label = Some(label);
+        mentions.push(Mention { field: FieldName::SizeLabel, at });
+    }
+}
+
+/// With no colour per line: the first accepted colour and the others.
+fn choose_colour(
+    request: &Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    colours: &[ColourMention],
+    chosen_colours: &[&ColourMention],
+) {
+    // "black or navy", "black ideally, white is fine": the first accepted
+    // colour and the others; "blue or pink, I don't care" states none.
+    let offered: Vec<&ColourMention> = colours.iter().filter(|mention| mention.role == Role::Either).collect();
+    let indifferent = offered.last().is_some_and(|last| colour::indifference_follows(request, last.at));
+    let cued: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.cued).collect();
+    let named: Vec<&&ColourMention> = chosen_colours.iter().filter(|mention| mention.named).collect();
+    let first = match chosen_colours {
+        [only] => Some((only.colour.clone(), only.at)),
+        // "a brushed nickel floor lamp that is turquoise": the one said as
+        // the item's colour.
+        [_, _, ..] if cued.len() == 1 => cued.first().map(|mention| (mention.colour.clone(), mention.at)),
+        // "white finish grey in color": the one said with the word "colour".
+        [_, _, ..] if named.len() == 1 => named.first().map(|mention| (mention.colour.clone(), mention.at)),
+        [] if !indifferent => offered.first().map(|mention| (mention.colour.clone(), mention.at)),
+        _ => None,
+    };
+    let mut others: Vec<String> = Vec::new();
+    for mention in colours.iter().filter(|mention| matches!(mention.role, Role::Fallback | Role::Either)) {
+        if !indifferent && first.as_ref().is_none_or(|(colour, _)| mention.colour != *colour) {
+            push_distinct(&mut others, &mention.colour);
+        }
+    }
+    facts.color_any = others;
+    if let Some((colour, at)) = first {
+        facts.color = Some(colour);
+        mentions.push(Mention { field: FieldName::Color, at });
+    }
+}
+
+/// Brands no catalog names, read from cues on what the passes before left
+/// (`named_tokens`: the tokens the catalog's brands and models took).
+fn brands_from_cues(
+    request: &mut Request,
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    read: &mut Reading,
+    named_tokens: &[bool],
+) {
+    for named in brand::find(request, named_tokens) {
         request.consume(named.start, named.end);
         let field = match named.role {
             brand::BrandRole::Excluded => FactKey::BrandNot,
@@ -704,127 +898,56 @@ fn parse_text(vocabulary: &Vocabulary, text: &str, today: NaiveDate, said: Said)
             }
         }
     }
+}
 
-    if let Some((count, at)) = count::extract(&mut request)
-        && facts.lines.is_empty()
-    {
-        facts.quantity = Some(count);
-        mentions.push(Mention { field: FieldName::Quantity, at });
-        read.own(at, at, FactKey::Quantity);
-    }
-    // "under $15 each": the cart total is the count times that; with no count
-    // the total is unknown, and a guessed limit is not a stated one.
-    if let Some(limit) = limit
-        && limit.per_unit
-    {
-        let total = facts.quantity.and_then(|count| count.checked_mul(limit.hundredths));
-        facts.explicit_max_cents = total;
-        facts.explicit_max_currency = total.and(limit.currency).map(str::to_owned);
-        if total.is_some() {
-            mentions.push(Mention { field: FieldName::ExplicitMaxCents, at: limit.at });
-        }
-    }
-    if let Some((level, at)) = level::extract(&request) {
-        facts.level = Some(level);
-        mentions.push(Mention { field: FieldName::Level, at });
-        read.own_run(&request, at, FactKey::Level);
-    }
-    // "pampers premium care": right after a brand, "premium" names its
-    // product line, not a wish to pay more (it stays in the person's words).
-    let line_after_brand =
-        |at: usize| at > 0 && brands.iter().any(|brand| brand.end + 1 == at) && request.word(at) == "premium";
-    if let Some((preference, at)) = price::extract(&request).filter(|(_, at)| !line_after_brand(*at)) {
-        facts.price_preference = Some(preference);
-        mentions.push(Mention { field: FieldName::PricePreference, at });
-        read.own(at, at, FactKey::PricePreference);
-        for (first, last) in price::phrases(&request) {
-            read.own(first, last, FactKey::PricePreference);
-        }
-    }
-    if let Some(at) = refund::extract(&request) {
-        facts.needs_refundable = true;
-        request.consume(at, at);
-        mentions.push(Mention { field: FieldName::NeedsRefundable, at });
-        read.own(at, at, FactKey::NeedsRefundable);
-    }
-    // "if not, any other", "или аналог": the brand and model are wishes.
-    if request.phrase_at_any(&[
-        &["если", "нет"],
-        &["любую", "другую"],
-        &["любой", "другой"],
-        &["или", "аналог"],
-        &["or", "similar"],
-        &["any", "other", "brand"],
-        &["if", "not", "available"],
-        &["otherwise", "any"],
-    ]) {
-        if facts.brand.is_some() {
-            soft.insert(FieldName::Brand);
-        }
-        if facts.model.is_some() {
-            soft.insert(FieldName::Model);
-        }
-    }
-    // "no final sale stuff please, I might return it": every clause about
-    // returns is the refund wish.
-    if facts.needs_refundable {
-        for index in 0..request.len() {
-            let word = request.word(index);
-            let about_returns = ["return", "refund", "exchang", "возврат", "вернуть", "обмен"]
-                .iter()
-                .any(|stem| word.starts_with(stem));
-            if about_returns && let Some(slot @ None) = read.fields.get_mut(index) {
-                *slot = Some(FactKey::NeedsRefundable);
-            }
-        }
-    }
-    read.extend_over_cues(&request);
-    if several {
-        // Said of one of several products: not a fact about the order.
-        facts.brand = None;
-        facts.brand_any.clear();
-        facts.model = None;
-        facts.color = None;
-        facts.color_any.clear();
-        facts.color_not.clear();
-        facts.size_label = None;
-        facts.size_any.clear();
-        facts.lines.clear();
-        facts.quantity = None;
-        facts.needs_refundable = false;
-        facts.level = None;
-        facts.price_preference = None;
-        let product_fields = [
-            FieldName::Brand,
-            FieldName::Model,
-            FieldName::Color,
-            FieldName::SizeLabel,
-            FieldName::Quantity,
-            FieldName::NeedsRefundable,
-            FieldName::Level,
-            FieldName::PricePreference,
-        ];
-        mentions.retain(|mention| !product_fields.contains(&mention.field));
-        soft.retain(|field| !product_fields.contains(field));
-        read.release(&[
-            FactKey::Brand,
-            FactKey::BrandAny,
-            FactKey::Model,
-            FactKey::Color,
-            FactKey::ColorAny,
-            FactKey::ColorNot,
-            FactKey::SizeLabel,
-            FactKey::SizeAny,
-            FactKey::Lines,
-            FactKey::Quantity,
-            FactKey::NeedsRefundable,
-            FactKey::Level,
-            FactKey::PricePreference,
-        ]);
-    }
-    let outcomes = requirements(&request, &mentions, &mut facts, &mut soft, &read, several);
-    facts.soft = soft.into_iter().map(|field| field.as_str().to_owned()).collect();
-    Parsed { facts, request, outcomes, several }
+/// Of several products, what was read of one product is no fact of the
+/// order: the product facts, their mentions, soft marks and readings go.
+fn forget_product_facts(
+    facts: &mut ExtractedFacts,
+    mentions: &mut Vec<Mention>,
+    soft: &mut BTreeSet<FieldName>,
+    read: &mut Reading,
+) {
+    facts.brand = None;
+    facts.brand_any.clear();
+    facts.model = None;
+    facts.color = None;
+    facts.color_any.clear();
+    facts.color_not.clear();
+    facts.size_label = None;
+    facts.size_any.clear();
+    facts.lines.clear();
+    facts.quantity = None;
+    facts.needs_refundable = false;
+    facts.level = None;
+    facts.price_preference = None;
+    let product_fields = [
+        FieldName::Brand,
+        FieldName::Model,
+        FieldName::Color,
+        FieldName::SizeLabel,
+        FieldName::Quantity,
+        FieldName::NeedsRefundable,
+        FieldName::Level,
+        FieldName::PricePreference,
+    ];
+    mentions.retain(|mention| !product_fields.contains(&mention.field));
+    soft.retain(|field| !product_fields.contains(field));
+    read.release(&[
+        FactKey::Brand,
+        FactKey::BrandAny,
+        FactKey::Model,
+        FactKey::Color,
+        FactKey::ColorAny,
+        FactKey::ColorNot,
+        FactKey::SizeLabel,
+        FactKey::SizeAny,
+        FactKey::Lines,
+        FactKey::Quantity,
+        FactKey::NeedsRefundable,
+        FactKey::Level,
+        FactKey::PricePreference,
+    ]);
 }
 
 /// One text parsed: its facts, its tokens and what each token became.

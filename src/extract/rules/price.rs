@@ -44,7 +44,7 @@ pub fn extract(request: &Request) -> Option<(PricePreference, usize)> {
         if negated || tolerated {
             continue;
         }
-        let says_cheap = matches!(word, "cheap" | "cheapest" | "cheaper" | "inexpensive" | "affordable")
+        let says_cheap = PRICE_PREFERENCE.has_mark(word, "cheap-word")
             || word.starts_with("подешевл")
             || word.starts_with("дешев")
             || word.starts_with("недорог")

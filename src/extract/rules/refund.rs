@@ -7,6 +7,7 @@
 //! returning goods. A stated indifference ("final sale is fine", "no need to
 //! return", "без возврата") wins over everything else in the request.
 
+use crate::words::class::ATTACHING_WORDS;
 use crate::words::text::Request;
 
 /// Whether the person asked to be able to return or exchange; the token that says it.
@@ -23,7 +24,7 @@ pub fn extract(request: &Request) -> Option<usize> {
             || word == "refunds"
             || word.starts_with("exchange");
         // "I await your return": someone's return, not the goods'.
-        let possessed = matches!(request.word_before(index, 1), "your" | "his" | "her" | "their" | "our");
+        let possessed = ATTACHING_WORDS.has_mark(request.word_before(index, 1), "someone-elses");
         let verb_return = matches!(word, "return" | "returns" | "returned")
             && !possessed
             && (request.preceded_by(

@@ -8,6 +8,8 @@
 //! the person's words. A soft marker ("ideally", "if possible",
 //! "желательно") next to a stated fact marks that fact's field soft instead.
 
+use crate::words::class::DATE_WORDS;
+use crate::words::class::MODEL_WORDS;
 use std::sync::LazyLock;
 
 use crate::words::class::WISH_FILLERS;
@@ -204,13 +206,9 @@ pub fn vague_times(request: &Request) -> Vec<Requirement> {
         if !request.is_consumed(at)
             && !request.is_consumed(at - 1)
             && matches!(request.word(at), "week" | "неделе" | "неделю")
-            && matches!(request.word(at - 1), "next" | "this" | "следующей" | "следующую" | "этой" | "эту")
+            && DATE_WORDS.has_mark(request.word(at - 1), "this-or-next")
         {
-            let start = if matches!(request.word_before(at - 1, 1), "for" | "by" | "на" | "к" | "до") {
-                at - 2
-            } else {
-                at - 1
-            };
+            let start = if DATE_WORDS.has_mark(request.word_before(at - 1, 1), "week-cue") { at - 2 } else { at - 1 };
             found.push(Requirement { text: request.original(start, at), start, end: at });
         }
     }
@@ -220,11 +218,11 @@ pub fn vague_times(request: &Request) -> Vec<Requirement> {
 pub fn phone_fits(request: &Request) -> Vec<Requirement> {
     let mut found = Vec::new();
     for index in 0..request.len() {
-        if !matches!(request.word(index), "for" | "для" | "на" | "fits" | "fit") {
+        if !REQUIREMENT_WORDS.has_mark(request.word(index), "fits-cue") {
             continue;
         }
         let mut at = index + 1;
-        if matches!(request.word(at), "my" | "an" | "a" | "the" | "моего" | "мой") {
+        if REQUIREMENT_WORDS.has_mark(request.word(at), "fits-article") {
             at += 1;
         }
         if !matches!(request.word(at), "iphone" | "galaxy" | "pixel") || request.is_consumed(at) {
@@ -234,7 +232,7 @@ pub fn phone_fits(request: &Request) -> Vec<Requirement> {
         while let next = request.word(end + 1)
             && !request.is_consumed(end + 1)
             && (next.bytes().all(|byte| byte.is_ascii_digit()) && !next.is_empty()
-                || matches!(next, "pro" | "max" | "plus" | "ultra" | "mini" | "s24" | "s23"))
+                || MODEL_WORDS.has_mark(next, "phone-variant"))
         {
             end += 1;
         }

@@ -10,6 +10,7 @@
 //! fact. The markers are explicit on purpose: reading a single product with
 //! a list of properties as several products would drop its facts.
 
+use crate::words::class::ATTACHING_WORDS;
 use std::sync::LazyLock;
 
 use crate::words::class::{LIST_WORDS, phrase_list};
@@ -53,13 +54,8 @@ pub fn marked_list(request: &Request) -> bool {
             return true;
         }
         // "a shop that offers", "shops offering", "a store that sells".
-        if matches!(word, "shop" | "shops" | "store" | "stores" | "seller" | "sellers")
-            && (index + 1..index + 4).any(|at| {
-                matches!(
-                    request.word(at),
-                    "offering" | "offers" | "offer" | "selling" | "sells" | "sell" | "that" | "carrying" | "carries"
-                )
-            })
+        if LIST_WORDS.has_mark(word, "shop-noun")
+            && (index + 1..index + 4).any(|at| LIST_WORDS.has_mark(request.word(at), "shop-offers"))
         {
             return true;
         }
@@ -68,7 +64,7 @@ pub fn marked_list(request: &Request) -> bool {
             return true;
         }
         // "First, …", "Second, …", "(1) … (2)".
-        let ordinal = matches!(word, "first" | "second" | "third" | "lastly" | "next" | "finally")
+        let ordinal = LIST_WORDS.has_mark(word, "ordinal-opener")
             && (matches!(request.word(index + 1), "," | "item" | ":") || request.word_before(index, 1) == "the");
         let numbered =
             word == "(" && matches!(request.word(index + 1), "1" | "2" | "3") && request.word(index + 2) == ")";
@@ -78,7 +74,7 @@ pub fn marked_list(request: &Request) -> bool {
         // "Also, I need a …", "also, show …".
         if word == "also" {
             let mut at = index + 1;
-            while matches!(request.word(at), "," | "i" | "i'm" | "i'd" | "am" | "please" | "me") && at < index + 4 {
+            while (request.word(at) == "," || LIST_WORDS.has_mark(request.word(at), "after-also")) && at < index + 4 {
                 at += 1;
             }
             if ASKING.contains(&request.word(at)) || ASKING.contains(&request.word(at.saturating_sub(1))) {
@@ -133,12 +129,12 @@ fn two_products_joined(request: &Request, and: usize) -> bool {
     };
     let between = article + 1..and;
     let before = request.word_before(article, 1);
-    let asking = matches!(request.word_before(article, 2), "looking" | "searching" | "shopping" | "look" | "search");
-    let attached_before =
-        matches!(before, "with" | "in" | "of" | "from" | "has" | "have" | "without") || (before == "for" && !asking);
+    let asking = LIST_WORDS.has_mark(request.word_before(article, 2), "looking");
+    let attached_before = ATTACHING_WORDS.has_mark(before, "scope-before") || (before == "for" && !asking);
     let first_long = between.len() >= 2 && !attached_before;
     let attached = between.clone().any(|index| {
-        matches!(request.word(index), "with" | "in" | "of" | "for" | "and" | "," | "that" | "which")
+        request.word(index) == ","
+            || ATTACHING_WORDS.has_mark(request.word(index), "scope-between")
             || !request.same_clause(index, and)
     });
     let second_long =

@@ -10,6 +10,7 @@
 //! requires every word of the stated model in the item name, and the person
 //! who says "Miler running t-shirt" named the line "Miler", not the kind.
 
+use crate::words::class::COUNT_WORDS;
 use std::sync::LazyLock;
 
 use crate::words::class::MODEL_WORDS;
@@ -426,7 +427,7 @@ fn trimmed_mention(
         let word = request.word(index);
         word.chars().all(|character| character.is_ascii_digit() || character == '.')
             || crate::words::size::is_measure_unit(word)
-            || matches!(word, "pcs" | "pc" | "pieces" | "piece" | "pack" | "count" | "ct" | "gb" | "tb")
+            || COUNT_WORDS.has_mark(word, "count-or-capacity")
     });
     if only_amount && !brand_before {
         return None;
