@@ -581,7 +581,8 @@ fn size_cue(request: &Request, index: usize) -> Read {
                     && numeric(&label).is_some()
                     // "show us size 9": "us" after a verb is the person.
                     && (request.word_before(index, 1) != "us"
-                        || matches!(request.word_before(index, 2), "" | "," | "in" | "with" | "a" | "an" | "and" | "of"))
+                        || matches!(request.word_before(index, 2), "" | ",")
+                        || SIZE_WORDS.has_mark(request.word_before(index, 2), "before-us"))
             });
             let (label, index) = match system {
                 Some(system) => (format!("{system} {label}"), index - 1),
@@ -886,6 +887,7 @@ mod tests {
         assert_eq!(sizes("basketball shoes with EU size 42"), ["EU 42"]);
         assert_eq!(sizes("sneakers, US size 9"), ["US 9"]);
         assert_eq!(sizes("show us size 9 sneakers"), ["9"]);
+        assert_eq!(sizes("basketball shoes with US size 9"), ["US 9"]);
         assert_eq!(sizes("heels in size us5.5"), ["US 5.5"]);
         assert_eq!(sizes("grip 4 3/8"), ["4 3/8"]);
         assert_eq!(sizes("Pure Aero, ручка 4 1/2"), ["4 1/2"]);
