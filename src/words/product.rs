@@ -571,7 +571,9 @@ impl Lexicon {
     /// the item is another kind of thing; its first such noun says which.
     /// A noun related in any sense, anywhere in the title, leaves it open.
     /// Two kinds of word are not read as such a noun: the title's first
-    /// word, where shops put the brand ("Apple AirPods Max", "Dove …"), and
+    /// word, where shops put the brand ("Apple AirPods Max", "Dove …"),
+    /// unless it is Russian (a Russian title opens with the product's kind,
+    /// the brand in Latin letters after it: "Носки спортивные Nike"), and
     /// a word WordNet also lists as an adjective ("Portable", "Square"),
     /// which a title heaped with keywords uses to describe.
     fn only_other_kinds(&self, title: &ReadTitle, wanted: &Wanted, named: &[String]) -> Option<String> {
@@ -587,7 +589,8 @@ impl Lexicon {
             let Some(noun) = self.noun_ending_at(reading, end, true) else {
                 continue;
             };
-            if noun.start == 0 || (noun.start == noun.end && super::adjective::is_adjective(&reading.words[end])) {
+            let brand_place = noun.start == 0 && !is_cyrillic(&reading.words[0]);
+            if brand_place || (noun.start == noun.end && super::adjective::is_adjective(&reading.words[end])) {
                 continue;
             }
             let words = &reading.words[noun.start..=noun.end];
@@ -658,6 +661,11 @@ impl Lexicon {
             })
             .collect()
     }
+}
+
+/// Whether a folded word is written in Cyrillic letters.
+fn is_cyrillic(word: &str) -> bool {
+    word.chars().next().is_some_and(|first| ('\u{0400}'..='\u{04ff}').contains(&first))
 }
 
 /// How many words after "for" a noun may start and still be only what
@@ -1028,6 +1036,17 @@ mod tests {
             ProductMatch::Unknown
         );
         assert!(other("incense burner", "Original HEM Dhoop Chandan Imported"));
+    }
+
+    #[test]
+    fn a_russian_title_opens_with_its_kind_not_its_brand() {
+        assert!(other("кроссовки", "Носки спортивные Nike Everyday"));
+        // An English title's first word is the brand's place: "Apple" is
+        // no food here, the watch is what it is.
+        assert_eq!(
+            judge("socks", "Apple Watch Series 9 GPS Aluminium"),
+            ProductMatch::Other { kind: "watch".into(), why: OtherWhy::HeadNoun }
+        );
     }
 
     #[test]
