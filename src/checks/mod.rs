@@ -363,10 +363,39 @@ impl<'a> PreparedItem<'a> {
     pub fn titles(&self) -> Option<(&ReadTitle, &[ReadTitle])> {
         let titles = self.titles.get_or_init(|| {
             let name = self.item.name.as_deref()?;
-            let category = self.item.words.category.as_deref().map(|category| lexicon().read_title(category));
-            Some((lexicon().read_title(name), category.into_iter().collect()))
+            // The category, the catalog's tags and each attribute's name and
+            // value may name the item's kind ("Belt material", "Home
+            // fragrance type: incense burners"); they are read only for a
+            // match, never to find another kind.
+            let words = &self.item.words;
+            let others = words
+                .category
+                .iter()
+                .chain(&words.tags)
+                .map(String::as_str)
+                .chain(
+                    words.attributes.iter().flat_map(|attribute| [attribute.name.as_str(), attribute.value.as_str()]),
+                )
+                .map(|text| lexicon().read_title(text))
+                .collect();
+            Some((lexicon().read_title(name), others))
         });
-        titles.as_ref().map(|(name, category)| (name, category.as_slice()))
+        titles.as_ref().map(|(name, others)| (name, others.as_slice()))
+    }
+
+    /// The item's own brand, as words: its brand field and any attribute
+    /// the lexicon reads as the brand ("Brand: HEM"). A title word among
+    /// them names the maker, never the item's kind.
+    fn own_brand_words(&self) -> Vec<String> {
+        let lexicon = lexicon();
+        let attributes = self
+            .item
+            .words
+            .attributes
+            .iter()
+            .filter(|attribute| lexicon.is_brand_attribute(&attribute.name))
+            .flat_map(|attribute| normalize::words(&attribute.value));
+        self.brand_words.iter().cloned().chain(attributes).collect()
     }
 
     /// Whether the product lexicon reads the item as plainly another kind
@@ -378,8 +407,10 @@ impl<'a> PreparedItem<'a> {
         if let Some(known) = self.other_kind.borrow().get(&key) {
             return *known;
         }
-        let other = self.titles().is_some_and(|(name, category)| {
-            matches!(lexicon().judge_wanted(noun, name, category, named), ProductMatch::Other { .. })
+        let mut words = named.to_vec();
+        words.extend(self.own_brand_words());
+        let other = self.titles().is_some_and(|(name, others)| {
+            matches!(lexicon().judge_wanted(noun, name, others, &words), ProductMatch::Other { .. })
         });
         self.other_kind.borrow_mut().insert(key, other);
         other

@@ -60,6 +60,16 @@ mod tests {
     }
 
     #[test]
+    fn the_items_own_brand_is_never_its_kind() {
+        use crate::cart::{ItemWords, NamedValue};
+        let facts = Facts { product: Some("incense burner".into()), ..Facts::default() };
+        let mut item = Item { name: Some("Original HEM Dhoop Chandan Imported".into()), ..Item::default() };
+        assert_eq!(status(&Target::shared(&facts), &PreparedItem::new(&item)), Status::Fail);
+        item.words = ItemWords { attributes: vec![NamedValue::new("Brand", "HEM")], ..ItemWords::default() };
+        assert_eq!(status(&Target::shared(&facts), &PreparedItem::new(&item)), Status::Pass);
+    }
+
+    #[test]
     fn the_reason_names_the_product_and_the_item() {
         let facts = Facts { product: Some("running shoes".into()), ..Facts::default() };
         let item = Item { name: Some("Nike Everyday Cushioned Crew Socks".into()), ..Item::default() };

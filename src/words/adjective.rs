@@ -67,6 +67,12 @@ impl<'w> Adjective<'w> {
     }
 }
 
+/// Whether WordNet lists the folded word as an adjective in some sense
+/// ("portable", "square"): a title may use it to describe, not to name.
+pub fn is_adjective(word: &str) -> bool {
+    LEXICON.synsets.contains_key(word)
+}
+
 /// Parses `adjectives.tsv`; returns the line of the first bad one.
 fn parse(text: &'static str) -> Result<Adjectives, usize> {
     let mut lexicon = Adjectives::default();

@@ -59,6 +59,8 @@ struct TitleWords {
     /// Requested nouns too general for an item of another kind to be
     /// plainly not one ("car accessory", "pet supplies").
     generic: Vec<String>,
+    /// The names of an attribute that holds the item's brand ("Brand").
+    brand: Vec<String>,
 }
 
 /// The product lexicon: kinds, and the kinds each folded word (or run of
@@ -345,6 +347,12 @@ impl Lexicon {
             })
     }
 
+    /// Whether an attribute named `name` holds the item's brand.
+    pub fn is_brand_attribute(&self, name: &str) -> bool {
+        let name = crate::normalize::fold(name.trim());
+        self.title.brand.contains(&name)
+    }
+
     /// Whether `word` describes or counts a product without naming one.
     fn is_filler(&self, word: &str) -> bool {
         word.chars().any(|character| character.is_ascii_digit())
@@ -439,7 +447,12 @@ impl Lexicon {
     /// product noun. A last word the lexicon does not know ("Pro Max",
     /// "Pegasus") leaves the head unknown: the title may be naming a model.
     fn head(&self, reading: &Reading) -> Option<Noun> {
-        let segment = reading.place.iter().find(|(_, zone)| *zone == Zone::Main)?.0;
+        // The first segment with a word of its own: a title opening with
+        // sizes or codes alone ("21/32/50 Holes Seedling Trays") names its
+        // product after them.
+        let segment = (0..reading.words.len())
+            .find(|index| reading.place[*index].1 == Zone::Main && !self.is_filler(&reading.words[*index]))
+            .map(|index| reading.place[index].0)?;
         let last = (0..reading.words.len())
             .rev()
             .filter(|index| reading.place[*index] == (segment, Zone::Main))
@@ -564,7 +577,54 @@ impl Lexicon {
                 return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
             }
         }
+        if title.head.is_none()
+            && occurrences.is_empty()
+            && wanted.specific(self)
+            && let Some(kind) = self.only_other_kinds(title, &wanted, named)
+        {
+            return ProductMatch::Other { kind, why: OtherWhy::HeadNoun };
+        }
         ProductMatch::Unknown
+    }
+
+    /// A title whose last word names no product ("… Dual Lens Waterproof
+    /// Night Vision Alarm", "… Hairbrush Styling Tool for Men") still names
+    /// its kind among its words: when the requested kind is nowhere in it,
+    /// and every noun of it whose commonest sense is a product is
+    /// unrelated to the requested kind (not it, not broader, not near), and
+    /// none of them is among the words the person used for the product,
+    /// the item is another kind of thing; its first such noun says which.
+    /// A noun related in any sense, anywhere in the title, leaves it open.
+    /// Two kinds of word are not read as such a noun: the title's first
+    /// word, where shops put the brand ("Apple AirPods Max", "Dove …"),
+    /// unless it is Russian (a Russian title opens with the product's kind,
+    /// the brand in Latin letters after it: "Носки спортивные Nike"), and
+    /// a word WordNet also lists as an adjective ("Portable", "Square"),
+    /// which a title heaped with keywords uses to describe.
+    fn only_other_kinds(&self, title: &ReadTitle, wanted: &Wanted, named: &[String]) -> Option<String> {
+        let reading = &title.reading;
+        if title.nouns.iter().flatten().any(|noun| self.relation(&noun.kinds, &wanted.kinds) != Relation::Unrelated) {
+            return None;
+        }
+        let mut first = None;
+        for end in 0..reading.words.len() {
+            if reading.place[end].1 != Zone::Main || self.is_filler(&reading.words[end]) {
+                continue;
+            }
+            let Some(noun) = self.noun_ending_at(reading, end, true) else {
+                continue;
+            };
+            let brand_place = noun.start == 0 && !is_cyrillic(&reading.words[0]);
+            if brand_place || (noun.start == noun.end && super::adjective::is_adjective(&reading.words[end])) {
+                continue;
+            }
+            let words = &reading.words[noun.start..=noun.end];
+            if words.iter().all(|word| named.contains(word)) {
+                return None;
+            }
+            first.get_or_insert_with(|| words.join(" "));
+        }
+        first
     }
 
     /// The requested product's noun: its last word that is not filler, as
@@ -573,7 +633,19 @@ impl Lexicon {
     /// such word, and nothing is judged.
     pub fn wanted(&self, requested: &str) -> Option<Wanted> {
         let reading = self.read(requested);
-        let last = (0..reading.words.len()).rev().find(|index| !self.is_filler(&reading.words[*index]))?;
+        // A shade that ends the phrase and is a product noun is the noun
+        // ("eyebrow cream", "instant coffee"): a colour comes before the
+        // product it describes, not after it.
+        let named_last = reading.words.last().filter(|word| {
+            !word.chars().any(|character| character.is_ascii_digit())
+                && !self.title.noise.contains(word)
+                && !self.title.collection.contains(word)
+                && self.kinds_of(std::slice::from_ref(*word)).is_some()
+        });
+        let last = match named_last {
+            Some(_) => reading.words.len() - 1,
+            None => (0..reading.words.len()).rev().find(|index| !self.is_filler(&reading.words[*index]))?,
+        };
         Some(match self.noun_ending_at(&reading, last, false) {
             Some(noun) => Wanted { words: reading.words[noun.start..=noun.end].to_vec(), kinds: noun.kinds },
             None => Wanted { words: vec![reading.words[last].clone()], kinds: Vec::new() },
@@ -615,6 +687,11 @@ impl Lexicon {
             })
             .collect()
     }
+}
+
+/// Whether a folded word is written in Cyrillic letters.
+fn is_cyrillic(word: &str) -> bool {
+    word.chars().next().is_some_and(|first| ('\u{0400}'..='\u{04ff}').contains(&first))
 }
 
 /// How many words after "for" a noun may start and still be only what
@@ -667,6 +744,7 @@ impl TitleWords {
                     "with" => &mut title.with_words,
                     "shade" => &mut title.colours,
                     "generic" => &mut title.generic,
+                    "brand" => &mut title.brand,
                     _ => return Err(LexiconError::TitleWords { line: index + 1, problem: "unknown section" }),
                 });
                 continue;
@@ -949,6 +1027,72 @@ mod tests {
         assert!(!other("car door guards", "4Pcs Car Door Edge Anti Scratch Collision Guards Stickers For Nissan"));
         // "Journal type" asks for a journal.
         assert!(!other("journal type", "Handmade Hardbound Medium Journal / Notebook"));
+    }
+
+    #[test]
+    fn a_title_whose_last_word_names_nothing_is_read_by_its_product_nouns() {
+        // "Quiet" names no product; the fan is the only product the title
+        // names, and nothing in it is soap or near it.
+        assert_eq!(
+            judge("shampoo", "Portable Mini Fan USB Rechargeable Quiet"),
+            ProductMatch::Other { kind: "fan".into(), why: OtherWhy::HeadNoun }
+        );
+        // A noun near the requested one anywhere leaves it open, and so does
+        // a title naming no product at all.
+        assert_eq!(judge("laptop", "Dell XPS 13 Notebook Backlit Keyboard Silver Thin"), ProductMatch::Unknown);
+        assert_eq!(judge("smartphone", "Realme 14 Pro Plus 5G 12gb 512gb"), ProductMatch::Unknown);
+        // A product noun the person used for the product (its brand) is no
+        // other kind.
+        let named = vec!["hem".to_owned()];
+        assert_eq!(
+            lexicon().judge("incense burner", "Original HEM Dhoop Chandan Imported", &[], &named),
+            ProductMatch::Unknown
+        );
+        assert!(other("incense burner", "Original HEM Dhoop Chandan Imported"));
+    }
+
+    #[test]
+    fn a_russian_title_opens_with_its_kind_not_its_brand() {
+        assert!(other("кроссовки", "Носки спортивные Nike Everyday"));
+        // An English title's first word is the brand's place: "Apple" is
+        // no food here, the watch is what it is.
+        assert_eq!(
+            judge("socks", "Apple Watch Series 9 GPS Aluminium"),
+            ProductMatch::Other { kind: "watch".into(), why: OtherWhy::HeadNoun }
+        );
+    }
+
+    #[test]
+    fn a_title_opening_with_sizes_alone_is_headed_after_them() {
+        assert_eq!(
+            judge("leather belt", "21/32/50/72 Holes Plastic Seedling Starter Trays"),
+            ProductMatch::Other { kind: "trays".into(), why: OtherWhy::HeadNoun }
+        );
+    }
+
+    #[test]
+    fn a_shade_ending_the_requested_phrase_is_its_noun() {
+        // "Cream" is a shade, but at the end of "eyebrow cream" it is the
+        // product.
+        assert!(other("eyebrow cream", "Foldable Aluminium Phone Holder"));
+        assert!(named("eyebrow cream", "Waterproof Eyebrow Cream Long Lasting"));
+        assert!(!other("brown leather belt", "Mens Leather Belt Brown"));
+    }
+
+    #[test]
+    fn an_attribute_can_name_the_product_but_never_another() {
+        assert_eq!(
+            lexicon().judge(
+                "incense burner",
+                "Dhoop Sticks Rose Chandan Imported",
+                &["Home fragrance type", "incense burners"],
+                &[]
+            ),
+            ProductMatch::Named { said: "burners".into() }
+        );
+        assert!(lexicon().is_brand_attribute("Brand"));
+        assert!(lexicon().is_brand_attribute("Бренд"));
+        assert!(!lexicon().is_brand_attribute("Material"));
     }
 
     #[test]
