@@ -5,11 +5,11 @@ about and how many clean look-alikes proceeded. Offline: the `rules`
 extractor, a throwaway data folder, an exchange rate only where the row
 gives one (`--fx`). Standard library only.
 
-    python3 scripts/fees_report.py [--binary target/release/asasked] [--half open|lookalikes|lookalikes2|heldout|all] [--show]
+    python3 scripts/fees_report.py [--binary target/release/asasked] [--half open|lookalikes|lookalikes2|lookalikes3|heldout|all] [--show]
 
 `--show` prints each row whose decision is not the expected one, with its
-reasons (use it on the open files only, `open`, `lookalikes` and `lookalikes2`: the
-held-out half is read in aggregate).
+reasons (use it on the open files only, `open`, `lookalikes`, `lookalikes2` and
+`lookalikes3`: the held-out half is read in aggregate).
 """
 import argparse
 import json
@@ -40,10 +40,10 @@ def run(binary, row, folder):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "asasked"))
-    parser.add_argument("--half", default="all", choices=["open", "lookalikes", "lookalikes2", "heldout", "all"])
+    parser.add_argument("--half", default="all", choices=["open", "lookalikes", "lookalikes2", "lookalikes3", "heldout", "all"])
     parser.add_argument("--show", action="store_true")
     arguments = parser.parse_args()
-    halves = ["open", "lookalikes", "lookalikes2", "heldout"] if arguments.half == "all" else [arguments.half]
+    halves = ["open", "lookalikes", "lookalikes2", "lookalikes3", "heldout"] if arguments.half == "all" else [arguments.half]
     with tempfile.TemporaryDirectory() as folder:
         for half in halves:
             rows = [json.loads(line) for line in open(os.path.join(ROOT, "datasets", "fees", f"{half}.jsonl"), encoding="utf-8")]

@@ -17,6 +17,7 @@ use crate::finding::{Compared, Finding, Severity, cart_path};
 use crate::lines;
 use crate::messages::{self, Cause, EntryLine, ItemName, Language, Message, Money, Screened};
 use crate::normalize;
+use crate::words::charges;
 
 /// What the agent must do before paying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
@@ -268,6 +269,16 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
         }
         _ => facts,
     };
+    let charges_facts;
+    let facts = match policy {
+        CheckPolicy::Words
+            if facts.lines.iter().any(|line| line.other.iter().any(|text| charges::of_charges_only(text))) =>
+        {
+            charges_facts = charges_view(facts);
+            &charges_facts
+        }
+        _ => facts,
+    };
     let rules = SeverityRules::new(facts);
     // Add-on lines (issue 29) are not among the things asked for: the item
     // rules, lines, quantity, price and requirements run on the other
@@ -348,6 +359,26 @@ fn at_positions(findings: Vec<Finding>, positions: &[usize]) -> Vec<Finding> {
         .collect()
 }
 
+/// The facts with every line requirement that speaks only of charges
+/// ("gift-wrapped", "no extra fees", "delivered every month" said beside
+/// one product of several) among the shared ones, in line order: what is
+/// paid beyond the items is the cart's, not one item's, so it is read
+/// against the cart as paid (`checks::other`, issue 29), as a shared one is.
+fn charges_view(facts: &Facts) -> Facts {
+    let mut view = facts.clone();
+    for line in &mut view.lines {
+        let (charges, own): (Vec<String>, Vec<String>) =
+            line.other.drain(..).partition(|text| charges::of_charges_only(text));
+        line.other = own;
+        for text in charges {
+            if !view.other.contains(&text) {
+                view.other.push(text);
+            }
+        }
+    }
+    view
+}
+
 /// The facts guard.md §5 reads: no product, and every line requirement
 /// among the shared ones, in line order.
 fn spec_view(facts: &Facts) -> Facts {
@@ -416,6 +447,47 @@ mod tests {
         let spec: Vec<Code> =
             run_under(CheckPolicy::Spec, &facts, &cart, &[]).iter().map(|finding| finding.code).collect();
         assert_eq!(spec, [Code::Model, Code::Unchecked, Code::Size, Code::Quantity]);
+    }
+
+    #[test]
+    fn issue_29_a_line_s_requirement_of_charges_only_is_read_against_the_cart_as_paid() {
+        // "a jewelry gift box and a building blocks set, gift-wrapped please":
+        // the wish for wrapping said beside the second product is met by the
+        // cart's gift wrapping line, not put to the person about the blocks.
+        let line = |product: &str, other: &[&str]| crate::facts::Line {
+            product: Some(product.into()),
+            other: other.iter().map(|text| (*text).to_owned()).collect(),
+            ..crate::facts::Line::default()
+        };
+        let facts = Facts {
+            lines: vec![line("gift box", &[]), line("building blocks set", &["gift-wrapped"])],
+            asked: charges::asked("a jewelry gift box and a building blocks set, gift-wrapped please"),
+            ..Facts::default()
+        };
+        let named = |name: &str| CartEntry { item: Item { name: Some(name.into()), ..Item::default() }, quantity: 1 };
+        let cart = Cart {
+            entries: vec![named("Jewelry Gift Box"), named("Building Blocks Set"), named("Gift Wrapping")],
+            shipping: None,
+            charges: Default::default(),
+        };
+        let findings = run(&facts, &cart, &[]);
+        let wrap: Vec<(&str, Severity)> = findings
+            .iter()
+            .filter(|finding| matches!(&finding.expected, Compared::Text(text) if text == "gift-wrapped"))
+            .map(|finding| (finding.id.as_str(), finding.severity))
+            .collect();
+        assert_eq!(wrap, [("other[0]@$.cart", Severity::Warn)], "{findings:#?}");
+        // Without the wrapping line it is still put to the person.
+        let unwrapped = Cart { entries: cart.entries[..2].to_vec(), ..cart.clone() };
+        assert!(
+            run(&facts, &unwrapped, &[])
+                .iter()
+                .any(|finding| finding.id == "other[0]@$.cart" && finding.severity == Severity::Block)
+        );
+        // A line's own requirement of the product stays the line's.
+        let leather =
+            Facts { lines: vec![line("belt", &["made of leather"]), line("wallet", &[])], ..Facts::default() };
+        assert_eq!(charges_view(&leather), leather);
     }
 
     #[test]

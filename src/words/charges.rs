@@ -411,7 +411,8 @@ const ADDON_KINDS: [&str; 5] = ["cover", "shipping-cover", "wrap", "tip", "donat
 /// The add-on an item's name is, or `None` for a product. The phrase must
 /// be the name's head: only digits, period words and the listed lead words
 /// before it, and after it nothing, or a listed tail word, a digit or a
-/// period word, and then anything.
+/// period word, and then anything; never one a product comes with
+/// ("… Watch for Women w/ 1 Year Warranty": [`a_feature`]).
 pub fn addon(name: &str) -> Option<Addon> {
     let tokens = tokens(name);
     occurrences(&tokens, "addon")
@@ -432,7 +433,7 @@ pub fn addon(name: &str) -> Option<Addon> {
             let rest = &tokens[start + length..];
             let by_provider = *length >= 2 && rest.first().is_some_and(|word| word == "by");
             let ends_the_name = *length >= 2 && (rest.is_empty() || by_provider);
-            (lead_ok || ends_the_name) && (tail_ok || by_provider)
+            (lead_ok || ends_the_name) && (tail_ok || by_provider) && !a_feature(&tokens, *start)
         })
         // The last of a run of add-on phrases ("donation" of "Charity
         // donation"), then the longest at the earliest start ("gift
@@ -442,6 +443,19 @@ pub fn addon(name: &str) -> Option<Addon> {
             (another_follows, *start, usize::MAX - length)
         })
         .map(|(start, length, phrase)| Addon { said: as_written(name, &tokens, start, length), kinds: kinds(phrase) })
+}
+
+/// Whether the add-on phrase at `start` is said of the product before it:
+/// an `@addon-feature` word ("with", "w/", "incl.", "с") before it, past
+/// its lead words, digits and periods ("Casio … Watch for Women w/ 1 Year
+/// Warranty", "… с гарантией 2 года"). The line is that product, which
+/// comes with the cover, not an add-on bought beside one.
+fn a_feature(tokens: &[String], start: usize) -> bool {
+    tokens[..start]
+        .iter()
+        .rev()
+        .find(|word| !(is_number(word) || word_has_mark(word, "addon-lead") || is_period_word(word)))
+        .is_some_and(|word| word_has_mark(word, "addon-feature"))
 }
 
 /// What a request's words ask about what is paid beyond the items
@@ -524,6 +538,13 @@ pub fn speaks_of(text: &str) -> Option<Speaks> {
     } else {
         None
     }
+}
+
+/// Whether a requirement speaks only of what is paid beyond the items: no
+/// extra charges ("no hidden fees"), or an add-on or a recurring delivery in
+/// charges' words alone ([`speaks_of`]: "gift-wrapped", "every month").
+pub fn of_charges_only(text: &str) -> bool {
+    speaks_of(text).is_some() || has_mark(&tokens(text), "no-fees")
 }
 
 /// Whether `text` says nothing but charges' words and the words of `line`
@@ -699,6 +720,10 @@ mod tests {
             "Кроссовки Nike с гарантией качества",
             "Fiskars Bypass Pruning Shears, replaceable tip",
             "Ballpoint Pen with Rubber Tip",
+            // A cover the product comes with (a ShoppingBench title).
+            "Casio LTP-V005D-7B Watch for Women w/ 1 Year Warranty",
+            "Blender with 2-Year Protection Plan",
+            "Часы Casio с гарантией 2 года",
         ] {
             assert_eq!(addon(product), None, "{product}");
         }

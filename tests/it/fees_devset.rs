@@ -81,11 +81,23 @@ fn the_look_alikes_are_open_rows_of_the_kinds_that_fell_short() {
 
 #[test]
 fn the_second_look_alikes_are_open_rows_of_every_kind_and_shape() {
-    let rows = rows("lookalikes2");
+    open_rows_of_every_shape("lookalikes2");
+}
+
+/// The third look-alikes (real ShoppingBench titles and WebShop requests)
+/// hold at least 40 clean checkouts and 10 problems in every shape, as the
+/// second do.
+#[test]
+fn the_third_look_alikes_are_open_rows_of_every_shape() {
+    open_rows_of_every_shape("lookalikes3");
+}
+
+fn open_rows_of_every_shape(file: &str) {
+    let rows = rows(file);
     let mut ids = BTreeSet::new();
     for row in &rows {
         let id = row["id"].as_str().unwrap();
-        assert!(id.starts_with("lookalikes2-") && ids.insert(id.to_owned()), "{id}");
+        assert!(id.starts_with(&format!("{file}-")) && ids.insert(id.to_owned()), "{id}");
         assert!(KINDS.contains(&row["kind"].as_str().unwrap()), "{id}");
         assert_eq!(row["expected"], if row["problem"] == true { "ask" } else { "proceed" }, "{id}");
         let cart = &row["cart"];
@@ -98,11 +110,11 @@ fn the_second_look_alikes_are_open_rows_of_every_kind_and_shape() {
         }
     }
     let clean = rows.iter().filter(|row| row["problem"] == false).count();
-    assert!(clean >= 40 && rows.len() - clean >= 10, "{clean} clean of {}", rows.len());
+    assert!(clean >= 40 && rows.len() - clean >= 10, "{file}: {clean} clean of {}", rows.len());
     for field in ["format", "language"] {
         let seen: BTreeSet<&str> =
             rows.iter().filter(|row| row["problem"] == false).map(|row| row[field].as_str().unwrap()).collect();
-        assert!(seen.len() > 1, "one {field} only: {seen:?}");
+        assert!(seen.len() > 1, "{file}: one {field} only: {seen:?}");
     }
     let shapes: BTreeSet<&str> = rows.iter().map(|row| row["format"].as_str().unwrap()).collect();
     assert_eq!(shapes, BTreeSet::from(["acp", "ap2", "flat", "ucp"]));
