@@ -34,7 +34,10 @@ Checks:
             line per product and a flat cart of as many items; near_misses.jsonl
             has >= 40 rows in English and Russian, each with a right and a wrong
             cart; when ../shared/data is there, the files are what the generator
-            writes. Only shapes are checked here: the labels are the construction's.
+            writes. budget_open.jsonl and budget_heldout.jsonl (the second set,
+            from the budget requests) are checked the same way, with 1 to 4
+            products a task and `sbbudget-` ids.
+            Only shapes are checked here: the labels are the construction's.
 Exit code 0 only if everything passes.
 """
 
@@ -328,15 +331,18 @@ def check_item_cart(where, each, lines):
 def check_items():
     """datasets/items: shapes, splits and, when the source is here, freshness."""
     folder = ROOT / "datasets" / "items"
-    if item_devset.SOURCE.exists():
+    if item_devset.SOURCE.exists() and item_devset.BUDGET_SOURCE.exists():
         files = item_devset.build()
         for name, text in files.items():
             if (folder / name).read_text(encoding="utf-8") != text:
                 err(f"items: datasets/items/{name} is not what scripts/item_devset.py writes; run it")
     counts = {}
     ids = set()
-    for half in ("open", "heldout"):
-        tasks = [json.loads(line) for line in (folder / f"{half}.jsonl").read_text(encoding="utf-8").splitlines()]
+    # (file, its half, the tasks' id prefix, the fewest products a task names)
+    sets = [("open", "open", "sbmulti-", 2), ("heldout", "heldout", "sbmulti-", 2),
+            ("budget_open", "open", "sbbudget-", 1), ("budget_heldout", "heldout", "sbbudget-", 1)]
+    for name, half, prefix, fewest in sets:
+        tasks = [json.loads(line) for line in (folder / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
         kinds = collections.Counter()
         for task in tasks:
             tid = task.get("id")
@@ -346,11 +352,13 @@ def check_items():
             if set(task) != ITEM_TASK_KEYS:
                 err(f"items {tid}: fields {sorted(task)}, want {sorted(ITEM_TASK_KEYS)}")
                 continue
+            if not str(tid).startswith(prefix):
+                err(f"items {tid}: in {name}.jsonl, want an id {prefix}NNN")
             if task["split"] != half or devset_pool.split(tid) != half:
-                err(f"items {tid}: in {half}.jsonl with split {task['split']}, the hash rule says {devset_pool.split(tid)}")
+                err(f"items {tid}: in {name}.jsonl with split {task['split']}, the hash rule says {devset_pool.split(tid)}")
             lines = len(task["products"])
-            if not 2 <= lines <= 4:
-                err(f"items {tid}: {lines} products, want 2 to 4")
+            if not fewest <= lines <= 4:
+                err(f"items {tid}: {lines} products, want {fewest} to 4")
             carts = task["carts"]
             if not carts or carts[0].get("kind") != "right" or sum(c.get("kind") == "right" for c in carts) != 1:
                 err(f"items {tid}: the first cart and only it must be the right cart")
@@ -366,7 +374,7 @@ def check_items():
                 if kind == "wrong_attribute" and (each["attribute"] not in ITEM_ATTRIBUTES or each["from"] == each["to"]):
                     err(f"{where}: attribute {each['attribute']} from {each['from']!r} to {each['to']!r}")
                 check_item_cart(where, each, lines)
-        counts[half] = (len(tasks), kinds)
+        counts[name] = (len(tasks), kinds)
     near = [json.loads(line) for line in (folder / "near_misses.jsonl").read_text(encoding="utf-8").splitlines()]
     if len(near) < 40 or {row.get("lang") for row in near} != {"en", "ru"}:
         err(f"items: {len(near)} near misses in {sorted({row.get('lang') for row in near})}, want >= 40 in en and ru")

@@ -2,6 +2,7 @@
 """The item-words dev set of issue 28 §9 (standard library only).
 
     python3 scripts/item_devset.py          # writes datasets/items/{open,heldout,near_misses}.jsonl
+                                            # and datasets/items/budget_{open,heldout}.jsonl
     python3 scripts/item_devset.py --check  # exit 1 if the files are not what it would write
 
 Source: ../shared/data/shoppingbench_multi_product.jsonl (ShoppingBench,
@@ -30,6 +31,18 @@ Each cart is written as an ACP CheckoutSession (`acp`) and as a flat cart
 tasks go to separate files. The held-out file is read only as a whole, by
 scripts/item_report.py, which prints its totals and never a row.
 
+A second set, from words no one tuned the item check on:
+../shared/data/shoppingbench_budget.jsonl (the same benchmark, Apache-2.0):
+250 requests naming 1-4 products, each ending in a paragraph on a budget and a
+voucher. Built by the same code: tasks `sbbudget-NNN`, the request's first
+paragraph verbatim (the budget and voucher paragraph is dropped: this set
+measures the item's words), each product priced at the benchmark's
+`price_after_voucher` split evenly over the answer products (whole pesos,
+rounded down), so the right cart fits the budget even before the voucher;
+replacement candidates for wrong products come from the answer products of
+both files. Written to datasets/items/budget_{open,heldout}.jsonl, same split
+rule.
+
 Near misses are written by hand below (NEAR_MISSES, English and Russian):
 an accessory, complement, part or consumable in place of the thing asked for,
 each with a right and a wrong cart, in datasets/items/near_misses.jsonl with
@@ -51,7 +64,12 @@ import devset_pool  # noqa: E402
 
 ROOT = devset_pool.ROOT
 # ../shared/data beside the repo; SHARED_DATA names it for a checkout elsewhere (a worktree).
-SOURCE = Path(os.environ.get("SHARED_DATA", devset_pool.DATA)) / "shoppingbench_multi_product.jsonl"
+SHARED = Path(os.environ.get("SHARED_DATA", devset_pool.DATA))
+SOURCE = SHARED / "shoppingbench_multi_product.jsonl"
+# The second set's source: the same benchmark's budget requests (never used for the item check's tuning).
+BUDGET_SOURCE = SHARED / "shoppingbench_budget.jsonl"
+# How every budget request ends: the budget and the voucher's rules, dropped from the set's request.
+BUDGET_PARAGRAPH = "My budget is only `"
 OUT = ROOT / "datasets" / "items"
 TODAY = "2026-11-02"
 DELIVERY_DAYS = 5
@@ -397,21 +415,56 @@ def language(text):
     return "ru" if letters and cyrillic * 4 >= len(letters) else "en"
 
 
-def tasks():
-    rows = [json.loads(line) for line in SOURCE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    # Every answer product once, with its title's content words and its brand, colour and size folded.
+def read_rows(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def answer_pool(*files):
+    """Every answer product of these files' rows once (the first seen), with its title's content words and its
+    brand, colour and size folded: the wrong products' candidates."""
     pool, seen = [], set()
-    for row in rows:
-        for raw in row["reward"]:
-            if raw["product_id"] not in seen:
-                seen.add(raw["product_id"])
-                product = Product(raw)
-                own = [(value or "").casefold() for value in (product.brand, product.colour, product.size)]
-                pool.append((product, content_words(product.title), own))
+    for rows in files:
+        for row in rows:
+            for raw in row["reward"]:
+                if raw["product_id"] not in seen:
+                    seen.add(raw["product_id"])
+                    product = Product(raw)
+                    own = [(value or "").casefold() for value in (product.brand, product.colour, product.size)]
+                    pool.append((product, content_words(product.title), own))
+    return pool
+
+
+def multi_task(row):
+    """A multi-product row's request and answer products, priced inside their ranges (`price_of`)."""
+    return row["query"], [Product(raw) for raw in row["reward"]]
+
+
+def budget_request(query):
+    """A budget row's first paragraph: what it asks for, without the budget and voucher paragraph after it."""
+    request, _, rest = query.partition("\n\n")
+    if not rest.startswith(BUDGET_PARAGRAPH):
+        raise ValueError(f"a budget request that does not end in its budget paragraph: {query[-120:]!r}")
+    return request
+
+
+def budget_task(row):
+    """A budget row's request (`budget_request`) and answer products, each priced at the benchmark's price after
+    the voucher split evenly (whole pesos, rounded down): the right cart costs no more than the budget, voucher
+    or not. The file has no price ranges, and its requests' first paragraphs state no price."""
+    products = [Product(raw) for raw in row["reward"]]
+    price = int(row["voucher"]["price_after_voucher"]) // len(products)
+    for product in products:
+        product.price = price
+    return budget_request(row["query"]), products
+
+
+def tasks(prefix, source, rows, pool, read):
+    """One task per row, `<prefix>-NNN`: its request and products by `read`, and the right, wrong-product and
+    wrong-attribute carts."""
     out = []
     for number, row in enumerate(rows):
-        task_id = f"sbmulti-{number:03d}"
-        products = [Product(raw) for raw in row["reward"]]
+        task_id = f"{prefix}-{number:03d}"
+        request, products = read(row)
         task_words = set().union(*(content_words(product.title) for product in products))
         carts = [cart(task_id, "right", "right", products)]
         for line in range(len(products)):
@@ -420,14 +473,25 @@ def tasks():
             carts.append(cart(task_id, f"product{line + 1}", "wrong_product", swapped, line=line,
                               replaced_by=wrong.id, adjusted=adjusted, differs=differs))
         for line, product in enumerate(products):
-            for kind, old, new, wrong in attribute_changes(product, row["query"])[:2]:
+            for kind, old, new, wrong in attribute_changes(product, request)[:2]:
                 swapped = products[:line] + [wrong] + products[line + 1:]
                 carts.append(cart(task_id, f"{kind}{line + 1}", "wrong_attribute", swapped, line=line,
                                   attribute=kind, **{"from": old, "to": new}))
-        out.append({"id": task_id, "split": devset_pool.split(task_id), "source": f"{SOURCE.name}:{number + 1}",
-                    "request": row["query"], "lang": language(row["query"]), "today": TODAY,
+        out.append({"id": task_id, "split": devset_pool.split(task_id), "source": f"{source.name}:{number + 1}",
+                    "request": request, "lang": language(request), "today": TODAY,
                     "products": [product.describe() for product in products], "carts": carts})
     return out
+
+
+def multi_tasks():
+    rows = read_rows(SOURCE)
+    return tasks("sbmulti", SOURCE, rows, answer_pool(rows), multi_task)
+
+
+def budget_tasks():
+    """The second set: candidates for a wrong product are the answer products of both files."""
+    rows = read_rows(BUDGET_SOURCE)
+    return tasks("sbbudget", BUDGET_SOURCE, rows, answer_pool(rows, read_rows(SOURCE)), budget_task)
 
 
 # ---------------------------------------------------------------- near misses
@@ -637,12 +701,12 @@ def render(rows):
 
 def build():
     """The files' texts by name."""
-    all_tasks = tasks()
-    return {
-        "open.jsonl": render(task for task in all_tasks if task["split"] == "open"),
-        "heldout.jsonl": render(task for task in all_tasks if task["split"] == "heldout"),
-        "near_misses.jsonl": render(near_misses()),
-    }
+    files = {}
+    for prefix, all_tasks in (("", multi_tasks()), ("budget_", budget_tasks())):
+        for half in ("open", "heldout"):
+            files[f"{prefix}{half}.jsonl"] = render(task for task in all_tasks if task["split"] == half)
+    files["near_misses.jsonl"] = render(near_misses())
+    return files
 
 
 def main():

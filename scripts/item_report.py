@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Decision-level report on the item-words dev set (issue 28 §9; standard library only).
 
-    cargo build && python3 scripts/item_report.py [--shape acp|flat] [--reasons] [--halves open,heldout]
+    cargo build && python3 scripts/item_report.py [--set multi|budget] [--shape acp|flat] [--reasons]
+                                                  [--halves open,heldout]
 
 Runs the built binary (`target/debug/asasked check --request … --cart … --json`,
 a fixed --today, a temporary --data-dir, the offline default extractors: the
@@ -17,6 +18,10 @@ kind:
   contradicts counts even when the right cart asks about another one;
 - wrong attributes caught, by the same rule;
 - near misses (written by hand): right carts asked, wrong carts caught.
+
+`--set budget` runs the second set (budget_open.jsonl, budget_heldout.jsonl:
+ShoppingBench's budget requests) instead of the multi-product one; the near
+misses go with the multi set only, and the totals are the same.
 
 `--reasons` adds, for the open half only, a histogram of the blocking
 findings right carts were asked for (code and field, and the most frequent
@@ -120,6 +125,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=str(ROOT / "target" / "debug" / "asasked"))
     parser.add_argument("--shape", choices=["acp", "flat"], default="acp")
+    parser.add_argument("--set", choices=["multi", "budget"], default="multi",
+                        help="the multi-product set (open.jsonl, heldout.jsonl, near misses) or the budget set")
     parser.add_argument("--halves", default="open,heldout")
     parser.add_argument("--today", default="2026-11-02")
     parser.add_argument("--extractors", default=None, help="default: the binary's offline default (no keys)")
@@ -131,11 +138,13 @@ def main():
     halves = [half for half in args.halves.split(",") if half]
     if not set(halves) <= {"open", "heldout"}:
         parser.error("--halves: open and/or heldout")
-    near = [] if args.no_near else load("near_misses.jsonl")[: args.limit]
+    # The near misses are written once, beside the multi-product set.
+    near = [] if args.no_near or args.set != "multi" else load("near_misses.jsonl")[: args.limit]
+    prefix = "budget_" if args.set == "budget" else ""
     jobs = []  # (half, source, task index, cart index)
     data = {}
     for half in halves:
-        data[half] = load(f"{half}.jsonl")[: args.limit]
+        data[half] = load(f"{prefix}{half}.jsonl")[: args.limit]
         jobs += [(half, "bench", t, c) for t, task in enumerate(data[half]) for c in range(len(task["carts"]))]
         jobs += [(half, "near", t, c) for t, task in enumerate(near) if task["split"] == half
                  for c in range(len(task["carts"]))]
@@ -155,7 +164,7 @@ def main():
                 finished += 1
                 if finished % 100 == 0 or finished == len(jobs):
                     print(f"{finished}/{len(jobs)} carts", file=sys.stderr, flush=True)
-    print(f"shape {args.shape}; today {args.today}; extractors {args.extractors or 'offline default'}; "
+    print(f"set {args.set}; shape {args.shape}; today {args.today}; extractors {args.extractors or 'offline default'}; "
           f"binary {Path(args.binary).name}")
     reasons = collections.Counter()
     other_texts = collections.Counter()
@@ -194,7 +203,8 @@ def main():
                     else:
                         continue
                     counts[kind][1] += 1
-            label = "ShoppingBench" if source == "bench" else "near misses"
+            label = ("ShoppingBench" + (" budget" if args.set == "budget" else "")) if source == "bench" \
+                else "near misses"
             print(f"\n{half}, {label}: {sum(1 for t in tasks if source == 'bench' or t['split'] == half)} tasks"
                   + (f"; {errors} carts failed" if errors else "")
                   + (f"; {fallbacks} flat carts run without the issue 28 fields" if fallbacks else ""))
@@ -211,7 +221,8 @@ def main():
                              if job[0] == "open" and "error" in outcomes[job])
                 print(f"  first error: {first[:300]}")
     if args.reasons and "open" in halves:
-        print("\nwhy right carts were asked, open half (ShoppingBench and near misses): blocking findings")
+        print(f"\nwhy right carts were asked, open half ({'ShoppingBench and near misses' if near else 'ShoppingBench'}): "
+              "blocking findings")
         for reason, count in reasons.most_common(15):
             print(f"  {count:4d}  {reason}")
         print(f"  asked only for free text (other): {asked_tasks_only_other}")

@@ -2,7 +2,8 @@
 //! (guard.md §5 "With lines").
 //!
 //! The assignment minimises blocking findings + missing lines + extra
-//! entries, exactly, as a square assignment problem solved by the Hungarian
+//! entries + strays (an item paired with a line whose product its words do
+//! not name, while they name another line's), exactly, as a square assignment problem solved by the Hungarian
 //! method in O((n+m)³): rows are the lines plus one "extra" row per entry,
 //! columns the entries plus one "missing" column per line. Ties are broken by
 //! fewer warnings, then by how far each pair is from the diagonal (line i
@@ -66,7 +67,7 @@ pub fn assign(
             let value = match (row < line_count, column < entry_count) {
                 (true, true) => {
                     let cost = costs[row * entry_count + column];
-                    i64::from(cost.blocks) * block_weight
+                    i64::from(cost.blocks + cost.strays) * block_weight
                         + i64::from(cost.warns) * warn_weight
                         + (row as i64 - column as i64).abs()
                 }
@@ -196,10 +197,32 @@ pub fn findings(
     let targets: Vec<Target> =
         facts.lines.iter().enumerate().map(|(index, line)| shared.for_line(index, line)).collect();
     let shared_only = shared.shared_only();
+    // Which lines' products each item's words name. An item that names one
+    // line's product ("… Address Label Stickers" for "stickers") belongs
+    // with that line even when it contradicts one of the line's
+    // requirements: paired with a line whose product it does not name, it
+    // strays, which weighs a block. Else swapping two items between their
+    // lines would trade the contradiction for requirements the other line's
+    // item merely does not say (a warning each), and the wrong item would
+    // pass as the other line's. An item that names no line's product (its
+    // kind left open) strays nowhere.
+    let names: Vec<Vec<bool>> = prepared
+        .iter()
+        .map(|item| {
+            targets
+                .iter()
+                .map(|target| target.product.as_deref().is_some_and(|wanted| item.names_kind(wanted)))
+                .collect()
+        })
+        .collect();
     let assignment = assign(
         targets.len(),
         cart.entries.len(),
-        |line, entry| pair_cost(&targets[line], &prepared[entry], cart.entries[entry].quantity, rules),
+        |line, entry| {
+            let mut cost = pair_cost(&targets[line], &prepared[entry], cart.entries[entry].quantity, rules);
+            cost.strays = u32::from(!names[entry][line] && names[entry].iter().any(|named| *named));
+            cost
+        },
         |entry| pair_cost(&shared_only, &prepared[entry], cart.entries[entry].quantity, rules),
     );
 
@@ -327,13 +350,71 @@ mod tests {
             2,
             |line, entry| match (line, entry) {
                 (0, 1) => PairCost::default(),
-                (0, 0) => PairCost { blocks: 1, warns: 0 },
-                _ => PairCost { blocks: 3, warns: 0 },
+                (0, 0) => PairCost { blocks: 1, warns: 0, strays: 0 },
+                _ => PairCost { blocks: 3, warns: 0, strays: 0 },
             },
             |_| PairCost::default(),
         );
         assert_eq!(assignment.line_to_entry, vec![Some(1), None]);
         assert_eq!(assignment.entry_to_line, vec![None, Some(0)]);
+    }
+
+    #[test]
+    fn a_stray_weighs_a_block_so_a_contradiction_is_not_traded_for_a_swap() {
+        // Entry 0 names line 0's product and contradicts one of its
+        // requirements (a block); swapped, each entry would only leave the
+        // other line's requirements unread (warnings). Without strays the
+        // swap wins; with them (each entry names its own line's product and
+        // not the other's) the entries stay on their lines.
+        let swapped = |strays: u32| {
+            assign(
+                2,
+                2,
+                |line, entry| match (line, entry) {
+                    (0, 0) => PairCost { blocks: 1, warns: 0, strays: 0 },
+                    (1, 1) => PairCost::default(),
+                    _ => PairCost { blocks: 0, warns: 2, strays },
+                },
+                |_| PairCost::default(),
+            )
+        };
+        assert_eq!(swapped(0).line_to_entry, vec![Some(1), Some(0)]);
+        assert_eq!(swapped(1).line_to_entry, vec![Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn an_item_naming_its_lines_product_keeps_it_when_it_contradicts_a_requirement() {
+        use crate::cart::{CartEntry, Item, ItemWords, NamedValue};
+        let line = |product: &str, other: &[&str]| Line {
+            product: Some(product.to_owned()),
+            other: other.iter().map(|text| (*text).to_owned()).collect(),
+            ..Line::default()
+        };
+        let facts = Facts {
+            lines: vec![line("stickers", &["made of plastic"]), line("photo printer", &["USB compatibility"])],
+            ..Facts::default()
+        };
+        let stickers = Item {
+            name: Some("Address Label Stickers 500pcs".into()),
+            words: ItemWords { attributes: vec![NamedValue::new("Material", "metal")], ..ItemWords::default() },
+            ..Item::default()
+        };
+        let printer = Item { name: Some("Wireless Photo Printer".into()), ..Item::default() };
+        let cart = Cart {
+            entries: vec![CartEntry { item: stickers, quantity: 1 }, CartEntry { item: printer, quantity: 1 }],
+            shipping: None,
+            charges: crate::cart::Charges::default(),
+        };
+        let prepared: Vec<PreparedItem> = cart.entries.iter().map(|entry| PreparedItem::new(&entry.item)).collect();
+        let rules = SeverityRules::new(&facts);
+        let mut targets = vec![None, None];
+        let found = findings(&facts, &Target::shared(&facts), &cart, &prepared, &rules, &mut targets);
+        let contradicted: Vec<_> = found
+            .iter()
+            .filter(|finding| finding.code == Code::OtherContradicted)
+            .map(|finding| finding.line)
+            .collect();
+        assert_eq!(contradicted, vec![Some(0)], "{found:#?}");
     }
 
     #[test]
@@ -346,9 +427,9 @@ mod tests {
             2,
             |line, entry| match (line, entry) {
                 (0, 1) => PairCost::default(),
-                _ => PairCost { blocks: 2, warns: 0 },
+                _ => PairCost { blocks: 2, warns: 0, strays: 0 },
             },
-            |entry| if entry == 0 { PairCost { blocks: 1, warns: 0 } } else { PairCost::default() },
+            |entry| if entry == 0 { PairCost { blocks: 1, warns: 0, strays: 0 } } else { PairCost::default() },
         );
         assert_eq!(assignment.line_to_entry, vec![Some(1), Some(0)]);
     }

@@ -4,7 +4,10 @@
 //! the whole cart (`words::reading`): an item whose own words say it is a
 //! note quoting them; one whose words plainly say otherwise blocks
 //! (`other-contradicted`, "Material: polyester" for "made of canvas");
-//! otherwise the person is asked, as for `other` (guard.md §5). Runs only
+//! otherwise the person is asked, as for `other` (guard.md §5). A material
+//! the line's product phrase names ("a plastic colander") is read too, for
+//! a contradiction only (`words::contradiction::product_material`): it was
+//! never a question, and an item that does not say it stays unasked. Runs only
 //! under the `words` check policy: under `spec` the decision moves every
 //! line requirement to the shared `other` first.
 
@@ -12,10 +15,17 @@ use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
 use crate::facts::FieldName;
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::{Reading, Requirement};
+use crate::words::reading::{Contradiction, Reading, Requirement, product_material};
 
 fn read(requirement: &Requirement, item: &PreparedItem) -> Reading {
     item.read(requirement)
+}
+
+/// What the item's material attribute says against a material the line's
+/// product phrase names, if it contradicts it.
+fn product_contradiction(target: &Target, item: &PreparedItem) -> Option<Contradiction> {
+    target.line?;
+    target.product.as_deref().and_then(|product| product_material(product, item.texts()))
 }
 
 /// The line's severity for a requirement the item does not say.
@@ -46,6 +56,12 @@ pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> Pair
             },
         }
     }
+    if product_contradiction(target, item).is_some() {
+        match severity(target, rules) {
+            Severity::Block => cost.blocks += 1,
+            Severity::Warn => cost.warns += 1,
+        }
+    }
     cost
 }
 
@@ -53,7 +69,7 @@ pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> Pair
 pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &SeverityRules) -> Vec<Finding> {
     let path = cart_path(Some(index));
     let name = ItemName::of(item.item);
-    target
+    let mut found: Vec<Finding> = target
         .other
         .iter()
         .enumerate()
@@ -107,7 +123,31 @@ pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &Seve
             }
             .say(message)
         })
-        .collect()
+        .collect();
+    if let (Some(line), Some(product), Some(contradiction)) =
+        (target.line, target.product.as_deref(), product_contradiction(target, item))
+    {
+        found.push(
+            Finding {
+                id: format!("lines[{line}].product@{path}"),
+                code: Code::OtherContradicted,
+                severity: severity(target, rules),
+                field: FieldName::Other,
+                line: Some(line),
+                path: path.clone(),
+                entry: Some(index),
+                expected: Compared::Text(product.to_owned()),
+                actual: Compared::Text(contradiction.item_says.clone()),
+                reason: String::new(),
+                message: None,
+            }
+            .say(Message::OtherContradicted {
+                text: product.to_owned(),
+                items: vec![ItemSays { said: contradiction.item_says, item: name }],
+            }),
+        );
+    }
+    found
 }
 
 #[cfg(test)]
@@ -134,7 +174,7 @@ mod tests {
             vec![("lines[0].other[0]@$.cart[1]", Severity::Warn), ("lines[0].other[1]@$.cart[1]", Severity::Block)]
         );
         assert_eq!(found[1].line, Some(0));
-        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 0, warns: 1 });
+        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 0, warns: 1, strays: 0 });
     }
 
     #[test]
@@ -152,6 +192,39 @@ mod tests {
     }
 
     #[test]
+    fn a_material_the_lines_product_names_blocks_only_when_contradicted() {
+        let line = Line { product: Some("plastic colander".into()), ..Line::default() };
+        let facts = Facts { lines: vec![line.clone()], ..Facts::default() };
+        let (target, rules) = (Target::shared(&facts).for_line(0, &line), SeverityRules::new(&facts));
+        let with_material = |material: &str| Item {
+            name: Some("Salad Spinner With Bowl Colander".into()),
+            words: crate::cart::ItemWords {
+                attributes: vec![crate::cart::NamedValue::new("Material", material)],
+                ..crate::cart::ItemWords::default()
+            },
+            ..Item::default()
+        };
+        let metal = with_material("metal");
+        let prepared = PreparedItem::new(&metal);
+        let found = findings(&target, &prepared, 0, &rules);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Block));
+        assert_eq!(found[0].id, "lines[0].product@$.cart[0]");
+        assert_eq!(
+            found[0].reason,
+            "You asked for \u{201c}plastic colander\u{201d}; the item says \u{201c}Material: metal\u{201d} \
+             (Salad Spinner With Bowl Colander)."
+        );
+        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 1, warns: 0, strays: 0 });
+        // The same material, or an item that does not say one: nothing, never a question.
+        let plastic = with_material("plastic");
+        assert!(findings(&target, &PreparedItem::new(&plastic), 0, &rules).is_empty());
+        let silent = Item { name: Some("Colander".into()), ..Item::default() };
+        assert!(findings(&target, &PreparedItem::new(&silent), 0, &rules).is_empty());
+        assert_eq!(cost(&target, &PreparedItem::new(&silent), &rules), PairCost::default());
+    }
+
+    #[test]
     fn a_requirement_the_item_contradicts_blocks_and_costs_a_block() {
         let (target, rules) = line_target(&["crafted from canvas"]);
         let item = Item {
@@ -165,6 +238,6 @@ mod tests {
         let prepared = PreparedItem::new(&item);
         let found = findings(&target, &prepared, 0, &rules);
         assert_eq!((found[0].code, found[0].severity), (Code::OtherContradicted, Severity::Block));
-        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 1, warns: 0 });
+        assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 1, warns: 0, strays: 0 });
     }
 }

@@ -329,6 +329,9 @@ pub struct PreparedItem<'a> {
     /// assigned pairs are judged again for their findings, and a judgment
     /// depends only on these and the item.
     other_kind: RefCell<BTreeMap<(String, Vec<String>), bool>>,
+    /// Whether the item's name or category names each product asked, for
+    /// line assignment (`names_kind`), judged once per product.
+    named_kind: RefCell<BTreeMap<String, bool>>,
 }
 
 impl<'a> PreparedItem<'a> {
@@ -355,6 +358,7 @@ impl<'a> PreparedItem<'a> {
             readings: RefCell::new(BTreeMap::new()),
             titles: OnceCell::new(),
             other_kind: RefCell::new(BTreeMap::new()),
+            named_kind: RefCell::new(BTreeMap::new()),
         }
     }
 
@@ -414,6 +418,23 @@ impl<'a> PreparedItem<'a> {
         });
         self.other_kind.borrow_mut().insert(key, other);
         other
+    }
+
+    /// Whether the product lexicon reads the item's name or category as
+    /// naming `wanted` itself or a narrower kind of it (`ProductMatch::Named`:
+    /// "Running Shoes" for "running shoes"), judged once per product;
+    /// `false` when the item has no name or leaves its kind open. Read only
+    /// by line assignment (`lines`), which the person's other words for the
+    /// product do not change: they decide only what is another kind.
+    pub fn names_kind(&self, wanted: &str) -> bool {
+        if let Some(known) = self.named_kind.borrow().get(wanted) {
+            return *known;
+        }
+        let named = self.titles().is_some_and(|(name, category)| {
+            matches!(lexicon().judge_read(wanted, name, category, &[]), ProductMatch::Named { .. })
+        });
+        self.named_kind.borrow_mut().insert(wanted.to_owned(), named);
+        named
     }
 
     /// The item's words as requirements read them, tokenised once.
@@ -729,6 +750,10 @@ pub fn unchecked(
 pub struct PairCost {
     pub blocks: u32,
     pub warns: u32,
+    /// 1 when the item's words name another line's product and not this
+    /// line's (`lines::findings`): weighed as a block in the assignment,
+    /// and never a finding.
+    pub strays: u32,
 }
 
 /// The cost of pairing `target` (a line) with one cart entry.

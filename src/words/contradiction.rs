@@ -318,6 +318,32 @@ fn material(wanted: &[Token], item: &PreparedTexts) -> Option<Contradiction> {
     if asked.is_empty() || rest.iter().any(|token| !words.beside_material.contains(&token.folded)) {
         return None;
     }
+    material_against(&asked, item)
+}
+
+/// The materials a product phrase names before its last word, its head
+/// noun ("a plastic colander", "a round wooden coffee table"), read as
+/// "made of plastic" would be: contradicted only where the item's material
+/// attribute names only other materials and none of its words names the
+/// asked one or a kind of it. The last word is never read as a material
+/// (the product may be named by one: "a leather" is no request here).
+/// A phrase whose material is what the product works on ("glass
+/// cleaner", "wood glue") would be read the same way; such a product's
+/// material attribute seldom names a material.
+pub fn product_material(product: &str, item: &PreparedTexts) -> Option<Contradiction> {
+    let words = tokens(product);
+    let (_, modifiers) = words.split_last()?;
+    let (asked, _) = materials_in(modifiers);
+    if asked.is_empty() {
+        return None;
+    }
+    material_against(&asked, item)
+}
+
+/// The item against materials the person asked for: contradicted when an
+/// attribute holding the item's material names only materials that none
+/// of the asked ones can be, and no word of the item names one that can.
+fn material_against(asked: &[Named], item: &PreparedTexts) -> Option<Contradiction> {
     let compatible_with_asked = |found: &Named| asked.iter().any(|asked| compatible(&asked.value, &found.value));
     // Any word of the item that names the asked material, or a kind of it,
     // and the item does not plainly say otherwise.
@@ -654,6 +680,25 @@ mod tests {
         // No material attribute, or none the class knows.
         assert_eq!(says("made of leather", &item(&["Belt"], &[("Pattern", "plain")])), None);
         assert_eq!(says("made of leather", &item(&["Bag"], &[("Material", "mixed")])), None);
+    }
+
+    #[test]
+    fn a_material_before_a_products_head_is_read_against_its_material_attribute() {
+        let product = |phrase: &str, item: &ItemTexts| {
+            product_material(phrase, &PreparedTexts::new(item.clone())).map(|found| found.item_says)
+        };
+        let colander = item(&["Salad Spinner With Bowl Colander"], &[("Material", "metal")]);
+        assert_eq!(product("plastic colander", &colander).as_deref(), Some("Material: metal"));
+        let table = item(&["Round coffee table"], &[("Material", "plastic"), ("Shape", "round")]);
+        assert_eq!(product("round wooden coffee table", &table).as_deref(), Some("Material: plastic"));
+        // The same material, a kind of it, or the item's own word for it.
+        assert_eq!(product("plastic colander", &item(&["Colander"], &[("Material", "PVC")])), None);
+        assert_eq!(product("metal chairs", &item(&["Chairs"], &[("Material", "stainless steel")])), None);
+        assert_eq!(product("wooden table", &item(&["Wooden Table"], &[("Material", "metal")])), None);
+        // No material attribute, no material before the head, or only the head.
+        assert_eq!(product("plastic colander", &item(&["Colander"], &[("Color", "white")])), None);
+        assert_eq!(product("coffee table", &table), None);
+        assert_eq!(product("leather", &item(&["Belt"], &[("Material", "canvas")])), None);
     }
 
     #[test]
