@@ -595,12 +595,14 @@ impl Lexicon {
     /// none of them is among the words the person used for the product,
     /// the item is another kind of thing; its first such noun says which.
     /// A noun related in any sense, anywhere in the title, leaves it open.
-    /// Two kinds of word are not read as such a noun: the title's first
+    /// Three kinds of word are not read as such a noun: the title's first
     /// word, where shops put the brand ("Apple AirPods Max", "Dove …"),
     /// unless it is Russian (a Russian title opens with the product's kind,
     /// the brand in Latin letters after it: "Носки спортивные Nike"), and
     /// a word WordNet also lists as an adjective ("Portable", "Square"),
-    /// which a title heaped with keywords uses to describe.
+    /// which a title heaped with keywords uses to describe; and a noun
+    /// that counts ("carton", "pack", `@counting-noun` in
+    /// count-words.txt), which says how the item is packed.
     fn only_other_kinds(&self, title: &ReadTitle, wanted: &Wanted, named: &[String]) -> Option<String> {
         let reading = &title.reading;
         if title.nouns.iter().flatten().any(|noun| self.relation(&noun.kinds, &wanted.kinds) != Relation::Unrelated) {
@@ -615,7 +617,11 @@ impl Lexicon {
                 continue;
             };
             let brand_place = noun.start == 0 && !is_cyrillic(&reading.words[0]);
-            if brand_place || (noun.start == noun.end && super::adjective::is_adjective(&reading.words[end])) {
+            // "Head Tour, 24-can carton": a container that counts the
+            // item says how it is packed, not what it is.
+            let packing = noun.start == noun.end && super::count::is_counting_noun(&reading.words[end]);
+            if brand_place || packing || (noun.start == noun.end && super::adjective::is_adjective(&reading.words[end]))
+            {
                 continue;
             }
             let words = &reading.words[noun.start..=noun.end];
@@ -1049,6 +1055,8 @@ mod tests {
             ProductMatch::Unknown
         );
         assert!(other("incense burner", "Original HEM Dhoop Chandan Imported"));
+        // A container that counts the item says how it is packed (v2-021).
+        assert_eq!(judge("club", "Head Tour, 24-can carton"), ProductMatch::Unknown);
     }
 
     #[test]
