@@ -580,7 +580,7 @@ impl Lexicon {
         if title.head.is_none()
             && occurrences.is_empty()
             && wanted.specific(self)
-            && let Some(kind) = self.only_other_kinds(title, &wanted, named)
+            && let Some(kind) = self.only_other_kinds(title, wanted, named)
         {
             return ProductMatch::Other { kind, why: OtherWhy::HeadNoun };
         }

@@ -360,7 +360,7 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             .filter_map(|(at, head)| {
                 head.or_else(|| (request.is_word(at) && !is_frame_word(request.word(at))).then_some(at))
             })
-            .last();
+            .next_back();
         return (starts, kind);
     }
     (starts, None)
