@@ -412,7 +412,7 @@ const ADDON_KINDS: [&str; 5] = ["cover", "shipping-cover", "wrap", "tip", "donat
 /// be the name's head: only digits, period words and the listed lead words
 /// before it, and after it nothing, or a listed tail word, a digit or a
 /// period word, and then anything; never one a product comes with
-/// ("… Watch for Women w/ 1 Year Warranty": [`a_feature`]).
+/// ("… Watch for Women w/ 1 Year Warranty": `a_feature`).
 pub fn addon(name: &str) -> Option<Addon> {
     let tokens = tokens(name);
     occurrences(&tokens, "addon")
