@@ -277,6 +277,8 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             && (first
                 || (article
                     && (matches!(previous, "," | "and" | "&" | "plus")
+                        // "…, and also a lightweight bike helmet"
+                        || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
                         || as_well_as(request, index)
                         || opens_before(request, index)))
                 || (!article
@@ -640,6 +642,11 @@ mod tests {
                 "The third item should be grey walking shoes"
             ]
         );
+    }
+
+    #[test]
+    fn and_also_an_article_opens_another_product() {
+        assert_eq!(cut("I want a red hoodie with a hood, and also a cap."), vec!["a red hoodie with a hood", "a cap"]);
     }
 
     #[test]
