@@ -313,12 +313,17 @@ struct Named {
 }
 
 fn material(wanted: &[Token], item: &PreparedTexts) -> Option<Contradiction> {
+    material_against(&only_materials(wanted)?, item)
+}
+
+/// The materials a requirement asks for when it asks only what the item is
+/// made of: materials, and `[beside-material]` words around them ("made
+/// of genuine leather", "from pure cotton"). `None` for any other
+/// requirement, a negated one among them ("not", "без" are no such words).
+fn only_materials(wanted: &[Token]) -> Option<Vec<Named>> {
     let (asked, rest) = materials_in(wanted);
     let words = requirement_words();
-    if asked.is_empty() || rest.iter().any(|token| !words.beside_material.contains(&token.folded)) {
-        return None;
-    }
-    material_against(&asked, item)
+    (!asked.is_empty() && rest.iter().all(|token| words.beside_material.contains(&token.folded))).then_some(asked)
 }
 
 /// The materials a product phrase names before its last word, its head
@@ -390,14 +395,7 @@ fn materials_in(words: &[Token]) -> (Vec<Named>, Vec<Token>) {
 /// met half of [`material`]'s reading, for requirements whose words beside
 /// the material ("pure", "genuine", "fabric") the item need not repeat.
 pub(super) fn material_said(requirement: &Requirement, item: &PreparedTexts) -> Option<String> {
-    let (asked, rest) = materials_in(requirement.tokens());
-    let words = requirement_words();
-    if asked.is_empty()
-        || rest.iter().any(|token| !words.beside_material.contains(&token.folded))
-        || rest.iter().any(|token| is_negation(&token.folded))
-    {
-        return None;
-    }
+    let asked = only_materials(requirement.tokens())?;
     let mut quoted: Vec<String> = Vec::new();
     for wanted in &asked {
         let said = item.each().find_map(|(_, words)| {
