@@ -536,6 +536,19 @@ impl Lexicon {
         }) {
             return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
         }
+        // The category, a tag or an attribute that names the product
+        // ("Utensils measure type: measuring cup") outweighs a title whose
+        // head is another noun ("… Erlenmeyer Flask … Laboratory"): the
+        // shop filed the item as the kind asked for, so it is not plainly
+        // another kind.
+        for other in others {
+            let reading = &other.reading;
+            if let Some(noun) = self.occurrences(other, wanted).into_iter().find(|noun| {
+                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
+            }) {
+                return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
+            }
+        }
         if let Some(head) =
             head.filter(|head| !reading.words[head.start..=head.end].iter().all(|word| named.contains(word)))
         {
@@ -553,9 +566,14 @@ impl Lexicon {
                     // a long title has likely named the product again
                     // ("Holder for Proposal … Velvet Double Ring Box").
                     Zone::For => words_into_zone(reading, noun.start) <= FOR_REACH,
+                    // A head WordNet also lists as an adjective may
+                    // describe the noun before it ("Polo Short": a polo
+                    // with short sleeves), so that noun is not plainly a
+                    // modifier.
                     Zone::Main => {
                         head.start == head.end
                             && self.next_word(reading, noun.end) == Some(head.start)
+                            && !super::adjective::is_adjective(&reading.words[head.start])
                             && !singular_forms(&reading.words[head.start])
                                 .any(|form| form.read(|form| self.listed_heads.contains(form)))
                     }
@@ -567,14 +585,6 @@ impl Lexicon {
                 if occurrences.is_empty() && wanted.specific(self) {
                     return ProductMatch::Other { kind, why: OtherWhy::HeadNoun };
                 }
-            }
-        }
-        for other in others {
-            let reading = &other.reading;
-            if let Some(noun) = self.occurrences(other, wanted).into_iter().find(|noun| {
-                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
-            }) {
-                return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
             }
         }
         if title.head.is_none()
