@@ -248,7 +248,15 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     let wanted = requirement.tokens();
     let words = &*WORDS;
     if wanted.iter().any(|token| is_negation(&token.folded)) {
-        return said_whole(wanted, &item.texts.all());
+        // "without a frame" is said as "no frame": an article or other
+        // filler asks nothing of the item's words.
+        let said: Vec<Token> = wanted
+            .iter()
+            .filter(|token| is_negation(&token.folded) || !words.is_filler(&token.folded))
+            .cloned()
+            .collect();
+        let said = if said.iter().all(|token| is_negation(&token.folded)) { wanted } else { said.as_slice() };
+        return said_whole(said, &item.texts.all());
     }
     let mut quoted: Vec<String> = Vec::new();
     // "with LazMall perks": each service named must be the item's, and the
@@ -267,6 +275,12 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
         }
     }
     let in_service = |index: usize| services.iter().any(|(range, _)| range.contains(&index));
+    // "LazMall perks like fast shipping": what follows "like" or "such as"
+    // after a service lists what the service offers, and asks nothing more.
+    let examples_from = services.first().and_then(|(range, _)| {
+        (range.end..wanted.len()).find(|at| super::class::SHOP_SERVICES.has_mark(&wanted[*at].folded, "examples"))
+    });
+    let an_example = |index: usize| examples_from.is_some_and(|from| index > from && !in_service(index));
     // "set of 4", "pack of 100": the count is what is asked, as "4Pcs" says it.
     let counted = |index: usize| {
         WORDS.before_a_count.contains(&wanted[index].folded)
@@ -299,6 +313,7 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
                 && !measured.contains(&index)
                 && !counted(index)
                 && !(!services.is_empty() && (in_service(index) || super::service::is_perk(&token.folded)))
+                && !an_example(index)
         })
         .collect();
     if content.is_empty() && services.is_empty() && measured.is_empty() {
@@ -434,7 +449,13 @@ fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
             let run = &item[start..start + wanted.len()];
             run.iter()
                 .zip(wanted)
-                .all(|(candidate, token)| same_token(candidate, token) || both_negate(candidate, token))
+                .all(|(candidate, token)| {
+                    // "non-sticky" is said as "non-adhesive": an adjective
+                    // WordNet says is alike stands for the word.
+                    same_token(candidate, token)
+                        || both_negate(candidate, token)
+                        || super::adjective::Adjective::of(&token.folded).alike(&candidate.folded)
+                })
                 .then(|| Said { quote: run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ") })
         })
     })
@@ -718,6 +739,8 @@ mod tests {
         assert_eq!(met("LazFlash deals", &offer), None, "another service");
         assert_eq!(met("LazMall benefits and a wooden frame", &offer), None, "a word of its own the item lacks");
         assert_eq!(met("cash on delivery", &["Cash Register on Delivery Truck"]), None);
+        assert_eq!(met("LazMall perks like fast shipping", &offer).as_deref(), Some("LazMall"), "an example of a perk");
+        assert_eq!(met("LazMall perks like fast shipping", &["Speed Wooden Sword Stand"]), None, "the service still");
     }
 
     #[test]
@@ -726,6 +749,10 @@ mod tests {
             said_in(requirement, &PreparedTexts::new(ItemTexts { free: vec!["Luggage Set"], named: named.to_vec() }))
         };
         assert_eq!(read("expandable", &[("Expandable", "not expandable")]), None);
+        assert!(read("without a frame", &[("Size", "40x50cm no frame")]).is_some(), "the article asks nothing");
+        assert_eq!(read("without a frame", &[("Size", "40x50cm with frame")]), None);
+        assert!(read("non-sticky type", &[("Glue", "non-adhesive")]).is_some(), "an adjective alike");
+        assert_eq!(read("non-sticky type", &[("Glue", "adhesive")]), None);
         assert_eq!(read("waterproof", &[("Waterproof", "no")]), None);
         assert!(read("waterproof", &[("Waterproof", "yes")]).is_some());
         assert!(read("free shipping", &[("Shop services", "Free Shipping")]).is_some());
