@@ -195,7 +195,50 @@ pub fn residual(
             found.push(Requirement { text: request.original(again, stop), start: again, end: stop });
         }
     }
+    drop_perk_examples(request, &mut found);
     (found, product)
+}
+
+/// Whether the requirement from `start` to `end` names a service and then
+/// lists what it offers ("LazMall benefits like guaranteed authenticity",
+/// "LazMall perks such as …"): the list that follows gives examples.
+fn lists_perks(request: &Request, start: usize, end: usize) -> bool {
+    let words: Vec<&str> = (start..=end).map(|index| request.word(index)).collect();
+    let Some((first, _)) = crate::words::service::named(&words).into_iter().next() else {
+        return false;
+    };
+    words[first.end..].iter().any(|word| crate::words::class::SHOP_SERVICES.has_mark(word, "examples"))
+}
+
+/// Drops the members of a perk list that name no service of their own:
+/// in "with LazMall benefits like guaranteed authenticity, easy returns,
+/// fast shipping, and also support cash on delivery", "fast shipping"
+/// describes what LazMall offers, as "easy returns" does, and asks
+/// nothing the service does not; a member that names a service stays a
+/// requirement, and "also" opens a wish of its own, which ends the list.
+fn drop_perk_examples(request: &Request, found: &mut Vec<Requirement>) {
+    let mut kept: Vec<Requirement> = Vec::with_capacity(found.len());
+    let mut list_end: Option<usize> = None;
+    for requirement in found.drain(..) {
+        let member = list_end.is_some_and(|end| {
+            (end + 1..requirement.start).all(|index| matches!(request.word(index), "," | "and" | "&"))
+                && request.word(requirement.start) != "also"
+                && requirement.end - requirement.start < 4
+        });
+        let words: Vec<&str> = (requirement.start..=requirement.end).map(|index| request.word(index)).collect();
+        let names_service = !crate::words::service::named(&words).is_empty();
+        if member && !names_service {
+            list_end = Some(requirement.end);
+            continue;
+        }
+        list_end = if member || lists_perks(request, requirement.start, requirement.end) {
+            Some(requirement.end)
+        } else {
+            None
+        };
+        kept.push(requirement);
+    }
+    *found = kept;
 }
 
 /// Whether the rest of the clause after `index` ("and" or "и") is an
@@ -265,12 +308,25 @@ fn condition_start(words: &Unread<'_>, first: usize, head: usize) -> usize {
     // does the word that says how it relates ("from LazMall", "for my
     // blu ray player", "made of cotton").
     let mut start = head;
-    while start > first
-        && words.free(start - 1)
-        && (is_negation(request.word(start - 1))
-            || ATTACHING_WORDS.has_mark(request.word(start - 1), "before-condition"))
-    {
-        start -= 1;
+    loop {
+        if start > first
+            && words.free(start - 1)
+            && (is_negation(request.word(start - 1))
+                || ATTACHING_WORDS.has_mark(request.word(start - 1), "before-condition"))
+        {
+            start -= 1;
+        } else if start > first + 1
+            && words.free(start - 1)
+            && words.free(start - 2)
+            && is_filler(request.word(start - 1))
+            && is_negation(request.word(start - 2))
+        {
+            // "without a frame": past the article, the negation still
+            // says the condition is an absence.
+            start -= 2;
+        } else {
+            break;
+        }
     }
     if matches!(request.word(start), "of" | "an") {
         start += 1;
@@ -318,7 +374,7 @@ fn read_product(
         let run_start = if sign { run_start - 1 } else { run_start };
         found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
     }
-    product.extend(runs(&product_words));
+    product.extend(joined_over_whom(request, runs(&product_words)));
     for run in runs(&describing) {
         found.push(Requirement { text: request.original(run.0, run.1), start: run.0, end: run.1 });
     }
@@ -421,6 +477,27 @@ fn is_russian_adjective(word: &str) -> bool {
 }
 
 /// Consecutive runs in a sorted list of token indices.
+/// Joins product runs parted only by words that say whom the product is
+/// for ("an animal-themed kids outfit", "a leather men's belt"): one
+/// phrase names one product.
+fn joined_over_whom(request: &Request, runs: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut joined: Vec<(usize, usize)> = Vec::with_capacity(runs.len());
+    for (start, end) in runs {
+        match joined.last_mut() {
+            Some((_, last_end))
+                if (*last_end + 1..start).all(|at| {
+                    request.same_clause(*last_end, at)
+                        && crate::words::class::FILLERS.has_mark(request.word(at), "whom")
+                }) =>
+            {
+                *last_end = end;
+            }
+            _ => joined.push((start, end)),
+        }
+    }
+    joined
+}
+
 fn runs(indices: &[usize]) -> Vec<(usize, usize)> {
     let mut found: Vec<(usize, usize)> = Vec::new();
     for &index in indices {
@@ -496,6 +573,24 @@ mod tests {
         assert!(other.contains(&"без орехов".to_owned()), "{other:?}");
         let (other, _) = requirements("a snack mix, no nuts (allergy!!)", false);
         assert!(other.contains(&"no nuts".to_owned()), "{other:?}");
+        let (other, _) = requirements("a canvas wall art in 40x50cm without a frame", false);
+        assert!(other.contains(&"without a frame".to_owned()), "{other:?}");
+    }
+
+    #[test]
+    fn whom_it_is_for_inside_the_product_keeps_it_one_phrase() {
+        let (_, product) = requirements("an animal-themed kids outfit for 18-24m", false);
+        assert_eq!(product, ["animal-themed kids outfit"]);
+    }
+
+    #[test]
+    fn a_perk_lists_examples_and_a_service_or_also_stays_its_own() {
+        let text = "a ram with LazMall benefits like guaranteed authenticity, easy returns, fast shipping, and also \
+                    fast delivery";
+        let (other, _) = requirements(text, false);
+        assert_eq!(other, ["LazMall benefits like guaranteed authenticity", "easy returns", "fast delivery"]);
+        let (other, _) = requirements("a ram with LazMall benefits, fast shipping", false);
+        assert!(other.contains(&"fast shipping".to_owned()), "no list of examples: {other:?}");
     }
 
     #[test]

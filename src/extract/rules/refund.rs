@@ -22,7 +22,7 @@ pub fn extract(request: &Request) -> Option<usize> {
             || word.starts_with("exchangeable")
             || word == "refund"
             || word == "refunds"
-            || word.starts_with("exchange");
+            || (word.starts_with("exchange") && !names_a_product_after(request, index));
         // "I await your return": someone's return, not the goods'.
         let possessed = ATTACHING_WORDS.has_mark(request.word_before(index, 1), "someone-elses");
         let verb_return = matches!(word, "return" | "returns" | "returned")
@@ -75,6 +75,12 @@ pub fn extract(request: &Request) -> Option<usize> {
         }
     }
     None
+}
+
+/// "a PABX exchange system": "exchange" before a product noun is part of
+/// the product's name (a telephone exchange), not an exchange of goods.
+fn names_a_product_after(request: &Request, index: usize) -> bool {
+    request.word(index) == "exchange" && crate::words::product::lexicon().is_product_word(request.word(index + 1))
 }
 
 /// "с возвратом", "чтобы можно было вернуть", "возврат обязателен": the
@@ -156,6 +162,7 @@ mod tests {
             "без возврата можно",
             "Nike Pegasus",
             "возврат на озоне и так 7 дней есть",
+            "a PABX exchange system",
         ] {
             assert!(!refundable(text), "{text}");
         }
