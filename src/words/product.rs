@@ -15,6 +15,7 @@
 //! once. This module decides nothing about findings or wording: the product
 //! check turns its answer into one.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
@@ -179,6 +180,11 @@ pub struct ReadTitle {
     /// Per word, the longest noun of any sense ending there.
     nouns: Vec<Option<Noun>>,
     head: Option<Noun>,
+    /// The nouns [`Lexicon::only_other_kinds`] may read as the item's kind
+    /// (`start..=end` of each, in order), found the first time a title
+    /// without a head is judged: they depend on the title alone, and line
+    /// assignment judges it against every line's product.
+    kind_nouns: OnceCell<Vec<(usize, usize)>>,
 }
 
 /// A noun found in a reading: the words `start..=end` and the kinds they name.
@@ -501,7 +507,7 @@ impl Lexicon {
         let reading = self.read(title);
         let nouns = (0..reading.words.len()).map(|end| self.noun_ending_at(&reading, end, false)).collect();
         let head = self.head(&reading);
-        ReadTitle { reading, nouns, head }
+        ReadTitle { reading, nouns, head, kind_nouns: OnceCell::new() }
     }
 
     /// [`Lexicon::judge`], on an item's name (`title`) and further texts
@@ -523,6 +529,21 @@ impl Lexicon {
         wanted: Option<&Wanted>,
         title: &ReadTitle,
         others: &[ReadTitle],
+        named: &[String],
+    ) -> ProductMatch {
+        self.judge_wanted_with(wanted, title, || others, named)
+    }
+
+    /// [`Lexicon::judge_wanted`], with the further texts read only when
+    /// the title leaves the answer to them (`others` is called at most
+    /// once): most titles name the product or another kind themselves,
+    /// and an item's category and attributes, each a text to read, are
+    /// then never looked at (issue 28's item check).
+    pub fn judge_wanted_with<'o>(
+        &self,
+        wanted: Option<&Wanted>,
+        title: &ReadTitle,
+        others: impl FnOnce() -> &'o [ReadTitle],
         named: &[String],
     ) -> ProductMatch {
         let Some(wanted) = wanted else {
@@ -569,7 +590,7 @@ impl Lexicon {
                 }
             }
         }
-        for other in others {
+        for other in others() {
             let reading = &other.reading;
             if let Some(noun) = self.occurrences(other, wanted).into_iter().find(|noun| {
                 reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
@@ -609,6 +630,21 @@ impl Lexicon {
             return None;
         }
         let mut first = None;
+        for &(start, end) in title.kind_nouns.get_or_init(|| self.kind_nouns(reading)) {
+            let words = &reading.words[start..=end];
+            if words.iter().all(|word| named.contains(word)) {
+                return None;
+            }
+            first.get_or_insert_with(|| words.join(" "));
+        }
+        first
+    }
+
+    /// The nouns of a title [`Lexicon::only_other_kinds`] reads, in order
+    /// (`start..=end`): in its main part, not filler, whose commonest sense
+    /// is a product, and none of the three kinds of word it passes over.
+    fn kind_nouns(&self, reading: &Reading) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
         for end in 0..reading.words.len() {
             if reading.place[end].1 != Zone::Main || self.is_filler(&reading.words[end]) {
                 continue;
@@ -624,13 +660,9 @@ impl Lexicon {
             {
                 continue;
             }
-            let words = &reading.words[noun.start..=noun.end];
-            if words.iter().all(|word| named.contains(word)) {
-                return None;
-            }
-            first.get_or_insert_with(|| words.join(" "));
+            found.push((noun.start, noun.end));
         }
-        first
+        found
     }
 
     /// The requested product's noun: its last word that is not filler, as
