@@ -211,7 +211,9 @@ pub fn findings(
         .map(|item| {
             targets
                 .iter()
-                .map(|target| target.product.as_deref().is_some_and(|wanted| item.names_kind(wanted)))
+                .map(|target| {
+                    target.product.as_deref().is_some_and(|wanted| item.names_kind(wanted, target.product_noun()))
+                })
                 .collect()
         })
         .collect();

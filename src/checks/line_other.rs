@@ -15,17 +15,25 @@ use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
 use crate::facts::FieldName;
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::{Contradiction, Reading, Requirement, product_material};
+use crate::words::reading::{Contradiction, Reading, Requirement};
 
 fn read(requirement: &Requirement, item: &PreparedItem) -> Reading {
     item.read(requirement)
+}
+
+/// How a requirement reads, for a pair's cost: no reading copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Weight {
+    Nothing,
+    Unknown,
+    Contradicted,
 }
 
 /// What the item's material attribute says against a material the line's
 /// product phrase names, if it contradicts it.
 fn product_contradiction(target: &Target, item: &PreparedItem) -> Option<Contradiction> {
     target.line?;
-    target.product.as_deref().and_then(|product| product_material(product, item.texts()))
+    target.product.as_deref().and_then(|product| item.product_material(product, target.product_materials()))
 }
 
 /// The line's severity for a requirement the item does not say.
@@ -47,10 +55,15 @@ fn severity(target: &Target, rules: &SeverityRules) -> Severity {
 pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> PairCost {
     let mut cost = PairCost::default();
     for requirement in &target.other {
-        match read(requirement, item) {
-            Reading::Met(_) | Reading::ShopCategory => {}
-            Reading::Unknown => cost.warns += 1,
-            Reading::Contradicted(_) => match severity(target, rules) {
+        let weight = item.read_with(requirement, |reading| match reading {
+            Reading::Met(_) | Reading::ShopCategory => Weight::Nothing,
+            Reading::Unknown => Weight::Unknown,
+            Reading::Contradicted(_) => Weight::Contradicted,
+        });
+        match weight {
+            Weight::Nothing => {}
+            Weight::Unknown => cost.warns += 1,
+            Weight::Contradicted => match severity(target, rules) {
                 Severity::Block => cost.blocks += 1,
                 Severity::Warn => cost.warns += 1,
             },

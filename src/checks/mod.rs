@@ -43,7 +43,7 @@ use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
 use crate::normalize::{self, ColourWords, Size};
 use crate::words::product::{ProductMatch, ReadTitle, Wanted, lexicon};
-use crate::words::reading::{self, PreparedTexts, Reading, Requirement};
+use crate::words::reading::{self, Contradiction, PreparedTexts, ProductMaterials, Reading, Requirement};
 
 /// Which checks run. guard.md §5 puts every free-text requirement to the
 /// person; the project also reads the item's own words (issue 28), and a
@@ -136,6 +136,11 @@ pub struct Target {
     /// ([`Target::product_noun`]); [`Target::for_line`], which sets the
     /// line's own product, starts it anew.
     product_noun: OnceCell<Option<Wanted>>,
+    /// The materials `product` names before its noun
+    /// (`words::reading::ProductMaterials`), read the first time an item is
+    /// weighed against them and kept for every other item, as
+    /// `product_noun` is.
+    product_materials: OnceCell<ProductMaterials>,
     pub brand: Option<Text>,
     /// Other accepted brands (`brand_any`): any of them fits.
     pub brand_any: Vec<Text>,
@@ -179,6 +184,7 @@ impl Target {
         Target {
             product: facts.product.clone(),
             product_noun: OnceCell::new(),
+            product_materials: OnceCell::new(),
             brand,
             brand_any: facts.brand_any.iter().map(|raw| Text::new(raw)).collect(),
             brand_not: facts.brand_not.iter().map(|raw| Text::new(raw)).collect(),
@@ -211,6 +217,7 @@ impl Target {
             target.product = line.product.clone();
         }
         target.product_noun = OnceCell::new();
+        target.product_materials = OnceCell::new();
         target.other = line.other.iter().map(|text| Requirement::new(text)).collect();
         target.unit_max = line.explicit_max_cents.map(|cents| UnitMax {
             cents,
@@ -249,6 +256,12 @@ impl Target {
     /// asked or its words name none.
     pub fn product_noun(&self) -> Option<&Wanted> {
         self.product_noun.get_or_init(|| self.product.as_deref().and_then(|product| lexicon().wanted(product))).as_ref()
+    }
+
+    /// The materials the asked product's phrase names before its noun,
+    /// read once per target; none when no product is asked.
+    pub fn product_materials(&self) -> &ProductMaterials {
+        self.product_materials.get_or_init(|| self.product.as_deref().map(ProductMaterials::of).unwrap_or_default())
     }
 
     /// Whether `units` is the stated quantity or one of its candidates.
@@ -320,10 +333,13 @@ pub struct PreparedItem<'a> {
     /// second reading would give.
     texts: OnceCell<PreparedTexts<'a>>,
     readings: RefCell<BTreeMap<String, Reading>>,
-    /// The item's name and category read once by the product lexicon, for
-    /// the same reason: assignment judges every item against every line's
-    /// product. `None` inside: the item has no name.
-    titles: OnceCell<Option<(ReadTitle, Vec<ReadTitle>)>>,
+    /// The item's name read once by the product lexicon, for the same
+    /// reason: assignment judges every item against every line's product.
+    /// `None` inside: the item has no name.
+    title: OnceCell<Option<ReadTitle>>,
+    /// Its category, tags and attributes read once the same way, and only
+    /// when a judgment needs them: most names settle the product alone.
+    other_titles: OnceCell<Vec<ReadTitle>>,
     /// Whether the product check read the item as another kind of thing,
     /// per product asked and the other words the person used for it: the
     /// assigned pairs are judged again for their findings, and a judgment
@@ -332,6 +348,15 @@ pub struct PreparedItem<'a> {
     /// Whether the item's name or category names each product asked, for
     /// line assignment (`names_kind`), judged once per product.
     named_kind: RefCell<BTreeMap<String, bool>>,
+    /// The item's own brand as words ([`PreparedItem::own_brand_words`]),
+    /// gathered once: every product judged against the item reads them.
+    own_brand: OnceCell<Vec<String>>,
+    /// What the item's material attribute says against a material each
+    /// line's product phrase names (`words::reading::product_material`),
+    /// read once per product: assignment weighs it for every (line, item)
+    /// pair, and the assigned pairs again for their findings, and it
+    /// depends only on the phrase and the item.
+    product_materials: RefCell<BTreeMap<String, Option<Contradiction>>>,
 }
 
 impl<'a> PreparedItem<'a> {
@@ -356,23 +381,37 @@ impl<'a> PreparedItem<'a> {
             size: item.size.as_deref().map(Size::parse),
             texts: OnceCell::new(),
             readings: RefCell::new(BTreeMap::new()),
-            titles: OnceCell::new(),
+            title: OnceCell::new(),
+            other_titles: OnceCell::new(),
             other_kind: RefCell::new(BTreeMap::new()),
             named_kind: RefCell::new(BTreeMap::new()),
+            own_brand: OnceCell::new(),
+            product_materials: RefCell::new(BTreeMap::new()),
         }
     }
 
     /// The item's name and its category as the product check reads them,
     /// read once; `None` when the item has no name.
     pub fn titles(&self) -> Option<(&ReadTitle, &[ReadTitle])> {
-        let titles = self.titles.get_or_init(|| {
-            let name = self.item.name.as_deref()?;
+        self.title().map(|name| (name, self.other_titles()))
+    }
+
+    /// The item's name as the product check reads it, read once; `None`
+    /// when the item has no name.
+    pub fn title(&self) -> Option<&ReadTitle> {
+        self.title.get_or_init(|| self.item.name.as_deref().map(|name| lexicon().read_title(name))).as_ref()
+    }
+
+    /// The item's other texts as the product check reads them, read once,
+    /// the first time a judgment needs them.
+    pub fn other_titles(&self) -> &[ReadTitle] {
+        self.other_titles.get_or_init(|| {
             // The category, the catalog's tags and each attribute's name and
             // value may name the item's kind ("Belt material", "Home
             // fragrance type: incense burners"); they are read only for a
             // match, never to find another kind.
             let words = &self.item.words;
-            let others = words
+            words
                 .category
                 .iter()
                 .chain(&words.tags)
@@ -381,25 +420,25 @@ impl<'a> PreparedItem<'a> {
                     words.attributes.iter().flat_map(|attribute| [attribute.name.as_str(), attribute.value.as_str()]),
                 )
                 .map(|text| lexicon().read_title(text))
-                .collect();
-            Some((lexicon().read_title(name), others))
-        });
-        titles.as_ref().map(|(name, others)| (name, others.as_slice()))
+                .collect()
+        })
     }
 
     /// The item's own brand, as words: its brand field and any attribute
     /// the lexicon reads as the brand ("Brand: HEM"). A title word among
     /// them names the maker, never the item's kind.
-    fn own_brand_words(&self) -> Vec<String> {
-        let lexicon = lexicon();
-        let attributes = self
-            .item
-            .words
-            .attributes
-            .iter()
-            .filter(|attribute| lexicon.is_brand_attribute(&attribute.name))
-            .flat_map(|attribute| normalize::words(&attribute.value));
-        self.brand_words.iter().cloned().chain(attributes).collect()
+    fn own_brand_words(&self) -> &[String] {
+        self.own_brand.get_or_init(|| {
+            let lexicon = lexicon();
+            let attributes = self
+                .item
+                .words
+                .attributes
+                .iter()
+                .filter(|attribute| lexicon.is_brand_attribute(&attribute.name))
+                .flat_map(|attribute| normalize::words(&attribute.value));
+            self.brand_words.iter().cloned().chain(attributes).collect()
+        })
     }
 
     /// Whether the product lexicon reads the item as plainly another kind
@@ -412,9 +451,12 @@ impl<'a> PreparedItem<'a> {
             return *known;
         }
         let mut words = named.to_vec();
-        words.extend(self.own_brand_words());
-        let other = self.titles().is_some_and(|(name, others)| {
-            matches!(lexicon().judge_wanted(noun, name, others, &words), ProductMatch::Other { .. })
+        words.extend_from_slice(self.own_brand_words());
+        let other = self.title().is_some_and(|name| {
+            matches!(
+                lexicon().judge_wanted_with(noun, name, || self.other_titles(), &words),
+                ProductMatch::Other { .. }
+            )
         });
         self.other_kind.borrow_mut().insert(key, other);
         other
@@ -426,12 +468,14 @@ impl<'a> PreparedItem<'a> {
     /// `false` when the item has no name or leaves its kind open. Read only
     /// by line assignment (`lines`), which the person's other words for the
     /// product do not change: they decide only what is another kind.
-    pub fn names_kind(&self, wanted: &str) -> bool {
+    /// `noun` is the lexicon's reading of `wanted` ([`Target::product_noun`]),
+    /// read once per line rather than once per (line, item) pair.
+    pub fn names_kind(&self, wanted: &str, noun: Option<&Wanted>) -> bool {
         if let Some(known) = self.named_kind.borrow().get(wanted) {
             return *known;
         }
-        let named = self.titles().is_some_and(|(name, category)| {
-            matches!(lexicon().judge_read(wanted, name, category, &[]), ProductMatch::Named { .. })
+        let named = self.title().is_some_and(|name| {
+            matches!(lexicon().judge_wanted_with(noun, name, || self.other_titles(), &[]), ProductMatch::Named { .. })
         });
         self.named_kind.borrow_mut().insert(wanted.to_owned(), named);
         named
@@ -445,11 +489,31 @@ impl<'a> PreparedItem<'a> {
     /// What the item's words say of a free-text requirement
     /// (`words::reading::read`), read once per requirement.
     pub fn read(&self, requirement: &Requirement) -> Reading {
+        self.read_with(requirement, Reading::clone)
+    }
+
+    /// [`PreparedItem::read`], lent to `look` rather than copied: line
+    /// assignment only asks which way each pair reads, for every pair.
+    pub fn read_with<R>(&self, requirement: &Requirement, look: impl FnOnce(&Reading) -> R) -> R {
         if let Some(known) = self.readings.borrow().get(requirement.text()) {
-            return known.clone();
+            return look(known);
         }
         let read = reading::read_prepared(requirement, self.texts());
-        self.readings.borrow_mut().insert(requirement.text().to_owned(), read.clone());
+        let answer = look(&read);
+        self.readings.borrow_mut().insert(requirement.text().to_owned(), read);
+        answer
+    }
+
+    /// What the item's material attribute says against a material the
+    /// product phrase `product` names (`words::reading::product_material`;
+    /// `materials`: those the phrase names, [`Target::product_materials`]),
+    /// read once per product.
+    pub fn product_material(&self, product: &str, materials: &ProductMaterials) -> Option<Contradiction> {
+        if let Some(known) = self.product_materials.borrow().get(product) {
+            return known.clone();
+        }
+        let read = materials.against(self.texts());
+        self.product_materials.borrow_mut().insert(product.to_owned(), read.clone());
         read
     }
 }

@@ -49,22 +49,30 @@ impl<'w> Adjective<'w> {
         self.synsets.is_some()
     }
 
-    /// Whether the folded word `other` says the same of an item as this
-    /// one: a different word that shares a synset with it, or one a
-    /// satellite of the other's head.
-    pub fn alike(&self, other: &str) -> bool {
+    /// Whether the folded word `other`, whose synsets are `synsets`
+    /// ([`synsets_of`]), says the same of an item as this one: a different
+    /// word that shares a synset with it, or one a satellite of the other's
+    /// head. `other`'s synsets are passed in, looked up once for each of an
+    /// item's words rather than for every requirement word compared with it.
+    pub fn alike_of(&self, other: &str, synsets: Option<&[u32]>) -> bool {
         let Some(seconds) = self.synsets else { return false };
         if other == self.word {
             return false;
         }
         let lexicon = &*LEXICON;
-        let Some(firsts) = lexicon.synsets.get(other) else { return false };
+        let Some(firsts) = synsets else { return false };
         firsts.iter().any(|one| {
             seconds.iter().any(|other| {
                 one == other || lexicon.heads.get(one) == Some(other) || lexicon.heads.get(other) == Some(one)
             })
         })
     }
+}
+
+/// The folded word's synsets as an adjective, `None` when WordNet lists
+/// it as none ([`Adjective::alike_of`]).
+pub fn synsets_of(word: &str) -> Option<&'static [u32]> {
+    LEXICON.synsets.get(word).map(Vec::as_slice)
 }
 
 /// Whether WordNet lists the folded word as an adjective in some sense
@@ -101,7 +109,7 @@ mod tests {
     use super::*;
 
     fn alike(first: &str, second: &str) -> bool {
-        Adjective::of(second).alike(first)
+        Adjective::of(second).alike_of(first, synsets_of(first))
     }
 
     #[test]

@@ -336,13 +336,37 @@ fn only_materials(wanted: &[Token]) -> Option<Vec<Named>> {
 /// cleaner", "wood glue") would be read the same way; such a product's
 /// material attribute seldom names a material.
 pub fn product_material(product: &str, item: &PreparedTexts) -> Option<Contradiction> {
-    let words = tokens(product);
-    let (_, modifiers) = words.split_last()?;
-    let (asked, _) = materials_in(modifiers);
-    if asked.is_empty() {
-        return None;
+    ProductMaterials::of(product).against(item)
+}
+
+/// The materials a product phrase names before its head noun, read once
+/// per phrase for [`product_material`].
+///
+/// Why: line assignment reads each line's product phrase against every
+/// item, and cutting the phrase into tokens (Snowball stems included) for
+/// each pair cost more than reading the item (issue 28's item check,
+/// docs/benchmarks.md). Read once per line (`checks::Target`), it reads
+/// every item as [`product_material`] does.
+#[derive(Debug, Clone, Default)]
+pub struct ProductMaterials {
+    asked: Vec<Named>,
+}
+
+impl ProductMaterials {
+    /// The materials `product` names before its last word.
+    pub fn of(product: &str) -> ProductMaterials {
+        let words = tokens(product);
+        let asked = words.split_last().map(|(_, modifiers)| materials_in(modifiers).0).unwrap_or_default();
+        ProductMaterials { asked }
     }
-    material_against(&asked, item)
+
+    /// [`product_material`] of the phrase these were read from.
+    pub fn against(&self, item: &PreparedTexts) -> Option<Contradiction> {
+        if self.asked.is_empty() {
+            return None;
+        }
+        material_against(&self.asked, item)
+    }
 }
 
 /// The item against materials the person asked for: contradicted when an

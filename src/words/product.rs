@@ -15,6 +15,7 @@
 //! once. This module decides nothing about findings or wording: the product
 //! check turns its answer into one.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
@@ -179,6 +180,11 @@ pub struct ReadTitle {
     /// Per word, the longest noun of any sense ending there.
     nouns: Vec<Option<Noun>>,
     head: Option<Noun>,
+    /// The nouns [`Lexicon::only_other_kinds`] may read as the item's kind
+    /// (`start..=end` of each, in order), found the first time a title
+    /// without a head is judged: they depend on the title alone, and line
+    /// assignment judges it against every line's product.
+    kind_nouns: OnceCell<Vec<(usize, usize)>>,
 }
 
 /// A noun found in a reading: the words `start..=end` and the kinds they name.
@@ -501,7 +507,7 @@ impl Lexicon {
         let reading = self.read(title);
         let nouns = (0..reading.words.len()).map(|end| self.noun_ending_at(&reading, end, false)).collect();
         let head = self.head(&reading);
-        ReadTitle { reading, nouns, head }
+        ReadTitle { reading, nouns, head, kind_nouns: OnceCell::new() }
     }
 
     /// [`Lexicon::judge`], on an item's name (`title`) and further texts
@@ -525,6 +531,22 @@ impl Lexicon {
         others: &[ReadTitle],
         named: &[String],
     ) -> ProductMatch {
+        self.judge_wanted_with(wanted, title, || others, named)
+    }
+
+    /// [`Lexicon::judge_wanted`], with the further texts read only when
+    /// the title leaves the answer to them (`others` is called at most
+    /// once): most titles name the product themselves, and an item's
+    /// category and attributes, each a text to read, are then never looked
+    /// at (issue 28's item check). A title that reads as another kind still
+    /// looks at them: one of them naming the product outweighs it.
+    pub fn judge_wanted_with<'o>(
+        &self,
+        wanted: Option<&Wanted>,
+        title: &ReadTitle,
+        others: impl FnOnce() -> &'o [ReadTitle],
+        named: &[String],
+    ) -> ProductMatch {
         let Some(wanted) = wanted else {
             return ProductMatch::Unknown;
         };
@@ -536,19 +558,7 @@ impl Lexicon {
         }) {
             return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
         }
-        // The category, a tag or an attribute that names the product
-        // ("Utensils measure type: measuring cup") outweighs a title whose
-        // head is another noun ("… Erlenmeyer Flask … Laboratory"): the
-        // shop filed the item as the kind asked for, so it is not plainly
-        // another kind.
-        for other in others {
-            let reading = &other.reading;
-            if let Some(noun) = self.occurrences(other, wanted).into_iter().find(|noun| {
-                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
-            }) {
-                return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
-            }
-        }
+        let mut head_other = None;
         if let Some(head) =
             head.filter(|head| !reading.words[head.start..=head.end].iter().all(|word| named.contains(word)))
         {
@@ -580,12 +590,27 @@ impl Lexicon {
                     Zone::With => false,
                 });
                 if !occurrences.is_empty() && modifier_only {
-                    return ProductMatch::Other { kind, why: OtherWhy::OnlyModifier };
-                }
-                if occurrences.is_empty() && wanted.specific(self) {
-                    return ProductMatch::Other { kind, why: OtherWhy::HeadNoun };
+                    head_other = Some(ProductMatch::Other { kind, why: OtherWhy::OnlyModifier });
+                } else if occurrences.is_empty() && wanted.specific(self) {
+                    head_other = Some(ProductMatch::Other { kind, why: OtherWhy::HeadNoun });
                 }
             }
+        }
+        // The category, a tag or an attribute that names the product
+        // ("Utensils measure type: measuring cup") outweighs a title whose
+        // head is another noun ("… Erlenmeyer Flask … Laboratory"): the
+        // shop filed the item as the kind asked for, so it is not plainly
+        // another kind.
+        for other in others() {
+            let reading = &other.reading;
+            if let Some(noun) = self.occurrences(other, wanted).into_iter().find(|noun| {
+                reading.place[noun.end].1 == Zone::Main && !self.precedes_another(reading, noun, &wanted.kinds)
+            }) {
+                return ProductMatch::Named { said: reading.words[noun.start..=noun.end].join(" ") };
+            }
+        }
+        if let Some(other) = head_other {
+            return other;
         }
         if title.head.is_none()
             && occurrences.is_empty()
@@ -619,6 +644,21 @@ impl Lexicon {
             return None;
         }
         let mut first = None;
+        for &(start, end) in title.kind_nouns.get_or_init(|| self.kind_nouns(reading)) {
+            let words = &reading.words[start..=end];
+            if words.iter().all(|word| named.contains(word)) {
+                return None;
+            }
+            first.get_or_insert_with(|| words.join(" "));
+        }
+        first
+    }
+
+    /// The nouns of a title [`Lexicon::only_other_kinds`] reads, in order
+    /// (`start..=end`): in its main part, not filler, whose commonest sense
+    /// is a product, and none of the three kinds of word it passes over.
+    fn kind_nouns(&self, reading: &Reading) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
         for end in 0..reading.words.len() {
             if reading.place[end].1 != Zone::Main || self.is_filler(&reading.words[end]) {
                 continue;
@@ -634,13 +674,9 @@ impl Lexicon {
             {
                 continue;
             }
-            let words = &reading.words[noun.start..=noun.end];
-            if words.iter().all(|word| named.contains(word)) {
-                return None;
-            }
-            first.get_or_insert_with(|| words.join(" "));
+            found.push((noun.start, noun.end));
         }
-        first
+        found
     }
 
     /// The requested product's noun: its last word that is not filler, as

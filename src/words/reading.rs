@@ -3,7 +3,7 @@
 //! (`super::contradiction`), or unknown. Its own file so that neither half
 //! imports the other's caller.
 
-pub use super::contradiction::{Contradiction, product_material};
+pub use super::contradiction::{Contradiction, ProductMaterials, product_material};
 use super::contradiction::{contradicted_prepared, material_said};
 use super::requirement::said_prepared;
 pub use super::requirement::{ItemTexts, PreparedTexts, Requirement, Said};

@@ -12,6 +12,7 @@
 //! asked for. Met is read first: an item that says the asked value anywhere
 //! is never read as contradicting it.
 
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -123,6 +124,12 @@ pub struct PreparedTexts<'a> {
     /// "Expandable: not expandable").
     /// Such a word never meets a requirement that asks for it.
     negated: Vec<bool>,
+    /// Each token's synsets as an adjective (`super::adjective`), looked up
+    /// the first time a requirement's adjective is compared with the item's
+    /// words: *met* compares every such word of every requirement with every
+    /// word of the item, and hashing the item's word again for each was a
+    /// twentieth of the item check (issue 28, docs/benchmarks.md).
+    synsets: OnceCell<Vec<Option<&'static [u32]>>>,
 }
 
 impl<'a> PreparedTexts<'a> {
@@ -147,7 +154,14 @@ impl<'a> PreparedTexts<'a> {
                 negated[name].fill(true);
             }
         }
-        PreparedTexts { texts, tokens, spans, negated }
+        PreparedTexts { texts, tokens, spans, negated, synsets: OnceCell::new() }
+    }
+
+    /// Each token's synsets as an adjective, in the order of
+    /// [`PreparedTexts::all_tokens`], looked up once.
+    pub(super) fn synsets(&self) -> &[Option<&'static [u32]>] {
+        self.synsets
+            .get_or_init(|| self.tokens.iter().map(|token| super::adjective::synsets_of(&token.folded)).collect())
     }
 
     /// Whether the item says it is not what token `at` of
@@ -323,11 +337,16 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     // The same word first; an adjective WordNet says is alike ("simple" for
     // "plain") only where the item does not say the word itself.
     // A word the item says it is not ("not expandable") never meets it.
-    let affirmed = || item_tokens.iter().enumerate().filter(|(at, _)| !item.is_negated(*at)).map(|(_, token)| token);
+    let affirmed = || item_tokens.iter().enumerate().filter(|(at, _)| !item.is_negated(*at));
     let found = |token: &Token| {
-        affirmed().find(|candidate| same_token(candidate, token)).or_else(|| {
+        affirmed().map(|(_, candidate)| candidate).find(|candidate| same_token(candidate, token)).or_else(|| {
             let adjective = super::adjective::Adjective::of(&token.folded);
-            adjective.is_known().then(|| affirmed().find(|candidate| adjective.alike(&candidate.folded)))?
+            adjective.is_known().then(|| {
+                let synsets = item.synsets();
+                affirmed()
+                    .find(|(at, candidate)| adjective.alike_of(&candidate.folded, synsets[*at]))
+                    .map(|(_, candidate)| candidate)
+            })?
         })
     };
     let alternatives = alternatives(wanted, &content);
@@ -454,7 +473,8 @@ fn said_whole(wanted: &[Token], texts: &[&str]) -> Option<Said> {
                     // WordNet says is alike stands for the word.
                     same_token(candidate, token)
                         || both_negate(candidate, token)
-                        || super::adjective::Adjective::of(&token.folded).alike(&candidate.folded)
+                        || super::adjective::Adjective::of(&token.folded)
+                            .alike_of(&candidate.folded, super::adjective::synsets_of(&candidate.folded))
                 })
                 .then(|| Said { quote: run.iter().map(|token| token.original.as_str()).collect::<Vec<_>>().join(" ") })
         })
