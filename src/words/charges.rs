@@ -191,6 +191,15 @@ fn occurrences<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = 
     })
 }
 
+/// Whether a word could begin an add-on phrase: [`addon`] finds none in a
+/// text without such a word, so a reader can pass over a text that has none
+/// without reading it (the parser asks of every "and"'s rest of clause,
+/// which is quadratic in a long clause otherwise).
+pub fn may_begin_addon(word: &str) -> bool {
+    let first = &marked("addon").first;
+    tokens(word).iter().any(|token| first.has(token))
+}
+
 /// Each occurrence of a phrase with `mark` that no negation before it
 /// takes back ("no subscription", "без подписки").
 fn said<'a>(tokens: &'a [String], mark: &'a str) -> impl Iterator<Item = (usize, usize, &'static Phrase)> + 'a {

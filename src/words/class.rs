@@ -5,14 +5,22 @@
 //! are skipped; `spelling => value` reads the spelling as the value (a colour
 //! word as its canonical colour); a word starting with `@` is a mark, saying
 //! which readings take the entry (`not @brand @colour`). The files are embedded at compile time and
-//! parsed once, on first use, so a class costs one map lookup.
+//! parsed once, on first use, so a word costs one hash lookup and a mark's
+//! entries are listed without scanning the file (the parser asks thousands of
+//! times per request; `docs/benchmarks.md`, issue 27's speed).
 //!
 //! Parsing never fails: every line is an entry or a comment, so a static
 //! needs no `unwrap`. What a malformed file would do wrong (a word twice, a
 //! word with capitals or `ё`) the unit test below rejects for every file.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::LazyLock;
+
+use foldhash::fast::FixedState;
+
+/// A map looked up by a word, never iterated (so its order cannot reach an
+/// output): a fixed-seed hasher, fast on short keys.
+type WordMap<V> = HashMap<String, V, FixedState>;
 
 /// One class of words, in the order its file lists them.
 #[derive(Debug)]
@@ -22,7 +30,9 @@ pub struct WordClass {
     /// Each entry's marks, without the `@`.
     marks: Vec<Vec<String>>,
     /// Spelling → index into `entries`; the first of duplicates wins.
-    index: BTreeMap<String, usize>,
+    index: WordMap<usize>,
+    /// Mark → the indices of the entries with it, in file order.
+    by_mark: WordMap<Vec<usize>>,
 }
 
 impl WordClass {
@@ -30,7 +40,8 @@ impl WordClass {
     pub fn parse(text: &str) -> WordClass {
         let mut entries = Vec::new();
         let mut marks = Vec::new();
-        let mut index = BTreeMap::new();
+        let mut index = WordMap::default();
+        let mut by_mark: WordMap<Vec<usize>> = WordMap::default();
         for line in text.lines() {
             let line = line.split_once('#').map_or(line, |(before, _)| before).trim();
             if line.is_empty() {
@@ -41,10 +52,18 @@ impl WordClass {
                 said.split_whitespace().partition(|word| word.starts_with('@'));
             let spelling = words.join(" ");
             index.entry(spelling.clone()).or_insert(entries.len());
+            let entry_marks: Vec<String> = marked.iter().map(|mark| mark.trim_start_matches('@').to_owned()).collect();
+            for mark in &entry_marks {
+                let listed = by_mark.entry(mark.clone()).or_default();
+                // "x @a @a": the entry once under its mark.
+                if listed.last() != Some(&entries.len()) {
+                    listed.push(entries.len());
+                }
+            }
             entries.push((spelling.clone(), value.map_or(spelling, str::to_owned)));
-            marks.push(marked.iter().map(|mark| mark.trim_start_matches('@').to_owned()).collect());
+            marks.push(entry_marks);
         }
-        WordClass { entries, marks, index }
+        WordClass { entries, marks, index, by_mark }
     }
 
     /// Whether the folded word (or phrase, words joined by one space) is in the class.
@@ -69,33 +88,22 @@ impl WordClass {
 
     /// The entries with the mark, each as its words, in file order.
     pub fn phrases_marked(&self, mark: &str) -> Vec<Vec<String>> {
-        self.entries
-            .iter()
-            .zip(&self.marks)
-            .filter(|(_, marks)| marks.iter().any(|listed| listed == mark))
-            .map(|((spelling, _), _)| spelling.split(' ').map(str::to_owned).collect())
-            .collect()
+        self.marked(mark).map(|(spelling, _)| spelling.split(' ').map(str::to_owned).collect()).collect()
     }
 
     /// Each entry with the mark as its spelling and value, in file order
     /// (where a reading takes the first entry that fits, the order is the file's).
-    pub fn marked<'class>(&'class self, mark: &'class str) -> impl Iterator<Item = (&'class str, &'class str)> {
-        self.entries
-            .iter()
-            .zip(&self.marks)
-            .filter(move |(_, marks)| marks.iter().any(|listed| listed == mark))
-            .map(|((spelling, value), _)| (spelling.as_str(), value.as_str()))
+    pub fn marked<'class>(&'class self, mark: &str) -> impl Iterator<Item = (&'class str, &'class str)> + use<'class> {
+        self.by_mark.get(mark).map_or(&[][..], Vec::as_slice).iter().map(|&at| {
+            let (spelling, value) = &self.entries[at];
+            (spelling.as_str(), value.as_str())
+        })
     }
 
     /// The spellings with the mark, in file order, for a reader that keeps
     /// them in a static list (`static X: LazyLock<Vec<&str>>`).
     pub fn words_marked(&'static self, mark: &str) -> Vec<&'static str> {
-        self.entries
-            .iter()
-            .zip(&self.marks)
-            .filter(|(_, marks)| marks.iter().any(|listed| listed == mark))
-            .map(|((spelling, _), _)| spelling.as_str())
-            .collect()
+        self.marked(mark).map(|(spelling, _)| spelling).collect()
     }
 
     /// The entries with the mark, each as its words, in file order; see

@@ -135,12 +135,21 @@ pub(crate) fn weekday_by_stem(word: &str) -> Option<Weekday> {
 
 /// Damerau–Levenshtein distance of at most 1 (one edit or one swap).
 fn near(typed: &str, name: &str) -> bool {
+    // Compared by bytes when both are ASCII (every call but a rare one), so
+    // no per-word allocation; by characters otherwise.
+    if typed.is_ascii() && name.is_ascii() {
+        return near_in(typed.as_bytes(), name.as_bytes());
+    }
     let a: Vec<char> = typed.chars().collect();
     let b: Vec<char> = name.chars().collect();
+    near_in(&a, &b)
+}
+
+fn near_in<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     if a.len().abs_diff(b.len()) > 1 {
         return false;
     }
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
     let longest = a.len().max(b.len());
     if prefix + suffix + 1 >= longest {

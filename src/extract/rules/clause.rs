@@ -244,7 +244,24 @@ fn drop_perk_examples(request: &Request, found: &mut Vec<Requirement>) {
 /// Whether the rest of the clause after `index` ("and" or "и") is an
 /// add-on ("and a protection plan", issue 29): it is then no part of the
 /// product before it, as after "with".
-fn addon_follows(request: &Request, index: usize) -> bool {
+///
+/// `next_addon_word` (filled on first use, once per request) holds, for
+/// each token, the first word at or after it that could begin an add-on
+/// (`charges::may_begin_addon`): a rest of clause without one is no add-on,
+/// so a long clause of "and"s is not read again for each.
+fn addon_follows(request: &Request, index: usize, next_addon_word: &mut Option<Vec<usize>>) -> bool {
+    let next = next_addon_word.get_or_insert_with(|| {
+        let mut next = vec![request.len(); request.len() + 1];
+        for at in (0..request.len()).rev() {
+            let begins = request.is_word(at) && crate::words::charges::may_begin_addon(request.word(at));
+            next[at] = if begins { at } else { next[at + 1] };
+        }
+        next
+    });
+    let first = next.get(index + 1).copied().unwrap_or(request.len());
+    if first >= request.len() || !request.same_clause(index, first) {
+        return false;
+    }
     let rest: Vec<&str> = (index + 1..request.len())
         .take_while(|at| request.same_clause(index, *at))
         .filter(|at| request.is_word(*at))
@@ -264,6 +281,7 @@ fn segments(words: &Unread<'_>, several: bool) -> Vec<(usize, usize)> {
     // one product ("sweatpants and short pants").
     let mut product_open = true;
     let mut seen_content = false;
+    let mut next_addon_word: Option<Vec<usize>> = None;
     for index in 0..request.len().min(words.voucher) {
         let word = request.word(index);
         let new_clause = start.is_some_and(|first| !request.same_clause(first, index));
@@ -277,7 +295,7 @@ fn segments(words: &Unread<'_>, several: bool) -> Vec<(usize, usize)> {
             && (starts_segment(word) || free_from)
             && !crate::words::service::within_a_service(request, index)
             && !after_free
-            && !(word == "and" && product_open && !addon_follows(request, index))
+            && !(word == "and" && product_open && !addon_follows(request, index, &mut next_addon_word))
             && !(matches!(word, "and" | "in") && request.word(index + 1).starts_with(|c: char| c.is_ascii_digit()));
         if new_clause || connector {
             if seen_content {

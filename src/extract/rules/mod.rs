@@ -132,7 +132,7 @@ impl RulesExtractor {
         let parsed = parse_text(&self.vocabulary, request, today, Said::Request);
         let mut facts = parsed.facts;
         if self.product_lines && parsed.several && facts.lines.is_empty() {
-            lines_of_products(&self.vocabulary, request, today, &mut facts);
+            lines_of_products(&self.vocabulary, &parsed.request, today, &mut facts);
         }
         drop_orphan_alternatives(&mut facts);
         for answer in answers {
@@ -181,9 +181,11 @@ impl Extractor for RulesExtractor {
 /// requirements are what the frame says beyond asking for the products
 /// ("with free shipping for all"), never the frame itself ("Find a shop
 /// offering these items"). Unchanged when fewer than two products are cut.
-fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, facts: &mut ExtractedFacts) {
-    let request = Request::new(text);
-    let segments = products::segments(&request);
+/// `request` is the whole request as `parse_text` tokenised it (segmenting
+/// reads only its words, not which tokens the rules consumed), so the text
+/// is not tokenised twice.
+fn lines_of_products(vocabulary: &Vocabulary, request: &Request, today: NaiveDate, facts: &mut ExtractedFacts) {
+    let segments = products::segments(request);
     if segments.is_empty() {
         return;
     }
@@ -193,8 +195,8 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
     for (index, segment) in segments.iter().enumerate() {
         // "another item is a cordless drill": read from the drill on.
         let (segment, member_named) =
-            if segment.member { products::past_the_member(&request, segment) } else { (segment.clone(), false) };
-        let said = segment.text(&request);
+            if segment.member { products::past_the_member(request, segment) } else { (segment.clone(), false) };
+        let said = segment.text(request);
         let part = parse_text(vocabulary, &said, today, Said::OneProduct).facts;
         // What a line cannot hold (an excluded colour, "black or navy", a
         // second model, a refund wish or a deadline the order does not
@@ -268,7 +270,7 @@ fn lines_of_products(vocabulary: &Vocabulary, text: &str, today: NaiveDate, fact
         match (inside, start) {
             (false, None) => start = Some(at),
             (true, Some(first)) => {
-                if !products::is_frame(&request, first, at - 1) {
+                if !products::is_frame(request, first, at - 1) {
                     runs.push(request.original(first, at - 1));
                 }
                 start = None;
