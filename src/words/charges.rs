@@ -556,9 +556,11 @@ pub fn of_charges_only(text: &str) -> bool {
 /// word at least must be a recurring head; of an add-on, a head or a word
 /// of the line that `elsewhere` (the other lines' words) does not say, so
 /// that a product's requirement is still read against the product; or
-/// every term it states (a number and a unit of `units.txt`) is the line's
-/// and no other line's, in whatever language each writes the unit ("2
-/// года" of "Extended Warranty - 2 Years" beside "… w/ 1 Year Warranty").
+/// it states terms in charges' words (a number and a unit of `units.txt`
+/// that is a word of charges: "2 года", "24 months", not "55 inch"), each
+/// the line's and no other line's, in whatever language each writes the
+/// unit ("2 года" of "Extended Warranty - 2 Years" beside "… w/ 1 Year
+/// Warranty").
 pub fn said_beside(text: &str, speaks: Speaks, line: &str, elsewhere: &[String]) -> bool {
     let line_tokens = tokens(line);
     let tokens = tokens(text);
@@ -577,7 +579,11 @@ pub fn said_beside(text: &str, speaks: Speaks, line: &str, elsewhere: &[String])
                         && !super::is_filler(word)
                         && !elsewhere.iter().any(|other| other == word))
             }) || {
-                let asked = terms(&tokens);
+                // Only a term said in charges' words ("2 года", "24 months"):
+                // "55 inch" beside a protection plan is the product's size.
+                let said_in_charges: Vec<String> =
+                    tokens.iter().map(|word| if vocabulary(word) { word.clone() } else { String::new() }).collect();
+                let asked = terms(&said_in_charges);
                 let (said, said_elsewhere) = (terms(&line_tokens), terms(elsewhere));
                 !asked.is_empty() && asked.iter().all(|term| said.contains(term) && !said_elsewhere.contains(term))
             }
@@ -898,5 +904,7 @@ mod tests {
         assert!(!said_beside("3 года", Speaks::Addon, line, &watch), "another number");
         assert!(!said_beside("1 год", Speaks::Addon, "Protection Plan 1 Year", &watch), "the product says it too");
         assert!(!said_beside("2", Speaks::Addon, line, &watch), "a number alone is no term");
+        let tv = tokens("Samsung TV 50 inch");
+        assert!(!said_beside("55 inch", Speaks::Addon, "Protection Plan for 55 inch TVs", &tv), "the product's size");
     }
 }
