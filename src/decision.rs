@@ -311,7 +311,7 @@ pub fn run_under(policy: CheckPolicy, facts: &Facts, cart: &Cart, allowed: &[Ite
                 .extend(ItemRule::ALL.into_iter().filter_map(|rule| item_finding(rule, &shared, item, index, &rules)));
             entry_targets[index] = Some(shared.clone());
         }
-        findings.extend(checks::quantity::cart_findings(&shared, goods, &rules));
+        findings.extend(checks::quantity::cart_findings(&shared, goods, &rules, policy == CheckPolicy::Words));
     } else {
         findings.extend(lines::findings(facts, &shared, goods, &prepared, &rules, &mut entry_targets));
     }

@@ -564,28 +564,50 @@ pub fn of_charges_only(text: &str) -> bool {
 /// Digital, 12-month subscription, renews annually". Of a recurrence, one
 /// word at least must be a recurring head; of an add-on, a head or a word
 /// of the line that `elsewhere` (the other lines' words) does not say, so
-/// that a product's requirement is still read against the product.
+/// that a product's requirement is still read against the product; or
+/// it states terms in charges' words (a number and a unit of `units.txt`
+/// that is a word of charges: "2 года", "24 months", not "55 inch"), each
+/// the line's and no other line's, in whatever language each writes the
+/// unit ("2 года" of "Extended Warranty - 2 Years" beside "… w/ 1 Year
+/// Warranty").
 pub fn said_beside(text: &str, speaks: Speaks, line: &str, elsewhere: &[String]) -> bool {
+    let line_tokens = tokens(line);
     let tokens = tokens(text);
-    let line = tokens_of(line);
+    let line: BTreeSet<&String> = line_tokens.iter().collect();
     let in_line = |word: &String| line.contains(word);
     if tokens.is_empty() || !tokens.iter().all(|word| vocabulary(word) || in_line(word)) {
         return false;
     }
     match speaks {
         Speaks::Recurring => tokens.iter().any(|word| recurring_head(word)),
-        Speaks::Addon => tokens.iter().any(|word| {
-            addon_head(word)
-                || (in_line(word)
-                    && count(word).is_none()
-                    && !super::is_filler(word)
-                    && !elsewhere.iter().any(|other| other == word))
-        }),
+        Speaks::Addon => {
+            tokens.iter().any(|word| {
+                addon_head(word)
+                    || (in_line(word)
+                        && count(word).is_none()
+                        && !super::is_filler(word)
+                        && !elsewhere.iter().any(|other| other == word))
+            }) || {
+                // Only a term said in charges' words ("2 года", "24 months"):
+                // "55 inch" beside a protection plan is the product's size.
+                let said_in_charges: Vec<String> =
+                    tokens.iter().map(|word| if vocabulary(word) { word.clone() } else { String::new() }).collect();
+                let asked = terms(&said_in_charges);
+                let (said, said_elsewhere) = (terms(&line_tokens), terms(elsewhere));
+                !asked.is_empty() && asked.iter().all(|term| said.contains(term) && !said_elsewhere.contains(term))
+            }
+        }
     }
 }
 
-fn tokens_of(text: &str) -> std::collections::BTreeSet<String> {
-    tokens(text).into_iter().collect()
+/// The terms words state: a number and the unit the word after it spells
+/// (`units.txt`: "года" and "years" are both `years`), in order.
+fn terms(words: &[String]) -> Vec<(&str, &'static str)> {
+    words
+        .windows(2)
+        .filter(|pair| is_number(&pair[0]))
+        .filter_map(|pair| Some((pair[0].as_str(), super::class::UNITS.value(&pair[1])?)))
+        .collect()
 }
 
 fn addon_head(word: &str) -> bool {
@@ -879,5 +901,19 @@ mod tests {
         let economist = "The Economist Digital, 12-month subscription, renews annually";
         assert!(said_beside("yearly digital subscription", Speaks::Recurring, economist, &[]));
         assert!(!said_beside("digital", Speaks::Recurring, economist, &[]), "no recurring word");
+    }
+
+    #[test]
+    fn a_term_in_another_language_is_said_by_the_line_that_states_it_alone() {
+        // lookalikes3-addon-18's words: the watch comes with a year, the add-on line is two.
+        let watch = tokens("Casio LTP-V005D-7B Watch for Women w/ 1 Year Warranty");
+        let line = "Extended Warranty - 2 Years";
+        assert!(said_beside("2 года", Speaks::Addon, line, &watch));
+        assert!(said_beside("24 месяца", Speaks::Addon, "Дополнительная гарантия 24 months", &watch));
+        assert!(!said_beside("3 года", Speaks::Addon, line, &watch), "another number");
+        assert!(!said_beside("1 год", Speaks::Addon, "Protection Plan 1 Year", &watch), "the product says it too");
+        assert!(!said_beside("2", Speaks::Addon, line, &watch), "a number alone is no term");
+        let tv = tokens("Samsung TV 50 inch");
+        assert!(!said_beside("55 inch", Speaks::Addon, "Protection Plan for 55 inch TVs", &tv), "the product's size");
     }
 }

@@ -10,8 +10,11 @@
 //! times per request; `docs/benchmarks.md`, issue 27's speed).
 //!
 //! Parsing never fails: every line is an entry or a comment, so a static
-//! needs no `unwrap`. What a malformed file would do wrong (a word twice, a
-//! word with capitals or `ё`) the unit test below rejects for every file.
+//! needs no `unwrap`. A spelling listed again adds its marks to its first
+//! line's (in order, each once), so no mark is lost whatever line a reader
+//! looks the spelling up by; it keeps its first place and its first value.
+//! What a malformed file would still do wrong (a spelling given two values,
+//! a word with capitals or `ё`) the unit test below rejects for every file.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -29,19 +32,23 @@ pub struct WordClass {
     entries: Vec<(String, String)>,
     /// Each entry's marks, without the `@`.
     marks: Vec<Vec<String>>,
-    /// Spelling → index into `entries`; the first of duplicates wins.
+    /// Spelling → index into `entries`: a spelling listed again is its
+    /// first line, with the later lines' marks added.
     index: WordMap<usize>,
     /// Mark → the indices of the entries with it, in file order.
     by_mark: WordMap<Vec<usize>>,
+    /// Spellings listed again with another value than their first line's.
+    conflicts: Vec<String>,
 }
 
 impl WordClass {
     /// Reads a class file (see the module comment for the format).
     pub fn parse(text: &str) -> WordClass {
-        let mut entries = Vec::new();
-        let mut marks = Vec::new();
-        let mut index = WordMap::default();
+        let mut entries: Vec<(String, String)> = Vec::new();
+        let mut marks: Vec<Vec<String>> = Vec::new();
+        let mut index: WordMap<usize> = WordMap::default();
         let mut by_mark: WordMap<Vec<usize>> = WordMap::default();
+        let mut conflicts = Vec::new();
         for line in text.lines() {
             let line = line.split_once('#').map_or(line, |(before, _)| before).trim();
             if line.is_empty() {
@@ -51,19 +58,38 @@ impl WordClass {
             let (marked, words): (Vec<&str>, Vec<&str>) =
                 said.split_whitespace().partition(|word| word.starts_with('@'));
             let spelling = words.join(" ");
-            index.entry(spelling.clone()).or_insert(entries.len());
-            let entry_marks: Vec<String> = marked.iter().map(|mark| mark.trim_start_matches('@').to_owned()).collect();
-            for mark in &entry_marks {
-                let listed = by_mark.entry(mark.clone()).or_default();
-                // "x @a @a": the entry once under its mark.
-                if listed.last() != Some(&entries.len()) {
-                    listed.push(entries.len());
+            let marked: Vec<String> = marked.iter().map(|mark| mark.trim_start_matches('@').to_owned()).collect();
+            let value = value.map_or_else(|| spelling.clone(), str::to_owned);
+            // Why merge rather than keep the first line: a reader that looks
+            // a spelling up by its marks (`words::charges`) would otherwise
+            // silently lose the marks of its second line.
+            let at = match index.get(&spelling) {
+                Some(&first) => {
+                    if entries[first].1 != value {
+                        conflicts.push(spelling);
+                    }
+                    first
+                }
+                None => {
+                    index.insert(spelling.clone(), entries.len());
+                    entries.push((spelling, value));
+                    marks.push(Vec::new());
+                    entries.len() - 1
+                }
+            };
+            for mark in marked {
+                if !marks[at].contains(&mark) {
+                    by_mark.entry(mark.clone()).or_default().push(at);
+                    marks[at].push(mark);
                 }
             }
-            entries.push((spelling.clone(), value.map_or(spelling, str::to_owned)));
-            marks.push(entry_marks);
         }
-        WordClass { entries, marks, index, by_mark }
+        // A spelling listed again may add a mark to an earlier entry after
+        // later ones took it: file order again.
+        for listed in by_mark.values_mut() {
+            listed.sort_unstable();
+        }
+        WordClass { entries, marks, index, by_mark, conflicts }
     }
 
     /// Whether the folded word (or phrase, words joined by one space) is in the class.
@@ -128,14 +154,11 @@ impl WordClass {
         self.entries.iter().map(|(spelling, _)| spelling.as_str())
     }
 
-    /// Spellings listed more than once (a file must have none; see the test).
-    pub fn duplicates(&self) -> Vec<&str> {
-        self.entries
-            .iter()
-            .enumerate()
-            .filter(|(at, (spelling, _))| self.index.get(spelling) != Some(at))
-            .map(|(_, (spelling, _))| spelling.as_str())
-            .collect()
+    /// Spellings listed again with another value than their first line's
+    /// (a file must have none; see the test): which value is meant is not
+    /// the loader's to guess.
+    pub fn conflicts(&self) -> Vec<&str> {
+        self.conflicts.iter().map(String::as_str).collect()
     }
 
     pub fn len(&self) -> usize {
@@ -268,9 +291,9 @@ mod tests {
     use crate::normalize::fold;
 
     #[test]
-    fn each_class_file_parses_folded_and_without_duplicates() {
+    fn each_class_file_parses_folded_and_without_conflicts() {
         for (file, class) in ALL {
-            assert!(class.duplicates().is_empty(), "{file}: listed twice: {:?}", class.duplicates());
+            assert!(class.conflicts().is_empty(), "{file}: listed with two values: {:?}", class.conflicts());
             for spelling in class.spellings() {
                 assert_eq!(fold(spelling).replace('ё', "е"), spelling, "{file}: {spelling} is not folded");
             }
@@ -280,13 +303,30 @@ mod tests {
     #[test]
     fn the_format_reads_comments_values_and_blank_lines() {
         let class = WordClass::parse("# a comment\n\ngrey => gray  # why\nblack\nblack\nother  than @brand @x\n");
-        assert_eq!((class.len(), class.value("grey"), class.value("black")), (4, Some("gray"), Some("black")));
+        assert_eq!((class.len(), class.value("grey"), class.value("black")), (3, Some("gray"), Some("black")));
         assert!(!class.contains("# a comment") && !class.contains("gray"));
-        assert_eq!(class.duplicates(), vec!["black"]);
+        assert!(class.conflicts().is_empty(), "the same spelling and value twice is one entry");
         assert_eq!((class.value("other than"), class.has_mark("other than", "x")), (Some("other than"), true));
         assert!(!class.has_mark("black", "brand") && !class.has_mark("other than", "colour"));
         assert_eq!(class.phrases_marked("brand"), vec![vec!["other".to_owned(), "than".to_owned()]]);
         assert_eq!(class.marks("other than"), ["brand".to_owned(), "x".to_owned()]);
         assert!(class.marks("grey").is_empty() && class.marks("absent").is_empty());
+    }
+
+    #[test]
+    fn a_spelling_listed_again_keeps_its_first_place_and_adds_its_marks() {
+        let class = WordClass::parse("tip @addon @tip\nbox\ntip @recurring @tip\ngrey => gray\ngrey => grey\n");
+        assert_eq!(class.marks("tip"), ["addon".to_owned(), "tip".to_owned(), "recurring".to_owned()]);
+        assert!(class.has_mark("tip", "recurring") && class.has_mark("tip", "addon"));
+        assert_eq!(class.spellings().collect::<Vec<_>>(), vec!["tip", "box", "grey"], "one entry each, first place");
+        assert_eq!(class.phrases_marked("recurring"), vec![vec!["tip".to_owned()]]);
+        let late = WordClass::parse("tip @a\nbox @b\ntip @b\n");
+        assert_eq!(
+            late.marked("b").map(|(spelling, _)| spelling).collect::<Vec<_>>(),
+            ["tip", "box"],
+            "a mark added later lists the entry at its first place"
+        );
+        assert_eq!(class.value("grey"), Some("gray"), "the first value stays");
+        assert_eq!(class.conflicts(), vec!["grey"], "two values for one spelling are refused by the file test");
     }
 }

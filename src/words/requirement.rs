@@ -560,11 +560,27 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
     let inch_mark = |index: usize| {
         matches!(characters[index], '"' | '”' | '″') && index > 0 && characters[index - 1].is_ascii_digit()
     };
+    // "120x200", "120*200CM", "120×200", "120х200": a dimension's sides
+    // are one word however they are typed (an "x" between them), so that a
+    // dimension is met only by the same dimension, and each side is a word
+    // too (below), so that "200 cm" is still met by "120x200cm".
+    let parts_sides = |index: usize| {
+        matches!(characters[index], 'x' | 'X' | 'х' | 'Х' | '*' | '×')
+            && index > 0
+            && characters[index - 1].is_ascii_digit()
+            && characters.get(index + 1).is_some_and(char::is_ascii_digit)
+    };
     let mut pieces: Vec<String> = vec![String::new()];
     let mut skip = 0;
     for (index, character) in characters.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
+            continue;
+        }
+        if parts_sides(index) {
+            if let Some(last) = pieces.last_mut() {
+                last.push('x');
+            }
             continue;
         }
         if possessive(index) {
@@ -590,12 +606,66 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
         let characters: Vec<(usize, char)> = piece.char_indices().collect();
         for window in characters.windows(2) {
             let ((_, before), (at, after)) = (window[0], window[1]);
-            if before.is_ascii_digit() && after.is_alphabetic() {
+            let sides = after == 'x' && piece[at + 1..].starts_with(|next: char| next.is_ascii_digit());
+            if before.is_ascii_digit() && after.is_alphabetic() && !sides {
                 out.push(token(&piece[start..at]));
                 start = at;
             }
         }
         out.push(token(&piece[start..]));
+    }
+    dimensions(out)
+}
+
+/// A dimension's sides as one word ("120x200") followed by each side
+/// ("120", "200"), all quoting it as written; a spaced "120 x 200" too.
+fn dimensions(tokens: Vec<Token>) -> Vec<Token> {
+    let number =
+        |word: &str| !word.is_empty() && word.chars().all(|character| character.is_ascii_digit() || character == '.');
+    let is_dimension = |word: &str| {
+        let sides: Vec<&str> = word.split('x').collect();
+        sides.len() > 1 && sides.iter().all(|side| number(side))
+    };
+    if !tokens.iter().any(|token| token.has_digit) {
+        return tokens;
+    }
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+    let mut at = 0;
+    while at < tokens.len() {
+        let spaced = matches!(tokens[at].folded.as_str(), "x" | "х")
+            && out.last().is_some_and(|before: &Token| number(&before.folded))
+            && tokens.get(at + 1).is_some_and(|after| number(&after.folded));
+        if spaced && let Some(before) = out.pop() {
+            let after = &tokens[at + 1];
+            let original = format!("{} {} {}", before.original, tokens[at].original, after.original);
+            let mut whole = token(&format!("{}x{}", before.folded, after.folded));
+            whole.original.clone_from(&original);
+            out.push(whole);
+            for side in [before.folded.as_str(), after.folded.as_str()] {
+                let mut side = token(side);
+                side.original.clone_from(&original);
+                out.push(side);
+            }
+            at += 2;
+            continue;
+        }
+        let token_here = tokens[at].clone();
+        if is_dimension(&token_here.folded) {
+            let sides: Vec<Token> = token_here
+                .folded
+                .split('x')
+                .map(|side| {
+                    let mut side = token(side);
+                    side.original.clone_from(&token_here.original);
+                    side
+                })
+                .collect();
+            out.push(token_here);
+            out.extend(sides);
+        } else {
+            out.push(token_here);
+        }
+        at += 1;
     }
     out
 }
@@ -715,6 +785,29 @@ mod tests {
         assert_eq!(met("for TVs between 26", &["TV Bracket For 26”-80”"]).as_deref(), Some("TV 26"));
         assert_eq!(met("40 inches", &["TV Bracket For 26\"-80\""]), None);
         assert_eq!(met("kid's bike", &["Kids Bike 16 inch"]).as_deref(), Some("Bike"), "no lone s asked");
+    }
+
+    #[test]
+    fn a_dimension_is_met_however_its_sides_are_typed() {
+        // lookalikes3-addon-11's words (datasets/fees): a ShoppingBench title.
+        let curtain = ["Dormitory bunk beds bed curtain single blackout shading 120*200CM Complimentary"];
+        assert_eq!(met("120x200", &curtain).as_deref(), Some("120x200"));
+        assert_eq!(met("120 x 200", &curtain).as_deref(), Some("120x200"));
+        assert_eq!(met("120х200", &["Curtain 120 x 200 cm"]).as_deref(), Some("120 x 200"));
+        assert_eq!(met("120×200", &["Curtain 120x200cm"]).as_deref(), Some("120x200"));
+        assert_eq!(met("120x200", &["Curtain 200x150 cm, 120 hooks"]), None, "its sides elsewhere are no dimension");
+        assert_eq!(met("200x120", &curtain), None, "the sides in another order");
+        assert_eq!(met("200 cm", &curtain).as_deref(), Some("120x200 CM"), "a side is still a word");
+    }
+
+    #[test]
+    fn a_term_is_met_in_another_language_by_its_unit() {
+        let pajama = ["Carter’s 4-Piece Pajama Set - Anchors & Crabs (12 months)"];
+        assert_eq!(met("на 12 месяцев", &pajama).as_deref(), Some("12 months"));
+        assert_eq!(met("12 month", &pajama).as_deref(), Some("12 months"));
+        assert_eq!(met("на 18 месяцев", &pajama), None);
+        assert_eq!(met("2 года", &["Extended Warranty - 2 Years"]).as_deref(), Some("2 Years"));
+        assert_eq!(met("на 60 страниц", &["Notebook, 60 pages"]).as_deref(), Some("60 pages"));
     }
 
     #[test]
