@@ -310,7 +310,7 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
         }
         // "…, and also water conditioner", "…, and also a helmet".
         let after_also = previous == "also" && matches!(request.word_before(index, 2), "and" | ",");
-        let joins_parts = in_with && !both && previous == "and" && request.word_before(index, 2) != ",";
+        let joins_parts = in_with && !both && !article && previous == "and" && request.word_before(index, 2) != ",";
         if ATTACHING_WORDS.has_mark(word, "parts") && depth == 0 && !starts.is_empty() {
             in_with = true;
         }
@@ -378,7 +378,7 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                 // fish food …": the phrase asked for.
                 || (first && asked && !names_the_list)
                 // "…, and also water conditioner for aquarium use".
-                || (after_also && !names_the_list)
+                || (after_also && request.word_before(index, 2) == "and" && !names_the_list)
                 // "an a13 color phone strap, a Honda CBR150-R fuel pump
                 // filter, and an HP ink bottle": in a list with articles, an
                 // article after a comma opens the next product.
@@ -386,6 +386,8 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                     && with_articles
                     && !last_part
                     && !names_the_list
+                    // "…, a video games pattern": a property, not a product.
+                    && !ends_in_a_property(request, index + 1, unit.end)
                     && (previous == "," || (previous == "and" && request.word_before(index, 2) == ",")));
             // "offering luggage items that match these preferences:",
             // "welding helmets that meet these criteria": the kind of the
@@ -574,8 +576,10 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
             break;
         }
         // "a set of …", "a body or foot powder", "a Honda CBR150-R or
-        // CRF150 fuel pump filter": the phrase goes on while it has no head.
-        if matches!(word, "of" | "or" | "или") && head.is_none() {
+        // CRF150 fuel pump filter", "a garlic and herb seasoning": the
+        // phrase goes on while it has no head ("… and a …" ends it).
+        let joined = matches!(word, "and" | "и") && !matches!(request.word(at + 1), "a" | "an");
+        if (matches!(word, "of" | "or" | "или") || joined) && head.is_none() {
             continue;
         }
         // "press-on nails", "a ride-on toy": a word after a hyphen is part
@@ -589,6 +593,16 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
         }
     }
     head
+}
+
+/// Whether the phrase from `from` ends, before a comma or an attaching
+/// word, in a word that names a property without its value ("a video
+/// games pattern", "a simple design").
+fn ends_in_a_property(request: &Request, from: usize, end: usize) -> bool {
+    let last = (from..=end)
+        .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)) && request.word(*at) != "and")
+        .last();
+    last.is_some_and(|at| crate::words::requirement::is_fragment(request.word(at)))
 }
 
 /// Whether a folded word can be a product phrase's head.
@@ -1126,14 +1140,46 @@ mod tests {
     }
 
     #[test]
+    fn what_is_no_product_stays_with_the_product_before() {
+        // An article-led part after "and" inside a "with" phrase is still
+        // a product where its head is one.
+        assert_eq!(
+            cut("Show me shops offering a toilet brush with a wall mount and a men's striped cotton five-toe sock \
+                 for sports."),
+            vec!["a toilet brush with a wall mount", "a men's striped cotton five-toe sock for sports"]
+        );
+        // A property after a comma, a price after ", also".
+        assert_eq!(
+            cut("I'm looking for a shop that offers both an access control card reader, and a large rubber table \
+                 mat with a black and green variation, a video games pattern, and costing more than 550 PHP."),
+            vec![
+                "an access control card reader",
+                "a large rubber table mat with a black and green variation, a video games pattern, and costing more \
+                 than 550 PHP"
+            ]
+        );
+        assert_eq!(
+            cut("Looking for a shop offering a black spare tire kit, priced above 254 PHP, plus a red right-side \
+                 taillight for Toyota cars, also over 254 PHP."),
+            vec![
+                "a black spare tire kit, priced above 254 PHP",
+                "a red right-side taillight for Toyota cars, also over 254 PHP"
+            ]
+        );
+        let request = Request::new("Find a shop offering a garlic and herb seasoning, and a Brita water filter.");
+        let heads: Vec<Option<&str>> =
+            segments(&request).iter().map(|segment| segment.head.map(|at| request.word(at))).collect();
+        assert_eq!(heads, vec![Some("seasoning"), Some("filter")]);
+    }
+
+    #[test]
     fn a_plain_and_inside_a_with_phrase_joins_parts() {
         assert_eq!(
-            cut("I'm looking for a 50 meter air column bubble wrap for packaging, a plus size floral midi dress with \
-                 short sleeves and a collar made from geena fabric, and a blue canvas shoulder bag."),
+            cut("I'm looking for men's sandals in orange, made of plastic, with a plain design and sporty street \
+                 style. Also, I want men's black running sneakers in size 43."),
             vec![
-                "a 50 meter air column bubble wrap for packaging",
-                "a plus size floral midi dress with short sleeves and a collar made from geena fabric",
-                "a blue canvas shoulder bag"
+                "sandals in orange, made of plastic, with a plain design and sporty street style",
+                "black running sneakers in size 43"
             ]
         );
         // After a comma, "and" ends the list: "RUSI sprocket sets" is no
