@@ -1704,6 +1704,11 @@ mod tests {
             (facts.other.as_slice(), facts.other_optional.as_slice()),
             (&["gluten-free".to_owned()][..], &["vegan".to_owned()][..])
         );
+        // "especially …" prefers some of what was asked for: a wish, and no
+        // requirement of its own word.
+        let facts = parse("dermacare soaps with collagen, especially those with anti-aging benefits");
+        assert!(!facts.other.iter().any(|must| must.contains("especially") || must.contains("anti-aging")));
+        assert!(facts.other_optional.iter().any(|wish| wish.contains("anti-aging benefits")), "{facts:?}");
     }
 
     #[test]

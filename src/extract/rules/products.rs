@@ -18,7 +18,7 @@
 //! Linear in the request.
 
 use super::chunk::is_attaching;
-use crate::words::class::{FILLERS, LIST_MEMBERS, LIST_WORDS, SHOP_FRAME};
+use crate::words::class::{ATTACHING_WORDS, FILLERS, LIST_MEMBERS, LIST_WORDS, SHOP_FRAME};
 use crate::words::noun::{is_product_noun, product_stem};
 use crate::words::product::lexicon;
 use crate::words::text::Request;
@@ -70,6 +70,10 @@ struct Unit {
     /// product, so a bare noun after a comma in it ("a phone running
     /// Android, 5000 mah battery, IPS LCD display") is a part of it.
     numbered: bool,
+    /// Opened by the first of a list's markers ("First,", "(1)"): what the
+    /// request says before it ("I'm looking for some women's clothing.")
+    /// names the list, not one of its products.
+    opens_the_list: bool,
 }
 
 /// The request's product segments, in order, and nothing else: the tokens
@@ -78,7 +82,17 @@ pub fn segments(request: &Request) -> Vec<Segment> {
     let mut found: Vec<Segment> = Vec::new();
     let units = units(request);
     let marked_units = units.iter().filter(|unit| unit.marked).count();
-    for mut unit in units {
+    // "Looking for snacks and dried fruits. First, I want …", "I'm looking
+    // for baby clothing items. For the first one, …": the sentences before
+    // a list's first marker name the list's kind, unless they list
+    // products themselves ("… both a polyester tape and a neck tape. For
+    // the first item, …" is said of the tape).
+    let list_start = units.iter().position(|unit| unit.opens_the_list || opens_nth(request, *unit, 0).is_some());
+    for (position, mut unit) in units.into_iter().enumerate() {
+        if !unit.marked && list_start.is_some_and(|start| position < start) && product_starts(request, unit).0.len() < 2
+        {
+            continue;
+        }
         // "For the first product, I want black high boots …" before any
         // product: it opens the one it numbers, like "First, …".
         if !unit.marked
@@ -165,11 +179,12 @@ fn units(request: &Request) -> Vec<Unit> {
     let mut start = 0;
     let mut marked = false;
     let mut index = 0;
-    let close = |units: &mut Vec<Unit>, start: usize, end: usize, marked: bool, listed: bool, numbered: bool| {
+    let close = |units: &mut Vec<Unit>, start: usize, end: usize, (marked, listed, numbered, first): Opened| {
         if let Some(end) = (start..end).rev().find(|at| request.is_word(*at)) {
-            units.push(Unit { start, end, marked, listed, numbered });
+            units.push(Unit { start, end, marked, listed, numbered, opens_the_list: first });
         }
     };
+    let mut first = false;
     let mut numbered = false;
     let mut listed = false;
     let mut depth = 0usize;
@@ -187,8 +202,9 @@ fn units(request: &Request) -> Vec<Unit> {
             && depth == 0
             && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
         if matches!(word, "." | "!" | "?" | ";") || colon_cut {
-            close(&mut units, start, index, marked, listed, numbered);
+            close(&mut units, start, index, (marked, listed, numbered, first));
             numbered = false;
+            first = false;
             start = index + 1;
             // "these items: a cat food …; a dog food …; and an oil …": after
             // a list's colon or semicolon, an article opens a list member,
@@ -202,7 +218,12 @@ fn units(request: &Request) -> Vec<Unit> {
             continue;
         }
         if let Some(length) = marker_at(request, index) {
-            close(&mut units, start, index, marked, listed, numbered);
+            close(&mut units, start, index, (marked, listed, numbered, first));
+            // "First,", "(1)", "1)": the list's first marker.
+            first = (index..index + length).any(|at| {
+                let word = request.word(at);
+                word == "1" || (LIST_MEMBERS.has_mark(word, "nth") && LIST_MEMBERS.value(word) == Some("1"))
+            });
             start = index + length;
             marked = true;
             listed = false;
@@ -212,9 +233,13 @@ fn units(request: &Request) -> Vec<Unit> {
         }
         index += 1;
     }
-    close(&mut units, start, request.len(), marked, listed, numbered);
+    close(&mut units, start, request.len(), (marked, listed, numbered, first));
     units
 }
+
+/// How a unit was opened: by a list marker, after a list's colon or
+/// semicolon, by a number or ordinal, by the list's first marker.
+type Opened = (bool, bool, bool, bool);
 
 /// The length of a list marker at `index`: an ordinal before a comma or a
 /// colon ("First,", "Lastly:"), "(2)" or "2)" at the start of a unit.
@@ -252,6 +277,16 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
         index = opened;
     }
     let after_opener = past_shop || (index > unit.start && opens_before(request, index));
+    // "Show me pellet fish food …, and also water conditioner …", "I'm
+    // looking for blush press-on nails …": what the unit opens by asking
+    // for is a product, whatever its head.
+    let asked = asks_for(request, unit.start, index);
+    // "a sticker with a drip design and a satin finish": inside a "with"
+    // phrase a plain "and" joins the product's parts, not products.
+    let mut in_with = false;
+    // Whether that phrase has had its "and" ("with a fruity scent and red
+    // color, and a pocket-sized book": the parts ended before ", and a").
+    let mut with_ands = 0usize;
     let mut depth = 0usize;
     let mut members = 0usize;
     let mut both = false;
@@ -273,17 +308,35 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             ")" => depth = depth.saturating_sub(1),
             _ => {}
         }
+        // "…, and also water conditioner", "…, and also a helmet".
+        let after_also = previous == "also" && matches!(request.word_before(index, 2), "and" | ",");
+        let joins_parts = in_with && !both && !article && previous == "and" && request.word_before(index, 2) != ",";
+        if ATTACHING_WORDS.has_mark(word, "parts") && depth == 0 && !starts.is_empty() {
+            in_with = true;
+        }
+        // "…, and an anti-bacterial feature" ends the phrase's parts: the
+        // first ", and" in it is its last part.
+        if in_with && word == "and" {
+            with_ands += 1;
+        }
+        let last_part = in_with && with_ands == 1 && previous == "and";
         let separated = depth == 0
+            && !joins_parts
             && (first
                 || (article
                     && (matches!(previous, "," | "and" | "&" | "plus")
                         // "…, and also a lightweight bike helmet"
-                        || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
+                        || after_also
                         || as_well_as(request, index)
                         || opens_before(request, index)))
                 || (!article
-                && (matches!(previous, "и" | "and") && !closes_a_set(request, index, unit.end)
-                    || (previous == "also" && matches!(request.word_before(index, 2), "and" | ","))
+                && (matches!(previous, "и" | "and")
+                    && !closes_a_set(request, index, unit.end)
+                    // "dog food, 300g lamb and chicken flavor", "a weekly and
+                    // monthly planner": after a phrase of no known head,
+                    // "and" joins its words.
+                    && (request.word_before(index, 2) == "," || starts.last().is_none_or(|(_, head)| head.is_some()))
+                    || after_also
                     || (!with_articles && matches!(previous, "," | ":")))
                 && request.is_word(index)
                 // "…, and also comes with free shipping", "…, available in
@@ -320,7 +373,22 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             let explicit = (article && both && (previous == "and" || as_well_as(request, index)))
                 || (first && after_opener && !names_the_list)
                 || (article && !names_the_list && opens_before(request, index) && !first)
-                || (article && !names_the_list && unit.listed && (first || matches!(previous, "," | "and")));
+                || (article && !names_the_list && unit.listed && (first || matches!(previous, "," | "and")))
+                // "I'm looking for blush press-on nails …", "Show me pellet
+                // fish food …": the phrase asked for.
+                || (first && asked && !names_the_list)
+                // "…, and also water conditioner for aquarium use".
+                || (after_also && request.word_before(index, 2) == "and" && !names_the_list)
+                // "an a13 color phone strap, a Honda CBR150-R fuel pump
+                // filter, and an HP ink bottle": in a list with articles, an
+                // article after a comma opens the next product.
+                || (article
+                    && with_articles
+                    && !last_part
+                    && !names_the_list
+                    // "…, a video games pattern": a property, not a product.
+                    && !ends_in_a_property(request, index + 1, unit.end)
+                    && (previous == "," || (previous == "and" && request.word_before(index, 2) == ",")));
             // "offering luggage items that match these preferences:",
             // "welding helmets that meet these criteria": the kind of the
             // list that follows, not a product of it.
@@ -335,6 +403,8 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                 // after the frame.
                 let start = head.map_or(index, |head| past_the_shop(request, index, head));
                 starts.push((start, head));
+                in_with = false;
+                with_ands = 0;
                 both = previous == "both" || (both && !explicit);
                 index = head.map_or(index + 1, |head| head + 1);
                 first = false;
@@ -505,10 +575,17 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
             }
             break;
         }
-        if word == "of" && head.is_none() {
+        // "a set of …", "a body or foot powder", "a Honda CBR150-R or
+        // CRF150 fuel pump filter", "a garlic and herb seasoning": the
+        // phrase goes on while it has no head ("… and a …" ends it).
+        let joined = matches!(word, "and" | "и") && !matches!(request.word(at + 1), "a" | "an");
+        if (matches!(word, "of" | "or" | "или") || joined) && head.is_none() {
             continue;
         }
-        if is_attaching(word) || matches!(word, "and" | "or" | "и" | "или") {
+        // "press-on nails", "a ride-on toy": a word after a hyphen is part
+        // of a compound, not a preposition.
+        let compound = request.word_before(at, 1) == "-";
+        if (is_attaching(word) && !compound) || matches!(word, "and" | "or" | "и" | "или") {
             break;
         }
         if is_head_word(word) {
@@ -516,6 +593,16 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
         }
     }
     head
+}
+
+/// Whether the phrase from `from` ends, before a comma or an attaching
+/// word, in a word that names a property without its value ("a video
+/// games pattern", "a simple design").
+fn ends_in_a_property(request: &Request, from: usize, end: usize) -> bool {
+    let last = (from..=end)
+        .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)) && request.word(*at) != "and")
+        .last();
+    last.is_some_and(|at| crate::words::requirement::is_fragment(request.word(at)))
 }
 
 /// Whether a folded word can be a product phrase's head.
@@ -553,9 +640,37 @@ fn skip_frame(request: &Request, from: usize, start: usize) -> usize {
 /// "X and Y …" one product ("a baby spoon and fork set", "a shirt and wide
 /// leg shorts set", `@one-product-after` in list-words.txt).
 fn closes_a_set(request: &Request, index: usize, end: usize) -> bool {
+    // "…, and RUSI sprocket sets": after a comma, "and" ends a list.
+    if request.word_before(index, 2) == "," {
+        return false;
+    }
     (index..=end.min(index + 4))
         .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)))
         .any(|at| LIST_WORDS.has_mark(request.word(at), "one-product-after"))
+}
+
+/// Whether the unit from `start` opens by asking for what is at `index`
+/// ("I'm looking for …", "Also, show me …", "Need an …"): only words of
+/// asking and the pronouns and politeness before them come first, so "It
+/// should have a plain pattern" asks for nothing.
+fn asks_for(request: &Request, start: usize, index: usize) -> bool {
+    let mut asking = false;
+    for at in start..index {
+        let word = request.word(at);
+        if !request.is_word(at) || LIST_WORDS.has_mark(word, "after-also") || LIST_WORDS.has_mark(word, "also") {
+            continue;
+        }
+        if LIST_WORDS.has_mark(word, "asking") && !SHOP_FRAME.has_mark(word, "owned") {
+            asking = true;
+            continue;
+        }
+        // "looking for", "show me", "interested in": the rest of the asking.
+        if asking && (is_frame_word(word) || crate::words::is_filler(word) || word == "in") {
+            continue;
+        }
+        return false;
+    }
+    asking
 }
 
 /// Whether "as well as" ends just before `index` ("…, as well as a vinyl
@@ -964,6 +1079,120 @@ mod tests {
         assert_eq!(
             cut("Find shops offering a tactical belt for men, one size for everyone, and a leather wallet in brown."),
             vec!["a tactical belt for men, one size for everyone", "a leather wallet in brown"]
+        );
+    }
+
+    #[test]
+    fn the_sentence_before_a_list_s_first_marker_names_the_list() {
+        assert_eq!(
+            cut("Looking for snacks and dried fruits. First, I want cheese-flavored crackers in a refill pouch. \
+                 Next, I need halal dates in a single refill pouch."),
+            vec!["cheese-flavored crackers in a refill pouch", "halal dates in a single refill pouch"]
+        );
+        assert_eq!(
+            cut("I'm looking for some cookware items. First, a 4-piece non-stick set from boreine. Next, a 30cm \
+                 deep frying pan. Lastly, a 16cm saucepan with a glass lid."),
+            vec!["a 4-piece non-stick set from boreine", "a 30cm deep frying pan", "a 16cm saucepan with a glass lid"]
+        );
+    }
+
+    #[test]
+    fn what_the_request_asks_for_is_a_product_whatever_its_head() {
+        assert_eq!(
+            cut("Show me pellet fish food for goldfish and freshwater fish, and also water conditioner for aquarium \
+                 or pond use."),
+            vec!["pellet fish food for goldfish and freshwater fish", "water conditioner for aquarium or pond use"]
+        );
+        assert_eq!(
+            cut("I'm looking for blush press-on nails with a floral design, and also a lightweight bike helmet in \
+                 large size. Can you help me find these products?"),
+            vec!["blush press-on nails with a floral design", "a lightweight bike helmet in large size"]
+        );
+        // "It should have …" asks for nothing: more of the product before.
+        assert_eq!(
+            cut("I'm looking for a ginseng product in a bag. It should also have a plain label. Additionally, I'm \
+                 interested in a pickleball paddle."),
+            vec!["a ginseng product in a bag. It should also have a plain label", "a pickleball paddle"]
+        );
+    }
+
+    #[test]
+    fn in_a_list_with_articles_an_article_after_a_comma_opens_the_next_product() {
+        assert_eq!(
+            cut("I'm looking for an a13 color OEM brand phone strap, a Honda CBR150-R or CRF150 fuel pump filter, \
+                 and an HP brand black ink bottle."),
+            vec![
+                "an a13 color OEM brand phone strap",
+                "a Honda CBR150-R or CRF150 fuel pump filter",
+                "an HP brand black ink bottle"
+            ]
+        );
+        // Inside a "with" phrase, articles list the product's parts.
+        assert_eq!(
+            cut("I'm looking for a fabric conditioner with a comfort fragrance, antibacterial properties, and an \
+                 anti-bacterial feature. Also, I need a fabric spray in a bottle."),
+            vec![
+                "a fabric conditioner with a comfort fragrance, antibacterial properties, and an anti-bacterial \
+                 feature",
+                "a fabric spray in a bottle"
+            ]
+        );
+    }
+
+    #[test]
+    fn what_is_no_product_stays_with_the_product_before() {
+        // An article-led part after "and" inside a "with" phrase is still
+        // a product where its head is one.
+        assert_eq!(
+            cut("Show me shops offering a toilet brush with a wall mount and a men's striped cotton five-toe sock \
+                 for sports."),
+            vec!["a toilet brush with a wall mount", "a men's striped cotton five-toe sock for sports"]
+        );
+        // A property after a comma, a price after ", also".
+        assert_eq!(
+            cut("I'm looking for a shop that offers both an access control card reader, and a large rubber table \
+                 mat with a black and green variation, a video games pattern, and costing more than 550 PHP."),
+            vec![
+                "an access control card reader",
+                "a large rubber table mat with a black and green variation, a video games pattern, and costing more \
+                 than 550 PHP"
+            ]
+        );
+        assert_eq!(
+            cut("Looking for a shop offering a black spare tire kit, priced above 254 PHP, plus a red right-side \
+                 taillight for Toyota cars, also over 254 PHP."),
+            vec![
+                "a black spare tire kit, priced above 254 PHP",
+                "a red right-side taillight for Toyota cars, also over 254 PHP"
+            ]
+        );
+        let request = Request::new("Find a shop offering a garlic and herb seasoning, and a Brita water filter.");
+        let heads: Vec<Option<&str>> =
+            segments(&request).iter().map(|segment| segment.head.map(|at| request.word(at))).collect();
+        assert_eq!(heads, vec![Some("seasoning"), Some("filter")]);
+    }
+
+    #[test]
+    fn a_plain_and_inside_a_with_phrase_joins_parts() {
+        assert_eq!(
+            cut("I'm looking for men's sandals in orange, made of plastic, with a plain design and sporty street \
+                 style. Also, I want men's black running sneakers in size 43."),
+            vec![
+                "sandals in orange, made of plastic, with a plain design and sporty street style",
+                "black running sneakers in size 43"
+            ]
+        );
+        // After a comma, "and" ends the list: "RUSI sprocket sets" is no
+        // "X and Y set".
+        assert_eq!(
+            cut("Find sprocket sets for the sniper150 model, GY6 linear grooved bell, custom sprocket sets for \
+                 yamaha fz16, and RUSI sprocket sets."),
+            vec![
+                "sprocket sets for the sniper150 model",
+                "GY6 linear grooved bell",
+                "custom sprocket sets for yamaha fz16",
+                "RUSI sprocket sets"
+            ]
         );
     }
 

@@ -31,7 +31,11 @@ fn opens_a_member(request: &Request, index: usize, marker: &[&str]) -> bool {
         return true;
     }
     let next = request.word(index + marker.len());
-    !crate::words::is_filler(next) || ASKING.contains(&next) || crate::words::class::SHOP_FRAME.has_mark(next, "opens")
+    // ", and also a lightweight bike helmet": an article opens a member.
+    !crate::words::is_filler(next)
+        || matches!(next, "a" | "an")
+        || ASKING.contains(&next)
+        || crate::words::class::SHOP_FRAME.has_mark(next, "opens")
 }
 
 /// Whether the request names several unrelated products.
@@ -71,8 +75,8 @@ pub fn marked_list(request: &Request) -> bool {
         if ordinal || numbered {
             ordinals += 1;
         }
-        // "Also, I need a …", "also, show …".
-        if word == "also" {
+        // "Also, I need a …", "also, show …", "Additionally, I'm interested in …".
+        if LIST_WORDS.has_mark(word, "also") {
             let mut at = index + 1;
             while (request.word(at) == "," || LIST_WORDS.has_mark(request.word(at), "after-also")) && at < index + 4 {
                 at += 1;
@@ -164,6 +168,12 @@ mod tests {
             "tribu sandals in black, size us:6; also, tribu white slippers, size us:6; plus, navy slippers"
         ));
         assert!(several("I want buy two things: one non-stick frying pan 28 cm, and a set of 6 wine glasses"));
+        assert!(several(
+            "Show me a plastic bike accessory with LazMall benefits, and also a pair of wrist supports with free delivery."
+        ));
+        assert!(several(
+            "I'm looking for a ginseng product in a bag. Additionally, I'm interested in a pickleball paddle."
+        ));
     }
 
     #[test]
