@@ -246,7 +246,7 @@ impl Size {
         // "4XL(80-90kg)": what the parentheses add (who it fits) is not the size.
         let outside = without_parentheses(label);
         let label = if outside.trim().is_empty() { label } else { outside.as_str() };
-        let folded = fold(label);
+        let folded = without_weight_range(&fold(label));
         // A decimal comma between digits is a decimal point ("42,5" = "42.5").
         let characters: Vec<char> = folded.chars().collect();
         let mut text = String::with_capacity(folded.len());
@@ -313,6 +313,23 @@ impl Size {
         }
         self.value == other.value
     }
+}
+
+/// Units of the body weight a letter size is said to fit ("3XL 65-70kg").
+const FITS_UNITS: [&str; 4] = ["kg", "lb", "lbs", "кг"];
+
+/// The label without a last word that is a weight range after the size
+/// ("3xl 65-70kg" is "3xl", as "4XL(80-90kg)" is): who it fits, not the size.
+fn without_weight_range(folded: &str) -> String {
+    let Some((size, last)) = folded.trim_end().rsplit_once(char::is_whitespace) else { return folded.to_owned() };
+    let range = FITS_UNITS.iter().find_map(|unit| last.strip_suffix(unit));
+    let is_range = range.and_then(|range| range.split_once('-')).is_some_and(|(low, high)| {
+        let number = |side: &str| {
+            !side.is_empty() && side.chars().all(|character| character.is_ascii_digit() || character == '.')
+        };
+        number(low) && number(high)
+    });
+    if is_range && !size.trim().is_empty() { size.trim_end().to_owned() } else { folded.to_owned() }
 }
 
 /// The text outside parentheses.

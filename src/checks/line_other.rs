@@ -15,10 +15,26 @@ use super::{PairCost, PreparedItem, SeverityRules, Source, Target};
 use crate::facts::FieldName;
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{ItemName, ItemSays, Message};
-use crate::words::reading::{Contradiction, Reading, Requirement};
+use crate::words::reading::{Contradiction, Reading, Requirement, Said};
 
-fn read(requirement: &Requirement, item: &PreparedItem) -> Reading {
-    item.read(requirement)
+/// How the item reads a line's requirement. One that only names the line's
+/// product again ("with the pet treat priced from 74 to 142 pesos") is met
+/// where the item's name names that kind, as the product check reads it
+/// ("… PAW COOKIES …" for a pet treat); otherwise it is read as any other.
+fn read(target: &Target, requirement: &Requirement, item: &PreparedItem) -> Reading {
+    restated(target, requirement, item)
+        .map_or_else(|| item.read(requirement), |said| Reading::Met(Said { quote: said }))
+}
+
+/// The item's words that name the kind, for a requirement that restates
+/// the line's product.
+fn restated(target: &Target, requirement: &Requirement, item: &PreparedItem) -> Option<String> {
+    target.line?;
+    let product = target.product.as_deref()?;
+    if !crate::words::requirement::restates_product(requirement.text(), product) {
+        return None;
+    }
+    item.kind_said(target.product_noun())
 }
 
 /// How a requirement reads, for a pair's cost: no reading copied.
@@ -55,6 +71,9 @@ fn severity(target: &Target, rules: &SeverityRules) -> Severity {
 pub fn cost(target: &Target, item: &PreparedItem, rules: &SeverityRules) -> PairCost {
     let mut cost = PairCost::default();
     for requirement in &target.other {
+        if restated(target, requirement, item).is_some() {
+            continue;
+        }
         let weight = item.read_with(requirement, |reading| match reading {
             Reading::Met(_) | Reading::ShopCategory => Weight::Nothing,
             Reading::Unknown => Weight::Unknown,
@@ -88,7 +107,7 @@ pub fn findings(target: &Target, item: &PreparedItem, index: usize, rules: &Seve
         .enumerate()
         .map(|(position, requirement)| {
             let text = requirement.text().to_owned();
-            let (code, severity, actual, message) = match read(requirement, item) {
+            let (code, severity, actual, message) = match read(target, requirement, item) {
                 Reading::Met(said) => (
                     Code::Other,
                     Severity::Warn,
@@ -188,6 +207,23 @@ mod tests {
         );
         assert_eq!(found[1].line, Some(0));
         assert_eq!(cost(&target, &prepared, &rules), PairCost { blocks: 0, warns: 1, strays: 0 });
+    }
+
+    #[test]
+    fn the_line_s_product_named_again_is_met_where_the_item_names_that_kind() {
+        let line = Line { product: Some("shoes".into()), other: vec!["the shoes".into()], ..Line::default() };
+        let facts = Facts { lines: vec![line.clone()], ..Facts::default() };
+        let (target, rules) = (Target::shared(&facts).for_line(0, &line), SeverityRules::new(&facts));
+        let read = |name: &str| {
+            let item = Item { name: Some(name.into()), ..Item::default() };
+            let prepared = PreparedItem::new(&item);
+            let found = findings(&target, &prepared, 0, &rules);
+            (found.iter().map(|finding| finding.severity).collect::<Vec<_>>(), cost(&target, &prepared, &rules).warns)
+        };
+        // The item's words never say "shoes"; its name names the kind.
+        assert_eq!(read("Adidas Trainers"), (vec![Severity::Warn], 0));
+        // A name that leaves the kind open still asks ("Nike Pegasus 41").
+        assert_eq!(read("Nike Pegasus 41"), (vec![Severity::Block], 1));
     }
 
     #[test]

@@ -470,6 +470,15 @@ impl<'a> PreparedItem<'a> {
     /// product do not change: they decide only what is another kind.
     /// `noun` is the lexicon's reading of `wanted` ([`Target::product_noun`]),
     /// read once per line rather than once per (line, item) pair.
+    /// The words of the item's name that name the kind asked for, if they
+    /// do (`names_kind`, with what it read).
+    pub fn kind_said(&self, noun: Option<&Wanted>) -> Option<String> {
+        self.title().and_then(|name| match lexicon().judge_wanted_with(noun, name, || self.other_titles(), &[]) {
+            ProductMatch::Named { said } => Some(said),
+            _ => None,
+        })
+    }
+
     pub fn names_kind(&self, wanted: &str, noun: Option<&Wanted>) -> bool {
         if let Some(known) = self.named_kind.borrow().get(wanted) {
             return *known;

@@ -55,6 +55,9 @@ mod tests {
         assert_eq!(run("large", Some("int:l")).0, Status::Pass);
         assert_eq!(run("medium", Some("int:l")).0, Status::Fail);
         assert_eq!(run("4XL", Some("4xl(80-90kg)")).0, Status::Pass);
+        assert_eq!(run("3XL", Some("3xl 65-70kg")).0, Status::Pass, "sbmulti-149");
+        assert_eq!(run("2XL", Some("3xl 65-70kg")).0, Status::Fail);
+        assert_eq!(run("65-70kg", Some("65-70kg")).0, Status::Pass, "a range alone is the label");
         let (status, detail) = run("42", Some("EU 44"));
         assert_eq!(status, Status::Fail);
         assert_eq!(detail.message.to_string(), "Asked for size 42, the cart has EU 44: Nike Pegasus 41.");

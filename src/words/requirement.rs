@@ -144,13 +144,14 @@ impl<'a> PreparedTexts<'a> {
         let mut negated = vec![false; tokens.len()];
         for span in &spans {
             for at in span.start + 1..span.end {
-                negated[at] = negates_the_next(&tokens[at - 1].folded);
+                negated[at] = negates_the_next(&tokens[at - 1].folded) && !is_number_sign(&tokens[at - 1..]);
             }
         }
         let free = texts.free.len();
         for pair in 0..texts.named.len() {
             let (name, value) = (spans[free + 2 * pair].clone(), spans[free + 2 * pair + 1].clone());
-            if tokens[value].first().is_some_and(|token| negates_the_next(&token.folded)) {
+            let value = &tokens[value];
+            if value.first().is_some_and(|token| negates_the_next(&token.folded)) && !is_number_sign(value) {
                 negated[name].fill(true);
             }
         }
@@ -202,6 +203,29 @@ impl<'a> PreparedTexts<'a> {
 /// ("free shipping").
 fn negates_the_next(word: &str) -> bool {
     is_negation(word) && !matches!(word, "free" | "zero")
+}
+
+/// Whether a requirement only names the product again: without its
+/// fillers, its words are the product phrase's last words, head included
+/// ("the pet treat" of "jar-form pet treat", said to give it a price).
+/// "for cats" of "cat food" names no head: a requirement of its own.
+pub fn restates_product(requirement: &str, product: &str) -> bool {
+    let words = |text: &str| -> Vec<Token> {
+        tokens(text)
+            .into_iter()
+            .filter(|token| !WORDS.is_filler(&token.folded) && token.folded.chars().any(char::is_alphanumeric))
+            .collect()
+    };
+    let (said, named) = (words(requirement), words(product));
+    !said.is_empty()
+        && said.len() <= named.len()
+        && said.iter().zip(&named[named.len() - said.len()..]).all(|(said, named)| same_token(named, said))
+}
+
+/// Whether the first of `tokens` is "no" as a number's sign ("no.1",
+/// "No. 5": a colour family's name), not a negation.
+fn is_number_sign(tokens: &[Token]) -> bool {
+    tokens.first().is_some_and(|token| token.folded == "no") && tokens.get(1).is_some_and(|next| next.has_digit)
 }
 
 /// One of an item's texts and its tokens.
@@ -261,7 +285,7 @@ pub fn said_in(requirement: &str, item: &PreparedTexts) -> Option<Said> {
 pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<Said> {
     let wanted = requirement.tokens();
     let words = &*WORDS;
-    if wanted.iter().any(|token| is_negation(&token.folded)) {
+    if (0..wanted.len()).any(|at| is_negation(&wanted[at].folded) && !is_number_sign(&wanted[at..])) {
         // "without a frame" is said as "no frame": an article or other
         // filler asks nothing of the item's words.
         let said: Vec<Token> = wanted
@@ -270,9 +294,18 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
             .cloned()
             .collect();
         let said = if said.iter().all(|token| is_negation(&token.folded)) { wanted } else { said.as_slice() };
-        return said_whole(said, &item.texts.all());
+        // "no brand xx" (a brand's name, its attribute "Brand: no brand xx"):
+        // the whole phrase as the person wrote it is said too.
+        let texts = item.texts.all();
+        return said_whole(said, &texts).or_else(|| said_whole(wanted, &texts));
     }
     let mut quoted: Vec<String> = Vec::new();
+    // "no.1" is said only as "no" and the same number, side by side.
+    for at in (0..wanted.len()).filter(|at| is_number_sign(&wanted[*at..])) {
+        let pair =
+            item.all_tokens().windows(2).find(|pair| is_number_sign(pair) && same_token(&pair[1], &wanted[at + 1]))?;
+        quoted.push(format!("{} {}", pair[0].original, pair[1].original));
+    }
     // "with LazMall perks": each service named must be the item's, and the
     // words that only dress one ask nothing more.
     let services = named_services(wanted);
@@ -864,6 +897,14 @@ mod tests {
         assert_eq!(read("expandable", &[("Expandable", "not expandable")]), None);
         assert!(read("without a frame", &[("Size", "40x50cm no frame")]).is_some(), "the article asks nothing");
         assert_eq!(read("without a frame", &[("Size", "40x50cm with frame")]), None);
+        assert!(read("no brand xx", &[("Brand", "no brand xx")]).is_some(), "a name said whole (sbmulti-080)");
+        assert!(restates_product("the pet treats", "jar-form pet treat"));
+        assert!(!restates_product("for cats", "cat food") && !restates_product("jar", "jar-form pet treat"));
+        // sbmulti-107: "in the 'no.1' color family".
+        assert!(read("no.1 ' color family", &[("Color family", "no.1")]).is_some(), "a number's sign");
+        assert_eq!(read("no.1 ' color family", &[("Color family", "1pc")]), None);
+        assert_eq!(read("no.1", &[("Pack", "1")]), None);
+        assert_eq!(read("no brand xx", &[("Brand", "xx")]), None);
         assert!(read("non-sticky type", &[("Glue", "non-adhesive")]).is_some(), "an adjective alike");
         assert_eq!(read("non-sticky type", &[("Glue", "adhesive")]), None);
         assert_eq!(read("waterproof", &[("Waterproof", "no")]), None);

@@ -208,11 +208,19 @@ fn lines_of_products(vocabulary: &Vocabulary, request: &Request, today: NaiveDat
             || !part.size_any.is_empty()
             || !part.lines.is_empty()
             || part.level.is_some()
-            || part.price_preference.is_some()
             || (part.needs_refundable && !facts.needs_refundable)
             || (part.deadline_days.is_some() && facts.deadline_days.is_none())
             || (part.deadline_weekday.is_some() && facts.deadline_weekday.is_none());
         let mut other = part.other;
+        // A price wish said of one product ("a premium shrimp food") is a
+        // requirement of it in the person's word, which the item's words may
+        // say ("Premium Snowflakes Shrimp Food"); a line holds no preference.
+        if part.price_preference.is_some() {
+            let segment_words = Request::new(&said);
+            if let Some((_, at)) = price::extract(&segment_words) {
+                other.insert(0, segment_words.original(at, at));
+            }
+        }
         if unheld && !other.iter().any(|text| fold(text) == fold(&said)) {
             other.insert(0, said.chars().take(MAX_REQUIREMENT_CHARS).collect());
         }
@@ -1412,6 +1420,29 @@ mod tests {
 
     fn parse(text: &str) -> ExtractedFacts {
         extractor().parse(text, &[], date("2026-11-02"))
+    }
+
+    /// Issue 28, multi open right carts 099, 136 and 244: a line's
+    /// "premium" and "larger than" a price.
+    #[test]
+    fn a_line_s_price_preference_and_larger_than_a_price() {
+        let facts = parse(
+            "Find shops offering both a 1.5 liter food container and a jar-form pet treat for cats and dogs, \
+             with the pet treat priced from 74 to 142 pesos.",
+        );
+        assert_eq!(facts.lines.len(), 2, "{facts:?}");
+        assert_eq!(facts.lines[1].price_min_cents, Some(7400), "{facts:?}");
+        let facts = parse(
+            "Find shops offering these items: 1) organic cones, priced above 37 PHP; 2) premium shrimp food (40g) \
+             with complimentary shipping, price over 68 PHP; 3) pattern paper packs larger than 51 PHP.",
+        );
+        assert_eq!(facts.lines.len(), 3, "{facts:?}");
+        assert_eq!(facts.lines[1].other, ["premium"], "the wish, not the whole segment: {facts:?}");
+        assert_eq!(facts.price_preference, None, "one product's wish");
+        assert_eq!(
+            (facts.lines[2].price_min_cents, facts.lines[2].product.as_deref()),
+            (Some(5100), Some("pattern paper packs"))
+        );
     }
 
     /// Issue 12, third round: phrasings from the open half of the dev set's

@@ -122,8 +122,13 @@ pub fn segments(request: &Request) -> Vec<Segment> {
             // shop's categories, said of the products named before; "Find a
             // shop offering multiple products in the boots or shoes
             // category.": the shop's, before any product is named.
+            // The first sentence, naming the shop and a category, that lists
+            // two products ("Find a shop offering both a floor lamp …,
+            // categorized under chandeliers …, and a folding LED floor lamp
+            // …") is read for its products.
             if (!found.is_empty() || is_frame(request, unit.start, unit.end))
                 && crate::words::requirement::names_a_category(&request.original(unit.start, unit.end))
+                && !(found.is_empty() && product_starts(request, unit).0.len() >= 2)
             {
                 continue;
             }
@@ -201,7 +206,13 @@ fn units(request: &Request) -> Vec<Unit> {
         let colon_cut = word == ":"
             && depth == 0
             && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
-        if matches!(word, "." | "!" | "?" | ";") || colon_cut {
+        // "a NEW OLYMPIA ES-570ES PLUS 2nd Gen. in TRANSPARENT Casing": a
+        // period before a word in lower case ends an abbreviation, not a
+        // sentence.
+        let abbreviation = word == "."
+            && request.is_word(index + 1)
+            && request.original(index + 1, index + 1).starts_with(|character: char| character.is_lowercase());
+        if (matches!(word, "." | "!" | "?" | ";") && !abbreviation) || colon_cut {
             close(&mut units, start, index, (marked, listed, numbered, first));
             numbered = false;
             first = false;
@@ -337,7 +348,10 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                     // "and" joins its words.
                     && (request.word_before(index, 2) == "," || starts.last().is_none_or(|(_, head)| head.is_some()))
                     || after_also
-                    || (!with_articles && matches!(previous, "," | ":")))
+                    || (!with_articles && matches!(previous, "," | ":"))
+                    // "…, as well as stores selling wholesale earrings": the
+                    // shop's verb after "as well as" opens a product.
+                    || (opens_before(request, index) && as_well_as_before(request, index)))
                 && request.is_word(index)
                 // "…, and also comes with free shipping", "…, available in
                 // red": a verb or a filler goes on about the product before.
@@ -364,7 +378,10 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             // it; "an automotive product" is one product.
             let names_the_list =
                 (from..=unit.end).take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at))).any(|at| {
-                    is_frame_word(request.word(at)) && !(article && SHOP_FRAME.has_mark(request.word(at), "one"))
+                    // "a NEW OLYMPIA … PLUS 2nd Gen": an ordinal names no list.
+                    is_frame_word(request.word(at))
+                        && !SHOP_FRAME.has_mark(request.word(at), "ordinal")
+                        && !(article && SHOP_FRAME.has_mark(request.word(at), "one"))
                 });
             // An article-led phrase is a product whatever its head where the
             // list says so: "both a … and a …", after the shop's verb ("and
@@ -682,6 +699,13 @@ fn as_well_as(request: &Request, index: usize) -> bool {
         && request.word(index - 1) == "as"
 }
 
+/// Whether "as well as" comes within the few words before `index`, the
+/// shop and its verb between ("…, as well as stores selling earrings").
+fn as_well_as_before(request: &Request, index: usize) -> bool {
+    (index.saturating_sub(4)..index).any(|at| as_well_as(request, at + 1))
+        && (index.saturating_sub(3)..index).any(|at| SHOP_FRAME.has_mark(request.word(at), "shop"))
+}
+
 /// The last word before `index` (skipping the separators between products).
 fn last_word_before(request: &Request, index: usize) -> usize {
     let mut at = index.saturating_sub(1);
@@ -692,6 +716,10 @@ fn last_word_before(request: &Request, index: usize) -> usize {
         && (!request.is_word(at) || matches!(request.word(at), "and" | "both") || is_frame_word(request.word(at)))
     {
         at -= 1;
+        // "…, as well as stores selling …": the separator before the shop.
+        if at >= 3 && as_well_as(request, at + 1) {
+            at -= 3;
+        }
     }
     at
 }
@@ -841,6 +869,35 @@ mod tests {
                 "an automotive product in the aquamarine color family priced above 817 PHP",
                 "a car accessory available with cash on delivery for more than 83 PHP"
             ]
+        );
+    }
+
+    #[test]
+    fn a_category_an_abbreviation_or_the_shop_after_as_well_as_leave_two_products() {
+        // sbmulti-129: the first sentence names a category between them.
+        assert_eq!(
+            cut("Find a shop offering both a black metal floor lamp with a swing arm, categorized under chandeliers \
+                 and priced above 76 PHP, and a folding LED floor lamp for living rooms."),
+            vec![
+                "a black metal floor lamp with a swing arm, categorized under chandeliers and priced above 76 PHP",
+                "a folding LED floor lamp for living rooms"
+            ]
+        );
+        // sbmulti-141: "Gen." before a word in lower case ends no sentence,
+        // and "PLUS" (an ordinal) names no list.
+        assert_eq!(
+            cut("Find shops offering both a NEW OLYMPIA ES-570ES PLUS 2nd Gen. in TRANSPARENT Casing and an \
+                 OLYMPIA ELECTRONIC CASH REGISTER w/ FREE 4 PAPER ROLLS."),
+            vec![
+                "a NEW OLYMPIA ES-570ES PLUS 2nd Gen. in TRANSPARENT Casing",
+                "an OLYMPIA ELECTRONIC CASH REGISTER w / FREE 4 PAPER ROLLS"
+            ]
+        );
+        // sbmulti-161.
+        assert_eq!(
+            cut("Looking for a shop offering silver stainless steel rings in size 10, as well as stores selling \
+                 wholesale mixed style earrings."),
+            vec!["silver stainless steel rings in size 10", "wholesale mixed style earrings"]
         );
     }
 
