@@ -349,6 +349,10 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                     && (request.word_before(index, 2) == "," || starts.last().is_none_or(|(_, head)| head.is_some()))
                     || after_also
                     || (!with_articles && matches!(previous, "," | ":"))
+                    // "a universal brand motorcycle badge, Stans Flow rim
+                    // decals priced above 374 PHP, and …": a phrase with its
+                    // own price is a product of the list.
+                    || (with_articles && previous == "," && states_a_price(request, index, unit.end))
                     // "…, as well as stores selling wholesale earrings": the
                     // shop's verb after "as well as" opens a product.
                     || (opens_before(request, index) && as_well_as_before(request, index)))
@@ -699,6 +703,14 @@ fn as_well_as(request: &Request, index: usize) -> bool {
         && request.word(index - 1) == "as"
 }
 
+/// Whether the phrase from `from` states a price of its own before the
+/// next separator (`@own-price` in list-words.txt).
+fn states_a_price(request: &Request, from: usize, end: usize) -> bool {
+    (from..=end)
+        .take_while(|at| !matches!(request.word(*at), "," | ";" | ":"))
+        .any(|at| LIST_WORDS.has_mark(request.word(at), "own-price"))
+}
+
 /// Whether "as well as" comes within the few words before `index`, the
 /// shop and its verb between ("…, as well as stores selling earrings").
 fn as_well_as_before(request: &Request, index: usize) -> bool {
@@ -893,6 +905,17 @@ mod tests {
                 "an OLYMPIA ELECTRONIC CASH REGISTER w / FREE 4 PAPER ROLLS"
             ]
         );
+        // sbmulti-051: a bare phrase with its own price, in a list of articles.
+        assert_eq!(
+            cut("Find a shop offering a universal brand motorcycle badge, Stans Flow rim decals priced above 374 \
+                 PHP, and Honda TMX 155 decals in a customized color option."),
+            vec![
+                "a universal brand motorcycle badge",
+                "Stans Flow rim decals priced above 374 PHP",
+                "Honda TMX 155 decals in a customized color option"
+            ]
+        );
+        assert_eq!(cut("I need a phone charger, US plug, priced under 20 dollars").len(), 0, "a property");
         // sbmulti-161.
         assert_eq!(
             cut("Looking for a shop offering silver stainless steel rings in size 10, as well as stores selling \
