@@ -352,7 +352,12 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                     // "a universal brand motorcycle badge, Stans Flow rim
                     // decals priced above 374 PHP, and …": a phrase with its
                     // own price is a product of the list.
-                    || (with_articles && previous == "," && states_a_price(request, index, unit.end))
+                    // "a green, BPA-free baby plate priced …" is one: the
+                    // phrase before must have named its product.
+                    || (with_articles
+                        && previous == ","
+                        && starts.last().is_some_and(|(_, head)| head.is_some())
+                        && states_a_price(request, index, unit.end))
                     // "…, as well as stores selling wholesale earrings": the
                     // shop's verb after "as well as" opens a product.
                     || (opens_before(request, index) && as_well_as_before(request, index)))
@@ -916,6 +921,15 @@ mod tests {
             ]
         );
         assert_eq!(cut("I need a phone charger, US plug, priced under 20 dollars").len(), 0, "a property");
+        // sbmulti-151: an adjective before the comma names no product yet.
+        assert_eq!(
+            cut("Find shops offering a green, BPA-free baby plate priced between 148 and 311 pesos, and a pink \
+                 baby spoon costing more than 59 pesos."),
+            vec![
+                "a green, BPA-free baby plate priced between 148 and 311 pesos",
+                "a pink baby spoon costing more than 59 pesos"
+            ]
+        );
         // sbmulti-161.
         assert_eq!(
             cut("Looking for a shop offering silver stainless steel rings in size 10, as well as stores selling \
