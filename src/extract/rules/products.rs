@@ -207,11 +207,16 @@ fn units(request: &Request) -> Vec<Unit> {
             && depth == 0
             && (is_frame_word(request.word_before(index, 1)) || marker_at(request, index + 1).is_some());
         // "a NEW OLYMPIA ES-570ES PLUS 2nd Gen. in TRANSPARENT Casing": a
-        // period before a word in lower case ends an abbreviation, not a
-        // sentence.
+        // period after a short capitalised word and before a word in lower
+        // case ends an abbreviation, not a sentence ("… machine washable. i
+        // also need …", all in lower case, is two sentences).
         let abbreviation = word == "."
             && request.is_word(index + 1)
-            && request.original(index + 1, index + 1).starts_with(|character: char| character.is_lowercase());
+            && request.original(index + 1, index + 1).starts_with(|character: char| character.is_lowercase())
+            && index.checked_sub(1).is_some_and(|before| {
+                let before = request.original(before, before);
+                before.chars().count() <= 4 && before.starts_with(|character: char| character.is_uppercase())
+            });
         if (matches!(word, "." | "!" | "?" | ";") && !abbreviation) || colon_cut {
             close(&mut units, start, index, (marked, listed, numbered, first));
             numbered = false;
@@ -929,6 +934,11 @@ mod tests {
                 "a green, BPA-free baby plate priced between 148 and 311 pesos",
                 "a pink baby spoon costing more than 59 pesos"
             ]
+        );
+        // All in lower case, a period ends a sentence.
+        assert_eq!(
+            cut("i am looking for a high performance gaming computer with 64gb ram. also look for 2tb hdd"),
+            vec!["a high performance gaming computer with 64gb ram", "2tb hdd"]
         );
         // sbmulti-161.
         assert_eq!(
