@@ -16,14 +16,14 @@
 //! What a malformed file would still do wrong (a spelling given two values,
 //! a word with capitals or `ё`) the unit test below rejects for every file.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use foldhash::fast::FixedState;
 
 /// A map looked up by a word, never iterated (so its order cannot reach an
 /// output): a fixed-seed hasher, fast on short keys.
-type WordMap<V> = HashMap<String, V, FixedState>;
+pub(crate) type WordMap<V> = HashMap<String, V, FixedState>;
 
 /// One class of words, in the order its file lists them.
 #[derive(Debug)]
@@ -132,6 +132,15 @@ impl WordClass {
         self.marked(mark).map(|(spelling, _)| spelling).collect()
     }
 
+    /// The spellings with the mark, in file order, and a set of them by
+    /// hash: for a static list that readers test words against
+    /// ([`MarkedWords::contains`]) as well as walk.
+    pub fn marked_words(&'static self, mark: &str) -> MarkedWords {
+        let words = self.words_marked(mark);
+        let set = words.iter().copied().collect();
+        MarkedWords { words, set }
+    }
+
     /// The entries with the mark, each as its words, in file order; see
     /// `phrase_list!` for the slices the `Request` look-arounds take.
     pub fn phrase_words(&'static self, mark: &str) -> Vec<Vec<&'static str>> {
@@ -167,6 +176,34 @@ impl WordClass {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+/// A class's spellings with one mark ([`WordClass::marked_words`]): a
+/// slice in file order (what `iter` and the other slice methods read), and
+/// a membership test that is one hash look-up instead of a scan of string
+/// compares (the parser tests every word of a request against such lists;
+/// issue 27's speed).
+#[derive(Debug)]
+pub struct MarkedWords {
+    words: Vec<&'static str>,
+    /// The same spellings, looked up by hash and never iterated.
+    set: HashSet<&'static str, FixedState>,
+}
+
+impl MarkedWords {
+    /// Whether the word is one of the spellings (the slice's `contains`,
+    /// by hash).
+    pub fn contains(&self, word: &&str) -> bool {
+        self.set.contains(*word)
+    }
+}
+
+impl std::ops::Deref for MarkedWords {
+    type Target = [&'static str];
+
+    fn deref(&self) -> &[&'static str] {
+        &self.words
     }
 }
 
@@ -280,6 +317,9 @@ classes! {
     COUNT_WORDS => "count-words.txt",
     /// Words around a number or a letter that decide whether it is a size.
     SIZE_CONTEXT => "size-context.txt",
+    /// Words around a return or an exchange that decide whether the person
+    /// asks for it (`extract::rules::refund`).
+    REFUND_WORDS => "refund-words.txt",
     /// What is paid beyond the items: recurring charges, add-on lines, and
     /// the request words that ask for them or for no extra charges.
     CHARGES => "charges.txt",

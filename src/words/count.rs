@@ -20,6 +20,7 @@
 
 use super::class::COUNT_WORDS;
 use super::class::NUMBERS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use super::class::ORDER_WORDS;
@@ -47,7 +48,7 @@ fn is_detail_before(word: &str) -> bool {
 }
 
 /// Verbs after which a number is what the person orders ("I need 6 cartons").
-static ORDER_VERBS: LazyLock<Vec<&str>> = LazyLock::new(|| ORDER_WORDS.words_marked("order-verb"));
+static ORDER_VERBS: LazyLock<MarkedWords> = LazyLock::new(|| ORDER_WORDS.marked_words("order-verb"));
 
 /// A stated count; consumes the number it reads.
 pub fn extract(request: &mut Request) -> Option<(u64, usize)> {

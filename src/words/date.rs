@@ -33,6 +33,18 @@ use std::sync::LazyLock;
 use super::class::{DATE_WORDS, MONTHS, WEEKDAYS, phrase_list};
 use super::text::{Request, count};
 
+/// Words before "weekend" that make it a deadline ("by the weekend", "к выходным") (`date-words.txt`, `@weekend-cue`).
+static WEEKEND_CUE: LazyLock<Vec<&[&str]>> = phrase_list!(DATE_WORDS, "weekend-cue");
+
+/// Words before "today" in its clause that make it a deadline, not an event ("I ordered one today") (`date-words.txt`, `@today-cue`).
+static TODAY_CUE: LazyLock<Vec<&[&str]>> = phrase_list!(DATE_WORDS, "today-cue");
+
+/// Words before a number of days or weeks that make it a delivery time (`date-words.txt`, `@days-lead`).
+static DAYS_LEAD: LazyLock<Vec<&[&str]>> = phrase_list!(DATE_WORDS, "days-lead");
+
+/// Words before "this week" that make it a deadline ("need it this week") (`date-words.txt`, `@this-week-cue`).
+static THIS_WEEK_CUE: LazyLock<Vec<&[&str]>> = phrase_list!(DATE_WORDS, "this-week-cue");
+
 /// A named weekday, as an extractor returns it for "by Friday".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -108,8 +120,8 @@ pub(crate) fn weekday_of(word: &str) -> Option<Weekday> {
             return Weekday::named(value);
         }
     }
-    if let Some(value) = WEEKDAYS.marked("form").find(|(form, _)| plain == *form).map(|(_, value)| value) {
-        return Weekday::named(value);
+    if WEEKDAYS.has_mark(plain, "form") {
+        return WEEKDAYS.value(plain).and_then(Weekday::named);
     }
     for (stem, value) in WEEKDAYS.marked("stem") {
         if plain.starts_with(stem) {
@@ -171,7 +183,7 @@ pub(crate) fn is_abbreviation_cue(word: &str) -> bool {
 
 /// "fri", "sat.": read only after "by"/"before"/"on", where nothing else fits.
 pub(crate) fn abbreviated_weekday(word: &str) -> Option<Weekday> {
-    WEEKDAYS.marked("short").find(|(short, _)| word == *short).and_then(|(_, value)| Weekday::named(value))
+    WEEKDAYS.value(word).filter(|_| WEEKDAYS.has_mark(word, "short")).and_then(Weekday::named)
 }
 
 fn is_day_unit(word: &str) -> bool {
@@ -191,7 +203,9 @@ fn days_to_sunday(today: NaiveDate, weeks_ahead: u64) -> u64 {
 /// in full), Russian genitive forms ("ноября").
 pub(crate) fn month_of(word: &str) -> Option<u32> {
     let plain = word.trim_end_matches('.');
-    MONTHS.marked("whole").find(|(name, _)| plain == *name).and_then(|(_, value)| month_number(value))
+    // One look-up: a spelling is one entry of the class, so the entry
+    // found is the one a scan of the marked entries would find.
+    MONTHS.value(plain).filter(|_| MONTHS.has_mark(plain, "whole")).and_then(month_number)
 }
 
 /// A month by the start of its name in any form ("novembers", "ноябре"):
@@ -312,7 +326,11 @@ fn date_at(request: &Request, index: usize, today: NaiveDate) -> Option<(u64, us
             None if ordinal && request.word_before(index, 1) == "the" => (None, day, index),
             None => return None,
         }
-    } else if let Ok(date) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
+    } else if let Some(date) =
+        // Only a word with a hyphen can be an ISO date: chrono's parser
+        // is not run on every word of the request.
+        word.contains('-').then(|| NaiveDate::parse_from_str(word, "%Y-%m-%d").ok()).flatten()
+    {
         return date_deadline(request, index, index, date, today);
     } else if let Some((day, month)) = day_dot_month(word).filter(|_| request.is_cyrillic()) {
         // "до 10.11": Russian writes the day first. In English "10.11" may be
@@ -398,10 +416,7 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
         // "on thurs"): "sun" and "sat" are words too ("for me women's sun
         // sandals", "for sun protection").
         let abbreviation = abbreviated_weekday(&word).filter(|_| is_abbreviation_cue(request.word_before(index, 1)));
-        if (weekend
-            && request.preceded_by(index, 3, &[&["by"], &["before"], &["until"], &["к"], &["до"], &["on"], &["for"]]))
-            || abbreviation.is_some()
-        {
+        if (weekend && request.preceded_by(index, 3, &WEEKEND_CUE)) || abbreviation.is_some() {
             request.consume(index, index);
             strong_weekday = strong_weekday.or(Some((abbreviation.unwrap_or(Weekday::Saturday), index)));
             continue;
@@ -423,26 +438,8 @@ pub fn extract(request: &mut Request, today: NaiveDate) -> Deadline {
             "today" | "tonight" | "сегодня" => {
                 // "today" is a deadline when a need or a delivery word leads up
                 // to it in its clause, not in "I ordered one today".
-                let in_context = request.preceded_by(
-                    index,
-                    8,
-                    &[
-                        &["need"],
-                        &["needs"],
-                        &["needed"],
-                        &["by"],
-                        &["for"],
-                        &["arrive"],
-                        &["here"],
-                        &["deliver"],
-                        &["delivered"],
-                        &["нужно"],
-                        &["нужен"],
-                        &["нужна"],
-                        &["надо"],
-                        &["доставить"],
-                    ],
-                ) || request.followed_by(index, 2, &[&["нужно"], &["нужен"], &["надо"]])
+                let in_context = request.preceded_by(index, 8, &TODAY_CUE)
+                    || request.followed_by(index, 2, &[&["нужно"], &["нужен"], &["надо"]])
                     || clause_is_only(request, index);
                 if in_context {
                     days.push((0, index));
@@ -489,27 +486,7 @@ fn relative_days(request: &mut Request, unit: usize, today: NaiveDate) -> Option
         "a" | "one" => Some(1),
         _ => None,
     });
-    let lead = |request: &Request, at: usize| {
-        request.preceded_by(
-            at,
-            2,
-            &[
-                &["within"],
-                &["in"],
-                &["за"],
-                &["через"],
-                &["течение"],
-                &["next"],
-                &["takes"],
-                &["than"],
-                &["max"],
-                &["maximum"],
-                &["most"],
-                &["to"],
-                &["максимум"],
-            ],
-        )
-    };
+    let lead = |request: &Request, at: usize| request.preceded_by(at, 2, &DAYS_LEAD);
     if is_week_unit(&unit_word) {
         // "next week" alone is too vague (the dev set's labelling rule,
         // issue 12): it stays in the person's words; "by next week" is next
@@ -524,12 +501,7 @@ fn relative_days(request: &mut Request, unit: usize, today: NaiveDate) -> Option
         }
         // "by the end of the week", "by this week", "need it this week": this
         // Sunday; "an order for this week" says nothing of delivery.
-        let this_week = matches!(before.as_str(), "this" | "этой")
-            && request.preceded_by(
-                unit - 1,
-                2,
-                &[&["by"], &["before"], &["until"], &["need", "it"], &["arrive"], &["arrives"], &["на"], &["к"]],
-            );
+        let this_week = matches!(before.as_str(), "this" | "этой") && request.preceded_by(unit - 1, 2, &THIS_WEEK_CUE);
         if this_week || request.preceded_by(unit, 3, &[&["end", "of", "the"]]) {
             request.consume(unit - 1, unit);
             return Some(days_to_sunday(today, 0));

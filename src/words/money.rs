@@ -29,6 +29,24 @@ use std::sync::LazyLock;
 use super::class::{CURRENCIES, MONEY_WORDS, WordClass, phrase_list};
 use super::text::{Request, hundredths, number_words_at, whole_number};
 
+/// Words before an amount that say it is the whole order's (`money-words.txt`, `@order-before`).
+static ORDER_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "order-before");
+
+/// Words after an amount that say it is the whole order's (`money-words.txt`, `@order-after`).
+static ORDER_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "order-after");
+
+/// Words after a limit that make it a price per unit (`money-words.txt`, `@per-unit-after`).
+static PER_UNIT_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "per-unit-after");
+
+/// Words before a limit that make it the whole order's budget (`money-words.txt`, `@budget-before`).
+static BUDGET_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "budget-before");
+
+/// Words after a limit that make it the whole order's budget (`money-words.txt`, `@budget-after`).
+static BUDGET_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "budget-after");
+
+/// Words before a number that make it money without a currency (`money-words.txt`, `@bare-budget-before`).
+static BARE_BUDGET_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(MONEY_WORDS, "bare-budget-before");
+
 /// The ISO 4217 code of a currency sign, code or word, if the token is one
 /// (`currencies.txt`, `@amount`).
 pub fn currency_of(word: &str) -> Option<&'static str> {
@@ -150,15 +168,7 @@ pub fn read(request: &mut Request) -> Prices {
     for amount in &amounts {
         request.consume(amount.first, amount.last);
         let said_of_the_order = |request: &Request| {
-            request.preceded_by(
-                amount.first,
-                5,
-                &[&["budget"], &["budget's"], &["бюджет"], &["total"], &["in", "total"]],
-            ) || request.followed_by(
-                amount.last,
-                3,
-                &[&["total"], &["in", "total"], &["altogether"], &["overall"], &["всего"], &["в", "сумме"]],
-            )
+            request.preceded_by(amount.first, 5, &ORDER_BEFORE) || request.followed_by(amount.last, 3, &ORDER_AFTER)
         };
         if let Some(low) = amount.low.filter(|low| *low > 0) {
             floors.push(Floor {
@@ -178,61 +188,16 @@ pub fn read(request: &mut Request) -> Prices {
             });
         }
         if amount.range || is_limit(request, amount) {
-            let per_unit = request.followed_by(
-                amount.last,
-                2,
-                &[
-                    &["each"],
-                    &["apiece"],
-                    &["per"],
-                    &["a", "piece"],
-                    &["за", "штуку"],
-                    &["за", "шт"],
-                    &["за", "банку"],
-                    &["за", "пару"],
-                ],
-            );
+            let per_unit = request.followed_by(amount.last, 2, &PER_UNIT_AFTER);
             let budget = request.preceded_by(
                 amount.first,
                 5,
-                &[
-                    &["budget"],
-                    &["budget's"],
-                    &["бюджет"],
-                    &["total"],
-                    &["in", "total"],
-                    &["итого"],
-                    &["всего"],
-                    // "всё вместе не дороже 6 тыс", "all together under $100".
-                    &["вместе"],
-                    &["together"],
-                    &["altogether"],
-                    &["for", "both"],
-                ],
+                &BUDGET_BEFORE,
             )
                 || request.followed_by(
                     amount.last,
                     3,
-                    &[
-                        &["total"],
-                        &["in", "total"],
-                        &["altogether"],
-                        &["together"],
-                        &["for", "both"],
-                        &["вместе"],
-                        &["overall"],
-                        &["всего"],
-                        &["на", "все"],
-                        &["в", "сумме"],
-                        &["on", "the", "lot"],
-                        &["for", "the", "lot"],
-                        &["for", "everything"],
-                        &["on", "everything"],
-                        &["for", "all"],
-                        &["on", "all"],
-                        &["за", "все"],
-                        &["за", "всё"],
-                    ],
+                    &BUDGET_AFTER,
                 )
                 // "don't spend more than 30 CAD": spending is the whole order's.
                 || request.preceded_by(amount.first, 4, &[&["spend"], &["spending"], &["потратить"]]);
@@ -448,11 +413,7 @@ fn amounts(request: &Request) -> Vec<Amount> {
         let after = code_after.or(after);
         // "не дороже 8000": the Russian price comparatives say money without
         // a currency.
-        let budget_bare = request.preceded_by(
-            index,
-            4,
-            &[&["budget"], &["budget's"], &["бюджет"], &["не", "дороже"], &["дешевле"], &["не", "выше"]],
-        );
+        let budget_bare = request.preceded_by(index, 4, &BARE_BUDGET_BEFORE);
         // "до 20 тыс", "under 5k": thousands after a limit word.
         let scaled_bare = number.scaled && request.preceded_by(index, 3, &LIMIT_BEFORE);
         // "игрушка … до 1500": a bare amount of three digits or more after

@@ -15,7 +15,7 @@
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -546,7 +546,7 @@ pub(super) fn same_token(item: &Token, wanted: &Token) -> bool {
     let same_word = item.folded == wanted.folded
         || item.unit.is_some_and(|unit| wanted.unit == Some(unit))
         || (!item.has_digit && !wanted.has_digit && super::product::same_noun(&item.folded, &wanted.folded));
-    same_word || wanted.stem.as_deref().is_some_and(|stem| item.stem.as_deref() == Some(stem))
+    same_word || wanted.stem().is_some_and(|stem| item.stem() == Some(stem))
 }
 
 /// One word of a text: folded for comparison, and as the text spells it.
@@ -555,8 +555,11 @@ pub(super) struct Token {
     pub(super) folded: String,
     pub(super) original: String,
     /// The Snowball stem of a word of four letters or more without digits
-    /// (English, or Russian for a Cyrillic word); `None` otherwise.
-    pub(super) stem: Option<String>,
+    /// (English, or Russian for a Cyrillic word); `None` otherwise. Taken
+    /// on first use ([`Token::stem`]): most tokens are never compared by
+    /// stem (a requirement tested for a fragment, a category), and the
+    /// stemmer was most of their cost (issue 27's speed).
+    stem: OnceLock<Option<String>>,
     /// The unit the folded word spells (`units.txt`), and whether it holds
     /// a digit: what [`same_word`] asks of both words of every comparison,
     /// read once per token instead (the item check compares every word of
@@ -708,10 +711,16 @@ fn token(original: &str) -> Token {
     // through here, and `replace` allocates a second string for each.
     let folded = fold(original);
     let folded = if folded.contains('ё') { folded.replace('ё', "е") } else { folded };
-    let stem = stem(&folded);
     let unit = super::class::UNITS.value(&folded);
     let has_digit = folded.chars().any(|character| character.is_ascii_digit());
-    Token { folded, original: original.to_owned(), stem, unit, has_digit }
+    Token { folded, original: original.to_owned(), stem: OnceLock::new(), unit, has_digit }
+}
+
+impl Token {
+    /// The word's Snowball stem ([`stem`]), taken the first time it is asked.
+    pub(super) fn stem(&self) -> Option<&str> {
+        self.stem.get_or_init(|| stem(&self.folded)).as_deref()
+    }
 }
 
 /// The Snowball stem [`same_token`] compares, if the word has one.

@@ -20,8 +20,15 @@
 
 use std::ops::ControlFlow::{self, Break, Continue};
 
-use super::class::{MEASURE_UNITS, SIZE_CONTEXT, SIZE_WORDS};
+use super::class::{MEASURE_UNITS, SIZE_CONTEXT, SIZE_WORDS, phrase_list};
 use super::text::Request;
+use std::sync::LazyLock;
+
+/// Words after a size that offer it only as acceptable ("43 is fine too") (`size-context.txt`, `@fallback-after`).
+static FALLBACK_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(SIZE_CONTEXT, "fallback-after");
+
+/// Words before an age range that say whom it is for, so its months are no size (`size-context.txt`, `@for-whom-before`).
+static FOR_WHOM_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(SIZE_CONTEXT, "for-whom-before");
 
 /// One size mention: its label, its first token (including "size"/"in"), and
 /// whether the person offered it only as an acceptable alternative.
@@ -160,11 +167,7 @@ pub fn bare_size(request: &mut Request) -> Option<SizeMention> {
 
 /// Whether the person offered this value only as acceptable ("43 is fine too").
 pub fn is_fallback(request: &Request, end: usize) -> bool {
-    request.followed_by(
-        end,
-        3,
-        &[&["is", "fine"], &["fine"], &["works"], &["is", "ok"], &["ok"], &["okay"], &["would", "do"], &["тоже"]],
-    ) || request.preceded_by(end, 3, &[&["можно", "и"], &["or", "even"]])
+    request.followed_by(end, 3, &FALLBACK_AFTER) || request.preceded_by(end, 3, &[&["можно", "и"], &["or", "even"]])
 }
 
 /// Words that name who a garment or shoe is for; a number after one is a
@@ -511,7 +514,7 @@ fn age_size(request: &Request, at: usize) -> Option<(String, usize)> {
     let months = SIZE_CONTEXT.has_mark(unit, "age-months");
     let years = SIZE_CONTEXT.has_mark(unit, "age-years");
     let after_size = request.preceded_by(at, 2, &[&["size"], &["sizes"], &["размер"], &["размера"]]);
-    let for_whom = request.preceded_by(at, 2, &[&["for"], &["ages"], &["age"], &["aged"], &["для"], &["от"]]);
+    let for_whom = request.preceded_by(at, 2, &FOR_WHOM_BEFORE);
     let label = if months { "months" } else { "years" };
     ((months && !for_whom) || (years && after_size)).then(|| (format!("{low}-{high} {label}"), at + 1))
 }

@@ -14,6 +14,7 @@
 //! such as "ideally" or "not" only reaches as far as its clause.
 
 use super::class::CURRENCIES;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use super::class::{NUMBERS, ORDER_WORDS};
@@ -152,7 +153,7 @@ pub fn is_currency_sign(character: char) -> bool {
 }
 
 /// Words that start a new clause: "black ideally but pink works" is two.
-static CLAUSE_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| ORDER_WORDS.words_marked("opens-clause"));
+static CLAUSE_WORDS: LazyLock<MarkedWords> = LazyLock::new(|| ORDER_WORDS.marked_words("opens-clause"));
 
 /// Splits a request into tokens. Digits joined by `.`, `,` or `/` stay one
 /// token ("42,5", "3/8", "1,200"); so do letters joined by `-` or an
@@ -190,7 +191,15 @@ pub fn pieces(text: &str, mode: Mode, mut clause: usize) -> (Vec<Piece>, usize) 
         let end = byte_at(to);
         let folded = match mode {
             Mode::Reading => {
-                let folded = fold(&text[start..end]).replace('ё', "е").replace('’', "'");
+                // Replaced only where they occur: `replace` allocates a
+                // new string, and every word of every request comes here.
+                let mut folded = fold(&text[start..end]);
+                if folded.contains('ё') {
+                    folded = folded.replace('ё', "е");
+                }
+                if folded.contains('’') {
+                    folded = folded.replace('’', "'");
+                }
                 if CLAUSE_WORDS.contains(&folded.as_str()) && pieces.last().is_some_and(|last| last.clause == *clause) {
                     *clause += 1;
                 }

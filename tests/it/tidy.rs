@@ -1227,6 +1227,79 @@ fn word_lists_in_the_parser_are_data() {
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
+/// Phrase arrays (`&[&["for"], &["compatible", "with"], …]`, what the
+/// `Request` look-arounds take) in `files` under `src/extract/` and
+/// `src/words/`, test code skipped, holding more than
+/// `MOST_WORDS_IN_A_MATCH` phrases: such a list is a class file's mark,
+/// read with `phrase_list!`, as a long `matches!` is.
+fn phrase_array_violations(files: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, text) in files {
+        if !(file.starts_with("src/extract/") || file.starts_with("src/words/")) {
+            continue;
+        }
+        let scanned = scan(text);
+        let code = scanned.code.as_str();
+        let test_only = test_only_ranges(code);
+        for (open, _) in code.match_indices("&[") {
+            // An array of arrays: the next thing inside is another `&[`.
+            if !code[open + 2..].trim_start().starts_with("&[") || test_only.iter().any(|range| range.contains(&open)) {
+                continue;
+            }
+            let (mut depth, mut phrases, mut close) = (0usize, 0usize, code.len());
+            for (offset, byte) in code.bytes().enumerate().skip(open + 1) {
+                match byte {
+                    b'[' => depth += 1,
+                    b']' => {
+                        depth -= 1;
+                        if depth == 1 {
+                            phrases += 1;
+                        }
+                        if depth == 0 {
+                            close = offset;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if phrases > MOST_WORDS_IN_A_MATCH && code[open..close].contains("\"\"") {
+                let line = code[..open].matches('\n').count() + 1;
+                out.push(format!(
+                    "{file}:{line}: a phrase array of {phrases} phrases: make it a mark in an extractors/words/ class (phrase_list!)"
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn phrase_lists_in_the_parser_are_data() {
+    let violations = phrase_array_violations(&source_files());
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn the_phrase_array_checker_rejects_what_it_is_meant_to() {
+    let file = |text: &str| vec![("src/words/x.rs".to_owned(), text.to_owned())];
+    let long = "fn f(r: &Request) -> bool {\n    r.preceded_by(0, 2, &[\n        &[\"a\"],\n        // why\n        \
+                &[\"b\", \"c\"],\n        &[\"d\"],\n        &[\"e\"],\n        &[\"f\"],\n    ])\n}\n";
+    assert_eq!(
+        phrase_array_violations(&file(long)),
+        ["src/words/x.rs:2: a phrase array of 5 phrases: make it a mark in an extractors/words/ class (phrase_list!)"]
+    );
+    // Four phrases, arrays of numbers, flat word arrays and test code pass.
+    let fine = "fn f(r: &Request) -> bool { r.followed_by(0, 2, &[&[\"a\"], &[\"b\"], &[\"c\", \"d\"], &[\"e\"]]) }\n\
+                const N: &[&[u8]] = &[&[1], &[2], &[3], &[4], &[5]];\n\
+                fn g() { let v = [\"a\", \"b\", \"c\", \"d\", \"e\"]; }\n\
+                #[cfg(test)]\nmod tests { fn h(r: &Request) -> bool { r.phrase_at_any(&[&[\"a\"], &[\"b\"], &[\"c\"], &[\"d\"], &[\"e\"]]) } }\n";
+    assert!(phrase_array_violations(&file(fine)).is_empty(), "{:?}", phrase_array_violations(&file(fine)));
+    // Outside the parser and the word layer, nothing is checked.
+    let elsewhere = vec![("src/service/x.rs".to_owned(), long.to_owned())];
+    assert!(phrase_array_violations(&elsewhere).is_empty());
+}
+
 #[test]
 fn the_word_list_checker_rejects_what_it_is_meant_to() {
     let file = |text: &str| vec![("src/extract/rules/x.rs".to_owned(), text.to_owned())];

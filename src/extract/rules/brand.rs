@@ -14,11 +14,15 @@
 //! and a model whose border nobody can tell without a catalog: no brand.
 
 use crate::words::class::BRAND_WORDS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
-use crate::words::class::BRAND_CONTEXT;
+use crate::words::class::{BRAND_CONTEXT, phrase_list};
 use crate::words::negation;
 use crate::words::text::{Request, TokenKind};
+
+/// Words before a capitalised name that make it the device something must fit ("compatible with Hatari fan") (`brand-context.txt`, `@fits-a-name-before`).
+static FITS_A_NAME_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(BRAND_CONTEXT, "fits-a-name-before");
 
 /// How a cue brand is meant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +73,7 @@ fn is_alphabetic_latin(word: &str) -> bool {
 
 /// Words after "or" beside a brand that offer no second brand ("Nike or
 /// similar", "Sony or any other").
-static NO_SECOND_BRAND: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("no-second-brand"));
+static NO_SECOND_BRAND: LazyLock<MarkedWords> = LazyLock::new(|| BRAND_CONTEXT.marked_words("no-second-brand"));
 
 /// A one-word name the person offers beside a known brand at
 /// `start..=end`: "Samsung or LG", "lg или samsung". The known brand makes
@@ -124,7 +128,7 @@ fn sentence_case(request: &Request) -> bool {
 /// Capitalised words that are not brands (besides days and months, which
 /// `deadline` reads): holidays, places and peoples, bed sizes,
 /// technologies, shops, and the pronoun.
-static NOT_A_NAME: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("not-a-name"));
+static NOT_A_NAME: LazyLock<MarkedWords> = LazyLock::new(|| BRAND_CONTEXT.marked_words("not-a-name"));
 
 /// A capitalised word mid-sentence (not after `.`/`!`/`?` or at the start)
 /// that could be a name: letters with some lower case ("Stojo", not "TV").
@@ -428,11 +432,7 @@ fn named_before_brand(request: &Request, found: &mut Found<'_>) {
 fn capitalised_before_product(request: &Request, named: &[bool], found: &mut Found<'_>) {
     for index in 1..request.len() {
         // "compatible with Hatari fan": the device it must fit.
-        let fits = request.preceded_by(
-            index,
-            3,
-            &[&["for"], &["fits"], &["fit"], &["with"], &["compatible"], &["to"], &["like"]],
-        );
+        let fits = request.preceded_by(index, 3, &FITS_A_NAME_BEFORE);
         // "Birkenstock Arizona sandals": after a named brand, its line.
         let after_a_name = named.get(index - 1).copied().unwrap_or(false);
         if capitalised_name(request, index)

@@ -29,6 +29,7 @@
 //!
 //! Linear in the request; no allocation per token beyond the pieces.
 
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use crate::words::class::{ATTACHING_WORDS, LIST_WORDS};
@@ -37,10 +38,10 @@ use crate::words::text::Request;
 
 /// Words that attach what follows to the noun before them: a product noun
 /// after one is a part, a purpose or a device, not another product.
-static ATTACHING: LazyLock<Vec<&str>> = LazyLock::new(|| ATTACHING_WORDS.words_marked("chunk"));
+static ATTACHING: LazyLock<MarkedWords> = LazyLock::new(|| ATTACHING_WORDS.marked_words("chunk"));
 
 /// Words after the last noun that make "X and Y …" one product.
-static ONE_PRODUCT_AFTER: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("one-product-after"));
+static ONE_PRODUCT_AFTER: LazyLock<MarkedWords> = LazyLock::new(|| LIST_WORDS.marked_words("one-product-after"));
 
 /// How a piece is joined to the one before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,6 +24,7 @@
 //! voucher's rules after a budget.
 
 use crate::words::class::ATTACHING_WORDS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use super::requirement::Requirement;
@@ -34,7 +35,7 @@ use crate::words::text::{Request, TokenKind};
 
 /// Whom or where an item is for: a "for …" segment of only these is filler
 /// ("for my living room", "for adults", "for party or formal wear").
-static FOR_WHOM: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("for-whom"));
+static FOR_WHOM: LazyLock<MarkedWords> = LazyLock::new(|| REQUIREMENT_WORDS.marked_words("for-whom"));
 
 /// Words that keep a condition's sense when they lead it ("no nuts",
 /// "without a handle", "не древесный"): part of the requirement's text,

@@ -8,6 +8,7 @@
 //! Colours are returned as canonical English words, also for Russian, so
 //! that extractors agree: "чёрные" → "black".
 
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use crate::normalize::fold;
@@ -15,21 +16,28 @@ use crate::words::class::{ATTACHING_WORDS, COLOUR_CONTEXT, phrase_list};
 use crate::words::colour::colour_of;
 use crate::words::text::Request;
 
+/// Words before a colour that exclude it ("anything but red") (`colour-context.txt`, `@but-before`).
+static BUT_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(COLOUR_CONTEXT, "but-before");
+
+/// Words after a colour that exclude it ("розовый не предлагать", "pink is a no") (`colour-context.txt`, `@refused-after`).
+static REFUSED_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(COLOUR_CONTEXT, "refused-after");
+
 /// Words before a colour that name a shade of it, kept as said ("lake blue",
 /// "pure white", "satin nickel"): the person asked for that shade. Denim
 /// washes and finishes too ("rigid indigo", "vintage black", "gradient coral").
-static SHADES: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("shade"));
+static SHADES: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("shade"));
 
 /// Words after a colour word that make it part of a flavour or a name
 /// ("white cheddar", "green tea", "black pepper", "orange almond muffin").
 /// Issue 12, colour words inside names: dishes and baking ("white korma",
 /// "blue corn chips", "red bell pepper"), and "black forest".
-static NOT_A_COLOUR_BEFORE: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("not-a-colour-before"));
+static NOT_A_COLOUR_BEFORE: LazyLock<MarkedWords> =
+    LazyLock::new(|| COLOUR_CONTEXT.marked_words("not-a-colour-before"));
 
 /// Foods before a colour word that make it part of a dish's name ("chicken
 /// white korma", "tuna red curry", "beef black bean sauce"): the colour of a
 /// dish is its name, never the item's colour.
-static FOOD_BEFORE: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("food-before"));
+static FOOD_BEFORE: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("food-before"));
 
 /// Foods and flavours that, as the last noun of the phrase a colour word
 /// starts, make the colour part of the food's name ("white karahi spice
@@ -37,18 +45,18 @@ static FOOD_BEFORE: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_
 /// flavour"): a colour a few words before one of these names a flavour or a
 /// dish, while a colour before another noun after them stays the item's
 /// ("yellow birthday cake candles", "a white tea cup").
-static FOOD_HEADS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("food-head"));
+static FOOD_HEADS: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("food-head"));
 
 /// Colour words that are also common scents: before a toiletry or a candle
 /// they name its scent ("tea tree and lavender conditioner", "amber candle").
-static SCENT_COLOURS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("scent-colour"));
+static SCENT_COLOURS: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("scent-colour"));
 
 /// What a scent is said of: toiletries, candles, oils.
-static SCENT_HEADS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("scent-head"));
+static SCENT_HEADS: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("scent-head"));
 
 /// Words that attach a phrase to the noun before them: a name does not run
 /// past them.
-static ATTACHING: LazyLock<Vec<&str>> = LazyLock::new(|| ATTACHING_WORDS.words_marked("colour"));
+static ATTACHING: LazyLock<MarkedWords> = LazyLock::new(|| ATTACHING_WORDS.marked_words("colour"));
 
 /// Whether the colour word at `at`, not said as a colour ("in cranberry",
 /// "lavender color"), is a food's or a scent's name: "cranberry pumpkin
@@ -110,7 +118,7 @@ fn in_food_name(request: &Request, at: usize) -> bool {
 
 /// Effects after a colour word that belong to the shade the person named
 /// ("copper holographic", "gold metallic", "silver glitter"): kept as said.
-static SHADE_AFTER: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("shade-after"));
+static SHADE_AFTER: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("shade-after"));
 
 /// How the person used one colour mention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,7 +232,7 @@ pub fn names_a_part(request: &Request, at: usize) -> bool {
 
 /// Parts of an item whose colour is not the item's ("a chair with golden
 /// legs", "black with blue accents").
-static PART_NOUNS: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("part"));
+static PART_NOUNS: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("part"));
 
 /// Every colour mention, classified; consumes their tokens.
 pub fn extract(request: &mut Request) -> Vec<ColourMention> {
@@ -353,7 +361,7 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
 /// color", "a different color", "water color").
 /// Features and places are no names either ("long lasting 14 color
 /// palette", "hands free … color flip cases", "for living room color …").
-static NOT_A_COLOUR_NAME: LazyLock<Vec<&str>> = LazyLock::new(|| COLOUR_CONTEXT.words_marked("not-a-colour-name"));
+static NOT_A_COLOUR_NAME: LazyLock<MarkedWords> = LazyLock::new(|| COLOUR_CONTEXT.marked_words("not-a-colour-name"));
 
 /// A name the person calls a colour that no list holds: "in wineberry
 /// color", "a 2bottle color toothpaste", "multi 06 color" (WebShop options
@@ -430,31 +438,12 @@ pub fn indifference_follows(request: &Request, at: usize) -> bool {
 fn role_of(request: &Request, index: usize) -> Role {
     let look_back = if request.word_before(index, 1) == "the" { index - 1 } else { index };
     if request.preceded_by_within(look_back, 3, &crate::words::negation::COLOUR, true)
-        || request.preceded_by_within(
-            index,
-            2,
-            &[&["anything", "but"], &["but", "not"], &["color", "but"], &["colour", "but"], &["colors", "but"]],
-            false,
-        )
+        || request.preceded_by_within(index, 2, &BUT_BEFORE, false)
     {
         return Role::Excluded;
     }
     // "розовый не предлагать", "pink is a no": excluded after it.
-    if request.followed_by(
-        index,
-        3,
-        &[
-            &["не", "предлагать"],
-            &["не", "надо"],
-            &["не", "нужно"],
-            &["не", "нужен"],
-            &["не", "нужна"],
-            &["не", "хочу"],
-            &["не", "подойдет"],
-            &["не", "подходит"],
-            &["is", "a", "no"],
-        ],
-    ) {
+    if request.followed_by(index, 3, &REFUSED_AFTER) {
         return Role::Excluded;
     }
     if names_a_part(request, index) {

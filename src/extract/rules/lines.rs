@@ -12,6 +12,7 @@
 //! either-or values never make a line.
 
 use crate::words::class::COUNT_WORDS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use super::colour::ColourMention;
@@ -21,7 +22,7 @@ use crate::words::size::SizeMention;
 use crate::words::text::{Request, count};
 
 /// Words that may sit between a line's count and its value ("2 in size 40").
-static BETWEEN: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("count-between"));
+static BETWEEN: LazyLock<MarkedWords> = LazyLock::new(|| LIST_WORDS.marked_words("count-between"));
 
 /// A count said right before token `start`, skipping `BETWEEN` words; when
 /// `loose`, skipping any words of the same clause ("2 pairs of socks in

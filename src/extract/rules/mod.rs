@@ -29,9 +29,10 @@ mod scope;
 mod shipping;
 mod vocabulary;
 
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
-use crate::words::class::BRAND_CONTEXT;
+use crate::words::class::{BRAND_CONTEXT, ORDER_WORDS, phrase_list};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -48,6 +49,18 @@ use crate::words::text::Request;
 use crate::words::{count, date, money, negation};
 use colour::{ColourMention, Role};
 
+/// Words before a value that make it correct an earlier one ("actually make it white", "лучше") (`order-words.txt`, `@correction-before`).
+static CORRECTION_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(ORDER_WORDS, "correction-before");
+
+/// Phrases anywhere in a request that make its brand and model wishes ("if not, any other", "или аналог") (`brand-context.txt`, `@alternative-welcome`).
+static ALTERNATIVE_WELCOME: LazyLock<Vec<&[&str]>> = phrase_list!(BRAND_CONTEXT, "alternative-welcome");
+
+/// Words before a brand that make it the device an accessory must fit ("tempered glass for samsung galaxy s22") (`brand-context.txt`, `@fits-before`).
+static FITS_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(BRAND_CONTEXT, "fits-before");
+
+/// Words before a brand that say the person is looking for it, not for something that fits it (`brand-context.txt`, `@looking-for`).
+static LOOKING_FOR: LazyLock<Vec<&[&str]>> = phrase_list!(BRAND_CONTEXT, "looking-for");
+
 /// The extractor's configured name.
 pub const NAME: &str = "rules";
 
@@ -61,11 +74,11 @@ const MAX_REQUIREMENTS: usize = 32;
 /// Accessories sold for a device: after a device maker's name they make the
 /// name the device they fit ("a samsung galaxy s22 case", "google pixel 7
 /// screen protector"), not the accessory's brand.
-static ACCESSORIES: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("accessory"));
+static ACCESSORIES: LazyLock<MarkedWords> = LazyLock::new(|| BRAND_CONTEXT.marked_words("accessory"));
 
 /// Devices a maker's name comes before when the item is for the device
 /// ("an Apple Watch band", "a charger for a samsung galaxy").
-static DEVICES: LazyLock<Vec<&str>> = LazyLock::new(|| BRAND_CONTEXT.words_marked("device"));
+static DEVICES: LazyLock<MarkedWords> = LazyLock::new(|| BRAND_CONTEXT.marked_words("device"));
 
 /// Whether a device maker's name is followed, within its clause, by an
 /// accessory: then it names the device the accessory fits.
@@ -308,21 +321,7 @@ fn lines_of_products(vocabulary: &Vocabulary, request: &Request, today: NaiveDat
 /// Whether the value at `at` corrects an earlier one ("actually make it
 /// white", "instead", "лучше").
 fn is_correction(request: &Request, at: usize) -> bool {
-    request.preceded_by(
-        at,
-        4,
-        &[
-            &["actually"],
-            &["make", "it"],
-            &["change", "to"],
-            &["change", "it", "to"],
-            &["switch", "to"],
-            &["instead", "of"],
-            &["лучше"],
-            &["передумал"],
-            &["передумала"],
-        ],
-    ) || request.followed_by(at, 2, &[&["instead"], &["вместо"]])
+    request.preceded_by(at, 4, &CORRECTION_BEFORE) || request.followed_by(at, 2, &[&["instead"], &["вместо"]])
 }
 
 /// Whether a brand is one of "X or Y" with another named brand.
@@ -515,16 +514,7 @@ fn wishes(
         read.own(at, at, FactKey::NeedsRefundable);
     }
     // "if not, any other", "или аналог": the brand and model are wishes.
-    if request.phrase_at_any(&[
-        &["если", "нет"],
-        &["любую", "другую"],
-        &["любой", "другой"],
-        &["или", "аналог"],
-        &["or", "similar"],
-        &["any", "other", "brand"],
-        &["if", "not", "available"],
-        &["otherwise", "any"],
-    ]) {
+    if request.phrase_at_any(&ALTERNATIVE_WELCOME) {
         if facts.brand.is_some() {
             soft.insert(FieldName::Brand);
         }
@@ -580,24 +570,11 @@ fn brands_and_model(
         }
         let excluded = request.preceded_by_within(brand.start, 3, &negation::BRAND, false);
         // "tempered glass for samsung galaxy s22": the device it must fit.
-        let fits = request.preceded_by(
-            brand.start,
-            2,
-            &[&["for"], &["fits"], &["fit"], &["compatible", "with"], &["для"], &["на"], &["под"]],
-        ) && (!matches!(request.word_before(brand.start, 1), "a" | "an")
+        let fits = request.preceded_by(brand.start, 2, &FITS_BEFORE)
+            && (!matches!(request.word_before(brand.start, 1), "a" | "an")
             // "a charger for a samsung galaxy": a device after the brand.
             || DEVICES.contains(&request.word(brand.end + 1)))
-            && !request.preceded_by(
-                brand.start,
-                3,
-                &[
-                    &["looking", "for"],
-                    &["searching", "for"],
-                    &["look", "for"],
-                    &["search", "for"],
-                    &["shopping", "for"],
-                ],
-            );
+            && !request.preceded_by(brand.start, 3, &LOOKING_FOR);
         if fits || fitted_by_an_accessory(request, brand) {
             read.unused(brand.start, brand.end);
             continue;
@@ -1218,16 +1195,24 @@ fn requirements(
 
 fn requirement_texts(list: Vec<requirement::Requirement>) -> Vec<String> {
     let mut texts: Vec<String> = Vec::new();
+    // Each kept text folded once: folding every kept text again for every
+    // new one was quadratic in a long request's requirements.
+    let mut folded_texts: Vec<String> = Vec::new();
     for requirement in list {
+        if texts.len() >= MAX_REQUIREMENTS {
+            break;
+        }
         let text: String = requirement.text.chars().take(MAX_REQUIREMENT_CHARS).collect();
         let text = text.trim().to_owned();
         // A clause's leftover ("weighing up", "capability") is no
         // requirement a person would recognise (issue 28 §6).
-        if crate::words::requirement::is_fragment(&text) {
+        if text.is_empty() || crate::words::requirement::is_fragment(&text) {
             continue;
         }
-        if !text.is_empty() && !texts.iter().any(|known| fold(known) == fold(&text)) && texts.len() < MAX_REQUIREMENTS {
+        let folded = fold(&text);
+        if !folded_texts.contains(&folded) {
             texts.push(text);
+            folded_texts.push(folded);
         }
     }
     texts

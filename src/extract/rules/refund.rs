@@ -7,8 +7,24 @@
 //! returning goods. A stated indifference ("final sale is fine", "no need to
 //! return", "без возврата") wins over everything else in the request.
 
-use crate::words::class::ATTACHING_WORDS;
+use crate::words::class::{ATTACHING_WORDS, REFUND_WORDS, phrase_list};
 use crate::words::text::Request;
+use std::sync::LazyLock;
+
+/// Words before "return" that make it a wish that the item can go back (`refund-words.txt`, `@return-wish-before`).
+static RETURN_WISH_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(REFUND_WORDS, "return-wish-before");
+
+/// Words before "final sale" that say the person wants none (`refund-words.txt`, `@final-sale-negation`).
+static FINAL_SALE_NEGATION: LazyLock<Vec<&[&str]>> = phrase_list!(REFUND_WORDS, "final-sale-negation");
+
+/// Words before a Russian word for returns that make it a wish ("с возвратом", "чтобы можно было вернуть") (`refund-words.txt`, `@russian-wish`).
+static RUSSIAN_WISH: LazyLock<Vec<&[&str]>> = phrase_list!(REFUND_WORDS, "russian-wish");
+
+/// Words after a Russian word for returns that make it a wish ("возврат обязателен") (`refund-words.txt`, `@russian-wish-after`).
+static RUSSIAN_WISH_AFTER: LazyLock<Vec<&[&str]>> = phrase_list!(REFUND_WORDS, "russian-wish-after");
+
+/// Words after "final sale" that say the person does not mind it (`refund-words.txt`, `@final-sale-fine`).
+static FINAL_SALE_FINE: LazyLock<Vec<&[&str]>> = phrase_list!(REFUND_WORDS, "final-sale-fine");
 
 /// Whether the person asked to be able to return or exchange; the token that says it.
 pub fn extract(request: &Request) -> Option<usize> {
@@ -27,47 +43,12 @@ pub fn extract(request: &Request) -> Option<usize> {
         let possessed = ATTACHING_WORDS.has_mark(request.word_before(index, 1), "someone-elses");
         let verb_return = matches!(word, "return" | "returns" | "returned")
             && !possessed
-            && (request.preceded_by(
-                index,
-                4,
-                &[
-                    &["can"],
-                    &["could"],
-                    &["able"],
-                    &["need"],
-                    &["want"],
-                    &["might"],
-                    &["may"],
-                    &["option"],
-                    &["possible"],
-                    &["free"],
-                    &["easy"],
-                    &["accepts"],
-                    &["allow"],
-                    &["allows"],
-                ],
-            ) || request.followed_by(index, 1, &[&["it"], &["them"], &["if"], &["policy"]]));
+            && (request.preceded_by(index, 4, &RETURN_WISH_BEFORE)
+                || request.followed_by(index, 1, &[&["it"], &["them"], &["if"], &["policy"]]));
         let send_back = word == "send" && request.followed_by(index, 2, &[&["back"]]);
         let no_final_sale = word == "final"
             && request.word(index + 1).starts_with("sale")
-            && request.preceded_by(
-                index,
-                4,
-                &[
-                    &["no"],
-                    &["not"],
-                    &["nothing"],
-                    &["don't"],
-                    &["avoid"],
-                    &["without"],
-                    &["can't"],
-                    &["cannot"],
-                    &["shouldn't"],
-                    &["mustn't"],
-                    &["won't"],
-                    &["never"],
-                ],
-            );
+            && request.preceded_by(index, 4, &FINAL_SALE_NEGATION);
         let russian = (word.starts_with("возврат") || word == "вернуть" || word.starts_with("обмен"))
             && russian_wish(request, index);
         if adjective || verb_return || send_back || no_final_sale || russian {
@@ -90,26 +71,9 @@ fn russian_wish(request: &Request, index: usize) -> bool {
     request.preceded_by_within(
         index,
         4,
-        &[
-            &["с"],
-            &["возможность"],
-            &["возможностью"],
-            &["нужен"],
-            &["нужна"],
-            &["нужно"],
-            &["важен"],
-            &["важно"],
-            &["чтобы"],
-            &["чтоб"],
-            &["обязательно"],
-            &["можно"],
-            &["только"],
-            &["смогу"],
-            &["могла"],
-            &["мог"],
-        ],
+        &RUSSIAN_WISH,
         true,
-    ) || request.followed_by(index, 2, &[&["обязателен"], &["нужен"], &["важен"], &["обязательно"], &["должен"]])
+    ) || request.followed_by(index, 2, &RUSSIAN_WISH_AFTER)
         // "вернуть если не сядет": returning it if it does not fit.
         || (request.word(index) == "вернуть" && matches!(request.word(index + 1), "если" | "в"))
 }
@@ -119,7 +83,7 @@ fn indifferent_at(request: &Request, index: usize) -> bool {
     let word = request.word(index);
     (word == "final"
         && request.word(index + 1).starts_with("sale")
-        && request.followed_by(index + 1, 3, &[&["is", "fine"], &["fine"], &["ok"], &["is", "ok"], &["okay"]]))
+        && request.followed_by(index + 1, 3, &FINAL_SALE_FINE))
         || (word.starts_with("return")
             && request.preceded_by(index, 4, &[&["no", "need"], &["don't", "need"], &["won't"], &["never"]]))
         || (word.starts_with("возврат") && request.word_before(index, 1) == "без")

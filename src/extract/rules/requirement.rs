@@ -10,11 +10,15 @@
 
 use crate::words::class::DATE_WORDS;
 use crate::words::class::MODEL_WORDS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use crate::words::class::WISH_FILLERS;
 use crate::words::class::{REQUIREMENT_WORDS, phrase_list};
 use crate::words::text::Request;
+
+/// Words before a requirement that waive it ("doesn't have to be", "не обязательно") (`requirement-words.txt`, `@waiver-before`).
+static WAIVER_BEFORE: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "waiver-before");
 
 /// Phrases that make what is next to them optional.
 pub static SOFT_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "soft");
@@ -26,10 +30,10 @@ const MAX_MUST_MARKERS: usize = 32;
 static MUST_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(REQUIREMENT_WORDS, "must");
 
 /// Words that make a must about delivery or returns, which other rules own.
-static NOT_FREE_TEXT: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("not-free-text"));
+static NOT_FREE_TEXT: LazyLock<MarkedWords> = LazyLock::new(|| REQUIREMENT_WORDS.marked_words("not-free-text"));
 
 /// Things a product can be free of ("paraben free", "lactose and dairy free").
-static FREE_OF: LazyLock<Vec<&str>> = LazyLock::new(|| REQUIREMENT_WORDS.words_marked("free-of"));
+static FREE_OF: LazyLock<MarkedWords> = LazyLock::new(|| REQUIREMENT_WORDS.marked_words("free-of"));
 
 /// Single-word properties.
 fn is_property_word(word: &str) -> bool {
@@ -246,20 +250,7 @@ pub fn phone_fits(request: &Request) -> Vec<Requirement> {
 /// Whether the words before `index` waive what follows ("doesn't have to
 /// be", "no need to be", "не обязательно").
 pub fn is_waived(request: &Request, index: usize) -> bool {
-    request.preceded_by(
-        index,
-        2,
-        &[
-            &["doesn't"],
-            &["don't"],
-            &["does", "not"],
-            &["do", "not"],
-            &["no", "need"],
-            &["не"],
-            &["needn't"],
-            &["won't"],
-        ],
-    )
+    request.preceded_by(index, 2, &WAIVER_BEFORE)
 }
 
 /// What follows "must be" / "has to" / "обязательно" in its clause, when no

@@ -11,6 +11,7 @@
 //! a list of properties as several products would drop its facts.
 
 use crate::words::class::ATTACHING_WORDS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use crate::words::class::{LIST_WORDS, phrase_list};
@@ -20,7 +21,7 @@ use crate::words::text::Request;
 static LIST_MARKERS: LazyLock<Vec<&[&str]>> = phrase_list!(LIST_WORDS, "list-marker");
 
 /// Verbs of asking for a product, after "also" ("Also, I need a fabric spray").
-static ASKING: LazyLock<Vec<&str>> = LazyLock::new(|| LIST_WORDS.words_marked("asking"));
+static ASKING: LazyLock<MarkedWords> = LazyLock::new(|| LIST_WORDS.marked_words("asking"));
 
 /// Whether what follows a list marker can be a product: ", and also
 /// offers a …", ", and also basketball shoes …" can; ", and also comes with

@@ -11,10 +11,11 @@
 //! who says "Miler running t-shirt" named the line "Miler", not the kind.
 
 use crate::words::class::COUNT_WORDS;
+use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
-use crate::words::class::MODEL_WORDS;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::words::class::{MODEL_WORDS, WordMap};
+use std::collections::BTreeSet;
 
 use crate::normalize::{fold, words};
 use crate::words::text::Request;
@@ -65,31 +66,33 @@ pub struct Vocabulary {
     models: Vec<Model>,
     /// Which models hold each word, so a request is matched only against the
     /// models that share a word with it: a catalog of hundreds of models
-    /// would otherwise cost hundreds of scans of every request.
-    models_by_word: BTreeMap<String, Vec<usize>>,
+    /// would otherwise cost hundreds of scans of every request. Looked up
+    /// by hash (never iterated): a `BTreeMap` walk of string compares per
+    /// request word cost more than the match it guards (issue 27's speed).
+    models_by_word: WordMap<Vec<usize>>,
     /// Which brands start with each word, so each request word is matched
     /// only against the brands it can start (hundreds of known brands would
-    /// otherwise be tried at every word).
-    brands_by_first_word: BTreeMap<String, Vec<usize>>,
+    /// otherwise be tried at every word). By hash, never iterated.
+    brands_by_first_word: WordMap<Vec<usize>>,
 }
 
 /// Brands that are also common words; recognised only when capitalised
 /// ("Head Speed MP", not "a head band").
-static COMMON_WORD_BRANDS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("common-word-brand"));
+static COMMON_WORD_BRANDS: LazyLock<MarkedWords> = LazyLock::new(|| MODEL_WORDS.marked_words("common-word-brand"));
 
 /// Words that occur in model names but say nothing specific on their own:
 /// function words, kinds of product, colours, phone names. A run of request
 /// words made only of these is a model only right after its brand
 /// ("Moleskine Classic Notebook"), never on its own ("a classic notebook").
-static COMMON_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("common"));
+static COMMON_WORDS: LazyLock<MarkedWords> = LazyLock::new(|| MODEL_WORDS.marked_words("common"));
 
 /// Kind words trimmed from the end of a recognised model ("Miler running
 /// t-shirt" → "Miler"), as long as something specific remains.
-static KIND_WORDS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("kind"));
+static KIND_WORDS: LazyLock<MarkedWords> = LazyLock::new(|| MODEL_WORDS.marked_words("kind"));
 
 /// Words that may sit inside a stated model without being part of it:
 /// "Tough Armor for iPhone 15", "Parallax на iPhone 15".
-static CONNECTORS: LazyLock<Vec<&str>> = LazyLock::new(|| MODEL_WORDS.words_marked("connector"));
+static CONNECTORS: LazyLock<MarkedWords> = LazyLock::new(|| MODEL_WORDS.marked_words("connector"));
 
 impl Vocabulary {
     /// Builds a vocabulary from catalog (brand, product name) pairs. The
