@@ -78,7 +78,7 @@ fn one_pack_of_the_count(target: &Target, cart: &Cart) -> bool {
 }
 
 /// The whole-cart quantity check (no lines); `read_packs` under the `words`
-/// policy only ([`one_pack_of_the_count`]).
+/// policy only (`one_pack_of_the_count`).
 pub fn cart_findings(target: &Target, cart: &Cart, rules: &SeverityRules, read_packs: bool) -> Option<Finding> {
     target.quantity?;
     let expected = Compared::any_count(&target.quantities());
