@@ -2,7 +2,7 @@
 """Decision-level report on the item-words dev set (issue 28 §9; standard library only).
 
     cargo build && python3 scripts/item_report.py [--set multi|budget] [--shape acp|flat] [--reasons]
-                                                  [--halves open,heldout]
+                                                  [--halves open,heldout] [--dump FILE]
 
 Runs the built binary (`target/debug/asasked check --request … --cart … --json`,
 a fixed --today, a temporary --data-dir, the offline default extractors: the
@@ -26,7 +26,8 @@ misses go with the multi set only, and the totals are the same.
 `--reasons` adds, for the open half only, a histogram of the blocking
 findings right carts were asked for (code and field, and the most frequent
 free-text requirements). Held-out rows are never printed one by one: only
-their totals. Progress goes to stderr.
+their totals. `--dump FILE` (open half only) writes each cart's outcome as a JSON
+line, so two builds' runs can be compared cart by cart. Progress goes to stderr.
 
 Flat carts carry the issue 28 item fields (`attributes`), which a build that
 does not know them refuses ("unknown item attribute"); such a cart is run
@@ -134,10 +135,15 @@ def main():
     parser.add_argument("--reasons", action="store_true", help="histogram of why open right carts were asked")
     parser.add_argument("--no-near", action="store_true", help="leave the near misses out")
     parser.add_argument("--limit", type=int, default=None, help="the first N tasks of each file only (a quick try)")
+    parser.add_argument("--dump", default=None, metavar="FILE",
+                        help="write each open cart's outcome as a JSON line (task id, kind, decision, blocking "
+                             "findings), to compare two builds; refused with the held-out half")
     args = parser.parse_args()
     halves = [half for half in args.halves.split(",") if half]
     if not set(halves) <= {"open", "heldout"}:
         parser.error("--halves: open and/or heldout")
+    if args.dump and "heldout" in halves:
+        parser.error("--dump prints rows one by one: --halves open only")
     # The near misses are written once, beside the multi-product set.
     near = [] if args.no_near or args.set != "multi" else load("near_misses.jsonl")[: args.limit]
     prefix = "budget_" if args.set == "budget" else ""
@@ -164,6 +170,13 @@ def main():
                 finished += 1
                 if finished % 100 == 0 or finished == len(jobs):
                     print(f"{finished}/{len(jobs)} carts", file=sys.stderr, flush=True)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as out:
+            for (half, source, task_index, cart_index), outcome in sorted(outcomes.items()):
+                task = (data[half] if source == "bench" else near)[task_index]
+                row = {"task": task.get("id", task_index), "source": source, "cart": cart_index,
+                       "kind": task["carts"][cart_index]["kind"], **outcome}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
     print(f"set {args.set}; shape {args.shape}; today {args.today}; extractors {args.extractors or 'offline default'}; "
           f"binary {Path(args.binary).name}")
     reasons = collections.Counter()
