@@ -319,6 +319,12 @@ impl Lexicon {
         })
     }
 
+    /// Whether a folded word is too general to name a kind of thing
+    /// (`[generic]` of title-words.txt: "accessories", "supplies").
+    fn is_generic(&self, word: &str) -> bool {
+        self.title.generic.iter().any(|generic| same_noun(word, generic))
+    }
+
     /// Whether the folded word's commonest sense is a product (in any of
     /// its singular forms): the test a head of a product phrase passes.
     pub fn is_product_word(&self, word: &str) -> bool {
@@ -580,16 +586,22 @@ impl Lexicon {
                     // describe the noun before it ("Polo Short": a polo
                     // with short sleeves), so that noun is not plainly a
                     // modifier.
+                    // A head too general to name a kind ("… Shower Hose
+                    // Connector Accessories") files the noun before it,
+                    // which it does not modify.
                     Zone::Main => {
                         head.start == head.end
                             && self.next_word(reading, noun.end) == Some(head.start)
+                            && !self.is_generic(&reading.words[head.start])
                             && !super::adjective::is_adjective(&reading.words[head.start])
                             && !singular_forms(&reading.words[head.start])
                                 .any(|form| form.read(|form| self.listed_heads.contains(form)))
                     }
                     Zone::With => false,
                 });
-                if !occurrences.is_empty() && modifier_only {
+                // A requested noun too general to block on ("magwell grip
+                // accessory") blocks no more for being said after "for".
+                if !occurrences.is_empty() && modifier_only && !wanted.is_generic(self) {
                     head_other = Some(ProductMatch::Other { kind, why: OtherWhy::OnlyModifier });
                 } else if occurrences.is_empty() && wanted.specific(self) {
                     head_other = Some(ProductMatch::Other { kind, why: OtherWhy::HeadNoun });
@@ -772,10 +784,13 @@ impl Wanted {
     fn specific(&self, lexicon: &Lexicon) -> bool {
         !self.kinds.is_empty()
             && self.kinds.iter().all(|kind| lexicon.kinds[*kind].narrower <= TOO_GENERAL)
-            && !self
-                .words
-                .last()
-                .is_some_and(|word| lexicon.title.generic.iter().any(|generic| same_noun(word, generic)))
+            && !self.is_generic(lexicon)
+    }
+
+    /// Whether the noun is one of the title words' `[generic]` nouns ("car
+    /// accessory", "pet supplies"), on which nothing blocks.
+    fn is_generic(&self, lexicon: &Lexicon) -> bool {
+        self.words.last().is_some_and(|word| lexicon.is_generic(word))
     }
 }
 
@@ -1008,6 +1023,9 @@ mod tests {
         ));
         assert!(other("iPhone 15", "Case for Apple iPhone 15"), "right after \"for\" it is what the item fits");
         assert!(other("stand mixer", "Bowl for KitchenAid 5 Quart Tilt-Head Stand Mixer"));
+        assert!(!other("magwell grip accessory", "Decorative Magwell Grip for AEG M4 M16 AR15 Series Toy Accessories"));
+        // A generic head files the noun before it: not a modifier.
+        assert!(!other("shower connectors", "Wall Mount Shower Hose Connector Accessories G1/2Inch"));
     }
 
     #[test]
