@@ -62,6 +62,19 @@ pub(super) fn same(one: Measure, other: Measure) -> bool {
 }
 
 /// Equal up to the rounding of a decimal conversion (0.3 cm is 3 mm).
+/// Whether `word`, right after a measure and before `next` (the folded word
+/// after it, "" at the end), says what the measure is of and so goes with
+/// it ("300 meters long", "512GB storage"): an `@after` word of
+/// measures.txt, and one marked `@last` only where no word of another
+/// phrase follows ("40 feet high speed", "a 2-pack long lasting" are not).
+pub fn of_measure(word: &str, next: &str) -> bool {
+    MEASURES.has_mark(word, "after")
+        && (!MEASURES.has_mark(word, "last")
+            || !next.chars().any(char::is_alphanumeric)
+            || matches!(next, "and" | "or" | "и" | "или")
+            || super::class::ATTACHING_WORDS.has_mark(next, "chunk"))
+}
+
 fn close(one: f64, other: f64) -> bool {
     (one - other).abs() <= 1e-9 * one.abs().max(other.abs()).max(1.0)
 }
@@ -130,5 +143,10 @@ mod tests {
         assert!(!named(measured("27 cm"), &["cookware", "diameter", "inch"], &["27"]));
         assert!(!named(measured("1 kg"), &["volume"], &["1"]));
         assert!(!named(measured("1000 ml"), &["volume"], &["1000", "ml", "bottle"]), "not a bare number");
+        // Power, charge and memory, as marketplaces name them.
+        assert!(named(measured("10 w"), &["power", "consumption"], &["10"]));
+        assert!(named(measured("30 mah"), &["battery", "capacity"], &["30"]));
+        assert!(named(measured("16 gb"), &["ram"], &["16"]));
+        assert!(!named(measured("10 w"), &["battery", "capacity"], &["10"]), "a charge is not a power");
     }
 }

@@ -28,7 +28,7 @@ pub mod colour;
 pub mod contradiction;
 pub mod count;
 pub mod date;
-mod measure;
+pub mod measure;
 pub mod money;
 pub mod noun;
 pub mod product;

@@ -43,6 +43,11 @@ pub(super) struct RequirementWords {
     /// Words that name a property or introduce a value without stating one
     /// ("simple *pattern*", "*featuring* a plain look").
     descriptor: BTreeSet<String>,
+    /// Words that name a property an item's attribute may name in another
+    /// word ("fragrance" for "Scent: comfort"): they ask nothing of the
+    /// item's words, yet beside a negation they are the requirement
+    /// ("fragrance-free"), so a requirement of them is no fragment.
+    property_name: BTreeSet<String>,
 }
 
 impl RequirementWords {
@@ -51,6 +56,7 @@ impl RequirementWords {
         self.filler.contains(word)
             || self.category.contains(word)
             || self.descriptor.contains(word)
+            || self.property_name.contains(word)
             || super::is_filler(word)
     }
 }
@@ -341,6 +347,13 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     let mut measured: Vec<usize> = Vec::new();
     for at in 0..wanted.len().saturating_sub(1) {
         let Some(measure) = super::measure::measure(&wanted[at].folded, &wanted[at + 1].folded) else { continue };
+        // "300 meters long", "16GB RAM": what the measure is of asks nothing
+        // more, whether the item says the measure as one ("Length: 300") or
+        // word by word ("16+512GB").
+        let next = wanted.get(at + 3).map_or("", |token| token.folded.as_str());
+        if wanted.get(at + 2).is_some_and(|token| super::measure::of_measure(&token.folded, next)) {
+            measured.push(at + 2);
+        }
         if let Some(said) = measure_said(measure, item) {
             measured.extend([at, at + 1]);
             if !quoted.contains(&said) {
@@ -445,6 +458,7 @@ pub fn is_fragment(requirement: &str) -> bool {
     tokens(requirement).iter().all(|token| {
         let word = token.folded.as_str();
         !word.chars().any(|character| character.is_ascii_digit())
+            && !words.property_name.contains(word)
             && (words.is_filler(word) || words.not_a_value.contains(word) || is_negation(word))
     })
 }
@@ -759,6 +773,7 @@ fn parse(text: &str) -> Result<RequirementWords, usize> {
             "[category]" => section = Some(&mut words.category),
             "[before-a-count]" => section = Some(&mut words.before_a_count),
             "[descriptor]" => section = Some(&mut words.descriptor),
+            "[property-name]" => section = Some(&mut words.property_name),
             _ => {
                 let Some(set) = section.as_deref_mut() else { return Err(index + 1) };
                 if line.contains(' ') || !set.insert(fold(line)) {
@@ -805,17 +820,21 @@ mod tests {
         assert_eq!(met("textured pattern", &["Pattern", "texture / embroide"]).as_deref(), Some("texture"));
         assert_eq!(met("из натуральной кожи", &["Ремень, натуральная кожа"]).as_deref(), Some("натуральная кожа"));
         assert_eq!(met("use", &["User manual"]), None, "short words are compared whole");
+        // What a measure is of asks nothing the measure does not.
+        assert_eq!(met("300 meters long", &["Nylon Fishing Line 300M Orange"]).as_deref(), Some("300 M"));
+        assert_eq!(met("512GB storage", &["Nubia Phone 16GB+512GB"]).as_deref(), Some("512 GB"));
+        assert_eq!(met("300 meters long", &["Nylon Fishing Line 100M Orange"]), None);
+        assert_eq!(met("16GB RAM", &["Nubia Z70 Ultra 12+256GB/16+512GB/24+1TB"]).as_deref(), Some("16 GB"));
     }
 
     #[test]
     fn either_word_of_an_or_will_do_and_the_rest_is_still_asked() {
         let plate = ["Ceramic Square Plate", "Pattern", "texture / embroidery"];
         assert_eq!(met("textured or embroidered pattern", &plate).as_deref(), Some("texture"));
-        assert_eq!(
-            met("slip-on or pull-on closure", &["Boots", "Closure type", "pull on"]).as_deref(),
-            Some("pull Closure")
-        );
-        assert_eq!(met("slip-on or pull-on closure", &["Boots", "pull on"]), None, "the closure is not said");
+        assert_eq!(met("slip-on or pull-on closure", &["Boots", "Closure type", "pull on"]).as_deref(), Some("pull"));
+        // "closure" names the property, which "pull on" states.
+        assert_eq!(met("slip-on or pull-on closure", &["Boots", "pull on"]).as_deref(), Some("pull"));
+        assert_eq!(met("slip-on or pull-on closure", &["Boots", "Closure type", "zipper"]), None);
         assert_eq!(met("red or blue handle", &["Green Mug"]), None);
         assert_eq!(met("кожаный или замшевый", &["Ремень замшевый"]).as_deref(), Some("замшевый"));
     }
@@ -870,6 +889,21 @@ mod tests {
     }
 
     #[test]
+    fn a_word_that_names_the_property_asks_only_its_value() {
+        assert_eq!(
+            met("with a comfort fragrance", &["Fabric Conditioner", "Scent", "comfort"]).as_deref(),
+            Some("comfort")
+        );
+        assert_eq!(met("cream formula", &["Body Lotion", "Formulation", "cream"]).as_deref(), Some("cream"));
+        assert_eq!(
+            met("in capsule form", &["Booster", "Formulation supplement", "capsules"]).as_deref(),
+            Some("capsules")
+        );
+        assert_eq!(met("slip-on closure", &["Flat Sandals", "Shoes closuretype", "slip-on"]).as_deref(), Some("slip"));
+        assert_eq!(met("lavender scent", &["Fabric Conditioner", "Scent", "comfort"]), None);
+    }
+
+    #[test]
     fn a_requirement_of_no_content_word_and_no_number_is_a_fragment() {
         for fragment in ["weighing up", "featuring a", "capability", "no specific", "shade", "fits all", "up"] {
             assert!(is_fragment(fragment), "{fragment}");
@@ -896,6 +930,12 @@ mod tests {
         assert_eq!(met("cash on delivery", &["Cash Register on Delivery Truck"]), None);
         assert_eq!(met("LazMall perks like fast shipping", &offer).as_deref(), Some("LazMall"), "an example of a perk");
         assert_eq!(met("LazMall perks like fast shipping", &["Speed Wooden Sword Stand"]), None, "the service still");
+        // What a promotion is called beside its name asks nothing more.
+        let flash = ["Pet Bed Red", "Shop services", "LazFlash"];
+        assert_eq!(met("LazFlash limited-time deals", &flash).as_deref(), Some("LazFlash"));
+        assert_eq!(met("currently on a special LazFlash deal", &flash).as_deref(), Some("LazFlash"));
+        assert_eq!(met("payment by cash upon delivery", &offer).as_deref(), Some("Cash on Delivery"));
+        assert_eq!(met("LazFlash limited-time deals", &offer), None, "another service");
     }
 
     #[test]

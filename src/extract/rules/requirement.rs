@@ -182,6 +182,11 @@ pub fn measures(request: &Request) -> Vec<Requirement> {
                     end += 1;
                 }
             }
+            // "300 meters long", "512GB storage": the word that says what
+            // the measure is of goes with it.
+            if crate::words::measure::of_measure(request.word(end + 1), request.word(end + 2)) && free(end + 1) {
+                end += 1;
+            }
             if (start..=end).all(free) {
                 found.push(Requirement { text: request.original(start, end), start, end });
                 index = end + 1;
@@ -348,7 +353,14 @@ mod tests {
     fn measures_and_pack_sizes() {
         for (text, measure) in [
             ("a 25.4 fluid ounce bottle of syrup", "25.4 fluid ounce"),
-            ("an 8gb ram mini computer", "8gb"),
+            ("an 8gb ram mini computer", "8gb ram"),
+            // What the measure is of goes with it: "long" alone is no requirement.
+            ("fishing line in orange that's 300 meters long", "300 meters long"),
+            ("a Nubia smartphone with 16GB RAM, 512GB storage", "512GB storage"),
+            ("a side table about 46 cm tall and 40 cm deep", "40 cm deep"),
+            // Unless the word opens another phrase.
+            ("40 feet high speed cables", "40 feet"),
+            ("a 2-pack long lasting wall sconce", "2-pack"),
             ("a 13.25 by 8 inch vanity light", "13.25 by 8 inch"),
             ("curtains that are 66 in by 54 in", "66 in by 54 in"),
             ("подушка 50х70 гипоаллергенная", "50х70"),
