@@ -905,7 +905,9 @@ mod tests {
 
     #[test]
     fn a_requirement_of_no_content_word_and_no_number_is_a_fragment() {
-        for fragment in ["weighing up", "featuring a", "capability", "no specific", "shade", "fits all", "up"] {
+        for fragment in
+            ["weighing up", "featuring a", "capability", "no specific", "shade", "fits all", "up", "another", "stored"]
+        {
             assert!(is_fragment(fragment), "{fragment}");
         }
         for requirement in ["simple pattern", "27 cm", "no sugar", "waterproof capability", "без сахара", "large"]

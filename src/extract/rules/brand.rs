@@ -416,9 +416,12 @@ fn named_before_brand(request: &Request, found: &mut Found<'_>) {
             continue;
         }
         let end = index - 1;
+        // "women's shirts from brand 1": a word that attaches ("from",
+        // "by", "with") introduces the brand, it is none.
         if request.is_word(end)
             && !request.is_consumed(end)
             && !never_a_brand(request.word(end))
+            && !crate::words::class::ATTACHING_WORDS.has_mark(request.word(end), "chunk")
             && !ends_name(request.word(end))
             && !crate::words::colour::is_colour(request.word(end))
         {
@@ -521,6 +524,9 @@ mod tests {
         assert_eq!(chosen("i need a toner from psph beauty"), ["psph beauty"]);
         assert_eq!(chosen("white cheddar corn puffs from trader joes,"), ["trader joes"]);
         assert_eq!(chosen("a Panasonic brand air conditioner"), ["Panasonic"]);
+        assert!(
+            !chosen("women's shirts in white, size S, from brand 1, crafted from cotton").contains(&"from".to_owned())
+        );
         assert_eq!(chosen("a cleansing foam from the brand Derma Natufian."), ["Derma Natufian"]);
         assert_eq!(chosen("a vacuum cleaner by One Home that has no cord"), ["One Home"]);
         assert_eq!(chosen("a vacuum cleaner by one home"), Vec::<String>::new());
