@@ -421,7 +421,7 @@ fn named_before_brand(request: &Request, found: &mut Found<'_>) {
         if request.is_word(end)
             && !request.is_consumed(end)
             && !never_a_brand(request.word(end))
-            && !crate::words::class::ATTACHING_WORDS.has_mark(request.word(end), "chunk")
+            && !super::chunk::is_attaching(request.word(end))
             && !ends_name(request.word(end))
             && !crate::words::colour::is_colour(request.word(end))
         {
