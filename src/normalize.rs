@@ -259,8 +259,45 @@ impl SizeSystem {
 }
 
 /// Words on a size label that are not the size.
-/// "int" is a marketplace's "international" letter sizes ("int:m").
-const SIZE_FILLER: [&str; 9] = ["size", "sz", "размер", "размера", "р", "рр", "int", "intl", "international"];
+/// "int" is a marketplace's "international" letter sizes ("int:m"), "other"
+/// its name for a size in no system it lists ("other: 40").
+const SIZE_FILLER: [&str; 10] = ["size", "sz", "размер", "размера", "р", "рр", "int", "intl", "international", "other"];
+
+/// Words for a child's age in years on a size label ("2-3 years", "2-3Y",
+/// "4 yrs"): one form, "y", after the number or range.
+const AGE_YEARS: [&str; 7] = ["y", "yr", "yrs", "year", "years", "yo", "лет"];
+
+/// `"2-3y"`, `"4yrs"`: a number or a range of numbers followed by a word of
+/// [`AGE_YEARS`], as `"2-3y"`; any other token unchanged.
+fn age_in_years(token: &str) -> Option<String> {
+    let digits_end = token.rfind(|character: char| character.is_ascii_digit())? + 1;
+    let (number, unit) = token.split_at(digits_end);
+    let is_range = number.split('-').all(|side| !side.is_empty() && side.chars().all(|c| c.is_ascii_digit()));
+    (is_range && AGE_YEARS.contains(&unit)).then(|| format!("{number}y"))
+}
+
+/// The label's tokens with an age in one form: "2-3 years old", "2-3Y" and
+/// "2-3 yrs" are all "2-3y" ("old" after an age says nothing more).
+fn ages_as_one_form(tokens: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        if let Some(last) = out.last_mut()
+            && last.ends_with('y')
+            && token == "old"
+            && age_in_years(last).is_some()
+        {
+            continue;
+        }
+        if AGE_YEARS.contains(&token.as_str())
+            && let Some(age) = out.last().and_then(|last| age_in_years(&format!("{last}{token}")))
+        {
+            *out.last_mut().expect("a token before") = age;
+            continue;
+        }
+        out.push(age_in_years(&token).unwrap_or(token));
+    }
+    out
+}
 
 /// A size label reduced to its system (if named) and value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -327,6 +364,7 @@ impl Size {
             }
             tokens.push(token.to_owned());
         }
+        let tokens = ages_as_one_form(tokens);
         let value = spelled_out_letter_size(&tokens.join(" "))
             .or_else(|| waist_and_length(&tokens.concat()))
             .unwrap_or_else(|| tokens.iter().map(|token| normalise_number(token)).collect::<Vec<_>>().join(" "));
@@ -341,6 +379,41 @@ impl Size {
             return false;
         }
         self.value == other.value
+    }
+}
+
+/// An item's size label, and each size it lists when it gives one size in
+/// several measures, apart by commas ("2-3Y, 100cm": an age and a height).
+/// A wanted size is met by the whole label or by one of those parts; a
+/// decimal comma ("42,5") parts nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeLabel {
+    whole: Size,
+    parts: Vec<Size>,
+}
+
+impl SizeLabel {
+    pub fn parse(label: &str) -> SizeLabel {
+        let characters: Vec<char> = label.chars().collect();
+        let mut parts: Vec<String> = vec![String::new()];
+        for (position, character) in characters.iter().enumerate() {
+            let decimal = position > 0
+                && characters[position - 1].is_ascii_digit()
+                && characters.get(position + 1).is_some_and(char::is_ascii_digit);
+            if *character == ',' && !decimal {
+                parts.push(String::new());
+            } else if let Some(part) = parts.last_mut() {
+                part.push(*character);
+            }
+        }
+        parts.retain(|part| !part.trim().is_empty());
+        let parts = if parts.len() > 1 { parts.iter().map(|part| Size::parse(part)).collect() } else { Vec::new() };
+        SizeLabel { whole: Size::parse(label), parts }
+    }
+
+    /// Whether `wanted` is this label's size, or one of the sizes it lists.
+    pub fn accepts(&self, wanted: &Size) -> bool {
+        wanted.matches(&self.whole) || self.parts.iter().any(|part| wanted.matches(part))
     }
 }
 
@@ -361,14 +434,14 @@ fn without_weight_range(folded: &str) -> String {
     if is_range && !size.trim().is_empty() { size.trim_end().to_owned() } else { folded.to_owned() }
 }
 
-/// The text outside parentheses.
+/// The text outside parentheses and brackets ("xl【60-68kg】", "M [55-65kg]").
 fn without_parentheses(label: &str) -> String {
     let mut depth = 0usize;
     let mut outside = String::with_capacity(label.len());
     for character in label.chars() {
         match character {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
+            '(' | '[' | '【' | '（' | '［' => depth += 1,
+            ')' | ']' | '】' | '）' | '］' => depth = depth.saturating_sub(1),
             _ if depth == 0 => outside.push(character),
             _ => {}
         }

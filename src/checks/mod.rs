@@ -41,7 +41,7 @@ use crate::cart::{CartEntry, Item};
 use crate::facts::{Facts, FieldName, FieldRef, Level, Line};
 use crate::finding::{Code, Compared, Finding, Severity, cart_path};
 use crate::messages::{Attribute, ItemName, Message};
-use crate::normalize::{self, ColourWords, Size};
+use crate::normalize::{self, ColourWords, Size, SizeLabel};
 use crate::words::product::{ProductMatch, ReadTitle, Wanted, lexicon};
 use crate::words::reading::{self, Contradiction, PreparedTexts, ProductMaterials, Reading, Requirement};
 
@@ -321,7 +321,7 @@ pub struct PreparedItem<'a> {
     /// The words of the name in order, folded (the brand it begins with).
     pub name_sequence: Vec<String>,
     pub first_colour: Option<ColourWords>,
-    pub size: Option<Size>,
+    pub size: Option<SizeLabel>,
     /// The item's words for the free-text requirements, tokenised the first
     /// time a requirement is read against it (`other::item_texts`), and the
     /// reading of each requirement read so far. Line assignment reads every
@@ -378,7 +378,7 @@ impl<'a> PreparedItem<'a> {
                 .color
                 .as_deref()
                 .and_then(|colour| normalize::item_colours(colour).first().map(|first| ColourWords::new(first))),
-            size: item.size.as_deref().map(Size::parse),
+            size: item.size.as_deref().map(SizeLabel::parse),
             texts: OnceCell::new(),
             readings: RefCell::new(BTreeMap::new()),
             title: OnceCell::new(),

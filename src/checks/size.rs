@@ -10,7 +10,7 @@ use crate::messages::{ItemName, Message};
 pub fn status(target: &Target, item: &PreparedItem) -> Status {
     let Some(wanted) = &target.size else { return Status::Pass };
     let Some(size) = &item.size else { return Status::Unknown };
-    let accepted = wanted.size.matches(size) || target.size_any.iter().any(|other| other.size.matches(size));
+    let accepted = size.accepts(&wanted.size) || target.size_any.iter().any(|other| size.accepts(&other.size));
     if accepted { Status::Pass } else { Status::Fail }
 }
 
@@ -58,6 +58,15 @@ mod tests {
         assert_eq!(run("3XL", Some("3xl 65-70kg")).0, Status::Pass, "sbmulti-149");
         assert_eq!(run("2XL", Some("3xl 65-70kg")).0, Status::Fail);
         assert_eq!(run("65-70kg", Some("65-70kg")).0, Status::Pass, "a range alone is the label");
+        assert_eq!(run("XL", Some("xl【60-68kg】")).0, Status::Pass, "sbbudget-210: who it fits, in brackets");
+        assert_eq!(run("40", Some("other: 40")).0, Status::Pass, "sbbudget-123: a size in no listed system");
+        // sbbudget-006: one size as an age and a height.
+        assert_eq!(run("2-3 years", Some("2-3y, 100cm")).0, Status::Pass);
+        assert_eq!(run("100cm", Some("2-3y, 100cm")).0, Status::Pass);
+        assert_eq!(run("3-4 years", Some("2-3y, 100cm")).0, Status::Fail);
+        assert_eq!(run("4 yrs old", Some("4Y")).0, Status::Pass);
+        assert_eq!(run("4", Some("4Y")).0, Status::Fail, "a bare number is no age");
+        assert_eq!(run("42", Some("42,5")).0, Status::Fail, "a decimal comma parts nothing");
         let (status, detail) = run("42", Some("EU 44"));
         assert_eq!(status, Status::Fail);
         assert_eq!(detail.message.to_string(), "Asked for size 42, the cart has EU 44: Nike Pegasus 41.");

@@ -62,6 +62,12 @@ pub(super) fn same(one: Measure, other: Measure) -> bool {
 }
 
 /// Equal up to the rounding of a decimal conversion (0.3 cm is 3 mm).
+/// Whether a folded word names what a measure is of ("length", "width"):
+/// said with a value ("short length", "length 10m"), never a product.
+pub fn names_a_measure(word: &str) -> bool {
+    MEASURES.has_mark(word, "name")
+}
+
 /// Whether `word`, right after a measure and before `next` (the folded word
 /// after it, "" at the end), says what the measure is of and so goes with
 /// it ("300 meters long", "512GB storage"): an `@after` word of

@@ -321,7 +321,7 @@ impl Lexicon {
 
     /// Whether a folded word is too general to name a kind of thing
     /// (`[generic]` of title-words.txt: "accessories", "supplies").
-    fn is_generic(&self, word: &str) -> bool {
+    pub fn is_generic(&self, word: &str) -> bool {
         self.title.generic.iter().any(|generic| same_noun(word, generic))
     }
 

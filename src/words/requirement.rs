@@ -385,15 +385,20 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     // A word the item says it is not ("not expandable") never meets it.
     let affirmed = || item_tokens.iter().enumerate().filter(|(at, _)| !item.is_negated(*at));
     let found = |token: &Token| {
-        affirmed().map(|(_, candidate)| candidate).find(|candidate| same_token(candidate, token)).or_else(|| {
-            let adjective = super::adjective::Adjective::of(&token.folded);
-            adjective.is_known().then(|| {
-                let synsets = item.synsets();
-                affirmed()
-                    .find(|(at, candidate)| adjective.alike_of(&candidate.folded, synsets[*at]))
-                    .map(|(_, candidate)| candidate)
-            })?
-        })
+        affirmed()
+            .map(|(_, candidate)| candidate)
+            .find(|candidate| same_token(candidate, token))
+            .map(|candidate| candidate.original.clone())
+            .or_else(|| {
+                let adjective = super::adjective::Adjective::of(&token.folded);
+                adjective.is_known().then(|| {
+                    let synsets = item.synsets();
+                    affirmed()
+                        .find(|(at, candidate)| adjective.alike_of(&candidate.folded, synsets[*at]))
+                        .map(|(_, candidate)| candidate.original.clone())
+                })?
+            })
+            .or_else(|| compound_said(token, item))
     };
     let alternatives = alternatives(wanted, &content);
     for &index in &content {
@@ -404,11 +409,35 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
             _ => None,
         });
         let said = found(&wanted[index]).or_else(|| partner.and_then(|partner| found(&wanted[partner])))?;
-        if !quoted.contains(&said.original) {
-            quoted.push(said.original.clone());
+        if !quoted.contains(&said) {
+            quoted.push(said);
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// A compound word said as two ("freshwater" by "Fresh Water", "backpack"
+/// by "Back Pack"): two side-by-side affirmed words of the item, spelled
+/// together, are the wanted word. Words of letters only, and a compound of
+/// seven letters or more, so short words never meet by chance ("in"+"to").
+fn compound_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
+    const SHORTEST: usize = 7;
+    let word = wanted.folded.as_str();
+    if word.len() < SHORTEST || !word.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    // Within one text: the last word of a title and the first of its
+    // description are no compound.
+    let tokens = item.all_tokens();
+    item.spans.iter().flat_map(|span| span.start..span.end.saturating_sub(1)).find_map(|at| {
+        let (first, second) = (tokens[at].folded.as_str(), tokens[at + 1].folded.as_str());
+        let joined = !first.is_empty()
+            && first.len() + second.len() == word.len()
+            && word.starts_with(first)
+            && word.ends_with(second);
+        (joined && !item.is_negated(at) && !item.is_negated(at + 1))
+            .then(|| format!("{} {}", tokens[at].original, tokens[at + 1].original))
+    })
 }
 
 /// The content words an "or" offers as alternatives ("textured or
@@ -963,6 +992,18 @@ mod tests {
         assert!(read("free shipping", &[("Shop services", "Free Shipping")]).is_some());
         assert_eq!(met("battery", &["Solar welding mask, no battery required"]), None);
         assert_eq!(met("slip", &["Anti slip mat"]), None);
+    }
+
+    #[test]
+    fn a_compound_is_met_by_its_two_words_side_by_side() {
+        assert_eq!(
+            met("freshwater fish", &["fish food for goldfish and all fresh water fish"]).as_deref(),
+            Some("fresh water fish"),
+            "sbbudget-063"
+        );
+        assert_eq!(met("freshwater", &["fresh", "water"]), None, "not across two texts");
+        assert_eq!(met("freshwater", &["not fresh water"]), None, "not where the item says it is not");
+        assert_eq!(met("into", &["in to"]), None, "a short word never meets by chance");
     }
 
     #[test]

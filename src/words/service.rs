@@ -68,6 +68,39 @@ pub fn within_a_service(request: &Request, index: usize) -> bool {
     continues_a_service(&words, index - from)
 }
 
+/// Whether token `index` lies in the list of what a named service offers
+/// ("LazMall benefits like authenticity guarantee and easy returns",
+/// "LazMall perks such as guaranteed authenticity, easy returns"): the
+/// members describe the service and ask nothing of their own, so "easy
+/// returns" there is no wish that the item be returnable.
+///
+/// The list opens with an `@examples` word ("like", "such") right after a
+/// service or a perk word ("LazMall like …", "benefits like …"), which
+/// keeps "I'd like easy returns" a wish; it is looked for at most
+/// [`EXAMPLES_REACH`] tokens back, never past the end of a sentence.
+pub fn in_examples_of_a_service(request: &Request, index: usize) -> bool {
+    let mut at = index;
+    while at > 0 && index - at < EXAMPLES_REACH {
+        at -= 1;
+        let word = request.word(at);
+        if matches!(word, "." | ";" | "!" | "?") {
+            return false;
+        }
+        if SHOP_SERVICES.has_mark(word, "examples") {
+            let from = at.saturating_sub(LONGEST + 1);
+            let words: Vec<&str> = (from..at).map(|before| request.word(before)).collect();
+            let service_ends_here = named(&words).iter().any(|(range, _)| range.end == words.len());
+            let perk_before = words.last().is_some_and(|word| is_perk(word));
+            return (service_ends_here || perk_before) && !named(&words).is_empty();
+        }
+    }
+    false
+}
+
+/// How far back [`in_examples_of_a_service`] looks for the word that opens
+/// a service's list: a list of three or four perks of a few words each.
+const EXAMPLES_REACH: usize = 12;
+
 /// Whether a folded word, beside a service, asks nothing more ("deals",
 /// "perks", "available").
 pub fn is_perk(word: &str) -> bool {
@@ -94,6 +127,16 @@ mod tests {
         assert_eq!(services("LazFlash deals and cash on delivery"), vec!["flash sale", "cash on delivery"]);
         assert!(services("Nike Pegasus 41 running shoe deals").is_empty(), "a perk word alone names no service");
         assert!(is_perk("deals") && !is_perk("lazmall"));
+        let in_list = |text: &str, word: &str| {
+            let request = Request::new(text);
+            let at = (0..request.len()).rev().find(|at| request.word(*at) == word).expect("the word");
+            in_examples_of_a_service(&request, at)
+        };
+        assert!(in_list("a bike light with LazMall benefits like authenticity guarantee and easy returns", "returns"));
+        assert!(in_list("with LazMall perks such as guaranteed authenticity, easy returns", "returns"));
+        assert!(!in_list("from LazMall, I'd like easy returns", "returns"), "\"like\" after a person is a wish");
+        assert!(!in_list("perks like free gifts. I need easy returns", "returns"), "a sentence ends the list");
+        assert!(!in_list("shoes like these with easy returns", "returns"), "no service named before the list");
         let words = ["with", "cash", "on", "delivery", "and", "costing"];
         let inside: Vec<usize> = (0..words.len()).filter(|at| continues_a_service(&words, *at)).collect();
         assert_eq!(inside, vec![2, 3]);

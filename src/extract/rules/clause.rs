@@ -196,7 +196,6 @@ pub fn residual(
             found.push(Requirement { text: request.original(again, stop), start: again, end: stop });
         }
     }
-    drop_perk_examples(request, &mut found);
     (found, product)
 }
 
@@ -217,10 +216,17 @@ fn lists_perks(request: &Request, start: usize, end: usize) -> bool {
 /// describes what LazMall offers, as "easy returns" does, and asks
 /// nothing the service does not; a member that names a service stays a
 /// requirement, and "also" opens a wish of its own, which ends the list.
-fn drop_perk_examples(request: &Request, found: &mut Vec<Requirement>) {
-    let mut kept: Vec<Requirement> = Vec::with_capacity(found.len());
+///
+/// The musts and the nice-to-haves are read together (each sorted by its
+/// first token): "preferably with LazMall perks like authenticity
+/// guarantee, fast shipping" opens the list as a nice-to-have and its
+/// members follow as musts.
+pub fn drop_perk_examples(request: &Request, musts: &mut Vec<Requirement>, optional: &mut Vec<Requirement>) {
+    let mut all: Vec<(Requirement, bool)> =
+        musts.drain(..).map(|must| (must, false)).chain(optional.drain(..).map(|wish| (wish, true))).collect();
+    all.sort_by_key(|(requirement, _)| requirement.start);
     let mut list_end: Option<usize> = None;
-    for requirement in found.drain(..) {
+    for (requirement, is_optional) in all {
         let member = list_end.is_some_and(|end| {
             (end + 1..requirement.start).all(|index| matches!(request.word(index), "," | "and" | "&"))
                 && request.word(requirement.start) != "also"
@@ -237,9 +243,8 @@ fn drop_perk_examples(request: &Request, found: &mut Vec<Requirement>) {
         } else {
             None
         };
-        kept.push(requirement);
+        if is_optional { optional.push(requirement) } else { musts.push(requirement) }
     }
-    *found = kept;
 }
 
 /// Whether the rest of the clause after `index` ("and" or "и") is an
@@ -393,7 +398,53 @@ fn read_product(
         let run_start = if sign { run_start - 1 } else { run_start };
         found.push(Requirement { text: request.original(run_start, run_end), start: run_start, end: run_end });
     }
-    product.extend(joined_over_whom(request, runs(&product_words)));
+    // "an alloy chain ring sized 38t", "a backpack that's not
+    // water-resistant": the product's words come first; a later run of them
+    // is said of it, a requirement in the person's words with the negation
+    // before it, not lost for want of one product phrase.
+    // Of several runs, the product is the first that holds a product noun
+    // ("a plastic waterproof toothbrush holder": not "plastic"; "a hair
+    // clip or pin": the clip, as the segment's other words are said of it).
+    let product_runs = joined_over_whom(request, runs(&product_words));
+    let names_a_product = |(start, end): (usize, usize)| {
+        (start..=end).any(|at| {
+            let word = request.word(at);
+            crate::words::noun::is_product_noun(word) || crate::words::product::lexicon().is_product_word(word)
+        })
+    };
+    // Where no run names a product ("… please (after the junk)"), which of
+    // them is the product is not read: all stay the product's words, and
+    // several name no one product, as before.
+    // "sized 38t", "that's not water-resistant": a run with a number, or
+    // negated, states a property.
+    let negated_from = |start: usize| (first..start).rev().take_while(|at| is_negation(request.word(*at))).last();
+    let states_a_property = |(start, end): (usize, usize)| {
+        negated_from(start).is_some()
+            || (start..=end).any(|at| request.word(at).chars().any(|character| character.is_ascii_digit()))
+    };
+    let named = product_runs.iter().position(|run| names_a_product(*run));
+    // Where no run names a product, the first is the product only if each
+    // later one states a property ("an alloy chain ring sized 38t"); else
+    // ("… please (after the junk)") which is the product is not read: all
+    // stay the product's words, and several name no one product, as before.
+    // A run that names a product is never a requirement of another.
+    let chosen = named.or_else(|| product_runs.iter().skip(1).all(|run| states_a_property(*run)).then_some(0));
+    match chosen {
+        None => product.extend(product_runs),
+        Some(chosen) => {
+            product.push(product_runs[chosen]);
+            // Runs before the product ("my sister", "yo u", a name's first
+            // words) are seldom said of it, and a later run that states no
+            // property ("… rn", "… (after the junk)", "… breakfast cereal")
+            // may be anything: both stay unread, as before.
+            for &(start, end) in
+                product_runs.iter().skip(chosen + 1).filter(|run| states_a_property(**run) && !names_a_product(**run))
+            {
+                let start = negated_from(start).unwrap_or(start);
+                found.push(Requirement { text: request.original(start, end), start, end });
+            }
+        }
+    }
     for run in runs(&describing) {
         found.push(Requirement { text: request.original(run.0, run.1), start: run.0, end: run.1 });
     }
@@ -495,19 +546,22 @@ fn is_russian_adjective(word: &str) -> bool {
             .any(|ending| word.ends_with(ending))
 }
 
-/// Consecutive runs in a sorted list of token indices.
 /// Joins product runs parted only by words that say whom the product is
-/// for ("an animal-themed kids outfit", "a leather men's belt"): one
-/// phrase names one product.
+/// for ("an animal-themed kids outfit", "a leather men's belt") or by one
+/// "of", "&" or "and" ("a small book of recipes", "a diffuser & sticks"):
+/// one phrase names one product, and a product read as two runs would name
+/// none (of several products, the segments were cut before this).
 fn joined_over_whom(request: &Request, runs: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
     let mut joined: Vec<(usize, usize)> = Vec::with_capacity(runs.len());
     for (start, end) in runs {
+        let of = |last_end: usize| start == last_end + 2 && matches!(request.word(last_end + 1), "of" | "&" | "and");
         match joined.last_mut() {
             Some((_, last_end))
-                if (*last_end + 1..start).all(|at| {
-                    request.same_clause(*last_end, at)
-                        && crate::words::class::FILLERS.has_mark(request.word(at), "whom")
-                }) =>
+                if of(*last_end)
+                    || (*last_end + 1..start).all(|at| {
+                        request.same_clause(*last_end, at)
+                            && crate::words::class::FILLERS.has_mark(request.word(at), "whom")
+                    }) =>
             {
                 *last_end = end;
             }
@@ -517,6 +571,7 @@ fn joined_over_whom(request: &Request, runs: Vec<(usize, usize)>) -> Vec<(usize,
     joined
 }
 
+/// Consecutive runs in a sorted list of token indices.
 fn runs(indices: &[usize]) -> Vec<(usize, usize)> {
     let mut found: Vec<(usize, usize)> = Vec::new();
     for &index in indices {
@@ -575,7 +630,8 @@ mod tests {
         let request = Request::new(text);
         let unread = vec![true; request.len()];
         let taken = vec![false; request.len()];
-        let (found, product) = residual(&request, &unread, &taken, several);
+        let (mut found, product) = residual(&request, &unread, &taken, several);
+        drop_perk_examples(&request, &mut found, &mut Vec::new());
         (
             found.into_iter().map(|requirement| requirement.text).collect(),
             product.into_iter().map(|(start, end)| request.original(start, end)).collect(),
@@ -600,6 +656,53 @@ mod tests {
     fn whom_it_is_for_inside_the_product_keeps_it_one_phrase() {
         let (_, product) = requirements("an animal-themed kids outfit for 18-24m", false);
         assert_eq!(product, ["animal-themed kids outfit"]);
+        let (_, product) = requirements("a small book of electrical engineering formulas", false);
+        assert_eq!(product, ["small book of electrical engineering formulas"], "sbbudget-114");
+        let (_, product) = requirements("a diffuser & sticks with white sage aroma", false);
+        assert_eq!(product, ["diffuser & sticks"], "sbmulti-134");
+    }
+
+    #[test]
+    fn a_later_run_of_the_products_words_is_a_requirement_with_its_negation() {
+        let (other, product) = requirements("an alloy chain ring sized 38t", false);
+        assert_eq!((other, product), (vec!["38t".to_owned()], vec!["alloy chain ring".to_owned()]), "sbbudget-116");
+        let (other, product) = requirements("a polyester backpack that's not water-resistant", false);
+        assert_eq!(product, ["polyester backpack"]);
+        assert_eq!(other, ["not water-resistant"], "sbbudget-133: the negation stays with it");
+        let (other, product) = requirements("size 42 please (after the junk)", false);
+        assert!(other.is_empty() && product.len() == 2, "no run names a product: {other:?} {product:?}");
+        // sbbudget-147: "waterproof" read by a rule parts the product's words;
+        // the product is the run with the product noun, not "plastic".
+        let request = Request::new("a plastic waterproof toothbrush holder");
+        let mut unread = vec![true; request.len()];
+        unread[2] = false;
+        let (found, product) = residual(&request, &unread, &vec![false; request.len()], false);
+        let texts = |spans: &[(usize, usize)]| {
+            spans.iter().map(|(start, end)| request.original(*start, *end)).collect::<Vec<_>>()
+        };
+        assert_eq!(texts(&product), ["toothbrush holder"]);
+        assert!(found.is_empty(), "a run before the product is no requirement: {found:?}");
+    }
+
+    #[test]
+    fn a_perk_list_opened_as_a_nice_to_have_drops_its_examples_among_the_musts() {
+        // sbbudget-209: "preferably with LazMall perks like …, fast shipping, and cash on delivery".
+        let request =
+            Request::new("water drinkers, preferably with LazMall perks like authenticity, fast shipping, and COD");
+        let at = |word: &str| (0..request.len()).find(|at| request.word(*at) == word).expect(word);
+        let span = |start: usize, end: usize| Requirement { text: request.original(start, end), start, end };
+        let mut optional = vec![span(at("with"), at("authenticity"))];
+        let mut musts = vec![span(at("fast"), at("shipping")), span(at("cod"), at("cod"))];
+        drop_perk_examples(&request, &mut musts, &mut optional);
+        let texts = |list: &[Requirement]| list.iter().map(|requirement| requirement.text.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(&musts), ["COD"], "a member naming a service stays");
+        assert_eq!(texts(&optional), ["with LazMall perks like authenticity"]);
+    }
+
+    #[test]
+    fn a_property_said_not_to_matter_is_no_requirement() {
+        let (other, _) = requirements("dental fiber kits where the color family isn't specified", false);
+        assert!(other.iter().all(|text| !text.contains("specified")), "sbbudget-074: {other:?}");
     }
 
     #[test]

@@ -1163,11 +1163,20 @@ fn requirements(
     {
         facts.product = Some(request.original(*start, *end).chars().take(MAX_REQUIREMENT_CHARS).collect());
     }
-    for candidate in residual.into_iter().take(4 * MAX_REQUIREMENTS) {
+    // "Can you help me find these books?": the products listed, named again.
+    let names_the_listed = |candidate: &requirement::Requirement| {
+        let clause = |at: usize| request.same_clause(at, candidate.start);
+        let start = (0..=candidate.start).rev().take_while(|at| clause(*at)).last().unwrap_or(candidate.start);
+        let end = (candidate.start..request.len()).take_while(|at| clause(*at)).last().unwrap_or(candidate.end);
+        products::names_the_listed(request, start, end)
+    };
+    let residual = residual.into_iter().filter(|candidate| !names_the_listed(candidate));
+    for candidate in residual.take(4 * MAX_REQUIREMENTS) {
         if in_soft_clause(candidate.start) { optional.push(candidate) } else { musts.push(candidate) }
     }
     musts.sort_by_key(|requirement| requirement.start);
     optional.sort_by_key(|requirement| requirement.start);
+    clause::drop_perk_examples(request, &mut musts, &mut optional);
     let mut outcomes: Vec<Became> = (0..request.len())
         .map(|index| read.fields.get(index).copied().flatten().map_or(Became::Filler, Became::Fact))
         .collect();

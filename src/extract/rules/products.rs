@@ -353,7 +353,11 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                     // "and" joins its words.
                     && (request.word_before(index, 2) == "," || starts.last().is_none_or(|(_, head)| head.is_some()))
                     || after_also
-                    || (!with_articles && matches!(previous, "," | ":"))
+                    // "…, short length, …": a property named with its
+                    // value is no product, as in a list with articles.
+                    || (!with_articles
+                        && matches!(previous, "," | ":")
+                        && !ends_in_a_property(request, index, unit.end))
                     // "a universal brand motorcycle badge, Stans Flow rim
                     // decals priced above 374 PHP, and …": a phrase with its
                     // own price is a product of the list.
@@ -627,13 +631,19 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
 }
 
 /// Whether the phrase from `from` ends, before a comma or an attaching
-/// word, in a word that names a property without its value ("a video
-/// games pattern", "a simple design").
+/// word, in a word that names a property ("a video games pattern", "a
+/// simple design", "short length").
 fn ends_in_a_property(request: &Request, from: usize, end: usize) -> bool {
     let last = (from..=end)
         .take_while(|at| request.is_word(*at) && !is_attaching(request.word(*at)) && request.word(*at) != "and")
         .last();
-    last.is_some_and(|at| crate::words::requirement::is_fragment(request.word(at)))
+    // "a full version of the Noli Me Tangere novel": the phrase goes on
+    // past "of" to what it is a version of.
+    last.is_some_and(|at| {
+        (crate::words::requirement::is_fragment(request.word(at))
+            || crate::words::measure::names_a_measure(request.word(at)))
+            && request.word(at + 1) != "of"
+    })
 }
 
 /// Whether a folded word can be a product phrase's head.
@@ -783,7 +793,22 @@ pub fn is_frame(request: &Request, start: usize, end: usize) -> bool {
     let asks = words.first().is_some_and(|word| SHOP_FRAME.has_mark(word, "asking"));
     let only_frame = words.iter().any(|word| SHOP_FRAME.contains(word))
         && words.iter().all(|word| SHOP_FRAME.contains(word) || FILLERS.contains(word));
-    names_the_shop || asks || only_frame
+    names_the_shop || asks || only_frame || names_the_listed(request, start, end)
+}
+
+/// Whether the words from `start` to `end` only name again the products
+/// listed ("Can you help me find these books?", "I'm looking for these
+/// motorcycle parts."): "these" or "those", and otherwise words of the
+/// frame, fillers, product nouns and nouns too general to name a kind
+/// ("parts"). Not where they name a shop: "shops that have all these
+/// products" asks for one shop.
+pub fn names_the_listed(request: &Request, start: usize, end: usize) -> bool {
+    let words: Vec<&str> = (start..=end).filter(|at| request.is_word(*at)).map(|at| request.word(at)).collect();
+    words.iter().any(|word| matches!(*word, "these" | "those"))
+        && !words.iter().any(|word| SHOP_FRAME.has_mark(word, "shop"))
+        && words.iter().all(|word| {
+            SHOP_FRAME.contains(word) || FILLERS.contains(word) || is_head_word(word) || lexicon().is_generic(word)
+        })
 }
 
 #[cfg(test)]
@@ -1117,6 +1142,19 @@ mod tests {
     }
 
     #[test]
+    fn words_that_name_the_listed_products_again_are_the_frame() {
+        let listed = |text: &str| {
+            let request = Request::new(text);
+            names_the_listed(&request, 0, request.len() - 1)
+        };
+        assert!(listed("Can you help me find these books?"), "sbbudget-136");
+        assert!(listed("I'm looking for these motorcycle parts."), "sbbudget-029");
+        assert!(!listed("Find shops that have all these products"), "one shop for all is asked");
+        assert!(!listed("these books must be in English"));
+        assert!(!listed("Can you help me find books?"));
+    }
+
+    #[test]
     fn the_shop_s_frame_is_not_part_of_the_first_product() {
         assert_eq!(
             cut("Find a shop offering both a waterproof POE network switch with gigabit ethernet and a server memory \
@@ -1306,5 +1344,10 @@ mod tests {
         assert!(cut("a leather belt suitable for both men and women, size waist 33, in coffee brown").is_empty());
         assert!(cut("black Nike running shoes size 42 under 100 dollars").is_empty());
         assert!(cut("a lamp with a glass shade and a satin nickel finish").is_empty());
+        assert_eq!(
+            cut("I want a scuba diving regulator octopus, and a full version of the Noli Me Tangere novel"),
+            vec!["a scuba diving regulator octopus", "a full version of the Noli Me Tangere novel"],
+            "sbbudget-023"
+        );
     }
 }

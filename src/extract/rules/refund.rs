@@ -41,8 +41,10 @@ pub fn extract(request: &Request) -> Option<usize> {
             || (word.starts_with("exchange") && !names_a_product_after(request, index));
         // "I await your return": someone's return, not the goods'.
         let possessed = ATTACHING_WORDS.has_mark(request.word_before(index, 1), "someone-elses");
+        // "LazMall benefits like … easy returns": a perk of the service, not a wish.
         let verb_return = matches!(word, "return" | "returns" | "returned")
             && !possessed
+            && !crate::words::service::in_examples_of_a_service(request, index)
             && (request.preceded_by(index, 4, &RETURN_WISH_BEFORE)
                 || request.followed_by(index, 1, &[&["it"], &["them"], &["if"], &["policy"]]));
         let send_back = word == "send" && request.followed_by(index, 2, &[&["back"]]);
@@ -127,6 +129,7 @@ mod tests {
             "Nike Pegasus",
             "возврат на озоне и так 7 дней есть",
             "a PABX exchange system",
+            "a bike light with LazMall benefits like authenticity guarantee and easy returns",
         ] {
             assert!(!refundable(text), "{text}");
         }
