@@ -76,8 +76,8 @@ pub fn within_a_service(request: &Request, index: usize) -> bool {
 ///
 /// The list opens with an `@examples` word ("like", "such") right after a
 /// service or a perk word ("LazMall like …", "benefits like …"), which
-/// keeps "I'd like easy returns" a wish; it is looked for at most
-/// [`EXAMPLES_REACH`] tokens back, never past the end of a sentence.
+/// keeps "I'd like easy returns" a wish; it is looked for at most twelve
+/// tokens back (`EXAMPLES_REACH`), never past the end of a sentence.
 pub fn in_examples_of_a_service(request: &Request, index: usize) -> bool {
     let mut at = index;
     while at > 0 && index - at < EXAMPLES_REACH {
