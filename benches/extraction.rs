@@ -40,6 +40,17 @@ fn benches(criterion: &mut Criterion) {
     criterion.bench_function("short Russian request", |bench| {
         bench.iter(|| black_box(extractor.parse(black_box(russian), &[], today)))
     });
+    // The open half once over, with the several-product lines (issue 28)
+    // and without them (`with_products_in_other`, what the parser read
+    // before those lines): the part of the cost that is that reading.
+    // `scripts/profile_extraction.sh BIN '^every open' OUT extraction::parse_all`
+    // counts one pass's instructions.
+    let without_lines = extractor.clone().with_products_in_other();
+    let mut every = criterion.benchmark_group("every open request");
+    every.sample_size(10);
+    every.bench_function("as parsed", |bench| bench.iter(|| parse_all(&extractor, &rows)));
+    every.bench_function("products in other", |bench| bench.iter(|| parse_all(&without_lines, &rows)));
+    every.finish();
     let longest = rows.iter().max_by_key(|row| row.request.len()).expect("rows");
     criterion.bench_function("longest open request", |bench| {
         bench.iter(|| black_box(extractor.parse(black_box(&longest.request), &[], longest.today)))
@@ -57,6 +68,12 @@ fn benches(criterion: &mut Criterion) {
         });
     }
     hostile.finish();
+}
+
+/// Every row once: a function of its own, so a profiler can count one pass.
+#[inline(never)]
+fn parse_all(extractor: &RulesExtractor, rows: &[devset::Row]) -> usize {
+    rows.iter().map(|row| black_box(extractor.parse(black_box(&row.request), &[], row.today)).lines.len()).sum()
 }
 
 criterion_group!(extraction, benches);

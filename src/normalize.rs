@@ -147,17 +147,11 @@ const COLOUR_FILLER: [&str; 8] = ["color", "colour", "colored", "coloured", "ц�
 /// Maps one folded word to its canonical colour word(s): English spelling
 /// variants merge (`gray` = `grey`), Russian colour words become English.
 fn canonical_colour_words(word: &str) -> Vec<String> {
-    match word {
-        "gray" | "grey" => return vec!["grey".into()],
-        // One colour, two English words for it (Russian "прозрачный" is both).
-        "transparent" => return vec!["clear".into()],
-        // The adjective names the colour ("golden cupcake toppers").
-        "golden" => return vec!["gold".into()],
-        "colour" | "color" => return vec![],
-        _ => {}
-    }
     if word.is_ascii() {
-        return vec![word.to_owned()];
+        return match respelled_colour(word) {
+            Some(respelled) => respelled.map(str::to_owned).into_iter().collect(),
+            None => vec![word.to_owned()],
+        };
     }
     let plain = word.replace('ё', "е");
     let starts_cyrillic = plain.chars().next().is_some_and(|character| ('\u{0400}'..='\u{04FF}').contains(&character));
@@ -165,6 +159,22 @@ fn canonical_colour_words(word: &str) -> Vec<String> {
         return english.split(' ').map(str::to_owned).collect();
     }
     vec![plain]
+}
+
+/// The colour word a folded ASCII word stands for when it is not itself:
+/// another spelling of its colour (`Some(Some("grey"))` for "gray"), or
+/// no colour at all (`Some(None)` for "colour"); `None` for every other
+/// word, which is its own.
+fn respelled_colour(word: &str) -> Option<Option<&'static str>> {
+    match word {
+        "gray" | "grey" => Some(Some("grey")),
+        // One colour, two English words for it (Russian "прозрачный" is both).
+        "transparent" => Some(Some("clear")),
+        // The adjective names the colour ("golden cupcake toppers").
+        "golden" => Some(Some("gold")),
+        "colour" | "color" => Some(None),
+        _ => None,
+    }
 }
 
 /// The Russian colour stem a folded word starts with (`ё` already `е`), and
@@ -205,27 +215,58 @@ impl ColourWords {
         self.0.iter().all(|word| colour.0.binary_search(word).is_ok())
     }
 
-    /// The colour words of one token already folded: the same as
-    /// [`ColourWords::new`], without its passes for the common case of a
-    /// plain ASCII word (grounding reads every token of a request).
-    pub fn of_folded_token(token: &str) -> ColourWords {
-        if !token.is_empty() && token.bytes().all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit()) {
-            if COLOUR_FILLER.contains(&token) {
-                return ColourWords(Vec::new());
-            }
-            return ColourWords(canonical_colour_words(token));
-        }
-        ColourWords::new(token)
-    }
-
-    /// Whether every word of this colour is among the words of one of
-    /// `parts`: the same as [`ColourWords::all_in`] their union.
-    pub fn all_in_any(&self, parts: &[ColourWords]) -> bool {
-        self.0.iter().all(|word| parts.iter().any(|part| part.0.binary_search(word).is_ok()))
+    /// Whether every word of this colour is among the words of one of the
+    /// tokens of a window (`(colours, folded token)` pairs): the same as
+    /// [`ColourWords::all_in`] their union.
+    pub fn all_in_tokens<'t>(&self, window: impl Iterator<Item = (&'t TokenColours, &'t str)> + Clone) -> bool {
+        self.0.iter().all(|word| window.clone().any(|(colours, folded)| colours.has(folded, word)))
     }
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+/// The colour words of one token already folded, as [`ColourWords::new`]
+/// reads them, kept without a copy for the common case of a plain ASCII
+/// word: grounding reads every token of a request, and almost none is a
+/// colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenColours {
+    /// No colour word (a filler such as "colour" or "in").
+    Nothing,
+    /// The token itself, as folded.
+    Itself,
+    /// Another spelling of the same colour ("gray" is "grey").
+    Canonical(&'static str),
+    /// A token with other characters, read in full.
+    Words(ColourWords),
+}
+
+impl TokenColours {
+    pub fn of_folded_token(token: &str) -> TokenColours {
+        if !token.is_empty() && token.bytes().all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit()) {
+            if COLOUR_FILLER.contains(&token) {
+                return TokenColours::Nothing;
+            }
+            return match respelled_colour(token) {
+                Some(None) => TokenColours::Nothing,
+                Some(Some(word)) => TokenColours::Canonical(word),
+                None => TokenColours::Itself,
+            };
+        }
+        TokenColours::Words(ColourWords::new(token))
+    }
+
+    /// Whether `word` is one of the colour words of `folded`, the token
+    /// these were read from.
+    fn has(&self, folded: &str, word: &str) -> bool {
+        match self {
+            TokenColours::Nothing => false,
+            TokenColours::Itself => folded == word,
+            TokenColours::Canonical(canonical) => *canonical == word,
+            TokenColours::Words(words) => words.0.binary_search_by(|listed| listed.as_str().cmp(word)).is_ok(),
+        }
     }
 }
 
@@ -311,46 +352,9 @@ impl Size {
     pub fn parse(label: &str) -> Size {
         // "4XL(80-90kg)": what the parentheses add (who it fits) is not the size.
         let outside = without_parentheses(label);
-        let label = if outside.trim().is_empty() { label } else { outside.as_str() };
-        let folded = without_weight_range(&fold(label));
-        // A decimal comma between digits is a decimal point ("42,5" = "42.5").
-        let characters: Vec<char> = folded.chars().collect();
-        let mut text = String::with_capacity(folded.len());
-        // A dimension's sides are apart by one " x " however typed
-        // ("61*41", "61x41", "90cm×190cm", "12 x20"): a side ends in a
-        // digit, or in a digit and a unit of up to two letters or an inch mark.
-        let digit_before = |position: usize| {
-            let mut before = characters[..position]
-                .iter()
-                .rev()
-                .skip_while(|character| character.is_whitespace() || matches!(character, '"' | '”' | '″'))
-                .peekable();
-            let mut letters = 0;
-            while before.peek().is_some_and(|character| character.is_ascii_lowercase()) && letters < 2 {
-                before.next();
-                letters += 1;
-            }
-            before.next().is_some_and(char::is_ascii_digit)
-        };
-        let digit_after = |position: usize| {
-            characters[position + 1..]
-                .iter()
-                .find(|character| !character.is_whitespace())
-                .is_some_and(char::is_ascii_digit)
-        };
-        for (position, character) in characters.iter().enumerate() {
-            let between_digits = position > 0
-                && characters[position - 1].is_ascii_digit()
-                && characters.get(position + 1).is_some_and(char::is_ascii_digit);
-            if *character == ',' && between_digits {
-                text.push('.');
-            } else if matches!(character, 'x' | '*' | '×') && digit_before(position) && digit_after(position) {
-                text.push_str(" x ");
-            } else {
-                text.push(*character);
-            }
-        }
-        let spaced = split_letters_from_digits(&text);
+        let label = if outside.trim().is_empty() { label } else { outside.as_ref() };
+        let folded = without_weight_range(fold(label));
+        let spaced = split_letters_from_digits(decimal_points_and_sides(folded));
         let mut system = None;
         let mut tokens: Vec<String> = Vec::new();
         for token in spaced.split(|character: char| character.is_whitespace() || character == ':') {
@@ -365,9 +369,17 @@ impl Size {
             tokens.push(token.to_owned());
         }
         let tokens = ages_as_one_form(tokens);
-        let value = spelled_out_letter_size(&tokens.join(" "))
-            .or_else(|| waist_and_length(&tokens.concat()))
-            .unwrap_or_else(|| tokens.iter().map(|token| normalise_number(token)).collect::<Vec<_>>().join(" "));
+        let value =
+            spelled_out_letter_size(&tokens).or_else(|| waist_and_length(&tokens.concat())).unwrap_or_else(|| {
+                let mut value = String::new();
+                for token in &tokens {
+                    if !value.is_empty() {
+                        value.push(' ');
+                    }
+                    value.push_str(&normalise_number(token));
+                }
+                value
+            });
         Size { system, value }
     }
 
@@ -380,6 +392,51 @@ impl Size {
         }
         self.value == other.value
     }
+}
+
+/// A folded size label with a decimal comma between digits as a decimal
+/// point ("42,5" = "42.5") and a dimension's sides apart by one " x ". The
+/// label is returned as it is when it has no comma and no sign that can part
+/// sides: grounding parses every window of the person's words that may
+/// start a size, and most have neither.
+fn decimal_points_and_sides(folded: String) -> String {
+    if !folded.contains([',', 'x', '*', '×']) {
+        return folded;
+    }
+    let characters: Vec<char> = folded.chars().collect();
+    let mut text = String::with_capacity(folded.len());
+    // A dimension's sides are apart by one " x " however typed
+    // ("61*41", "61x41", "90cm×190cm", "12 x20"): a side ends in a
+    // digit, or in a digit and a unit of up to two letters or an inch mark.
+    let digit_before = |position: usize| {
+        let mut before = characters[..position]
+            .iter()
+            .rev()
+            .skip_while(|character| character.is_whitespace() || matches!(character, '"' | '”' | '″'))
+            .peekable();
+        let mut letters = 0;
+        while before.peek().is_some_and(|character| character.is_ascii_lowercase()) && letters < 2 {
+            before.next();
+            letters += 1;
+        }
+        before.next().is_some_and(char::is_ascii_digit)
+    };
+    let digit_after = |position: usize| {
+        characters[position + 1..].iter().find(|character| !character.is_whitespace()).is_some_and(char::is_ascii_digit)
+    };
+    for (position, character) in characters.iter().enumerate() {
+        let between_digits = position > 0
+            && characters[position - 1].is_ascii_digit()
+            && characters.get(position + 1).is_some_and(char::is_ascii_digit);
+        if *character == ',' && between_digits {
+            text.push('.');
+        } else if matches!(character, 'x' | '*' | '×') && digit_before(position) && digit_after(position) {
+            text.push_str(" x ");
+        } else {
+            text.push(*character);
+        }
+    }
+    text
 }
 
 /// An item's size label, and each size it lists when it gives one size in
@@ -422,8 +479,8 @@ const FITS_UNITS: [&str; 4] = ["kg", "lb", "lbs", "кг"];
 
 /// The label without a last word that is a weight range after the size
 /// ("3xl 65-70kg" is "3xl", as "4XL(80-90kg)" is): who it fits, not the size.
-fn without_weight_range(folded: &str) -> String {
-    let Some((size, last)) = folded.trim_end().rsplit_once(char::is_whitespace) else { return folded.to_owned() };
+fn without_weight_range(folded: String) -> String {
+    let Some((size, last)) = folded.trim_end().rsplit_once(char::is_whitespace) else { return folded };
     let range = FITS_UNITS.iter().find_map(|unit| last.strip_suffix(unit));
     let is_range = range.and_then(|range| range.split_once('-')).is_some_and(|(low, high)| {
         let number = |side: &str| {
@@ -431,11 +488,14 @@ fn without_weight_range(folded: &str) -> String {
         };
         number(low) && number(high)
     });
-    if is_range && !size.trim().is_empty() { size.trim_end().to_owned() } else { folded.to_owned() }
+    if is_range && !size.trim().is_empty() { size.trim_end().to_owned() } else { folded }
 }
 
 /// The text outside parentheses and brackets ("xl【60-68kg】", "M [55-65kg]").
-fn without_parentheses(label: &str) -> String {
+fn without_parentheses(label: &str) -> std::borrow::Cow<'_, str> {
+    if !label.contains(['(', '[', '【', '（', '［', ')', ']', '】', '）', '］']) {
+        return label.into();
+    }
     let mut depth = 0usize;
     let mut outside = String::with_capacity(label.len());
     for character in label.chars() {
@@ -446,7 +506,7 @@ fn without_parentheses(label: &str) -> String {
             _ => {}
         }
     }
-    outside
+    outside.into()
 }
 
 /// Jeans' waist and length in one form, "w33 l34", however typed: "W33
@@ -473,8 +533,19 @@ fn waist_and_length(joined: &str) -> Option<String> {
 }
 
 /// Puts a space between a size system and its number ("EU42" → "eu 42",
-/// "42EU" → "42 eu"), leaving letter sizes ("xl", "2xl") alone.
-fn split_letters_from_digits(text: &str) -> String {
+/// "42EU" → "42 eu"), leaving letter sizes ("xl", "2xl") alone. Only the
+/// words count, not the spaces between them: a label with nothing to part
+/// is returned as it is.
+fn split_letters_from_digits(text: String) -> String {
+    let system_at = |word: &str| {
+        let prefix_end = word.find(|character: char| character.is_ascii_digit());
+        let suffix_start = word.rfind(|character: char| character.is_ascii_digit()).map(|index| index + 1);
+        prefix_end.is_some_and(|end| end > 0 && SizeSystem::parse(&word[..end]).is_some())
+            || suffix_start.is_some_and(|start| start < word.len() && SizeSystem::parse(&word[start..]).is_some())
+    };
+    if !text.split_whitespace().any(system_at) {
+        return text;
+    }
     let mut out = String::with_capacity(text.len() + 4);
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -518,10 +589,14 @@ fn normalise_number(token: &str) -> String {
     if fraction.is_empty() { whole.to_owned() } else { format!("{whole}.{fraction}") }
 }
 
-/// Letter sizes, written out or abbreviated, to `xs`…`xxxl`.
-fn spelled_out_letter_size(text: &str) -> Option<String> {
-    let compact: String =
-        text.chars().filter(|character| !character.is_whitespace() && *character != '-' && *character != '.').collect();
+/// Letter sizes, written out or abbreviated, to `xs`…`xxxl`, from a
+/// label's tokens (their spaces, hyphens and dots left out).
+fn spelled_out_letter_size(tokens: &[String]) -> Option<String> {
+    let compact: String = tokens
+        .iter()
+        .flat_map(|token| token.chars())
+        .filter(|character| !character.is_whitespace() && *character != '-' && *character != '.')
+        .collect();
     let letter = match compact.as_str() {
         "xxs" | "2xs" | "xxsmall" | "extraextrasmall" => "xxs",
         "xs" | "xsmall" | "extrasmall" => "xs",
@@ -571,7 +646,13 @@ mod tests {
             "ni\u{200b}ke",
             "",
         ] {
-            assert_eq!(ColourWords::of_folded_token(&fold(token)), ColourWords::new(token), "{token:?}");
+            let full = ColourWords::new(token);
+            let folded = fold(token);
+            let read = TokenColours::of_folded_token(&folded);
+            let probes = ["grey", "gray", "clear", "gold", "black", "navy", "42", "42.5", "color", "in", "dark"];
+            for probe in full.0.iter().map(String::as_str).chain(probes).chain([folded.as_str()]) {
+                assert_eq!(read.has(&folded, probe), full.0.iter().any(|word| word == probe), "{token:?} {probe:?}");
+            }
         }
     }
 

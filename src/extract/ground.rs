@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use super::{Quote, Weekday, days_until};
 use crate::facts::{FactKey, Facts, FieldName, FieldRef, KeyRef, Level, PricePreference};
 use crate::messages::{Message, Spoken};
-use crate::normalize::{self, ColourWords, Size};
+use crate::normalize::{self, ColourWords, Size, TokenColours};
 use crate::words::class::{CUES, CURRENCIES, NUMBERS, SIZE_WORDS, STOP_WORDS, WordClass};
 use crate::words::text::{self, Mode, is_currency_sign};
 use crate::words::{date as deadline, money};
@@ -132,7 +132,7 @@ struct Words<'a> {
     /// Computed once per grounding, on first use: several fields ask.
     numbers: std::cell::OnceCell<Vec<(f64, usize)>>,
     /// The colour words of each token: a window's are their union.
-    token_colours: std::cell::OnceCell<Vec<ColourWords>>,
+    token_colours: std::cell::OnceCell<Vec<TokenColours>>,
 }
 
 impl<'a> Words<'a> {
@@ -262,15 +262,18 @@ impl<'a> Words<'a> {
         // tokens), so each token is read once, not once per window.
         let colours = self
             .token_colours
-            .get_or_init(|| self.tokens.iter().map(|token| ColourWords::of_folded_token(&token.folded)).collect());
+            .get_or_init(|| self.tokens.iter().map(|token| TokenColours::of_folded_token(&token.folded)).collect());
+        let window = |first: usize, last: usize| {
+            colours[first..=last].iter().zip(self.tokens[first..=last].iter().map(|token| token.folded.as_str()))
+        };
         let (mut first, last) = (0..self.tokens.len()).find_map(|first| {
             (first..(first + 3).min(self.tokens.len()))
-                .find(|&last| wanted.all_in_any(&colours[first..=last]))
+                .find(|&last| wanted.all_in_tokens(window(first, last)))
                 .map(|last| (first, last))
         })?;
         // The earliest window may start before the colour ("in black"):
         // the span is the colour words, not their neighbours.
-        while first < last && wanted.all_in_any(&colours[first + 1..=last]) {
+        while first < last && wanted.all_in_tokens(window(first + 1, last)) {
             first += 1;
         }
         Some((first, last))
@@ -352,13 +355,13 @@ impl<'a> Words<'a> {
             }
             let (number, suffix) = word.split_at(digits_end);
             let mut values = Vec::new();
-            if let Ok(value) = number.replace(',', ".").parse::<f64>() {
-                values.push(value);
-            }
-            if number.contains(',')
-                && let Ok(value) = number.replace(',', "").parse::<f64>()
-            {
-                values.push(value);
+            // "42,5" is 42.5, and "1,500" is also 1500; a number without a
+            // comma (most) is parsed as it is, without a copy.
+            if !number.contains(',') {
+                values.extend(number.parse::<f64>().ok());
+            } else {
+                values.extend(number.replace(',', ".").parse::<f64>().ok());
+                values.extend(number.replace(',', "").parse::<f64>().ok());
             }
             // "15 000": a group of three digits continues the number.
             if let Some(next) = self.tokens.get(index + 1)
@@ -748,7 +751,8 @@ static PRO_CUES: LazyLock<Vec<&str>> = LazyLock::new(|| cues("pro"));
 /// A count or a number of days said in words (`numbers.txt`, `@ground`
 /// for the word itself, `@ground-stem` for a word starting with it).
 fn number_word(word: &str) -> Option<f64> {
-    let plain = word.replace('ё', "е");
+    // Every token is tested: copy only a word that has a "ё" to replace.
+    let plain = if word.contains('ё') { std::borrow::Cow::Owned(word.replace('ё', "е")) } else { word.into() };
     let value = if NUMBERS.has_mark(&plain, "ground") {
         NUMBERS.value(&plain)
     } else {
@@ -823,14 +827,12 @@ fn quote_key(field: KeyRef) -> KeyRef {
     }
 }
 
-/// The key a quote names, if it is one (spelt as the facts spell it).
-fn quoted_key(quote: &Quote) -> Option<KeyRef> {
-    KeyRef::parse(&quote.field)
-}
-
-/// An extractor's quote and where it is in the person's words, if it is.
+/// An extractor's quote, the key it names (if it is one, spelt as the
+/// facts spell it: parsed once, as every field looks for its quotes), and
+/// where it is in the person's words, if it is.
 struct Located<'q> {
     quote: &'q Quote,
+    key: Option<KeyRef>,
     at: Option<(usize, usize)>,
 }
 
@@ -848,7 +850,7 @@ impl Words<'_> {
         find: impl Fn(&Words<'_>) -> Option<(usize, usize)>,
     ) -> Option<(usize, usize)> {
         let wanted = quote_key(field);
-        located.iter().filter(|quote| quoted_key(quote.quote).map(quote_key) == Some(wanted)).find_map(|quote| {
+        located.iter().filter(|quote| quote.key.map(quote_key) == Some(wanted)).find_map(|quote| {
             let (first, last) = quote.at?;
             let (from, to) = (&self.tokens[first], &self.tokens[last]);
             let inner = Words::new(&self.texts[from.source][from.start..to.end], &[], self.today);
@@ -889,8 +891,10 @@ pub fn ground(
     let mut grounding = Grounding::default();
     let mut out = facts.clone();
     let mut spans: Vec<(FieldRef, (usize, usize))> = Vec::new();
-    let located: Vec<Located<'_>> =
-        quotes.iter().map(|quote| Located { quote, at: words.phrase(&quote.quote) }).collect();
+    let located: Vec<Located<'_>> = quotes
+        .iter()
+        .map(|quote| Located { quote, key: KeyRef::parse(&quote.field), at: words.phrase(&quote.quote) })
+        .collect();
 
     let keep = |field: KeyRef, value: &str, found: Option<(usize, usize)>, grounding: &mut Grounding| -> bool {
         match found {
@@ -977,7 +981,7 @@ pub fn ground(
                 .or_else(|| {
                     located
                         .iter()
-                        .filter(|quote| quoted_key(quote.quote) == Some(key.into()))
+                        .filter(|quote| quote.key == Some(key.into()))
                         .filter_map(|quote| quote.at)
                         .find(|at| !used.contains(at))
                 });
@@ -1156,7 +1160,7 @@ pub fn ground(
             None => Some(MisquoteReason::NotInWords),
             Some((first, last)) => {
                 let at = words.span(first, last);
-                let quoted = quoted_key(quote.quote).map(quote_key);
+                let quoted = quote.key.map(quote_key);
                 let backs = grounding.supported.iter().any(|support| {
                     Some(quote_key(support.field)) == quoted
                         && support.span.source == at.source

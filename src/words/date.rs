@@ -212,11 +212,24 @@ pub(crate) fn month_of(word: &str) -> Option<u32> {
 /// grounding's reading (see the file's `@ground`); a stem of two letters
 /// only in a short word, and the first stem that fits wins.
 pub(crate) fn month_by_stem(word: &str) -> Option<u32> {
+    let first = word.chars().next()?;
+    MONTH_STEMS
+        .iter()
+        .filter(|(stem_first, ..)| *stem_first == first)
+        .find(|(_, stem, _)| word.starts_with(stem) && (stem.chars().count() > 2 || word.len() <= 8))
+        .and_then(|(.., month)| *month)
+}
+
+/// The `@ground` stems of `months.txt` in file order, each with its first
+/// letter and its month: grounding tests every token, and most tokens start
+/// with a letter no stem does, so the first letter is compared before the
+/// stem and the month is parsed once, not per token.
+static MONTH_STEMS: LazyLock<Vec<(char, &'static str, Option<u32>)>> = LazyLock::new(|| {
     MONTHS
         .marked("ground")
-        .find(|(stem, _)| word.starts_with(stem) && (stem.chars().count() > 2 || word.len() <= 8))
-        .and_then(|(_, value)| month_number(value))
-}
+        .filter_map(|(stem, value)| Some((stem.chars().next()?, stem, month_number(value))))
+        .collect()
+});
 
 /// A month's number from its English name, the value of `months.txt`.
 fn month_number(name: &str) -> Option<u32> {
