@@ -304,12 +304,22 @@ impl Lexicon {
             });
         }
         let (last, _) = run.split_last()?;
-        if !self.run_starts.contains(run[0].as_str()) {
-            return None;
-        }
-        // The run as written, then with each singular of its last word in
-        // place, in one buffer.
-        let mut key = run.join(" ");
+        let found = if self.run_starts.contains(run[0].as_str()) { self.run_kinds(run.join(" "), last) } else { None };
+        // "Dogs Food", "Cats Litter": a title's plural where a compound
+        // has its singular ("dog food") names the same thing; only the
+        // first of two words, only its "s".
+        found.or_else(|| match run {
+            [first, _] => first
+                .strip_suffix('s')
+                .filter(|stem| !stem.ends_with('s') && stem.len() >= 3 && self.run_starts.contains(*stem))
+                .and_then(|stem| self.run_kinds(format!("{stem} {last}"), last)),
+            _ => None,
+        })
+    }
+
+    /// The kinds of the run `key`, whose last word is `last`, with each
+    /// singular of its last word in place, in one buffer.
+    fn run_kinds(&self, mut key: String, last: &str) -> Option<&[usize]> {
         let prefix = key.len() - last.len();
         singular_forms(last).find_map(|form| {
             key.truncate(prefix);
@@ -977,6 +987,28 @@ mod tests {
         let lexicon = Lexicon::parse(PRODUCTS, PRODUCTS_EXTRA, TITLE_WORDS).expect("the embedded lexicon parses");
         assert!(lexicon.kinds.len() > 10_000, "WordNet's artifact and food nouns: {}", lexicon.kinds.len());
         assert!(lexicon.kinds_of(&["shoes".to_owned()]).is_some());
+    }
+
+    #[test]
+    fn a_plural_first_word_of_a_compound_names_it() {
+        // "Dogs Food" is dog food: not another kind, though "Snack" follows.
+        assert!(named("dog food", "Pedigree Adult Dogs Food 70g"));
+        assert!(!other(
+            "puppy dog food",
+            "70g All Stages Adult Puppy Wet Dog Dogs Food Snack Happy 100 Beef Chicken Flavor Pet Pets"
+        ));
+        assert!(!named("dog food", "Dogs Leash Nylon Reflective"));
+        assert!(other("dog food", "Stainless Steel Dogs Bowl"));
+    }
+
+    #[test]
+    fn ware_files_no_kind_and_signage_is_signs() {
+        // "… Short Outfit Ware": the outfit is not a mere modifier of "ware".
+        assert!(!other("mini shorts outfit", "Maternity Pregnant Higwaist Boyleg Cycling Short Outfit Ware"));
+        assert!(named(
+            "PVC plastic sign",
+            "RA No. 4136 Prohibits Blocking of Another Persons Driveway Signage A4 Size PVC"
+        ));
     }
 
     #[test]

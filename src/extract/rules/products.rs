@@ -18,7 +18,7 @@
 //! Linear in the request.
 
 use super::chunk::is_attaching;
-use crate::words::class::{ATTACHING_WORDS, FILLERS, LIST_MEMBERS, LIST_WORDS, SHOP_FRAME};
+use crate::words::class::{ATTACHING_WORDS, FILLERS, LIST_MEMBERS, LIST_WORDS, PROPERTIES, SHOP_FRAME};
 use crate::words::noun::{is_product_noun, product_stem};
 use crate::words::product::lexicon;
 use crate::words::text::Request;
@@ -115,7 +115,10 @@ pub fn segments(request: &Request) -> Vec<Segment> {
                 }
                 continue;
             }
-            if SHOP_FRAME.has_mark(request.word(unit.start), "asking") && !found.is_empty() {
+            if SHOP_FRAME.has_mark(request.word(unit.start), "asking")
+                && !found.is_empty()
+                && !asks_for_a_product(request, unit)
+            {
                 continue;
             }
             // "Focus on the basic categories: coasters and bowls.": the
@@ -148,7 +151,7 @@ pub fn segments(request: &Request) -> Vec<Segment> {
             }
             continue;
         }
-        let starts = if unit.numbered { &starts[..1] } else { &starts[..] };
+        let starts = if unit.numbered { &starts[..numbered_products(request, unit, &starts)] } else { &starts[..] };
         for (position, &(start, head)) in starts.iter().enumerate() {
             let end = starts.get(position + 1).map_or(unit.end, |&(next, _)| last_word_before(request, next));
             found.push(Segment { kind, ..Segment::new(start, end, head) });
@@ -175,6 +178,31 @@ pub fn segments(request: &Request) -> Vec<Segment> {
         return Vec::new();
     }
     found
+}
+
+/// How many of a numbered unit's product starts are products: the first
+/// only ("Lastly, a phone running Android, 5000 mah battery, …"), unless
+/// the unit is opened by a word that only adds to the list (`@adds` in
+/// shop-frame.txt: "Also, I want a blue car sticker decal, a cotton
+/// t-shirt, and a nylon strap"); then every article-led start before the
+/// first phrase of parts ("Also, a smartphone with GPS, a 6.5 inch screen,
+/// and a 5000 mah battery" is one; so is "Also, I need white culottes in
+/// 4XL, plain pattern, cotton material, …").
+fn numbered_products(request: &Request, unit: Unit, starts: &[(usize, Option<usize>)]) -> usize {
+    let adds = unit.start >= 2
+        && SHOP_FRAME.has_mark(request.word(unit.start - 2), "adds")
+        && matches!(request.word(unit.start - 1), "," | ":");
+    let Some(&(first, _)) = starts.first() else { return 0 };
+    if !adds {
+        return 1;
+    }
+    1 + starts[1..]
+        .iter()
+        .take_while(|&&(start, _)| {
+            matches!(request.word(start), "a" | "an")
+                && !(first..start).any(|at| ATTACHING_WORDS.has_mark(request.word(at), "parts"))
+        })
+        .count()
 }
 
 /// Hard units: cut at sentence ends and semicolons, after a colon, and
@@ -372,8 +400,10 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                     || (opens_before(request, index) && as_well_as_before(request, index)))
                 && request.is_word(index)
                 // "…, and also comes with free shipping", "…, available in
-                // red": a verb or a filler goes on about the product before.
-                && !crate::words::is_filler(word)
+                // red": a verb or a filler goes on about the product before;
+                // not who a product is for before its head ("…, and women's
+                // sandals in size 37").
+                && (!crate::words::is_filler(word) || opens_a_phrase_for_whom(request, index, unit.end))
                 // "…, 10 cup": a measure of the product before, not another.
                 && !word.starts_with(|character: char| character.is_ascii_digit())
                 && !(word == "as" && request.word(index + 1) == "well")));
@@ -432,7 +462,17 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                 && head.is_some_and(|head| {
                     (head + 1..=unit.end).any(|at| matches!(request.word(at), "these" | "following"))
                 });
-            if (head.is_some() || explicit) && !introduces_a_list {
+            // "a dress with short sleeves and a collar made from …": after
+            // "with", "and" and an article before a part of a product
+            // (`@part` in properties.txt) join the product's parts.
+            let a_part = in_with
+                && article
+                && previous == "and"
+                && head.is_some_and(|head| {
+                    let word = request.word(head);
+                    [word, word.strip_suffix('s').unwrap_or(word)].iter().any(|form| PROPERTIES.has_mark(form, "part"))
+                });
+            if (head.is_some() || explicit) && !introduces_a_list && !a_part {
                 // "a shop offering both a waterproof switch": the phrase
                 // read from "a" names the shop first; the product starts
                 // after the frame.
@@ -547,7 +587,8 @@ fn said_of_nth(request: &Request, unit: Unit, found: usize) -> Vec<(usize, usize
 
 /// Where the product opens in a unit that numbers the next product ("For
 /// the first product, I want …", "For the second, look for …" when one was
-/// named before): past the comma after the ordinal. `None` for any other
+/// named before): past the comma after the ordinal, or at the article
+/// after "is" ("The second item is a poultry medicine, …"). `None` for any other
 /// unit, and for an ordinal of a product already named (`said_of_nth`).
 fn opens_nth(request: &Request, unit: Unit, found: usize) -> Option<usize> {
     let first = if request.word(unit.start) == "for" { unit.start + 1 } else { unit.start };
@@ -557,6 +598,15 @@ fn opens_nth(request: &Request, unit: Unit, found: usize) -> Option<usize> {
     let place = LIST_MEMBERS.value(request.word(first + 1))?.parse::<usize>().ok()?;
     if place != found + 1 {
         return None;
+    }
+    // "The second item is a poultry medicine, …", "The third is a …":
+    // the product opens at the article.
+    let mut at = first + 2;
+    while LIST_MEMBERS.has_mark(request.word(at), "member-noun") {
+        at += 1;
+    }
+    if request.word(at) == "is" && matches!(request.word(at + 1), "a" | "an") && at + 1 < unit.end {
+        return Some(at + 1);
     }
     let comma = (first + 2..=unit.end.min(first + 4)).find(|at| request.word(*at) == ",")?;
     (comma < unit.end).then_some(comma + 1)
@@ -677,6 +727,14 @@ fn skip_frame(request: &Request, from: usize, start: usize) -> usize {
     at
 }
 
+/// Whether the filler at `index` says whom the phrase it opens is for
+/// (`@whom` in fillers.txt: "women's", "kids") and a product noun heads
+/// that phrase ("women's sandals in size 37"): a product, not more words
+/// about the one before ("…, and women who like it" has no head).
+fn opens_a_phrase_for_whom(request: &Request, index: usize, end: usize) -> bool {
+    FILLERS.has_mark(request.word(index), "whom") && phrase_head(request, index, end).is_some()
+}
+
 /// Whether the bare phrase after "and" at `index` ends in a word that makes
 /// "X and Y …" one product ("a baby spoon and fork set", "a shirt and wide
 /// leg shorts set", `@one-product-after` in list-words.txt).
@@ -712,6 +770,23 @@ fn asks_for(request: &Request, start: usize, index: usize) -> bool {
         return false;
     }
     asking
+}
+
+/// Whether a unit that opens by asking ("Show me …", "Please find …")
+/// asks for one more product rather than for the search: "Show me a
+/// cleansing foam from the brand Derma Natufian." after other products: an
+/// article after the asking words opens a phrase that is neither the
+/// frame's nor a filler's, whatever its head, and no word names the shop ("Please show me a shop that sells all of
+/// these" is the frame).
+fn asks_for_a_product(request: &Request, unit: Unit) -> bool {
+    let index = skip_frame(request, unit.start, unit.end + 1);
+    index <= unit.end
+        && matches!(request.word(index), "a" | "an")
+        && asks_for(request, unit.start, index)
+        && request.is_word(index + 1)
+        && !is_frame_word(request.word(index + 1))
+        && !FILLERS.contains(request.word(index + 1))
+        && !(unit.start..=unit.end).any(|at| SHOP_FRAME.has_mark(request.word(at), "shop"))
 }
 
 /// Whether "as well as" ends just before `index` ("…, as well as a vinyl
@@ -1016,6 +1091,101 @@ mod tests {
             vec![
                 "a smartphone with GPS, priced above 10 PHP",
                 "a phone running Android, 5000 mah battery, IPS LCD display, and priced over 5123 PHP"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_later_sentence_asking_for_a_product_is_one_not_the_frame() {
+        assert_eq!(
+            cut("Find a women's watch with a quartz movement. Also, look for black leather shoes in size EU 27. \
+                 Show me a cleansing foam from the brand Derma Natufian."),
+            vec![
+                "a women's watch with a quartz movement",
+                "black leather shoes in size EU 27",
+                "a cleansing foam from the brand Derma Natufian"
+            ]
+        );
+        assert_eq!(
+            cut("I want a ceramic mug and a bamboo tray. Please show me a shop that sells all of these."),
+            vec!["a ceramic mug", "a bamboo tray"]
+        );
+    }
+
+    #[test]
+    fn whom_a_bare_product_is_for_opens_it() {
+        assert_eq!(
+            cut("I'm looking for a car antenna in the 9 inch size, a pair of women's sunglasses with brown lenses, \
+                 and women's sandals in size 37."),
+            vec![
+                "a car antenna in the 9 inch size",
+                "a pair of women's sunglasses with brown lenses",
+                "women's sandals in size 37"
+            ]
+        );
+        assert_eq!(
+            cut("Find a phone case for iPhone 15, a t-shirt for men and women, and a bag."),
+            vec!["a phone case for iPhone 15", "a t-shirt for men and women", "a bag"]
+        );
+    }
+
+    #[test]
+    fn the_nth_item_is_a_product_opens_it() {
+        assert_eq!(
+            cut("I need some poultry care products. For the first one, it should be a vitamin for birds. The second \
+                 item is a poultry medicine, 1 litre size. The third is a poultry acidifier for birds. Lastly, I need \
+                 a liquid poultry tonic."),
+            vec![
+                "a vitamin for birds",
+                "a poultry medicine, 1 litre size",
+                "a poultry acidifier for birds",
+                "a liquid poultry tonic"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_part_after_with_and_an_article_is_the_products() {
+        assert_eq!(
+            cut(
+                "I'm looking for a 50 meter bubble wrap, a floral midi dress with short sleeves and a collar made from \
+                 geena fabric, and a blue canvas shoulder bag."
+            ),
+            vec![
+                "a 50 meter bubble wrap",
+                "a floral midi dress with short sleeves and a collar made from geena fabric",
+                "a blue canvas shoulder bag"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_unit_opened_by_also_lists_products_as_an_unmarked_one() {
+        assert_eq!(
+            cut("I want a stainless steel food container with free shipping. Also, I want a blue car sticker decal, \
+                 a women's cotton t-shirt in small size, and a nylon smartwatch strap for Aolon Curve 2."),
+            vec![
+                "a stainless steel food container with free shipping",
+                "a blue car sticker decal",
+                "a women's cotton t-shirt in small size",
+                "a nylon smartwatch strap for Aolon Curve 2"
+            ]
+        );
+        // Its parts stay its own, as in any unit.
+        assert_eq!(
+            cut("First, a pink notebook with lined pages. Also, a smartphone with GPS, a 6.5 inch screen, and a \
+                 5000 mah battery."),
+            vec![
+                "a pink notebook with lined pages",
+                "a smartphone with GPS, a 6.5 inch screen, and a 5000 mah battery"
+            ]
+        );
+        assert_eq!(
+            cut("First, a pink notebook with lined pages. Also, I need white cropped culottes in 4XL, plain pattern, \
+                 elastic waist, cotton material."),
+            vec![
+                "a pink notebook with lined pages",
+                "white cropped culottes in 4XL, plain pattern, elastic waist, cotton material"
             ]
         );
     }
