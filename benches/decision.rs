@@ -6,6 +6,9 @@
 //! is a whole check of one such item, "item words, 4 lines" a cart of four
 //! products against four product lines (every pair is read in assignment).
 
+#[path = "common/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 
 use asasked::cart::{Cart, CartEntry, Item, ItemLevel, ItemWords, NamedValue};

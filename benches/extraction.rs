@@ -7,6 +7,9 @@
 //! over the mix of short WebShop goals, Russian requests and long
 //! ShoppingBench queries; the named cases are the shortest and the longest kinds.
 
+#[path = "common/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 

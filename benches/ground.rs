@@ -2,6 +2,9 @@
 //! request's words (extract::ground). Target (issue 11): ≤ 20 µs median for
 //! a request of everyday length with most facts stated.
 
+#[path = "common/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 
 use asasked::extract::Quote;

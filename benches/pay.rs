@@ -19,6 +19,9 @@
 //! Each line prints total, service and overhead p50, p99 and max. Run:
 //! `cargo bench --bench pay`.
 
+#[path = "common/allocator.rs"]
+mod allocator;
+
 mod common;
 
 use std::path::Path;

@@ -15,6 +15,9 @@
 //! The verdicts are made beforehand through the service (not timed). Run:
 //! `cargo bench --bench redeem`.
 
+#[path = "common/allocator.rs"]
+mod allocator;
+
 mod common;
 
 use std::path::Path;

@@ -8,6 +8,16 @@ use clap::Parser;
 
 use asasked::cli::{self, Arguments, Command, CommandError, Outcome};
 
+/// mimalloc instead of glibc's malloc: reading words allocates a string or
+/// a list per token, and glibc's `_int_malloc`, `free` and
+/// `malloc_consolidate` took about a fifth of the CPU of a sealed check and
+/// of `rules` extraction when sampled natively (`perf record`, issue 27 and
+/// issue 31 §6 in docs/benchmarks.md). The library sets no allocator: that
+/// is the binary's choice, and the benches that time library calls set the
+/// same one (`benches/common/allocator.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)

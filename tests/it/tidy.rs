@@ -328,6 +328,13 @@ fn conventions_are_seen() {
     assert_eq!(anyhow_violations("src/service/mod.rs", "fn f() -> anyhow::Result<()> { Ok(()) }\n").len(), 1);
     assert!(anyhow_violations("src/main.rs", "use anyhow::Context;\n").is_empty());
     assert!(anyhow_violations("src/lib.rs", "// unlike anyhow\nconst S: &str = \"anyhow\";\n").is_empty());
+    assert_eq!(
+        allocator_violations("src/lib.rs", "#[global_allocator]\nstatic A: mimalloc::MiMalloc = mimalloc::MiMalloc;\n")
+            .len(),
+        2
+    );
+    assert!(allocator_violations("src/main.rs", "#[global_allocator]\n").is_empty());
+    assert!(allocator_violations("src/lib.rs", "// not mimalloc here\n").is_empty());
 }
 
 fn sentences_are_seen() {
@@ -1014,6 +1021,29 @@ fn anyhow_violations(file: &str, text: &str) -> Vec<String> {
             format!("{file}:{}: `anyhow` outside src/main.rs (library errors are thiserror enums)", index + 1)
         })
         .collect()
+}
+
+/// An allocator chosen outside `src/main.rs`: the library's users choose
+/// their own, and `asasked` chooses mimalloc in its binary.
+fn allocator_violations(file: &str, text: &str) -> Vec<String> {
+    if file == "src/main.rs" {
+        return Vec::new();
+    }
+    let code = scan(text).code;
+    code.lines()
+        .enumerate()
+        .filter(|(_, line)| line.contains("global_allocator") || names(line, "mimalloc"))
+        .map(|(index, _)| format!("{file}:{}: an allocator outside src/main.rs (the library sets none)", index + 1))
+        .collect()
+}
+
+#[test]
+fn only_the_binary_chooses_the_allocator() {
+    let files = source_files();
+    let violations: Vec<String> = files.iter().flat_map(|(file, text)| allocator_violations(file, text)).collect();
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+    let main = files.iter().find(|(file, _)| file == "src/main.rs").expect("src/main.rs");
+    assert!(scan(&main.1).code.contains("#[global_allocator]"), "src/main.rs sets no allocator; update this test");
 }
 
 #[test]
