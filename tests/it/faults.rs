@@ -642,13 +642,19 @@ fn stdio_malformed_lines_are_skipped_or_refused_and_the_session_goes_on() {
 
 #[test]
 fn stdio_an_oversized_line_is_dropped_in_bounded_memory() {
-    const SENT: usize = 64 << 20;
+    const SENT: usize = 256 << 20;
     let directory = tempfile::tempdir().unwrap();
     let data = directory.path().join("data");
     let mut server = StdioServer::start(&data);
+    // A first check, so that what every check loads once (the word tables,
+    // the worker threads' heaps) is in the baseline, not in the growth.
+    server.send(&StdioServer::check_message(0, &format!("{REQUEST} (first)")));
+    assert_eq!(server.reply()["id"], 0);
     let before = peak_kib(server.child.id());
-    // 64 MiB on one line, four times the line bound: read through and
-    // dropped, never buffered whole.
+    // 256 MiB on one line, sixteen times the line bound: read through and
+    // dropped, never buffered whole. The margin is wide on both sides because
+    // how soon an allocator returns freed memory varies with the machine's
+    // load (mimalloc under two busy cores: 26 to 47 MiB of growth).
     let chunk = vec![b'x'; 1 << 20];
     for _ in 0..SENT / chunk.len() {
         server.write(&chunk).unwrap();
@@ -660,10 +666,12 @@ fn stdio_an_oversized_line_is_dropped_in_bounded_memory() {
     assert_eq!(checked["result"]["structuredContent"]["decision"], "proceed", "{checked}");
     if let (Some(before), Some(after)) = (before, peak_kib(server.child.id())) {
         let grown_mib = (after.saturating_sub(before)) / 1024;
-        eprintln!("64 MiB line: peak RSS {} MiB -> {} MiB", before / 1024, after / 1024);
-        // At most one line's buffer (16 MiB), a copy while it grows, and
-        // slack; buffering the line whole would add 64 MiB.
-        assert!(grown_mib < 40, "peak RSS grew by {grown_mib} MiB");
+        eprintln!("256 MiB line: peak RSS {} MiB -> {} MiB", before / 1024, after / 1024);
+        // At most one line's buffer (16 MiB), the buffer it grew from while
+        // it is copied (8 MiB: mimalloc's realloc copies where glibc's
+        // remapped), the smaller ones not yet returned to the system, and
+        // slack; buffering the line whole would add 256 MiB at least.
+        assert!(grown_mib < 96, "peak RSS grew by {grown_mib} MiB");
     }
     let logged =
         |server: &StdioServer| server.stderr().iter().any(|line| line.contains("exceeded the maximum line length"));
@@ -685,7 +693,7 @@ fn stdio_an_oversized_line_is_dropped_in_bounded_memory() {
     assert_eq!(server.exit_status().code(), Some(0));
     server.assert_no_panic();
     let (ok, report) = verify(&data);
-    assert!(ok && report.starts_with("ok: 1 records"), "{report}");
+    assert!(ok && report.starts_with("ok: 2 records"), "{report}");
     assert_eq!(asasked::mcp::MAX_STDIO_LINE_BYTES, 16 << 20);
 }
 
