@@ -35,6 +35,15 @@ pub fn is_counting_noun(word: &str) -> bool {
     super::class::COUNT_WORDS.has_mark(word, "counting-noun")
 }
 
+/// Whether the phrase at `index` opens with a count of packs of a product
+/// ("two packs of film", "3 bottles of shampoo"): a number, a counting noun
+/// and "of". After "and", such a phrase is another product of a list ("a
+/// Fujifilm Instax Mini 12 and two packs of film"), not more of the one
+/// before.
+pub fn counts_packs_of(request: &Request, index: usize) -> bool {
+    count(request.word(index)).is_some() && is_counting_noun(request.word(index + 1)) && request.word(index + 2) == "of"
+}
+
 /// Words after a number that make it anything but a count of items: units,
 /// measures, time, pack sizes, and words that say "how big", not "how many".
 fn is_not_counted(word: &str) -> bool {

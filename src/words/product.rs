@@ -52,6 +52,9 @@ struct Kind {
 #[derive(Debug, Default)]
 struct TitleWords {
     collection: Vec<String>,
+    /// Words that, right before a collection word, say whom or what the
+    /// collection is for ("Razor *Starter* Set" is razors), not a product.
+    before_collection: Vec<String>,
     noise: Vec<String>,
     for_words: Vec<String>,
     with_words: Vec<String>,
@@ -448,7 +451,13 @@ impl Lexicon {
         let mut reading = Reading { words: Vec::new(), place: Vec::new() };
         for (segment, piece) in segments(title).into_iter().enumerate() {
             let mut zone = Zone::Main;
-            for word in words(&piece) {
+            let mut piece = words(&piece).into_iter().peekable();
+            while let Some(word) = piece.next() {
+                if self.title.before_collection.contains(&word)
+                    && piece.peek().is_some_and(|next| self.title.collection.contains(next))
+                {
+                    continue;
+                }
                 if self.title.for_words.contains(&word) {
                     zone = Zone::For;
                     continue;
@@ -610,8 +619,12 @@ impl Lexicon {
                     Zone::With => false,
                 });
                 // A requested noun too general to block on ("magwell grip
-                // accessory") blocks no more for being said after "for".
-                if !occurrences.is_empty() && modifier_only && !wanted.is_generic(self) {
+                // accessory") blocks no more for being said after "for". A
+                // head the person put before their own noun ("Stitch
+                // building blocks" for "… Compatible Building Blocks Stitch
+                // …") is their words in another order, not another product.
+                let own_word = head.start == head.end && wanted.modifiers.contains(&reading.words[head.start]);
+                if !occurrences.is_empty() && modifier_only && !wanted.is_generic(self) && !own_word {
                     head_other = Some(ProductMatch::Other { kind, why: OtherWhy::OnlyModifier });
                 } else if occurrences.is_empty() && wanted.specific(self) {
                     head_other = Some(ProductMatch::Other { kind, why: OtherWhy::HeadNoun });
@@ -721,8 +734,16 @@ impl Lexicon {
             None => (0..reading.words.len()).rev().find(|index| !self.is_filler(&reading.words[*index]))?,
         };
         Some(match self.noun_ending_at(&reading, last, false) {
-            Some(noun) => Wanted { words: reading.words[noun.start..=noun.end].to_vec(), kinds: noun.kinds },
-            None => Wanted { words: vec![reading.words[last].clone()], kinds: Vec::new() },
+            Some(noun) => Wanted {
+                words: reading.words[noun.start..=noun.end].to_vec(),
+                kinds: noun.kinds,
+                modifiers: reading.words[..noun.start].to_vec(),
+            },
+            None => Wanted {
+                words: vec![reading.words[last].clone()],
+                kinds: Vec::new(),
+                modifiers: reading.words[..last].to_vec(),
+            },
         })
     }
 
@@ -786,6 +807,11 @@ fn words_into_zone(reading: &Reading, index: usize) -> usize {
 pub struct Wanted {
     words: Vec<String>,
     kinds: Vec<usize>,
+    /// The words the person put before the noun ("Stitch" of "Stitch
+    /// building blocks"): a title that names the noun right before one of
+    /// them ("… Building Blocks Stitch …") says the person's own words in
+    /// another order, not that the noun only modifies another product.
+    modifiers: Vec<String>,
 }
 
 impl Wanted {
@@ -816,6 +842,7 @@ impl TitleWords {
             if let Some(name) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
                 section = Some(match name {
                     "collection" => &mut title.collection,
+                    "before-collection" => &mut title.before_collection,
                     "noise" => &mut title.noise,
                     "for" => &mut title.for_words,
                     "with" => &mut title.with_words,
@@ -1076,6 +1103,37 @@ mod tests {
         assert_eq!(judge("iPhone 15", "iPhone 15 Case Clear Shockproof"), ProductMatch::Unknown);
         assert!(other("iphone 15", "Чехол для iPhone 15"));
         assert!(other("телефон", "Чехол для телефона"));
+    }
+
+    #[test]
+    fn a_starter_set_is_a_set_of_the_product_before_it() {
+        assert_eq!(
+            judge("razors", "Dollar Shave Club 6-Blade Razor Starter Set - Subscribe and Save"),
+            ProductMatch::Named { said: "razor".into() }
+        );
+        // Alone, a starter is still a product of its own.
+        assert_eq!(
+            judge("jump starter", "Car Battery Jump Starter 2000A"),
+            ProductMatch::Named { said: "starter".into() }
+        );
+        assert!(other("razors", "Razor Starter"));
+    }
+
+    #[test]
+    fn a_head_the_person_said_before_their_noun_is_their_words_reordered() {
+        // "Stitch" is the person's own word: not a stitch, whatever the
+        // noun before it.
+        assert_eq!(
+            judge("Stitch building blocks set", "Disney Stitch Compatible Building Blocks Stitch Girl Boy Gift Toys"),
+            ProductMatch::Unknown
+        );
+        // Only where the title names their noun too: a phone is no phone
+        // case, though the person said "phone".
+        assert_eq!(
+            judge("phone case", "Samsung Galaxy Phone"),
+            ProductMatch::Other { kind: "phone".into(), why: OtherWhy::HeadNoun }
+        );
+        assert!(other("running shoes", "Running Shoe Bag"));
     }
 
     #[test]

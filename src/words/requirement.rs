@@ -930,13 +930,32 @@ mod tests {
         );
         assert_eq!(met("slip-on closure", &["Flat Sandals", "Shoes closuretype", "slip-on"]).as_deref(), Some("slip"));
         assert_eq!(met("lavender scent", &["Fabric Conditioner", "Scent", "comfort"]), None);
+        assert_eq!(
+            met("made from geena fabric", &["Floral Midi Dress", "Clothing material", "geena"]).as_deref(),
+            Some("geena")
+        );
+        assert_eq!(met("формат A4", &["Customized Workbook A4 size"]).as_deref(), Some("A4"));
+        assert_eq!(
+            met("quad core processor", &["Fire HD 8 Kids Tablet, Quad-Core, 32 GB"]).as_deref(),
+            Some("Quad Core")
+        );
+        assert_eq!(met("made from denim fabric", &["Straight Jeans", "Material", "cotton"]), None);
     }
 
     #[test]
     fn a_requirement_of_no_content_word_and_no_number_is_a_fragment() {
-        for fragment in
-            ["weighing up", "featuring a", "capability", "no specific", "shade", "fits all", "up", "another", "stored"]
-        {
+        for fragment in [
+            "weighing up",
+            "featuring a",
+            "capability",
+            "no specific",
+            "shade",
+            "fits all",
+            "up",
+            "another",
+            "stored",
+            "capacity",
+        ] {
             assert!(is_fragment(fragment), "{fragment}");
         }
         for requirement in ["simple pattern", "27 cm", "no sugar", "waterproof capability", "без сахара", "large"]

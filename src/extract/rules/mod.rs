@@ -1836,6 +1836,20 @@ mod tests {
     }
 
     #[test]
+    fn a_count_of_packs_after_and_is_a_line_of_its_own() {
+        // Not a count of the camera: the film's.
+        let facts = parse("a Fujifilm Instax Mini 12 and two packs of film");
+        assert_eq!(facts.quantity, None);
+        let lines: Vec<_> = facts.lines.iter().map(|line| (line.product.as_deref(), line.quantity)).collect();
+        assert_eq!(lines, [(Some("Fujifilm Instax Mini"), None), (Some("film"), Some(2))]);
+        // Without a count of packs, or where the words before "and" name no
+        // product of their own, read as before.
+        assert!(parse("a Fujifilm Instax Mini 12 and film").lines.is_empty());
+        let unnamed = parse("I want 5 kg Aashirvaad atta and 2 packets of Tata salt");
+        assert_eq!((unnamed.lines.len(), unnamed.quantity), (0, Some(2)));
+    }
+
+    #[test]
     fn answers_override_or_soften() {
         let extractor = extractor();
         let today = date("2026-11-02");

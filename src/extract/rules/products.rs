@@ -364,6 +364,10 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             with_ands += 1;
         }
         let last_part = in_with && with_ands == 1 && previous == "and";
+        // "a Fujifilm Instax Mini 12 and two packs of film": a count of
+        // packs after "and" opens the product it counts.
+        let counted =
+            depth == 0 && matches!(previous, "," | "and" | "и") && crate::words::count::counts_packs_of(request, index);
         let separated = depth == 0
             && !joins_parts
             && (first
@@ -406,7 +410,10 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                 && (!crate::words::is_filler(word) || opens_a_phrase_for_whom(request, index, unit.end))
                 // "…, 10 cup": a measure of the product before, not another.
                 && !word.starts_with(|character: char| character.is_ascii_digit())
-                && !(word == "as" && request.word(index + 1) == "well")));
+                && !(word == "as" && request.word(index + 1) == "well"))
+                // "a Fujifilm Instax Mini 12 and two packs of film": a
+                // count of packs opens the product it counts.
+                || counted);
         let refers_back = (index.saturating_sub(3).max(unit.start)..index)
             .any(|at| matches!(request.word(at), "these" | "those" | "all"));
         // "where one item has …, and another item is …": a member of a
@@ -419,7 +426,9 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             continue;
         }
         // Within a list of members, only a member opens another product.
-        if separated && members == 0 && request.is_word(index) && !refers_back && !is_frame_word(word) {
+        // A frame word may count ("at least two products"), except in a count
+        // of packs ("and two packs of film").
+        if separated && members == 0 && request.is_word(index) && !refers_back && (!is_frame_word(word) || counted) {
             let from = if article { index + 1 } else { index };
             let head = phrase_head(request, from, unit.end);
             // "offering multiple hair care products": the list, not one of
@@ -435,7 +444,8 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
             // list says so: "both a … and a …", after the shop's verb ("and
             // also offers a blue garland"), a member of a list after its
             // colon ("all of these: a cream …, a soil conditioner …").
-            let explicit = (article && both && (previous == "and" || as_well_as(request, index)))
+            let explicit = counted
+                || (article && both && (previous == "and" || as_well_as(request, index)))
                 || (first && after_opener && !names_the_list)
                 || (article && !names_the_list && opens_before(request, index) && !first)
                 || (article && !names_the_list && unit.listed && (first || matches!(previous, "," | "and")))

@@ -49,6 +49,16 @@ pub fn several_products(request: &Request) -> bool {
 /// article-led items. Within one product's segment (`products::segments`)
 /// only these count: its unmarked nouns ("triple cameras, OLED display")
 /// are its parts, since the segments were cut where the list said so.
+/// Whether the words of the clause before `index` (back to a sentence end,
+/// a comma or a colon) hold a product noun, as the product list or the
+/// product lexicon knows it.
+fn names_a_product_before(request: &Request, index: usize) -> bool {
+    (0..index).rev().take_while(|at| !matches!(request.word(*at), "." | "!" | "?" | ";" | ":" | ",")).any(|at| {
+        let word = request.word(at);
+        crate::words::noun::is_product_noun(word) || crate::words::product::lexicon().is_product_word(word)
+    })
+}
+
 pub fn marked_list(request: &Request) -> bool {
     let mut ordinals = 0usize;
     let mut article_items = 0usize;
@@ -94,6 +104,15 @@ pub fn marked_list(request: &Request) -> bool {
             && matches!(request.word(index + 1), "a" | "an")
             && two_products_joined(request, index)
             && !addon_after(request, index + 2)
+        {
+            return true;
+        }
+        // "a Fujifilm Instax Mini 12 and two packs of film", where the words
+        // before "and" name a product of their own ("I want 5 kg Aashirvaad
+        // atta and 2 packets of Tata salt" is left as it was read).
+        if word == "and"
+            && crate::words::count::counts_packs_of(request, index + 1)
+            && names_a_product_before(request, index)
         {
             return true;
         }
