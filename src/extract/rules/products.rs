@@ -366,8 +366,7 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
         let last_part = in_with && with_ands == 1 && previous == "and";
         // "a Fujifilm Instax Mini 12 and two packs of film": a count of
         // packs after "and" opens the product it counts.
-        let counted =
-            depth == 0 && matches!(previous, "," | "and" | "и") && crate::words::count::counts_packs_of(request, index);
+        let counted = depth == 0 && previous == "and" && crate::words::count::counts_packs_of(request, index);
         let separated = depth == 0
             && !joins_parts
             && (first

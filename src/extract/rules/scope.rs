@@ -45,10 +45,6 @@ pub fn several_products(request: &Request) -> bool {
     marked_list(request) || super::chunk::several_products(request, voucher)
 }
 
-/// Whether the words say they list several products: a marker, ordinals,
-/// article-led items. Within one product's segment (`products::segments`)
-/// only these count: its unmarked nouns ("triple cameras, OLED display")
-/// are its parts, since the segments were cut where the list said so.
 /// Whether the words of the clause before `index` (back to a sentence end,
 /// a comma or a colon) hold a product noun, as the product list or the
 /// product lexicon knows it.
@@ -59,6 +55,10 @@ fn names_a_product_before(request: &Request, index: usize) -> bool {
     })
 }
 
+/// Whether the words say they list several products: a marker, ordinals,
+/// article-led items. Within one product's segment (`products::segments`)
+/// only these count: its unmarked nouns ("triple cameras, OLED display")
+/// are its parts, since the segments were cut where the list said so.
 pub fn marked_list(request: &Request) -> bool {
     let mut ordinals = 0usize;
     let mut article_items = 0usize;
