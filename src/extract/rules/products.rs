@@ -706,7 +706,7 @@ fn ends_in_a_property(request: &Request, from: usize, end: usize) -> bool {
 }
 
 /// Whether a folded word can be a product phrase's head.
-fn is_head_word(word: &str) -> bool {
+pub(super) fn is_head_word(word: &str) -> bool {
     !SHOP_FRAME.contains(word) && (is_product_noun(word) || lexicon().is_product_word(word))
 }
 

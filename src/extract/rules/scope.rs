@@ -46,13 +46,13 @@ pub fn several_products(request: &Request) -> bool {
 }
 
 /// Whether the words of the clause before `index` (back to a sentence end,
-/// a comma or a colon) hold a product noun, as the product list or the
-/// product lexicon knows it.
+/// a comma or a colon) hold a word that can head a product phrase
+/// (`products::is_head_word`).
 fn names_a_product_before(request: &Request, index: usize) -> bool {
-    (0..index).rev().take_while(|at| !matches!(request.word(*at), "." | "!" | "?" | ";" | ":" | ",")).any(|at| {
-        let word = request.word(at);
-        crate::words::noun::is_product_noun(word) || crate::words::product::lexicon().is_product_word(word)
-    })
+    (0..index)
+        .rev()
+        .take_while(|at| !matches!(request.word(*at), "." | "!" | "?" | ";" | ":" | ","))
+        .any(|at| super::products::is_head_word(request.word(at)))
 }
 
 /// Whether the words say they list several products: a marker, ordinals,
