@@ -46,7 +46,7 @@ pub fn counts_packs_of(request: &Request, index: usize) -> bool {
 
 /// Words after a number that make it anything but a count of items: units,
 /// measures, time, pack sizes, and words that say "how big", not "how many".
-fn is_not_counted(word: &str) -> bool {
+pub(crate) fn is_not_counted(word: &str) -> bool {
     // The empty word: nothing after the number.
     word.is_empty() || super::size::is_measure_unit(word) || super::class::COUNT_WORDS.has_mark(word, "not-counted")
 }

@@ -480,7 +480,12 @@ fn range_start(request: &Request, first: usize) -> Option<(usize, Number)> {
 
 fn is_limit(request: &Request, amount: &Amount) -> bool {
     let first = amount.first;
-    if request.preceded_by(first, 3, &MINIMUM_BEFORE)
+    // "wine from France under 40 dollars", "a dress from Zara under $40":
+    // the cue nearest the amount is the one said of it; of two ending
+    // together the longer ("не выше 500" holds the minimum word "выше").
+    let minimum_nearest = nearest_phrase(request, first, 3, &MINIMUM_BEFORE)
+        .is_some_and(|minimum| nearest_phrase(request, first, 3, &LIMIT_BEFORE).is_none_or(|limit| minimum > limit));
+    if minimum_nearest
         || (request.preceded_by(first, 2, &[&["more", "than"]])
             && !request.preceded_by(first, 4, &[&["no", "more"], &["not", "more"], &["spend", "more"]]))
     {
@@ -492,6 +497,21 @@ fn is_limit(request: &Request, amount: &Amount) -> bool {
         return request.preceded_by(first, 3, &[&["не", "дороже"], &["не", "больше"], &["не", "более"]]);
     }
     request.preceded_by(first, 5, &LIMIT_BEFORE) || request.followed_by(amount.last, 2, &LIMIT_AFTER)
+}
+
+/// How near to `index` the nearest of `phrases` that ends within `window`
+/// tokens before it, inside its clause, ends, and then how long it is: the
+/// larger, the nearer.
+fn nearest_phrase(request: &Request, index: usize, window: usize, phrases: &[&[&str]]) -> Option<(usize, usize)> {
+    (index.saturating_sub(window)..index)
+        .filter(|&start| request.same_clause(start, index))
+        .flat_map(|start| {
+            phrases
+                .iter()
+                .filter(move |phrase| start + phrase.len() <= index && request.starts_phrase(start, phrase))
+                .map(move |phrase| (start + phrase.len(), phrase.len()))
+        })
+        .max()
 }
 
 #[cfg(test)]
@@ -589,6 +609,18 @@ mod tests {
         assert_eq!(limit("under 30"), None);
         assert_eq!(limit("candy corn 5 pound"), None);
         assert_eq!(limit("до 20 ноября"), None);
+    }
+
+    #[test]
+    fn the_cue_nearest_the_amount_is_said_of_it() {
+        assert_eq!(limit("wine from France under 40 dollars"), Some(4000));
+        assert_eq!(limit("a dress from Zara under $40"), Some(4000));
+        assert_eq!(limit("чехол не выше 500 рублей"), Some(50000));
+        assert_eq!(limit("куртка меньше 3000 рублей"), Some(300000));
+        assert_eq!(limit("куртка не меньше 3000 рублей"), None);
+        // A minimum word nearer the amount than the limit word is its own.
+        assert_eq!(limit("under budget, from $40"), None);
+        assert_eq!(limit("a gift card from $25"), None);
     }
 
     #[test]

@@ -205,6 +205,36 @@ async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement
     assert!(text.contains("\"other-contradicted\""), "{text}");
 }
 
+/// Issue 28: a model number inside the product's name. "iphone 13 case"
+/// was read as the phone: the phone proceeded with a signed receipt and the
+/// case was asked about. Now the case proceeds and the phone is asked about
+/// for what it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_28_a_phone_for_an_iphone_13_case_is_asked_about_and_the_case_proceeds() {
+    let directory = tempfile::tempdir().unwrap();
+    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    let service = Service::new(extractors, None, store, clock);
+    let check = |name: &str, price: &str| {
+        serde_json::from_value::<CheckRequest>(json!({
+            "request": "an iphone 13 case under 500 dollars",
+            "cart": [{"name": name, "price": price, "currency": "USD", "quantity": 1}],
+            "today": "2026-12-02",
+        }))
+        .unwrap()
+    };
+    let case = service.check_order(check("Spigen Ultra Hybrid Case for iPhone 13, Clear", "15.99")).await.unwrap();
+    assert_eq!(case.decision.as_str(), "proceed", "{}", serde_json::to_string(&case).unwrap());
+    let phone =
+        service.check_order(check("Apple iPhone 13, 128GB, Blue - Unlocked (Renewed)", "399.00")).await.unwrap();
+    assert_eq!(phone.decision.as_str(), "ask");
+    let text = serde_json::to_string(&phone).unwrap();
+    assert!(text.contains("com.provecart.conformity.item_mismatch"), "{text}");
+    assert!(text.contains("You asked for iphone 13 case"), "{text}");
+}
+
 /// Issue 28 §5: a price floor and free shipping are facts and are checked,
 /// end to end through the service with the offline extractor.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -49,6 +49,15 @@ fn ends_name(word: &str) -> bool {
     crate::words::class::BRAND_WORDS.has_mark(word, "ends-name")
 }
 
+/// Whether the word at `index` compares an amount that follows it ("under
+/// $20", "below 30 euros", "дешевле 500").
+fn compares_an_amount(request: &Request, index: usize) -> bool {
+    let amount = request.word(index + 1);
+    crate::words::class::SEGMENT_WORDS.has_mark(request.word(index), "comparison")
+        && (amount.starts_with(|character: char| character.is_ascii_digit())
+            || crate::words::money::currency_of(amount).is_some())
+}
+
 /// Words that are not a brand after "from"/"by"/"от": articles, pronouns,
 /// places, shops, materials, times, and words that say what kind of thing
 /// follows.
@@ -218,6 +227,9 @@ fn name_after(request: &Request, start: usize) -> Option<(usize, usize)> {
             || BRAND_WORDS.has_mark(request.word(next), "ends-name-after-cue")
             // "brand eurofase 23271-036 zuma": a part number ends the maker's name.
             || request.word(next).chars().any(|character| character.is_ascii_digit())
+            // "coffee beans from Colombia under $20": a comparison before an
+            // amount ends it ("from Under Armour" still names Under Armour).
+            || compares_an_amount(request, next)
         {
             break;
         }
@@ -537,6 +549,10 @@ mod tests {
         assert_eq!(chosen("fennel seed which is free from bpa, gmo, fat and gluten"), Vec::<String>::new());
         assert_eq!(chosen("vegan makeup free from animal testing"), Vec::<String>::new());
         assert_eq!(chosen("i want a jacket from the north face"), ["north face"]);
+        // A comparison before an amount ends the name; a name may open with one.
+        assert_eq!(chosen("a dress from Mango under 40 dollars"), ["Mango"]);
+        assert_eq!(chosen("a dress from Mango below $40"), ["Mango"]);
+        assert_eq!(chosen("running shorts from Under Armour"), ["Under Armour"]);
         assert_eq!(chosen("гарри поттер, изд. росмэн, твердый переплет"), ["росмэн"]);
         assert_eq!(chosen("подгузники pampers 4 размер 2 пачки"), ["pampers"]);
         assert_eq!(chosen("ручки гелевые pilot: синие 10 шт"), ["pilot"]);

@@ -109,6 +109,9 @@ pub fn voucher_start(request: &Request) -> Option<usize> {
     Some(start)
 }
 
+/// Words that join the numbers of a dimension ("46 x 16 x 25", "50 на 70").
+const DIMENSION_JOINERS: [&str; 4] = ["x", "×", "by", "на"];
+
 /// The words of a request no rule read: `unread[i]` says no fact holds
 /// token `i` and no rule read it without keeping it; `taken[i]` that another
 /// requirement holds it. Nothing from a voucher's rules on is read.
@@ -126,6 +129,15 @@ impl Unread<'_> {
             && self.request.is_word(index)
             && self.unread.get(index).copied().unwrap_or(false)
             && !self.taken.get(index).copied().unwrap_or(false)
+    }
+
+    /// A free number no rule read ("13" of "iphone 13 case").
+    fn bare_number(&self, index: usize) -> bool {
+        let word = self.request.word(index);
+        self.free(index)
+            && !self.request.is_consumed(index)
+            && !word.is_empty()
+            && word.chars().all(|c| c.is_ascii_digit())
     }
 
     /// A free word that can carry a condition. A number alone ("(1)",
@@ -389,7 +401,29 @@ fn read_product(
             .collect(),
         _ => Vec::new(),
     };
-    let product_words: Vec<usize> = unread_words.iter().copied().filter(|index| !describing.contains(index)).collect();
+    let mut product_words: Vec<usize> =
+        unread_words.iter().copied().filter(|index| !describing.contains(index)).collect();
+    // "iphone 13 case", "Toyota Corolla 2015 floor mats", "nike air max 90":
+    // a number no rule read, right after one of the product's words, is
+    // part of its name (a model, a generation, a year). Left out, it parts
+    // the noun from the words before it, and the product read is "iphone".
+    // A number before them all ("500 bubble mailers") may be a count no rule
+    // took, and a measure ("кабель 2 метра", "ребенку 5 лет"), a dimension
+    // ("46 x 16 x 25 vanities", "подушки 50 на 70") or an amount compared
+    // ("a tent under 200") is said of the product, not its name: they stay
+    // out.
+    let between: Vec<usize> = (first + 1..=last)
+        .filter(|at| {
+            let (before, next) = (request.word(at - 1), request.word(at + 1));
+            let measure = crate::words::count::is_not_counted(next) && !next.is_empty() && !is_filler(next);
+            let dimension = DIMENSION_JOINERS.contains(&before) || DIMENSION_JOINERS.contains(&next);
+            // "nike air max 90": a comparison word that ends names too.
+            let compared = is_comparison(before) && !crate::words::class::SEGMENT_WORDS.has_mark(before, "in-names");
+            words.bare_number(*at) && product_words.contains(&(at - 1)) && !measure && !dimension && !compared
+        })
+        .collect();
+    product_words.extend(between);
+    product_words.sort_unstable();
     // Words a rule read without a fact stay requirements ("a $25 gift card").
     let read_words: Vec<usize> =
         (first..=last).filter(|index| words.free(*index) && request.is_consumed(*index)).collect();
