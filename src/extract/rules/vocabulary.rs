@@ -273,7 +273,12 @@ fn brand_is_meant(vocabulary: &Vocabulary, request: &Request, start: usize, bran
     let marked = match brand.recognised {
         Recognised::Always => return true,
         Recognised::Capitalised => capitalised(),
-        Recognised::CapitalisedMidSentence => capitalised() && !sentence_start(),
+        // "a tee in size LG": after a size word, the size.
+        Recognised::CapitalisedMidSentence => {
+            capitalised()
+                && !sentence_start()
+                && !crate::words::class::SIZE_WORDS.has_mark(request.word_before(start, 1), "cue")
+        }
     };
     marked || followed_by_own_model(vocabulary, request, end, brand)
 }
@@ -526,7 +531,8 @@ mod tests {
 
     #[test]
     fn a_listed_common_word_is_a_brand_only_capitalised_mid_sentence() {
-        let vocabulary = vocabulary().with_known_brands("Shark @capitalised\nGuess @capitalised\nDior\n");
+        let vocabulary =
+            vocabulary().with_known_brands("Shark @capitalised\nGuess @capitalised\nDior\nLG @capitalised @device\n");
         let found = |text: &str| {
             find_brands(&vocabulary, &Request::new(text)).into_iter().map(|brand| brand.display).collect::<Vec<_>>()
         };
@@ -535,6 +541,9 @@ mod tests {
         assert!(found("a shark plush toy").is_empty());
         assert!(found("Guess I need a new wallet").is_empty(), "a capital that starts the sentence");
         assert_eq!(found("a Guess handbag"), ["Guess"]);
+        assert_eq!(found("an LG 27 inch 4k monitor"), ["LG"]);
+        assert!(found("a tee in size LG").is_empty(), "after a size word, the size");
+        assert!(found("a lg shirt").is_empty());
         // A scent made to resemble the brand's is sold under another.
         assert!(found("travel size christian dior ambre nuit impression perfume").is_empty());
         assert!(found("a perfume inspired by dior sauvage").is_empty());
