@@ -491,12 +491,24 @@ impl Lexicon {
         self.noun_ending_at(reading, last, true)
     }
 
-    /// The next word after `index`, past filler, in its segment and zone.
-    fn next_word(&self, reading: &Reading, index: usize) -> Option<usize> {
+    /// The next word after `index`, past filler, in its segment and zone;
+    /// past material words too where `materials` and a model's number was
+    /// passed ("iPhone 15 Silicone Case": the phone's name and number, then
+    /// what the case is made of, then the case). Only for a requested noun
+    /// of a known kind, and only after a number: a name the lexicon does
+    /// not know ("Pegasus") or a line's name ("Better Sweater Fleece
+    /// Jacket") may be of a line whose kind the title gives after it.
+    fn next_word_past(&self, reading: &Reading, index: usize, materials: bool) -> Option<usize> {
         let place = reading.place[index];
-        (index + 1..reading.words.len())
-            .take_while(|next| reading.place[*next] == place)
-            .find(|next| !self.is_filler(&reading.words[*next]))
+        let mut numbered = false;
+        (index + 1..reading.words.len()).take_while(|next| reading.place[*next] == place).find(|next| {
+            let word = &reading.words[*next];
+            if self.is_filler(word) {
+                numbered |= word.chars().any(|character| character.is_ascii_digit());
+                return false;
+            }
+            !(materials && numbered && super::class::MATERIALS.value(word).is_some())
+        })
     }
 
     /// Whether the noun at `noun` is followed, past filler in its zone, by
@@ -505,7 +517,7 @@ impl Lexicon {
     /// name the product plainly.
     fn precedes_another(&self, reading: &Reading, noun: &Noun, requested: &[usize]) -> bool {
         let place = reading.place[noun.end];
-        let Some(next) = self.next_word(reading, noun.end) else {
+        let Some(next) = self.next_word_past(reading, noun.end, !requested.is_empty()) else {
             return false;
         };
         (next..reading.words.len().min(next + 3))
@@ -610,7 +622,7 @@ impl Lexicon {
                     // which it does not modify.
                     Zone::Main => {
                         head.start == head.end
-                            && self.next_word(reading, noun.end) == Some(head.start)
+                            && self.next_word_past(reading, noun.end, !wanted.kinds.is_empty()) == Some(head.start)
                             && !self.is_generic(&reading.words[head.start])
                             && !super::adjective::is_adjective(&reading.words[head.start])
                             && !singular_forms(&reading.words[head.start])
@@ -1103,6 +1115,20 @@ mod tests {
         assert_eq!(judge("iPhone 15", "iPhone 15 Case Clear Shockproof"), ProductMatch::Unknown);
         assert!(other("iphone 15", "Чехол для iPhone 15"));
         assert!(other("телефон", "Чехол для телефона"));
+        // What the case is made of, between the phone and the case, is no
+        // other noun: the phone still only modifies it ("iphone 15 in
+        // black" against this case proceeded with a signed receipt).
+        assert!(other("iphone 15", "iPhone 15 Silicone Case"));
+        // A line's name before what it is made of and its kind is the
+        // line's: "Better Sweater Fleece Jacket" is the Better Sweater.
+        assert!(!other("sweater", "Patagonia Better Sweater Fleece Jacket"));
+        assert_eq!(judge("iphone 15", "Apple iPhone 15 128GB Black"), ProductMatch::Named { said: "iphone".into() });
+        // A name the lexicon does not know may be of a line whose kind the
+        // title gives after it: not read past a material.
+        assert_eq!(
+            judge("pegasus 41", "Nike Pegasus 41 Leather Shoes"),
+            ProductMatch::Named { said: "pegasus".into() }
+        );
     }
 
     #[test]

@@ -233,6 +233,18 @@ async fn issue_28_a_phone_for_an_iphone_13_case_is_asked_about_and_the_case_proc
     let text = serde_json::to_string(&phone).unwrap();
     assert!(text.contains("com.provecart.conformity.item_mismatch"), "{text}");
     assert!(text.contains("You asked for iphone 13 case"), "{text}");
+    // The other way round: the phone asked for, a case in the cart. What the
+    // case is made of stood between the phone's name and the case, and it
+    // proceeded with a signed receipt.
+    let phone_asked = serde_json::from_value::<CheckRequest>(json!({
+        "request": "an iphone 15 in black under 1000 dollars",
+        "cart": [{"name": "iPhone 15 Silicone Case, Black", "price": "19.99", "currency": "USD", "quantity": 1}],
+        "today": "2026-12-02",
+    }))
+    .unwrap();
+    let case = service.check_order(phone_asked).await.unwrap();
+    assert_eq!(case.decision.as_str(), "ask");
+    assert!(serde_json::to_string(&case).unwrap().contains("com.provecart.conformity.item_mismatch"));
 }
 
 /// Issue 28 §5: a price floor and free shipping are facts and are checked,
