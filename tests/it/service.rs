@@ -18,6 +18,16 @@ impl Clock for MovableClock {
     }
 }
 
+/// The service with the offline extractor alone, no catalog, its evidence
+/// in `directory`, at a fixed time.
+fn rules_service(directory: &tempfile::TempDir) -> Service {
+    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
+    let extractors =
+        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
+    let store = EvidenceStore::open(directory.path()).unwrap();
+    Service::new(extractors, None, store, clock)
+}
+
 fn request(item: &str) -> CheckRequest {
     serde_json::from_value(json!({
         "request": "Nike Pegasus 41 in white, size 42",
@@ -164,11 +174,7 @@ async fn issue_10_an_answer_in_capitals_is_an_acceptance_in_the_redacted_bundle_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement_is_a_note() {
     let directory = tempfile::tempdir().unwrap();
-    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
-    let extractors =
-        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
-    let store = EvidenceStore::open(directory.path()).unwrap();
-    let service = Service::new(extractors, None, store, clock);
+    let service = rules_service(&directory);
     let check = |request: &str, name: &str| {
         serde_json::from_value::<CheckRequest>(json!({
             "request": request,
@@ -212,11 +218,7 @@ async fn issue_28_socks_for_running_shoes_are_asked_about_and_a_said_requirement
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_28_a_phone_for_an_iphone_13_case_is_asked_about_and_the_case_proceeds() {
     let directory = tempfile::tempdir().unwrap();
-    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
-    let extractors =
-        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
-    let store = EvidenceStore::open(directory.path()).unwrap();
-    let service = Service::new(extractors, None, store, clock);
+    let service = rules_service(&directory);
     let check = |name: &str, price: &str| {
         serde_json::from_value::<CheckRequest>(json!({
             "request": "an iphone 13 case under 500 dollars",
@@ -252,11 +254,7 @@ async fn issue_28_a_phone_for_an_iphone_13_case_is_asked_about_and_the_case_proc
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_28_a_price_floor_and_free_shipping_are_checked() {
     let directory = tempfile::tempdir().unwrap();
-    let clock = Arc::new(MovableClock(AtomicI64::new(1_793_613_600)));
-    let extractors =
-        Arc::new(asasked::extractors::build(&[asasked::extract::name::ExtractorName::Rules], &|_| None).unwrap());
-    let store = EvidenceStore::open(directory.path()).unwrap();
-    let service = Service::new(extractors, None, store, clock);
+    let service = rules_service(&directory);
     let check = |request: &str, cart: serde_json::Value| {
         serde_json::from_value::<CheckRequest>(json!({"request": request, "cart": cart, "today": "2026-12-02"}))
             .unwrap()
