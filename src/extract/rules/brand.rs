@@ -53,7 +53,7 @@ fn ends_name(word: &str) -> bool {
 /// $20", "below 30 euros", "дешевле 500").
 fn compares_an_amount(request: &Request, index: usize) -> bool {
     let amount = request.word(index + 1);
-    crate::words::class::SEGMENT_WORDS.has_mark(request.word(index), "comparison")
+    super::clause::is_comparison(request.word(index))
         && (amount.starts_with(|character: char| character.is_ascii_digit())
             || crate::words::money::currency_of(amount).is_some())
 }

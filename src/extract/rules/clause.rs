@@ -46,7 +46,7 @@ fn is_negation(word: &str) -> bool {
 
 /// Words that compare an amount ("over 98 pesos"): with a number they are a
 /// condition, never the product.
-fn is_comparison(word: &str) -> bool {
+pub(super) fn is_comparison(word: &str) -> bool {
     crate::words::class::SEGMENT_WORDS.has_mark(word, "comparison")
 }
 
