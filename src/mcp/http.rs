@@ -5,17 +5,21 @@
 //! read timeouts, and a cap on sessions with idle expiry. [`HttpOptions`]
 //! sets them; its defaults are the documented ones (docs/mcp.md).
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
+use http_body::{Body as HttpBody, Frame};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -164,6 +168,7 @@ pub fn router(server: CheckServer, options: &HttpOptions, cancel: CancellationTo
     // status, set on rmcp's own answer.
     let mut app = axum::Router::new()
         .nest_service(HTTP_PATH, mcp)
+        .layer(axum::middleware::from_fn(one_write_reply))
         .layer(axum::middleware::from_fn(no_content_on_delete))
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| {
             let limit = Arc::clone(&limit);
@@ -260,6 +265,95 @@ async fn no_content_on_delete(request: Request, next: Next) -> Response {
         *response.status_mut() = StatusCode::NO_CONTENT;
     }
     response
+}
+
+/// Holds a POST's SSE reply until its first message (or the end of the
+/// stream) is there, so that hyper writes the headers, the message and, when
+/// the stream has ended by then, its last chunk in one `writev`.
+///
+/// rmcp answers a request with an event stream at once and its messages
+/// later: hyper wrote the headers and the priming event (an event id and
+/// empty data, SEP-1699) when the stream opened and the result in a second
+/// write, and each write on loopback wakes the client's reader once more.
+/// That second write was about a sixth of the server's CPU per sealed check
+/// (docs/benchmarks.md). Nothing the client gets changes but the moment the
+/// headers leave: with the first message, never later than a message the
+/// client must answer (an elicitation is a message) or rmcp's keep-alive
+/// comment. A GET's stream (server notifications) is passed on untouched.
+async fn one_write_reply(request: Request, next: Next) -> Response {
+    let post = request.method() == axum::http::Method::POST;
+    let response = next.run(request).await;
+    let event_stream = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"text/event-stream"));
+    if !post || !event_stream {
+        return response;
+    }
+    let (parts, mut body) = response.into_parts();
+    let mut held = VecDeque::new();
+    let mut ended = false;
+    loop {
+        match std::future::poll_fn(|context| Pin::new(&mut body).poll_frame(context)).await {
+            Some(frame) => {
+                let primes = frame.as_ref().is_ok_and(is_priming);
+                held.push_back(frame);
+                if !primes {
+                    break;
+                }
+            }
+            None => {
+                ended = true;
+                break;
+            }
+        }
+    }
+    // The stream usually ends with its one message: taking that now puts the
+    // last chunk in the same write.
+    while !ended {
+        let waker = Waker::noop();
+        let mut context = Context::from_waker(waker);
+        match Pin::new(&mut body).poll_frame(&mut context) {
+            Poll::Ready(Some(frame)) => held.push_back(frame),
+            Poll::Ready(None) => ended = true,
+            Poll::Pending => break,
+        }
+    }
+    Response::from_parts(parts, Body::new(HeldBody { held, rest: (!ended).then_some(body) }))
+}
+
+/// An SSE priming event as rmcp writes it: empty data, then its id and retry.
+fn is_priming(frame: &Frame<Bytes>) -> bool {
+    frame.data_ref().is_some_and(|data| data.starts_with(b"data: \n"))
+}
+
+/// The frames [`one_write_reply`] took, then the rest of the body.
+struct HeldBody {
+    held: VecDeque<Result<Frame<Bytes>, axum::Error>>,
+    /// `None` once the body has ended.
+    rest: Option<Body>,
+}
+
+impl HttpBody for HeldBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        if let Some(frame) = self.held.pop_front() {
+            return Poll::Ready(Some(frame));
+        }
+        match self.rest.as_mut() {
+            Some(rest) => Pin::new(rest).poll_frame(context),
+            None => Poll::Ready(None),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.held.is_empty() && self.rest.as_ref().is_none_or(HttpBody::is_end_stream)
+    }
 }
 
 /// The header naming a request's MCP session.
@@ -447,4 +541,103 @@ async fn serve_connections(
     }
     connections.close();
     connections.wait().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::Method;
+    use tokio::sync::mpsc;
+    use tower::Service;
+
+    const PRIMING: &[u8] = b"data: \nid: 0\nretry: 3000\n\n";
+    const MESSAGE: &[u8] = b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
+
+    /// A route answering with an event stream fed by the returned sender,
+    /// behind [`one_write_reply`].
+    fn streaming_route() -> (axum::Router, mpsc::UnboundedSender<&'static [u8]>) {
+        let (sender, receiver) = mpsc::unbounded_channel::<&'static [u8]>();
+        let receiver = Arc::new(std::sync::Mutex::new(Some(receiver)));
+        let answer = move || {
+            let receiver = receiver.lock().unwrap().take().expect("one request per route");
+            let frames = futures_util::stream::unfold(receiver, |mut receiver| async move {
+                let bytes = receiver.recv().await?;
+                Some((Ok::<_, std::convert::Infallible>(Bytes::from_static(bytes)), receiver))
+            });
+            async move { ([(header::CONTENT_TYPE, "text/event-stream")], Body::from_stream(frames)) }
+        };
+        let router = axum::Router::new()
+            .route("/", axum::routing::any(answer))
+            .layer(axum::middleware::from_fn(one_write_reply));
+        (router, sender)
+    }
+
+    fn request(method: Method) -> Request {
+        Request::builder().method(method).uri("/").body(Body::empty()).unwrap()
+    }
+
+    /// Every frame the body has ready now, without waiting; `None` last if it
+    /// has ended.
+    fn ready_frames(body: &mut Body) -> Vec<Option<Bytes>> {
+        let mut context = Context::from_waker(Waker::noop());
+        let mut frames = Vec::new();
+        loop {
+            match Pin::new(&mut *body).poll_frame(&mut context) {
+                Poll::Ready(Some(frame)) => frames.push(Some(frame.unwrap().into_data().unwrap())),
+                Poll::Ready(None) => {
+                    frames.push(None);
+                    return frames;
+                }
+                Poll::Pending => return frames,
+            }
+        }
+    }
+
+    async fn settle() {
+        for _ in 0..20 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_posts_reply_leaves_with_its_message_and_its_end_in_one_go() {
+        let (mut router, sender) = streaming_route();
+        let call = tokio::spawn(router.call(request(Method::POST)));
+        sender.send(PRIMING).unwrap();
+        settle().await;
+        assert!(!call.is_finished(), "headers held while only the priming event is there");
+        sender.send(MESSAGE).unwrap();
+        drop(sender);
+        let mut body = call.await.unwrap().unwrap().into_body();
+        assert_eq!(
+            ready_frames(&mut body),
+            vec![Some(Bytes::from_static(PRIMING)), Some(Bytes::from_static(MESSAGE)), None]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_message_the_client_must_answer_is_never_held_back() {
+        // An elicitation: the stream goes on only once the client answers.
+        let (mut router, sender) = streaming_route();
+        let call = tokio::spawn(router.call(request(Method::POST)));
+        sender.send(PRIMING).unwrap();
+        sender.send(MESSAGE).unwrap();
+        let mut body = call.await.unwrap().unwrap().into_body();
+        assert_eq!(ready_frames(&mut body), vec![Some(Bytes::from_static(PRIMING)), Some(Bytes::from_static(MESSAGE))]);
+        sender.send(MESSAGE).unwrap();
+        drop(sender);
+        settle().await;
+        assert_eq!(ready_frames(&mut body), vec![Some(Bytes::from_static(MESSAGE)), None]);
+    }
+
+    #[tokio::test]
+    async fn a_gets_stream_opens_at_once() {
+        let (mut router, sender) = streaming_route();
+        let mut body = router.call(request(Method::GET)).await.unwrap().into_body();
+        assert_eq!(ready_frames(&mut body), vec![]);
+        sender.send(PRIMING).unwrap();
+        drop(sender);
+        settle().await;
+        assert_eq!(ready_frames(&mut body), vec![Some(Bytes::from_static(PRIMING)), None]);
+    }
 }
