@@ -28,6 +28,7 @@ pub mod colour;
 pub mod contradiction;
 pub mod count;
 pub mod date;
+mod derivation;
 pub mod measure;
 pub mod money;
 pub mod noun;
@@ -36,6 +37,7 @@ pub mod reading;
 pub mod requirement;
 pub mod service;
 pub mod size;
+mod stem;
 pub mod text;
 
 /// Whether a word carries no condition in a requirement: a listed filler

@@ -345,6 +345,17 @@ impl Lexicon {
             .any(|form| form.read(|form| self.commonest.contains(form) && self.by_words.contains_key(form)))
     }
 
+    /// Whether two folded words name one kind of thing in some sense each:
+    /// a WordNet synset holds both ("bikes" and "Motorcycle", "stove" and
+    /// "range"), in any of their singular forms. Only what is said of an
+    /// item reads it (a requirement's "for honda bikes"), never what the
+    /// item is: there one word's kinds and the other's are compared whole.
+    pub fn are_synonyms(&self, one: &str, other: &str) -> bool {
+        let kinds = |word: &str| self.kinds_of(std::slice::from_ref(&word.to_owned())).unwrap_or(&[]);
+        let theirs = kinds(other);
+        !theirs.is_empty() && kinds(one).iter().any(|kind| theirs.contains(kind))
+    }
+
     /// [`Lexicon::kinds_of`], for a word whose commonest sense is a product
     /// (or a run of words, which WordNet lists only where it names a thing).
     fn product_kinds_of(&self, run: &[String]) -> Option<&[usize]> {

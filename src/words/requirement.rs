@@ -17,8 +17,6 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::{LazyLock, OnceLock};
 
-use rust_stemmers::{Algorithm, Stemmer};
-
 use crate::normalize::fold;
 
 const REQUIREMENT_WORDS: &str = include_str!("../../extractors/lexicon/requirement-words.txt");
@@ -398,6 +396,8 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
                         .map(|(_, candidate)| candidate.original.clone())
                 })?
             })
+            .or_else(|| derived_said(token, item))
+            .or_else(|| synonym_said(token, item))
             .or_else(|| compound_said(token, item))
     };
     let alternatives = alternatives(wanted, &content);
@@ -408,12 +408,78 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
             _ if index == right => Some(left),
             _ => None,
         });
-        let said = found(&wanted[index]).or_else(|| partner.and_then(|partner| found(&wanted[partner])))?;
+        let said = found(&wanted[index])
+            .or_else(|| partner.and_then(|partner| found(&wanted[partner])))
+            .or_else(|| spelled_together(wanted, &content, index, item))?;
         if !quoted.contains(&said) {
             quoted.push(said);
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// Two side-by-side content words of a requirement that the item spells as
+/// one ("life stages" by "Lifestage", "back pack" by "Backpack"): the word at
+/// `index` with the one after it, or the one before it. Words of letters
+/// only, seven letters or more together, as [`compound_said`] asks.
+fn spelled_together(wanted: &[Token], content: &[usize], index: usize, item: &PreparedTexts) -> Option<String> {
+    const SHORTEST: usize = 7;
+    let pairs = [index.checked_sub(1).map(|before| (before, index)), Some((index, index + 1))];
+    pairs.into_iter().flatten().find_map(|(first, second)| {
+        if !content.contains(&first) || !content.contains(&second) {
+            return None;
+        }
+        let joined = format!("{}{}", wanted[first].folded, wanted[second].folded);
+        if joined.len() < SHORTEST || !joined.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        item.all_tokens()
+            .iter()
+            .enumerate()
+            .find(|(at, candidate)| !item.is_negated(*at) && same_word(&candidate.folded, &joined))
+            .map(|(_, candidate)| candidate.original.clone())
+    })
+}
+
+/// A thing's name said by another of its names ("for honda bikes" by
+/// "Motorcycle make: honda", "for gas stoves" by "gas range"): an affirmed
+/// word of the item that a WordNet synset of the product lexicon holds with
+/// the wanted word (`super::product::Lexicon::are_synonyms`). Words of
+/// letters only, four or more, and never a material, on either side: WordNet
+/// calls jeans "denim" too, and "made of denim" asks what they are made of.
+fn synonym_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
+    let word = wanted.folded.as_str();
+    let material = |word: &str| super::class::MATERIALS.value(word).is_some();
+    if word.len() < 4 || !word.chars().all(char::is_alphabetic) || material(word) {
+        return None;
+    }
+    let lexicon = super::product::lexicon();
+    item.all_tokens()
+        .iter()
+        .enumerate()
+        .filter(|(at, candidate)| {
+            !item.is_negated(*at) && candidate.folded.len() >= 4 && !candidate.has_digit && !material(&candidate.folded)
+        })
+        .find(|(_, candidate)| lexicon.are_synonyms(word, &candidate.folded))
+        .map(|(_, candidate)| candidate.original.clone())
+}
+
+/// A word said in a form WordNet derives from it or it from ("trendy" by
+/// "Trend", "floral" by "Flower"; `super::derivation`): an affirmed
+/// word of the item whose stem is related to the wanted word's.
+fn derived_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
+    let related = super::derivation::related(wanted.stem()?);
+    if related.is_empty() {
+        return None;
+    }
+    item.all_tokens()
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| !item.is_negated(*at))
+        .find(|(_, candidate)| {
+            candidate.stem().is_some_and(|stem| related.binary_search_by(|one| one.as_str().cmp(stem)).is_ok())
+        })
+        .map(|(_, candidate)| candidate.original.clone())
 }
 
 /// A compound word said as two ("freshwater" by "Fresh Water", "backpack"
@@ -598,7 +664,7 @@ pub(super) struct Token {
     pub(super) folded: String,
     pub(super) original: String,
     /// The Snowball stem of a word of four letters or more without digits
-    /// (English, or Russian for a Cyrillic word); `None` otherwise. Taken
+    /// (English, or Russian for a Cyrillic word; `super::stem`); `None` otherwise. Taken
     /// on first use ([`Token::stem`]): most tokens are never compared by
     /// stem (a requirement tested for a fragment, a category), and the
     /// stemmer was most of their cost (issue 27's speed).
@@ -762,26 +828,8 @@ fn token(original: &str) -> Token {
 impl Token {
     /// The word's Snowball stem ([`stem`]), taken the first time it is asked.
     pub(super) fn stem(&self) -> Option<&str> {
-        self.stem.get_or_init(|| stem(&self.folded)).as_deref()
+        self.stem.get_or_init(|| super::stem::of(&self.folded)).as_deref()
     }
-}
-
-/// The Snowball stem [`same_token`] compares, if the word has one.
-fn stem(folded: &str) -> Option<String> {
-    static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
-    static RUSSIAN: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::Russian));
-    if folded.chars().count() < 4 || !folded.chars().all(char::is_alphabetic) {
-        return None;
-    }
-    let stemmer = if folded.is_ascii() {
-        &ENGLISH
-    } else if folded.chars().all(|character| ('а'..='я').contains(&character)) {
-        &RUSSIAN
-    } else {
-        return None;
-    };
-    let stem = stemmer.stem(folded);
-    (stem.chars().count() >= 3).then(|| stem.into_owned())
 }
 
 /// Parses `requirement-words.txt`: `[filler]`, `[beside-material]` and
@@ -859,13 +907,44 @@ mod tests {
     #[test]
     fn either_word_of_an_or_will_do_and_the_rest_is_still_asked() {
         let plate = ["Ceramic Square Plate", "Pattern", "texture / embroidery"];
-        assert_eq!(met("textured or embroidered pattern", &plate).as_deref(), Some("texture"));
+        // Both are said: "embroidered" by the noun it derives from.
+        assert_eq!(met("textured or embroidered pattern", &plate).as_deref(), Some("texture embroidery"));
         assert_eq!(met("slip-on or pull-on closure", &["Boots", "Closure type", "pull on"]).as_deref(), Some("pull"));
         // "closure" names the property, which "pull on" states.
         assert_eq!(met("slip-on or pull-on closure", &["Boots", "pull on"]).as_deref(), Some("pull"));
         assert_eq!(met("slip-on or pull-on closure", &["Boots", "Closure type", "zipper"]), None);
         assert_eq!(met("red or blue handle", &["Green Mug"]), None);
         assert_eq!(met("кожаный или замшевый", &["Ремень замшевый"]).as_deref(), Some("замшевый"));
+    }
+
+    #[test]
+    fn two_words_the_item_spells_as_one_are_said() {
+        assert_eq!(met("for all life stages", &["Aviapro Plus", "Lifestage", "all"]).as_deref(), Some("Lifestage"));
+        assert_eq!(met("a roomy back pack", &["Roomy Backpack 30L"]).as_deref(), Some("Roomy Backpack"));
+        // Both words, side by side, and long enough together.
+        assert_eq!(met("life stage", &["Lifestyle stage"]), None);
+        assert_eq!(met("in to", &["Into the wild"]), None);
+        assert_eq!(met("non stick", &["Pan", "not nonstick"]), None);
+    }
+
+    #[test]
+    fn a_thing_is_said_by_another_of_its_names() {
+        let seal = ["Honda genuine TORQUE DRIVE oil seal", "Motorcycle make", "honda"];
+        assert_eq!(met("for honda bikes", &seal).as_deref(), Some("Honda Motorcycle"));
+        assert_eq!(
+            met("for gas stoves", &["Cookware Set", "Cookware compatibility", "gas range"]).as_deref(),
+            Some("gas range")
+        );
+        assert_eq!(met("for gas stoves", &["Cookware Set", "Cookware compatibility", "induction"]), None);
+        assert_eq!(met("for honda bikes", &["Oil seal for Honda cars"]), None);
+        assert_eq!(met("made of denim", &["Women's High Waist Straight Jeans"]), None, "a material is no thing's name");
+    }
+
+    #[test]
+    fn a_word_is_said_in_a_form_derived_from_it() {
+        assert_eq!(met("floral design", &["Blush Press on Nails with Flower Printed"]).as_deref(), Some("Flower"));
+        // A product's name asks for the thing itself.
+        assert_eq!(met("comes with a charger", &["Phone", "Fast Charge"]), None);
     }
 
     #[test]
