@@ -345,15 +345,18 @@ impl Lexicon {
             .any(|form| form.read(|form| self.commonest.contains(form) && self.by_words.contains_key(form)))
     }
 
-    /// Whether two folded words name one kind of thing in some sense each:
-    /// a WordNet synset holds both ("bikes" and "Motorcycle", "stove" and
-    /// "range"), in any of their singular forms. Only what is said of an
-    /// item reads it (a requirement's "for honda bikes"), never what the
-    /// item is: there one word's kinds and the other's are compared whole.
-    pub fn are_synonyms(&self, one: &str, other: &str) -> bool {
-        let kinds = |word: &str| self.kinds_of(std::slice::from_ref(&word.to_owned())).unwrap_or(&[]);
-        let theirs = kinds(other);
-        !theirs.is_empty() && kinds(one).iter().any(|kind| theirs.contains(kind))
+    /// The kinds (synsets) a folded word names in any of its singular forms,
+    /// none if the lexicon does not know it. Two words that share one name
+    /// one kind of thing in some sense each ("bikes" and "Motorcycle",
+    /// "stove" and "range"): only what is said of an item reads that (a
+    /// requirement's "for honda bikes"), never what the item is, which
+    /// compares kinds and the kinds above them (`Lexicon::judge`).
+    pub fn kinds_of_word(&self, word: &str) -> &[usize] {
+        self.by_words.get(word).map(Vec::as_slice).unwrap_or_else(|| {
+            singular_forms(word)
+                .find_map(|form| form.read(|form| self.by_words.get(form)).map(Vec::as_slice))
+                .unwrap_or(&[])
+        })
     }
 
     /// [`Lexicon::kinds_of`], for a word whose commonest sense is a product

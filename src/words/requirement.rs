@@ -444,7 +444,7 @@ fn spelled_together(wanted: &[Token], content: &[usize], index: usize, item: &Pr
 /// A thing's name said by another of its names ("for honda bikes" by
 /// "Motorcycle make: honda", "for gas stoves" by "gas range"): an affirmed
 /// word of the item that a WordNet synset of the product lexicon holds with
-/// the wanted word (`super::product::Lexicon::are_synonyms`). Words of
+/// the wanted word (`super::product::Lexicon::kinds_of_word`). Words of
 /// letters only, four or more, and never a material, on either side: WordNet
 /// calls jeans "denim" too, and "made of denim" asks what they are made of.
 fn synonym_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
@@ -454,13 +454,18 @@ fn synonym_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
         return None;
     }
     let lexicon = super::product::lexicon();
+    // Most words of a requirement name no thing: nothing more is looked up.
+    let kinds = lexicon.kinds_of_word(word);
+    if kinds.is_empty() {
+        return None;
+    }
     item.all_tokens()
         .iter()
         .enumerate()
         .filter(|(at, candidate)| {
             !item.is_negated(*at) && candidate.folded.len() >= 4 && !candidate.has_digit && !material(&candidate.folded)
         })
-        .find(|(_, candidate)| lexicon.are_synonyms(word, &candidate.folded))
+        .find(|(_, candidate)| lexicon.kinds_of_word(&candidate.folded).iter().any(|kind| kinds.contains(kind)))
         .map(|(_, candidate)| candidate.original.clone())
 }
 
