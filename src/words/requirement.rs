@@ -336,9 +336,9 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     let counted = |index: usize| {
         WORDS.before_a_count.contains(&wanted[index].folded)
             && wanted.get(index + 1).is_some_and(|token| token.folded == "of")
-            && wanted
-                .get(index + 2)
-                .is_some_and(|token| token.folded.chars().all(|character| character.is_ascii_digit()))
+            && wanted.get(index + 2).is_some_and(|token| {
+                token.folded.chars().all(|character| character.is_ascii_digit()) || count_of(token).is_some()
+            })
     };
     // "1000ml" said as "1 Liter" or "Volume: 1000": a measure is met as
     // one, before its number and unit are looked for word by word.
@@ -398,6 +398,7 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
             })
             .or_else(|| derived_said(token, item))
             .or_else(|| synonym_said(token, item))
+            .or_else(|| count_said(token, item))
             .or_else(|| compound_said(token, item))
     };
     let alternatives = alternatives(wanted, &content);
@@ -439,6 +440,27 @@ fn spelled_together(wanted: &[Token], content: &[usize], index: usize, item: &Pr
             .find(|(at, candidate)| !item.is_negated(*at) && same_word(&candidate.folded, &joined))
             .map(|(_, candidate)| candidate.original.clone())
     })
+}
+
+/// A count said in words, two or more ("two", "пять"; `@count` in
+/// extractors/words/numbers.txt): "one" and "a" stand for too much else.
+fn count_of(token: &Token) -> Option<u64> {
+    if token.has_digit {
+        return None;
+    }
+    super::text::number_word(&token.folded).filter(|count| *count >= 2)
+}
+
+/// A count said in words that the item says in digits ("set of two" by
+/// "2Pcs", "two pockets" by "2 Pockets"): an affirmed word of the item that
+/// is the count's number, whole.
+fn count_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
+    let digits = count_of(wanted)?.to_string();
+    item.all_tokens()
+        .iter()
+        .enumerate()
+        .find(|(at, candidate)| !item.is_negated(*at) && candidate.folded == digits)
+        .map(|(_, candidate)| candidate.original.clone())
 }
 
 /// A thing's name said by another of its names ("for honda bikes" by
@@ -943,6 +965,15 @@ mod tests {
         assert_eq!(met("for gas stoves", &["Cookware Set", "Cookware compatibility", "induction"]), None);
         assert_eq!(met("for honda bikes", &["Oil seal for Honda cars"]), None);
         assert_eq!(met("made of denim", &["Women's High Waist Straight Jeans"]), None, "a material is no thing's name");
+    }
+
+    #[test]
+    fn a_count_in_words_is_met_by_its_digits() {
+        assert_eq!(met("set of two", &["2Pcs Bright Crystal Hair Claws Clips"]).as_deref(), Some("2"));
+        assert_eq!(met("two pockets", &["Cargo Shorts with 2 Pockets"]).as_deref(), Some("2 Pockets"));
+        assert_eq!(met("set of two", &["12Pcs Hair Clips"]), None);
+        assert_eq!(met("two pockets", &["Cargo Shorts with 4 Pockets"]), None);
+        assert_eq!(met("пять штук", &["Набор 5 шт"]).as_deref(), Some("5"));
     }
 
     #[test]
