@@ -175,6 +175,16 @@ impl<'a> PreparedTexts<'a> {
         self.negated[at]
     }
 
+    /// The first word the item affirms (not one it says it is not) that
+    /// `matches`, as the item spells it: where a reading of *met* quotes it.
+    fn affirmed_word(&self, matches: impl Fn(&Token) -> bool) -> Option<String> {
+        self.tokens
+            .iter()
+            .enumerate()
+            .find(|(at, candidate)| !self.is_negated(*at) && matches(candidate))
+            .map(|(_, candidate)| candidate.original.clone())
+    }
+
     /// The texts themselves.
     pub fn texts(&self) -> &ItemTexts<'a> {
         &self.texts
@@ -434,11 +444,7 @@ fn spelled_together(wanted: &[Token], content: &[usize], index: usize, item: &Pr
         if joined.len() < SHORTEST || !joined.chars().all(char::is_alphabetic) {
             return None;
         }
-        item.all_tokens()
-            .iter()
-            .enumerate()
-            .find(|(at, candidate)| !item.is_negated(*at) && same_word(&candidate.folded, &joined))
-            .map(|(_, candidate)| candidate.original.clone())
+        item.affirmed_word(|candidate| same_word(&candidate.folded, &joined))
     })
 }
 
@@ -456,11 +462,7 @@ fn count_of(token: &Token) -> Option<u64> {
 /// is the count's number, whole.
 fn count_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
     let digits = count_of(wanted)?.to_string();
-    item.all_tokens()
-        .iter()
-        .enumerate()
-        .find(|(at, candidate)| !item.is_negated(*at) && candidate.folded == digits)
-        .map(|(_, candidate)| candidate.original.clone())
+    item.affirmed_word(|candidate| candidate.folded == digits)
 }
 
 /// A thing's name said by another of its names ("for honda bikes" by
@@ -481,14 +483,12 @@ fn synonym_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
     if kinds.is_empty() {
         return None;
     }
-    item.all_tokens()
-        .iter()
-        .enumerate()
-        .filter(|(at, candidate)| {
-            !item.is_negated(*at) && candidate.folded.len() >= 4 && !candidate.has_digit && !material(&candidate.folded)
-        })
-        .find(|(_, candidate)| lexicon.kinds_of_word(&candidate.folded).iter().any(|kind| kinds.contains(kind)))
-        .map(|(_, candidate)| candidate.original.clone())
+    item.affirmed_word(|candidate| {
+        candidate.folded.len() >= 4
+            && !candidate.has_digit
+            && !material(&candidate.folded)
+            && lexicon.kinds_of_word(&candidate.folded).iter().any(|kind| kinds.contains(kind))
+    })
 }
 
 /// A word said in a form WordNet derives from it or it from ("trendy" by
@@ -499,14 +499,9 @@ fn derived_said(wanted: &Token, item: &PreparedTexts) -> Option<String> {
     if related.is_empty() {
         return None;
     }
-    item.all_tokens()
-        .iter()
-        .enumerate()
-        .filter(|(at, _)| !item.is_negated(*at))
-        .find(|(_, candidate)| {
-            candidate.stem().is_some_and(|stem| related.binary_search_by(|one| one.as_str().cmp(stem)).is_ok())
-        })
-        .map(|(_, candidate)| candidate.original.clone())
+    item.affirmed_word(|candidate| {
+        candidate.stem().is_some_and(|stem| related.binary_search_by(|one| one.as_str().cmp(stem)).is_ok())
+    })
 }
 
 /// A compound word said as two ("freshwater" by "Fresh Water", "backpack"
