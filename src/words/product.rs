@@ -302,9 +302,9 @@ impl Lexicon {
         // joined or formatted for it (the item check looks up every word
         // of every title, issue 28's speed target).
         if let [word] = run {
-            return self.by_words.get(word.as_str()).map(Vec::as_slice).or_else(|| {
-                singular_forms(word).find_map(|form| form.read(|form| self.by_words.get(form)).map(Vec::as_slice))
-            });
+            // Every entry holds a kind: an empty slice is a word not listed.
+            let kinds = self.kinds_of_word(word);
+            return (!kinds.is_empty()).then_some(kinds);
         }
         let (last, _) = run.split_last()?;
         let found = if self.run_starts.contains(run[0].as_str()) { self.run_kinds(run.join(" "), last) } else { None };
