@@ -21,7 +21,7 @@
 //! - [`charges`]: recurring charges and add-on lines in an item's words, and
 //!   what a request asks about them (issue 29).
 
-mod adjective;
+pub(crate) mod adjective;
 pub mod charges;
 pub mod class;
 pub mod colour;

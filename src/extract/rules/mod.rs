@@ -1896,6 +1896,21 @@ mod tests {
     }
 
     #[test]
+    fn two_kinds_joined_by_and_are_two_lines() {
+        // Before, "a computer mouse and a keyboard" read one product and
+        // dropped the keyboard: no line, no requirement held it.
+        let products =
+            |text: &str| -> Vec<Option<String>> { parse(text).lines.iter().map(|line| line.product.clone()).collect() };
+        assert_eq!(products("a mouse and a keyboard"), [Some("mouse".into()), Some("keyboard".into())]);
+        assert_eq!(
+            products("a Logitech MX Master 3S mouse and an MX Keys S keyboard, under $250 in total"),
+            [Some("Logitech MX Master 3S mouse".into()), Some("MX Keys S keyboard".into())]
+        );
+        let one = parse("i want a black and a white shirt");
+        assert_eq!((one.lines.len(), one.product.as_deref()), (0, Some("shirt")));
+    }
+
+    #[test]
     fn answers_override_or_soften() {
         let extractor = extractor();
         let today = date("2026-11-02");

@@ -682,7 +682,7 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
         if (is_attaching(word) && !compound) || matches!(word, "and" | "or" | "и" | "или") {
             break;
         }
-        if is_head_word(word) {
+        if is_head_word(word) || super::scope::ends_a_joined_kind(request, at) {
             head = Some(at);
         }
     }
