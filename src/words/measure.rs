@@ -61,6 +61,137 @@ pub(super) fn same(one: Measure, other: Measure) -> bool {
     }
 }
 
+/// Whether a range holds a measure: `low` and `high` of its dimension, the
+/// measure between them, bounds included ("2 years" within "6months-4yrs",
+/// "500 w" within "1-500 w").
+pub(super) fn within(wanted: Measure, low: Measure, high: Measure) -> bool {
+    let (Some(wanted), Some(low), Some(high)) = (in_base(wanted), in_base(low), in_base(high)) else {
+        return false;
+    };
+    wanted.1 == low.1 && wanted.1 == high.1 && low.0 < high.0 && low.0 <= wanted.0 && wanted.0 <= high.0
+}
+
+/// A measure as an amount of its dimension's base unit; a unit without a
+/// scale is its own base.
+fn in_base(measure: Measure) -> Option<(f64, &'static str)> {
+    match scale(measure.unit) {
+        Some((amount, base)) => Some((measure.amount * amount, base)),
+        None => Some((measure.amount, measure.unit)),
+    }
+}
+
+/// The ranges a text states with a dash, a tilde or "to" between two
+/// numbers, the unit after the second and, when given, after the first too
+/// ("6months-4yrs old", "100-240V", "3 to 5 years"): the low and the high
+/// measure. A slash or a comma lists values, never a range ("8mm/10mm").
+pub(super) fn ranges(text: &str) -> Vec<Range> {
+    let cut = lexemes(text);
+    let lexeme = |at: usize| cut.get(at).map(|(lexeme, _)| lexeme);
+    let mut found = Vec::new();
+    for at in 0..cut.len() {
+        let Some(Lexeme::Number(low)) = lexeme(at) else { continue };
+        let (low_unit, dash) = match lexeme(at + 1) {
+            Some(Lexeme::Word(word)) => (Some(word.as_str()), at + 2),
+            _ => (None, at + 1),
+        };
+        if lexeme(dash) != Some(&Lexeme::Dash) {
+            continue;
+        }
+        let (Some(Lexeme::Number(high)), Some(Lexeme::Word(high_unit))) = (lexeme(dash + 1), lexeme(dash + 2)) else {
+            continue;
+        };
+        let Some(high) = measure(high, high_unit) else { continue };
+        let low = match low_unit {
+            Some(unit) => measure(low, unit),
+            None => number(low).map(|amount| Measure { amount, unit: high.unit }),
+        };
+        if let Some(low) = low {
+            let characters: Vec<char> = text.chars().collect();
+            let said = characters[cut[at].1.start..cut[dash + 2].1.end].iter().collect();
+            found.push(Range { low, high, said });
+        }
+    }
+    found
+}
+
+/// A range a text states, and its words as written ("6months-4yrs").
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Range {
+    pub low: Measure,
+    pub high: Measure,
+    pub said: String,
+}
+
+/// Whether an attribute states, as a range of bare numbers, one that holds
+/// `wanted` ("Power consumption: 1-500" for "500 watts"): its name says what
+/// it measures, as for [`named`], and its value is "A-B" and nothing else.
+pub(super) fn named_range(wanted: Measure, name: &[&str], value: &str) -> bool {
+    let lexemes: Vec<Lexeme> = lexemes(value).into_iter().map(|(lexeme, _)| lexeme).collect();
+    let [Lexeme::Number(low), Lexeme::Dash, Lexeme::Number(high)] = lexemes.as_slice() else {
+        return false;
+    };
+    let (Some(low), Some(high)) = (number(low), number(high)) else { return false };
+    let unit = match name.iter().find_map(|word| UNITS.value(word)) {
+        Some(unit) => unit,
+        None if name.iter().any(|word| {
+            MEASURES.has_mark(word, "name")
+                && MEASURES.value(word).is_some_and(|base| base_of(wanted.unit) == Some(base))
+        }) =>
+        {
+            wanted.unit
+        }
+        None => return false,
+    };
+    within(wanted, Measure { amount: low, unit }, Measure { amount: high, unit })
+}
+
+/// A text cut for [`ranges`]: numbers, words (folded), the marks of a range.
+#[derive(Debug, PartialEq)]
+enum Lexeme {
+    Number(String),
+    Word(String),
+    Dash,
+    Other,
+}
+
+/// Each lexeme with the characters it spans.
+fn lexemes(text: &str) -> Vec<(Lexeme, std::ops::Range<usize>)> {
+    let characters: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < characters.len() {
+        let character = characters[at];
+        let start = at;
+        if character.is_ascii_digit() {
+            while at < characters.len()
+                && (characters[at].is_ascii_digit()
+                    || (matches!(characters[at], '.' | ',')
+                        && characters.get(at + 1).is_some_and(char::is_ascii_digit)))
+            {
+                at += 1;
+            }
+            let digits = characters[start..at].iter().map(|&c| if c == ',' { '.' } else { c }).collect();
+            out.push((Lexeme::Number(digits), start..at));
+            continue;
+        }
+        if character.is_alphabetic() {
+            while at < characters.len() && characters[at].is_alphabetic() {
+                at += 1;
+            }
+            let word: String = characters[start..at].iter().collect::<String>().to_lowercase();
+            out.push((if word == "to" { Lexeme::Dash } else { Lexeme::Word(word) }, start..at));
+            continue;
+        }
+        at += 1;
+        match character {
+            '-' | '–' | '—' | '~' => out.push((Lexeme::Dash, start..at)),
+            _ if character.is_whitespace() => {}
+            _ => out.push((Lexeme::Other, start..at)),
+        }
+    }
+    out
+}
+
 /// Equal up to the rounding of a decimal conversion (0.3 cm is 3 mm).
 /// Whether a folded word names what a measure is of ("length", "width"):
 /// said with a value ("short length", "length 10m"), never a product.
@@ -138,6 +269,27 @@ mod tests {
         assert!(!same(measured("1000 ml"), measured("1000 g")), "another dimension");
         assert!(!same(measured("23 cm"), measured("9 inches")), "imperial units are not converted");
         assert_eq!(measure("4", "g"), None, "a network generation");
+    }
+
+    #[test]
+    fn a_range_holds_the_measures_between_its_ends() {
+        let held =
+            |wanted: &str, text: &str| ranges(text).iter().any(|range| within(measured(wanted), range.low, range.high));
+        assert!(held("2 years", "Halloween costume dress 6months-4yrs old"));
+        assert!(held("18 months", "Halloween costume dress 6months-4yrs old"));
+        assert!(held("110 v", "Charger 100-240V"));
+        assert!(held("4 years", "for kids 3 to 5 years"));
+        assert!(held("240 v", "Input 100~240V"), "the ends are in the range");
+        assert!(!held("5 years", "Halloween costume dress 6months-4yrs old"));
+        assert_eq!(ranges("Halloween costume dress 6months-4yrs old")[0].said, "6months-4yrs");
+        assert!(!held("10 mm", "Hex Socket Head 8mm/10mm/12mm"), "a list of values is no range");
+        assert!(!held("250 ml", "100 ml 500 ml"), "no mark between the numbers");
+        assert!(!held("2 kg", "1-3 l"), "another dimension");
+        assert!(named_range(measured("500 w"), &["power", "consumption"], "1-500"));
+        assert!(named_range(measured("20 w"), &["power", "consumption"], "1-500"));
+        assert!(!named_range(measured("600 w"), &["power", "consumption"], "1-500"));
+        assert!(!named_range(measured("500 mah"), &["power", "consumption"], "1-500"), "a charge is not a power");
+        assert!(!named_range(measured("500 w"), &["power", "consumption"], "1-500 per pack"), "not a bare range");
     }
 
     #[test]

@@ -353,6 +353,7 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
     // "1000ml" said as "1 Liter" or "Volume: 1000": a measure is met as
     // one, before its number and unit are looked for word by word.
     let mut measured: Vec<usize> = Vec::new();
+    let bounded = wanted.iter().any(|token| words.not_a_value.contains(&token.folded));
     for at in 0..wanted.len().saturating_sub(1) {
         let Some(measure) = super::measure::measure(&wanted[at].folded, &wanted[at + 1].folded) else { continue };
         // "300 meters long", "16GB RAM": what the measure is of asks nothing
@@ -362,7 +363,7 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
         if wanted.get(at + 2).is_some_and(|token| super::measure::of_measure(&token.folded, next)) {
             measured.push(at + 2);
         }
-        if let Some(said) = measure_said(measure, item) {
+        if let Some(said) = measure_said(measure, item, bounded) {
             measured.extend([at, at + 1]);
             if !quoted.contains(&said) {
                 quoted.push(said);
@@ -548,8 +549,11 @@ fn alternatives(wanted: &[Token], content: &[usize]) -> Vec<(usize, usize)> {
 
 /// Where an item states a measure: the same amount in another metric unit
 /// of its dimension, or a bare number under an attribute that names what
-/// it measures (`super::measure`). The item's words, as it spells them.
-fn measure_said(wanted: super::measure::Measure, item: &PreparedTexts) -> Option<String> {
+/// it measures (`super::measure`); where the requirement states it as a
+/// value, not a bound (`bounded`: "over 400 W" is not met by "1-500"), a
+/// range the item states that holds it. The item's words, as it spells
+/// them.
+fn measure_said(wanted: super::measure::Measure, item: &PreparedTexts, bounded: bool) -> Option<String> {
     let tokens = item.all_tokens();
     for at in 0..tokens.len().saturating_sub(1) {
         if super::measure::measure(&tokens[at].folded, &tokens[at + 1].folded)
@@ -558,10 +562,23 @@ fn measure_said(wanted: super::measure::Measure, item: &PreparedTexts) -> Option
             return Some(format!("{} {}", tokens[at].original, tokens[at + 1].original));
         }
     }
-    item.named().find_map(|((name, name_tokens), (value, value_tokens))| {
+    let named = item.named().find_map(|((name, name_tokens), (value, value_tokens))| {
         let name_words: Vec<&str> = name_tokens.iter().map(|token| token.folded.as_str()).collect();
         let value_words: Vec<&str> = value_tokens.iter().map(|token| token.folded.as_str()).collect();
-        super::measure::named(wanted, &name_words, &value_words).then(|| format!("{name}: {value}"))
+        (super::measure::named(wanted, &name_words, &value_words)
+            || (!bounded && super::measure::named_range(wanted, &name_words, value)))
+        .then(|| format!("{name}: {value}"))
+    });
+    // "6months-4yrs old" for "2 year old", "100-240V" for "220V": a range
+    // the item states holds the measure.
+    if named.is_some() || bounded {
+        return named;
+    }
+    item.texts.all().into_iter().find_map(|text| {
+        super::measure::ranges(text)
+            .into_iter()
+            .find(|range| super::measure::within(wanted, range.low, range.high))
+            .map(|range| range.said)
     })
 }
 
@@ -1018,6 +1035,22 @@ mod tests {
         assert_eq!(met("dial smaller than 20mm", &watch), None);
         let curtain = ["Shower Curtain", "Curtain length", "160cm - 300cm"];
         assert_eq!(met("length between 160cm and 300cm", &curtain).as_deref(), Some("160 cm 300 cm length"));
+    }
+
+    #[test]
+    fn a_range_the_item_states_holds_a_measure_asked_as_a_value() {
+        let dress = ["Halloween costume dress 6months-4yrs old"];
+        assert_eq!(met("2 year old", &dress).as_deref(), Some("6months-4yrs"));
+        assert_eq!(met("5 year old", &dress), None);
+        let adapter = PreparedTexts::new(ItemTexts {
+            free: vec!["Lamp Bulb Adapter"],
+            named: vec![("Power consumption", "1-500")],
+        });
+        let quote = |requirement: &str| said_in(requirement, &adapter).map(|said| said.quote);
+        assert_eq!(quote("500 watts").as_deref(), Some("Power consumption: 1-500"));
+        // A bound is not a value: "over 400 W" may be any of the range.
+        assert_eq!(quote("over 400 watts"), None);
+        assert_eq!(met("at least 2 years", &dress), None);
     }
 
     #[test]
