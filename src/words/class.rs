@@ -256,6 +256,9 @@ classes! {
     /// read as the service it names, and the words that ask nothing more
     /// beside one (`words::service`).
     SHOP_SERVICES => "shop-services.txt",
+    /// English plurals no ending rule reads ("children", "teeth"), each read
+    /// as its singular (`words::product`'s singular forms).
+    IRREGULAR_PLURALS => "irregular-plurals.txt",
     /// Members of a list of one kind ("one … another …") and the ordinals
     /// that refer back to a product named before ("the second is …").
     LIST_MEMBERS => "list-members.txt",

@@ -19,7 +19,7 @@ use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
-use super::class::PRODUCT_NOUNS;
+use super::class::{IRREGULAR_PLURALS, PRODUCT_NOUNS};
 use crate::normalize::words;
 
 const PRODUCTS: &str = include_str!("../../extractors/lexicon/products.tsv");
@@ -926,13 +926,17 @@ pub(super) fn same_noun(one: &str, other: &str) -> bool {
     // Every singular form is a prefix of its word (its stem) and an ending,
     // at most two bytes shorter than the word and never longer, and its
     // stem is empty only for the whole words "ies", "ves" and "men"
-    // (`singular_forms`). So words whose lengths differ by more than two,
-    // or whose first bytes differ (neither of those three), have no form in
-    // common: most pairs of words are told apart without walking the forms.
+    // (`singular_forms`), or for an irregular plural ("children",
+    // `IRREGULAR_PLURALS`), whose singular begins with its first letter but
+    // may be shorter by more. So words whose first bytes differ (none of
+    // those), or whose lengths differ by more than two (neither irregular),
+    // have no form in common: most pairs of words are told apart without
+    // walking the forms.
     let bare = |word: &str| matches!(word, "ies" | "ves" | "men");
-    if one.len().abs_diff(other.len()) > 2
-        || (one.as_bytes().first() != other.as_bytes().first() && !bare(one) && !bare(other))
-    {
+    if one.as_bytes().first() != other.as_bytes().first() && !bare(one) && !bare(other) {
+        return false;
+    }
+    if one.len().abs_diff(other.len()) > 2 && !IRREGULAR_PLURALS.contains(one) && !IRREGULAR_PLURALS.contains(other) {
         return false;
     }
     singular_forms(one).any(|form| singular_forms(other).any(|other| form == other))
@@ -977,7 +981,9 @@ fn singular_forms(word: &str) -> impl Iterator<Item = Form<'_>> {
     let men = ending("men", "man");
     let es = ending("es", "");
     let s = ending("s", "").filter(|_| !word.ends_with("ss"));
+    let irregular = IRREGULAR_PLURALS.value(word).map(|singular| Form { stem: "", ending: singular });
     whole
+        .chain(irregular)
         .chain(ies)
         .chain(ves)
         .chain(men)
@@ -1040,6 +1046,14 @@ mod tests {
         let lexicon = Lexicon::parse(PRODUCTS, PRODUCTS_EXTRA, TITLE_WORDS).expect("the embedded lexicon parses");
         assert!(lexicon.kinds.len() > 10_000, "WordNet's artifact and food nouns: {}", lexicon.kinds.len());
         assert!(lexicon.kinds_of(&["shoes".to_owned()]).is_some());
+    }
+
+    #[test]
+    fn an_irregular_plural_is_its_singular() {
+        assert!(same_noun("children", "child") && same_noun("child", "children"));
+        assert!(same_noun("teeth", "tooth") && same_noun("feet", "foot") && same_noun("people", "person"));
+        assert!(!same_noun("children", "chili") && !same_noun("teeth", "teen"));
+        assert!(named("mouse", "Wireless Mice for Laptop"));
     }
 
     #[test]
