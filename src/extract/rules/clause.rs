@@ -463,7 +463,26 @@ fn read_product(
     // stay the product's words, and several name no one product, as before.
     // A run that names a product is never a requirement of another.
     let chosen = named.or_else(|| product_runs.iter().skip(1).all(|run| states_a_property(*run)).then_some(0));
+    // "a full version of the Noli Me Tangere novel": runs parted only by
+    // "of" ("of the") or by a filler written with a capital inside a name
+    // ("Me") are one phrase, the product; read as several, no one of them
+    // was, and the name was lost.
+    let joins_a_name = |gap: std::ops::Range<usize>| {
+        let words: Vec<&str> = gap.clone().map(|at| request.word(at)).collect();
+        let of = matches!(words.as_slice(), ["of"] | ["of", "the"]);
+        let capitalised = gap.clone().all(|at| {
+            request.is_word(at)
+                && is_filler(request.word(at))
+                && request.original(at, at).starts_with(|character: char| character.is_uppercase())
+        });
+        !words.is_empty() && (of || capitalised)
+    };
+    let one_name = product_runs.len() > 1 && product_runs.windows(2).all(|pair| joins_a_name(pair[0].1 + 1..pair[1].0));
     match chosen {
+        None if one_name => {
+            let (start, end) = (product_runs[0].0, product_runs[product_runs.len() - 1].1);
+            product.push((start, end));
+        }
         None => product.extend(product_runs),
         Some(chosen) => {
             product.push(product_runs[chosen]);
@@ -705,6 +724,10 @@ mod tests {
         assert_eq!(other, ["not water-resistant"], "sbbudget-133: the negation stays with it");
         let (other, product) = requirements("size 42 please (after the junk)", false);
         assert!(other.is_empty() && product.len() == 2, "no run names a product: {other:?} {product:?}");
+        // sbbudget-023: a name parted by fillers is one product phrase.
+        let (other, product) = requirements("a full version of the Noli Me Tangere novel for students", false);
+        assert_eq!(product, ["full version of the Noli Me Tangere novel"]);
+        assert_eq!(other, ["for students"]);
         // sbbudget-147: "waterproof" read by a rule parts the product's words;
         // the product is the run with the product noun, not "plastic".
         let request = Request::new("a plastic waterproof toothbrush holder");
