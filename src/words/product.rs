@@ -958,10 +958,28 @@ pub(super) fn same_noun(one: &str, other: &str) -> bool {
     if one.as_bytes().first() != other.as_bytes().first() && !bare(one) && !bare(other) {
         return false;
     }
-    if one.len().abs_diff(other.len()) > 2 && !IRREGULAR_PLURALS.contains(one) && !IRREGULAR_PLURALS.contains(other) {
+    if one.len().abs_diff(other.len()) > 2 && irregular_singular(one).is_none() && irregular_singular(other).is_none() {
         return false;
     }
     singular_forms(one).any(|form| singular_forms(other).any(|other| form == other))
+}
+
+/// The singular of an irregular plural (`IRREGULAR_PLURALS`: "children" →
+/// "child"). Every comparison of two nouns asks this, and almost no word is
+/// one: a word whose length and first byte no listed plural has is passed
+/// over before the list is looked up.
+fn irregular_singular(word: &str) -> Option<&'static str> {
+    static SHAPES: LazyLock<Vec<(usize, u8)>> = LazyLock::new(|| {
+        IRREGULAR_PLURALS
+            .spellings()
+            .map(|plural| (plural.len(), plural.as_bytes().first().copied().unwrap_or(0)))
+            .collect()
+    });
+    let shape = (word.len(), word.as_bytes().first().copied().unwrap_or(0));
+    if !SHAPES.contains(&shape) {
+        return None;
+    }
+    IRREGULAR_PLURALS.value(word)
 }
 
 /// Whether word `index` of a title is a unit right after a number
@@ -1011,7 +1029,7 @@ fn singular_forms(word: &str) -> impl Iterator<Item = Form<'_>> {
     let men = ending("men", "man");
     let es = ending("es", "");
     let s = ending("s", "").filter(|_| !word.ends_with("ss"));
-    let irregular = IRREGULAR_PLURALS.value(word).map(|singular| Form { stem: "", ending: singular });
+    let irregular = irregular_singular(word).map(|singular| Form { stem: "", ending: singular });
     whole
         .chain(irregular)
         .chain(ies)
