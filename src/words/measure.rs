@@ -87,6 +87,7 @@ fn in_base(measure: Measure) -> Option<(f64, &'static str)> {
 pub(super) fn ranges(text: &str) -> Vec<Range> {
     let cut = lexemes(text);
     let lexeme = |at: usize| cut.get(at).map(|(lexeme, _)| lexeme);
+    let characters: Vec<char> = text.chars().collect();
     let mut found = Vec::new();
     for at in 0..cut.len() {
         let Some(Lexeme::Number(low)) = lexeme(at) else { continue };
@@ -106,7 +107,6 @@ pub(super) fn ranges(text: &str) -> Vec<Range> {
             None => number(low).map(|amount| Measure { amount, unit: high.unit }),
         };
         if let Some(low) = low {
-            let characters: Vec<char> = text.chars().collect();
             let said = characters[cut[at].1.start..cut[dash + 2].1.end].iter().collect();
             found.push(Range { low, high, said });
         }
@@ -192,7 +192,6 @@ fn lexemes(text: &str) -> Vec<(Lexeme, std::ops::Range<usize>)> {
     out
 }
 
-/// Equal up to the rounding of a decimal conversion (0.3 cm is 3 mm).
 /// Whether a folded word names what a measure is of ("length", "width"):
 /// said with a value ("short length", "length 10m"), never a product.
 pub fn names_a_measure(word: &str) -> bool {
@@ -212,6 +211,7 @@ pub fn of_measure(word: &str, next: &str) -> bool {
             || super::class::ATTACHING_WORDS.has_mark(next, "chunk"))
 }
 
+/// Equal up to the rounding of a decimal conversion (0.3 cm is 3 mm).
 fn close(one: f64, other: f64) -> bool {
     (one - other).abs() <= 1e-9 * one.abs().max(other.abs()).max(1.0)
 }
