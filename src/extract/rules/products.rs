@@ -682,7 +682,7 @@ fn phrase_head(request: &Request, from: usize, end: usize) -> Option<usize> {
         if (is_attaching(word) && !compound) || matches!(word, "and" | "or" | "и" | "или") {
             break;
         }
-        if is_head_word(word) || super::scope::ends_a_joined_kind(request, at) {
+        if is_head_word(word) || ends_a_joined_kind(request, at) {
             head = Some(at);
         }
     }
@@ -893,6 +893,73 @@ pub fn names_the_listed(request: &Request, start: usize, end: usize) -> bool {
         && words.iter().all(|word| {
             SHOP_FRAME.contains(word) || FILLERS.contains(word) || is_head_word(word) || lexicon().is_generic(word)
         })
+}
+
+/// The article that opens the phrase ending right before `and` ("a" of "a
+/// glass shade and …"), when nothing attaches that phrase to an earlier
+/// word ("with a glass shade and a satin finish", "for a phone and …") and
+/// nothing inside it ties it to what came before.
+pub(super) fn free_standing_article(request: &Request, and: usize) -> Option<usize> {
+    let article = (and.saturating_sub(8)..and).rev().find(|index| matches!(request.word(*index), "a" | "an"))?;
+    let before = request.word_before(article, 1);
+    let asking = LIST_WORDS.has_mark(request.word_before(article, 2), "looking");
+    let attached_before = ATTACHING_WORDS.has_mark(before, "scope-before") || (before == "for" && !asking);
+    let attached = (article + 1..and).any(|index| {
+        request.word(index) == ","
+            || ATTACHING_WORDS.has_mark(request.word(index), "scope-between")
+            || !request.same_clause(index, and)
+    });
+    (!attached_before && !attached).then_some(article)
+}
+
+/// Whether "and a" at `and` joins two article-led phrases that each end in a
+/// word naming a kind of thing (`names_a_kind`), two different kinds: "a
+/// mouse and a keyboard", "a Logitech MX Master 3S mouse and an MX Keys S
+/// keyboard". The second phrase ends where a word attaches more to it ("a
+/// keyboard with backlight"). "a black and a white shirt" names one kind.
+pub(super) fn two_kinds_joined(request: &Request, and: usize) -> bool {
+    if free_standing_article(request, and).is_none_or(|article| article + 1 == and) {
+        return false;
+    }
+    let first = request.word(and - 1);
+    second_phrase_end(request, and).is_some_and(|second| {
+        let second = request.word(second);
+        names_a_kind(first) && names_a_kind(second) && product_stem(first) != product_stem(second)
+    })
+}
+
+/// The last word of the phrase after "and a" at `and`, before a word that
+/// attaches more to it.
+fn second_phrase_end(request: &Request, and: usize) -> Option<usize> {
+    (and + 2..request.len())
+        .take_while(|at| request.is_word(*at) && request.same_clause(*at, and) && !is_attaching(request.word(*at)))
+        .last()
+}
+
+/// Whether the word at `at` ends one of the two phrases `two_kinds_joined`
+/// reads ("mouse" of "a mouse and a keyboard"): the head of its product,
+/// though its commonest sense is no product.
+pub(super) fn ends_a_joined_kind(request: &Request, at: usize) -> bool {
+    let first = request.word(at + 1) == "and"
+        && matches!(request.word(at + 2), "a" | "an")
+        && two_kinds_joined(request, at + 1);
+    first
+        || (at.saturating_sub(8)..at)
+            .rev()
+            .find(|and| request.word(*and) == "and" && matches!(request.word(and + 1), "a" | "an"))
+            .is_some_and(|and| second_phrase_end(request, and) == Some(at) && two_kinds_joined(request, and))
+}
+
+/// Whether a folded word names a kind of thing a shop sells: a head word
+/// (`products::is_head_word`), or a noun some sense of which the product
+/// lexicon knows ("mouse", whose commonest sense is the animal) that is no
+/// adjective or colour ("black" is also black clothing) and holds no digit.
+fn names_a_kind(word: &str) -> bool {
+    is_head_word(word)
+        || (!crate::words::product::lexicon().kinds_of_word(word).is_empty()
+            && !crate::words::adjective::is_adjective(word)
+            && !crate::words::colour::is_colour(word)
+            && !word.chars().any(|character| character.is_ascii_digit()))
 }
 
 #[cfg(test)]

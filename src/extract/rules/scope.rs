@@ -10,12 +10,10 @@
 //! fact. The markers are explicit on purpose: reading a single product with
 //! a list of properties as several products would drop its facts.
 
-use crate::words::class::ATTACHING_WORDS;
 use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
 use crate::words::class::{LIST_WORDS, phrase_list};
-use crate::words::noun::product_stem;
 use crate::words::text::Request;
 
 /// Phrases that announce a list of products.
@@ -104,7 +102,7 @@ pub fn marked_list(request: &Request) -> bool {
         // "a mouse and a keyboard": two kinds of thing, however short.
         if word == "and"
             && matches!(request.word(index + 1), "a" | "an")
-            && (two_products_joined(request, index) || two_kinds_joined(request, index))
+            && (two_products_joined(request, index) || super::products::two_kinds_joined(request, index))
             && !addon_after(request, index + 2)
         {
             return true;
@@ -149,81 +147,12 @@ fn addon_after(request: &Request, from: usize) -> bool {
 /// or more within one clause, with no word that attaches the second to the
 /// first.
 fn two_products_joined(request: &Request, and: usize) -> bool {
-    let Some(article) = free_standing_article(request, and) else {
+    let Some(article) = super::products::free_standing_article(request, and) else {
         return false;
     };
     let second_long =
         (and + 2..and + 5).filter(|index| request.is_word(*index) && request.same_clause(*index, and)).count() >= 2;
     and - article > 2 && second_long
-}
-
-/// The article that opens the phrase ending right before `and` ("a" of "a
-/// glass shade and …"), when nothing attaches that phrase to an earlier
-/// word ("with a glass shade and a satin finish", "for a phone and …") and
-/// nothing inside it ties it to what came before.
-fn free_standing_article(request: &Request, and: usize) -> Option<usize> {
-    let article = (and.saturating_sub(8)..and).rev().find(|index| matches!(request.word(*index), "a" | "an"))?;
-    let before = request.word_before(article, 1);
-    let asking = LIST_WORDS.has_mark(request.word_before(article, 2), "looking");
-    let attached_before = ATTACHING_WORDS.has_mark(before, "scope-before") || (before == "for" && !asking);
-    let attached = (article + 1..and).any(|index| {
-        request.word(index) == ","
-            || ATTACHING_WORDS.has_mark(request.word(index), "scope-between")
-            || !request.same_clause(index, and)
-    });
-    (!attached_before && !attached).then_some(article)
-}
-
-/// Whether "and a" at `and` joins two article-led phrases that each end in a
-/// word naming a kind of thing (`names_a_kind`), two different kinds: "a
-/// mouse and a keyboard", "a Logitech MX Master 3S mouse and an MX Keys S
-/// keyboard". The second phrase ends where a word attaches more to it ("a
-/// keyboard with backlight"). "a black and a white shirt" names one kind.
-fn two_kinds_joined(request: &Request, and: usize) -> bool {
-    if free_standing_article(request, and).is_none_or(|article| article + 1 == and) {
-        return false;
-    }
-    let first = request.word(and - 1);
-    second_phrase_end(request, and).is_some_and(|second| {
-        let second = request.word(second);
-        names_a_kind(first) && names_a_kind(second) && product_stem(first) != product_stem(second)
-    })
-}
-
-/// The last word of the phrase after "and a" at `and`, before a word that
-/// attaches more to it.
-fn second_phrase_end(request: &Request, and: usize) -> Option<usize> {
-    (and + 2..request.len())
-        .take_while(|at| {
-            request.is_word(*at) && request.same_clause(*at, and) && !super::chunk::is_attaching(request.word(*at))
-        })
-        .last()
-}
-
-/// Whether the word at `at` ends one of the two phrases `two_kinds_joined`
-/// reads ("mouse" of "a mouse and a keyboard"): the head of its product,
-/// though its commonest sense is no product.
-pub(super) fn ends_a_joined_kind(request: &Request, at: usize) -> bool {
-    let first = request.word(at + 1) == "and"
-        && matches!(request.word(at + 2), "a" | "an")
-        && two_kinds_joined(request, at + 1);
-    first
-        || (at.saturating_sub(8)..at)
-            .rev()
-            .find(|and| request.word(*and) == "and" && matches!(request.word(and + 1), "a" | "an"))
-            .is_some_and(|and| second_phrase_end(request, and) == Some(at) && two_kinds_joined(request, and))
-}
-
-/// Whether a folded word names a kind of thing a shop sells: a head word
-/// (`products::is_head_word`), or a noun some sense of which the product
-/// lexicon knows ("mouse", whose commonest sense is the animal) that is no
-/// adjective or colour ("black" is also black clothing) and holds no digit.
-fn names_a_kind(word: &str) -> bool {
-    super::products::is_head_word(word)
-        || (!crate::words::product::lexicon().kinds_of_word(word).is_empty()
-            && !crate::words::adjective::is_adjective(word)
-            && !crate::words::colour::is_colour(word)
-            && !word.chars().any(|character| character.is_ascii_digit()))
 }
 
 #[cfg(test)]
