@@ -36,15 +36,23 @@ pub(super) fn measure(number_word: &str, unit_word: &str) -> Option<Measure> {
 pub(super) fn named(wanted: Measure, name: &[&str], value: &[&str]) -> bool {
     let [only] = value else { return false };
     let Some(amount) = number(only) else { return false };
-    // A unit in the name is the number's, whatever else the name says.
+    name_unit(wanted, name).is_some_and(|unit| same(Measure { amount, unit }, wanted))
+}
+
+/// The unit an attribute's name gives its bare numbers, for a measure
+/// `wanted`: a unit in the name, whatever else the name says ("Cookware
+/// diameter (cm)"); else the wanted unit, where a word of the name says
+/// what of its dimension it measures ("Volume"); else none.
+fn name_unit(wanted: Measure, name: &[&str]) -> Option<&'static str> {
     if let Some(unit) = name.iter().find_map(|word| UNITS.value(word)) {
-        return same(Measure { amount, unit }, wanted);
+        return Some(unit);
     }
-    name.iter().any(|word| {
-        MEASURES.has_mark(word, "name")
-            && MEASURES.value(word).is_some_and(|base| base_of(wanted.unit) == Some(base))
-            && close(amount, wanted.amount)
-    })
+    name.iter()
+        .any(|word| {
+            MEASURES.has_mark(word, "name")
+                && MEASURES.value(word).is_some_and(|base| base_of(wanted.unit) == Some(base))
+        })
+        .then_some(wanted.unit)
 }
 
 /// Two measures are the same: the same number in the same unit, or the
@@ -131,18 +139,8 @@ pub(super) fn named_range(wanted: Measure, name: &[&str], value: &str) -> bool {
         return false;
     };
     let (Some(low), Some(high)) = (number(low), number(high)) else { return false };
-    let unit = match name.iter().find_map(|word| UNITS.value(word)) {
-        Some(unit) => unit,
-        None if name.iter().any(|word| {
-            MEASURES.has_mark(word, "name")
-                && MEASURES.value(word).is_some_and(|base| base_of(wanted.unit) == Some(base))
-        }) =>
-        {
-            wanted.unit
-        }
-        None => return false,
-    };
-    within(wanted, Measure { amount: low, unit }, Measure { amount: high, unit })
+    name_unit(wanted, name)
+        .is_some_and(|unit| within(wanted, Measure { amount: low, unit }, Measure { amount: high, unit }))
 }
 
 /// A text cut for [`ranges`]: numbers, words (folded), the marks of a range.
