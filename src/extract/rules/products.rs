@@ -80,7 +80,15 @@ struct Unit {
 /// outside them are the frame. Empty unless two segments have a head.
 pub fn segments(request: &Request) -> Vec<Segment> {
     let mut found: Vec<Segment> = Vec::new();
-    let units = units(request);
+    // "My budget is only `228`, but I have a voucher with the following
+    // rules: 1. …": a voucher's rules are the terms of a discount, never a
+    // product ("the total price of the products exceeds …").
+    let voucher = super::clause::voucher_start(request).unwrap_or(usize::MAX);
+    let units: Vec<Unit> = units(request)
+        .into_iter()
+        .filter(|unit| unit.start < voucher)
+        .map(|unit| if unit.end < voucher { unit } else { Unit { end: last_word_before(request, voucher), ..unit } })
+        .collect();
     let marked_units = units.iter().filter(|unit| unit.marked).count();
     // "Looking for snacks and dried fruits. First, I want …", "I'm looking
     // for baby clothing items. For the first one, …": the sentences before
@@ -144,6 +152,7 @@ pub fn segments(request: &Request) -> Vec<Segment> {
                 let start = skip_frame(request, unit.start, unit.end);
                 found.push(Segment::new(start, unit.end, None));
             } else if !is_frame(request, unit.start, unit.end)
+                && !states_the_budget(request, unit)
                 && let Some(last) = found.last_mut()
             {
                 // "… priced above 3 PHP. It is waterproof.": more of the last one.
@@ -178,6 +187,14 @@ pub fn segments(request: &Request) -> Vec<Segment> {
         return Vec::new();
     }
     found
+}
+
+/// Whether the unit states a limit on the whole order ("My budget is only
+/// `228`", "$200 in total"; `words::money::Limit::budget`): the order's,
+/// never more words about the product named before it.
+fn states_the_budget(request: &Request, unit: Unit) -> bool {
+    let mut said = Request::new(&request.original(unit.start, unit.end));
+    crate::words::money::extract(&mut said).iter().any(|limit| limit.budget)
 }
 
 /// How many of a numbered unit's product starts are products: the first
@@ -1333,6 +1350,21 @@ mod tests {
                 "a polyester tape. the first item, look for white color and priced above 15 pesos",
                 "a neck tape. the second, search for pink color"
             ]
+        );
+    }
+
+    #[test]
+    fn a_voucher_s_rules_and_the_order_s_budget_are_no_product_s_words() {
+        let text = "Find a stainless steel sponge holder for the kitchen, a bamboo capsule filter, and a green water \
+                    bottle. My budget is only `295`, but I have a voucher with the following rules: 1. The voucher \
+                    only applies to the products from the same shop. 2. It is valid only when the total price of \
+                    the products exceeds `100`.";
+        // Before, the voucher's "total price" was a product, and the budget
+        // more words of the bottle's.
+        let cut = cut(text);
+        assert_eq!(
+            cut,
+            ["a stainless steel sponge holder for the kitchen", "a bamboo capsule filter", "a green water bottle"]
         );
     }
 
