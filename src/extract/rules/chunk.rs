@@ -32,7 +32,7 @@
 use crate::words::class::MarkedWords;
 use std::sync::LazyLock;
 
-use crate::words::class::{ATTACHING_WORDS, LIST_WORDS};
+use crate::words::class::{ATTACHING_WORDS, LIST_WORDS, SHOP_FRAME};
 use crate::words::noun::{is_product_noun, product_stem};
 use crate::words::text::Request;
 
@@ -92,15 +92,23 @@ pub fn phrases(request: &Request, end: usize) -> Vec<Phrase> {
     let mut pieces: Vec<Phrase> = Vec::new();
     let mut index = 0;
     let mut joint = Joint::Start;
+    // "dog houses, hotel trolleys, and pet backpacks": only in a list that
+    // ends in ", and" is a plural the short list of product nouns does not
+    // hold read as a piece's head (`is_plural_kind`); elsewhere "Our dog
+    // sheds", "beans, 1 kg bag" are no list of products.
+    let listed = (1..end).any(|at| request.word(at) == "and" && request.word_before(at, 1) == ",");
     while index < end {
         // Separators between pieces: ", and", ". ", "и", "а также".
         let mut saw_mark = false;
         let mut saw_and = false;
+        // Only a comma, with or without "and", goes on a list of kinds.
+        let mut saw_other_mark = false;
         while index < end && (is_separator(request.word(index)) || request.phrase_at(index, &["а", "также"])) {
             if request.is_word(index) {
                 saw_and = true;
             } else {
                 saw_mark = true;
+                saw_other_mark |= request.word(index) != ",";
             }
             index += if request.phrase_at(index, &["а", "также"]) { 2 } else { 1 };
         }
@@ -132,7 +140,8 @@ pub fn phrases(request: &Request, end: usize) -> Vec<Phrase> {
             }
             index += 1;
         }
-        let piece = read_piece(request, start, index - 1);
+        let in_a_list = joint == Joint::Start || (matches!(joint, Joint::Mark | Joint::MarkAnd) && !saw_other_mark);
+        let piece = read_piece(request, start, index - 1, listed && in_a_list);
         match pieces.last_mut() {
             Some(last) if continues(request, last, &piece, joint) => {
                 last.end = piece.end;
@@ -143,8 +152,9 @@ pub fn phrases(request: &Request, end: usize) -> Vec<Phrase> {
     pieces
 }
 
-/// The head and the openness of the piece `start..=end`.
-fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
+/// The head and the openness of the piece `start..=end`; `plural_kinds`:
+/// whether a plural the product lexicon names may head it.
+fn read_piece(request: &Request, start: usize, end: usize, plural_kinds: bool) -> Phrase {
     let mut head = None;
     let mut open = false;
     let mut purpose = false;
@@ -164,9 +174,47 @@ fn read_piece(request: &Request, start: usize, end: usize) -> Phrase {
             head = Some(at);
         }
     }
+    // "dog houses, hotel trolleys, and pet backpacks": a plural that ends
+    // the piece's noun phrase names a thing in WordNet's commonest sense,
+    // though the short list of product nouns does not hold it.
+    // A plural with no word before it ("…, and works with 220V") may be a
+    // verb: the kind has a word that says which ("hotel trolleys").
+    if head.is_none() && plural_kinds {
+        head = last_noun_phrase_word(request, start, end).filter(|at| {
+            *at > start
+                && request.is_word(at - 1)
+                && !crate::words::is_filler(request.word(at - 1))
+                && is_plural_kind(request.word(*at))
+        });
+    }
     let definite =
         head.is_some_and(|head| (start..head).any(|at| ATTACHING_WORDS.has_mark(request.word(at), "definite")));
     Phrase { start, end, head, open, purpose, definite }
+}
+
+/// The last word of the piece `start..=end` before a word that attaches a
+/// phrase to it, if it is a word.
+fn last_noun_phrase_word(request: &Request, start: usize, end: usize) -> Option<usize> {
+    let mut last = None;
+    for at in start..=end {
+        let word = request.word(at);
+        if ATTACHING.contains(&word) && last.is_some() {
+            break;
+        }
+        last = request.is_word(at).then_some(at);
+    }
+    last
+}
+
+/// Whether a folded word is a plural ("trolleys", "houses") whose singular's
+/// commonest WordNet sense is a product (`words::product::Lexicon`), and
+/// not a word of the shop's frame ("products", "items").
+fn is_plural_kind(word: &str) -> bool {
+    word.len() > 3
+        && word.ends_with('s')
+        && !word.ends_with("ss")
+        && !SHOP_FRAME.contains(word)
+        && crate::words::product::lexicon().is_product_word(word)
 }
 
 /// Whether `piece` continues the phrase before it: "with free delivery and
@@ -270,6 +318,24 @@ mod tests {
         // phrase with no product in it starts a second product.
         assert!(several("комбинезон детский на рост 86 и шапку к нему"));
         assert!(several("гель для стирки 3л 2 бутылки и кондиционер для белья"));
+        // Plurals the short noun list lacks, in a list that ends in ", and".
+        assert!(several("Show me dog houses, hotel trolleys, and pet backpacks"));
+        assert!(several(
+            "medium-sized dog houses that are water-resistant, hotel trolleys with free shipping, and grey pet backpacks"
+        ));
+    }
+
+    #[test]
+    fn a_plural_the_noun_list_lacks_heads_a_piece_only_in_a_list_that_ends_in_comma_and() {
+        // No ", and": "sheds" and "beans" stay words of one product.
+        assert!(!several("Looking for a stretchy 3 seater sofa cover, under €50. Our dog sheds like mad"));
+        assert!(!several("lavazza super crema beans, 1 kg bag, two of them"));
+        // Joined by a bare "and", or after a sentence's end: no list.
+        assert!(!several(
+            "a water pump for a Hatari fan, and works with 220V. Show me spare parts in the pump category"
+        ));
+        // A word of the shop's frame names no product.
+        assert!(!several("Show me facial products with collagen, and a whitening lotion"));
     }
 
     #[test]
