@@ -422,12 +422,55 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
         });
         let said = found(&wanted[index])
             .or_else(|| partner.and_then(|partner| found(&wanted[partner])))
-            .or_else(|| spelled_together(wanted, &content, index, item))?;
+            .or_else(|| spelled_together(wanted, &content, index, item));
+        let said = match said {
+            Some(said) => said,
+            // The attribute holds every other word: it is the whole quote.
+            None if content.last() == Some(&index) => {
+                return property_said(wanted, &content, &measured, item).map(|quote| Said { quote });
+            }
+            None => return None,
+        };
         if !quoted.contains(&said) {
             quoted.push(said);
         }
     }
     Some(Said { quote: quoted.join(" ") })
+}
+
+/// A requirement's last word that names the property the words before it
+/// give the value of ("OLED display" by "Screen type: oled", "Android OS"
+/// by "Operating system: android", "single camera setup" by "Number of
+/// camera: single"): the item's attribute, quoted whole, when every other
+/// word of the requirement (content or measure) is one of that attribute's
+/// own words, name or value, so the attribute states the value asked for
+/// and its name says of what. Not a word whose commonest sense is a thing
+/// ("fast charger" by "Charging: fast" asks for a charger), nor a value in
+/// its own right: a material, a colour or an adjective ("made of knitted
+/// cotton" is not met by "Material: knitted polyester"), nor one with a
+/// digit; and never a requirement of one word.
+fn property_said(wanted: &[Token], content: &[usize], measured: &[usize], item: &PreparedTexts) -> Option<String> {
+    let (&head, others) = content.split_last()?;
+    let head_word = &wanted[head];
+    let values: Vec<usize> = others.iter().chain(measured).copied().filter(|at| *at != head).collect();
+    if values.is_empty()
+        || head_word.has_digit
+        || !head_word.folded.chars().all(char::is_alphabetic)
+        || super::product::lexicon().is_product_word(&head_word.folded)
+        || super::class::MATERIALS.value(&head_word.folded).is_some()
+        || super::colour::is_colour(&head_word.folded)
+        || super::adjective::is_adjective(&head_word.folded)
+    {
+        return None;
+    }
+    item.named().find_map(|((name, name_tokens), (value, value_tokens))| {
+        let own = |token: &Token| name_tokens.iter().chain(value_tokens).any(|candidate| same_token(candidate, token));
+        // The value must be what is asked, not only its name: "Screen type"
+        // alone says nothing of OLED.
+        let gives_the_value =
+            values.iter().any(|at| value_tokens.iter().any(|candidate| same_token(candidate, &wanted[*at])));
+        (gives_the_value && values.iter().all(|at| own(&wanted[*at]))).then(|| format!("{name}: {value}"))
+    })
 }
 
 /// Two side-by-side content words of a requirement that the item spells as
@@ -941,6 +984,45 @@ mod tests {
         assert_eq!(met("512GB storage", &["Nubia Phone 16GB+512GB"]).as_deref(), Some("512 GB"));
         assert_eq!(met("300 meters long", &["Nylon Fishing Line 100M Orange"]), None);
         assert_eq!(met("16GB RAM", &["Nubia Z70 Ultra 12+256GB/16+512GB/24+1TB"]).as_deref(), Some("16 GB"));
+    }
+
+    fn met_named(requirement: &str, free: &[&str], named: &[(&str, &str)]) -> Option<String> {
+        let texts = ItemTexts { free: free.to_vec(), named: named.to_vec() };
+        said_in(requirement, &PreparedTexts::new(texts)).map(|said| said.quote)
+    }
+
+    #[test]
+    fn a_last_word_naming_the_property_an_attribute_gives_the_value_of_is_met_by_it() {
+        let phone = ["Realme 14 Pro Plus 5G 12gb 512gb"];
+        assert_eq!(met_named("OLED display", &phone, &[("Screen type", "oled")]).as_deref(), Some("Screen type: oled"));
+        assert_eq!(
+            met_named("IPS LCD display", &phone, &[("Screen type", "ips lcd")]).as_deref(),
+            Some("Screen type: ips lcd")
+        );
+        assert_eq!(
+            met_named("Android OS", &phone, &[("Operating system", "android")]).as_deref(),
+            Some("Operating system: android")
+        );
+        assert_eq!(
+            met_named("260 ppi pixel density", &phone, &[("Pixel ppi", "260 ppi")]).as_deref(),
+            Some("Pixel ppi: 260 ppi")
+        );
+        // Another value, or the value said elsewhere than in the attribute:
+        // still asked.
+        assert_eq!(met_named("OLED display", &phone, &[("Screen type", "amoled")]), None);
+        assert_eq!(met_named("OLED display", &["OLED TV"], &[("Panel", "flat")]), None);
+        // A word for a thing asks for the thing ("a fast charger"), and a
+        // word of the requirement the attribute does not hold is asked.
+        assert_eq!(met_named("fast charger", &phone, &[("Charging", "fast")]), None);
+        assert_eq!(met_named("leather strap", &["Men Watch"], &[("Material", "leather")]), None);
+        assert_eq!(met_named("curved OLED display", &phone, &[("Screen type", "oled")]), None);
+        // A last word that is a value of its own is asked for, not named.
+        let suit = ["Baby Terno"];
+        assert_eq!(met_named("made of knitted cotton", &suit, &[("Baby material", "knitted polyester")]), None);
+        assert_eq!(met_named("from cotton spandex", &suit, &[("Clothing material", "cotton polyester")]), None);
+        assert_eq!(met_named("glossy black", &suit, &[("Finish", "glossy")]), None);
+        // One word alone is never its own property.
+        assert_eq!(met_named("display", &phone, &[("Screen type", "oled")]), None);
     }
 
     #[test]
