@@ -233,19 +233,33 @@ fn lists_perks(request: &Request, start: usize, end: usize) -> bool {
 /// first token): "preferably with LazMall perks like authenticity
 /// guarantee, fast shipping" opens the list as a nice-to-have and its
 /// members follow as musts.
+///
+/// So too the words that only dress a service, cut from it by "for" or
+/// "and" ("available on LazFlash for special deals", "LazMall and LazFlash
+/// services for extra perks and deals"): a requirement right after one
+/// that names a service, made of perk words and "for" alone, is that
+/// service's, which the item's words are asked for already.
 pub fn drop_perk_examples(request: &Request, musts: &mut Vec<Requirement>, optional: &mut Vec<Requirement>) {
     let mut all: Vec<(Requirement, bool)> =
         musts.drain(..).map(|must| (must, false)).chain(optional.drain(..).map(|wish| (wish, true))).collect();
     all.sort_by_key(|(requirement, _)| requirement.start);
     let mut list_end: Option<usize> = None;
+    let mut service_end: Option<usize> = None;
     for (requirement, is_optional) in all {
-        let member = list_end.is_some_and(|end| {
-            (end + 1..requirement.start).all(|index| matches!(request.word(index), "," | "and" | "&"))
-                && request.word(requirement.start) != "also"
-                && requirement.end - requirement.start < 4
-        });
+        let next_to = |end: Option<usize>| {
+            end.is_some_and(|end| {
+                (end + 1..requirement.start).all(|index| matches!(request.word(index), "," | "and" | "&"))
+            })
+        };
+        let member =
+            next_to(list_end) && request.word(requirement.start) != "also" && requirement.end - requirement.start < 4;
         let words: Vec<&str> = (requirement.start..=requirement.end).map(|index| request.word(index)).collect();
         let names_service = !crate::words::service::named(&words).is_empty();
+        if next_to(service_end) && dresses_a_service(&words) {
+            service_end = Some(requirement.end);
+            continue;
+        }
+        service_end = names_service.then_some(requirement.end);
         if member && !names_service {
             list_end = Some(requirement.end);
             continue;
@@ -257,6 +271,14 @@ pub fn drop_perk_examples(request: &Request, musts: &mut Vec<Requirement>, optio
         };
         if is_optional { optional.push(requirement) } else { musts.push(requirement) }
     }
+}
+
+/// Whether a requirement's words only dress a service: perk words
+/// ("special deals", "extra perks", "discounts"), with "for" or "and"
+/// between, and nothing else.
+fn dresses_a_service(words: &[&str]) -> bool {
+    words.iter().any(|word| crate::words::service::is_perk(word))
+        && words.iter().all(|word| crate::words::service::is_perk(word) || matches!(*word, "for" | "and" | "&" | ","))
 }
 
 /// Whether the rest of the clause after `index` ("and" or "и") is an
@@ -754,6 +776,21 @@ mod tests {
         let texts = |list: &[Requirement]| list.iter().map(|requirement| requirement.text.clone()).collect::<Vec<_>>();
         assert_eq!(texts(&musts), ["COD"], "a member naming a service stays");
         assert_eq!(texts(&optional), ["with LazMall perks like authenticity"]);
+    }
+
+    #[test]
+    fn words_that_only_dress_a_service_go_with_it() {
+        // sbbudget-145, -188: "for special deals", "for extra perks", "deals".
+        let (other, _) = requirements("a food container, available on LazFlash for special deals", false);
+        assert_eq!(other, ["LazFlash"]);
+        let (other, _) =
+            requirements("reflective gloves with both LazMall and LazFlash services for extra perks and deals", false);
+        assert_eq!(other, ["LazMall", "LazFlash services"]);
+        // Not after a service, or with a word of their own: still asked.
+        let (other, _) = requirements("a food container for special deals", false);
+        assert_eq!(other, ["for special deals"]);
+        let (other, _) = requirements("a dress with LazFlash deals for special occasions", false);
+        assert!(other.contains(&"for special occasions".to_owned()), "{other:?}");
     }
 
     #[test]
