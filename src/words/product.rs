@@ -57,6 +57,10 @@ struct TitleWords {
     before_collection: Vec<String>,
     noise: Vec<String>,
     for_words: Vec<String>,
+    /// Words of `for_words` that, before a noun rather than "with" or
+    /// "to", say that the words before them name what the item fits and
+    /// the words after them the item ("Lego Compatible Building Blocks").
+    fits_before: Vec<String>,
     with_words: Vec<String>,
     /// Shades beyond the word layer's colour class.
     colours: Vec<String>,
@@ -493,6 +497,23 @@ impl Lexicon {
                 {
                     continue;
                 }
+                if self.title.fits_before.contains(&word)
+                    && zone == Zone::Main
+                    && piece.peek().is_some_and(|next| {
+                        !self.title.for_words.contains(next) && !self.title.with_words.contains(next) && next != "to"
+                    })
+                {
+                    // "Stitch Compatible Building Blocks": an adjective
+                    // before the item's noun; the words before it in its
+                    // segment name what the item fits.
+                    reading
+                        .place
+                        .iter_mut()
+                        .rev()
+                        .take_while(|place| **place == (segment, Zone::Main))
+                        .for_each(|place| place.1 = Zone::For);
+                    continue;
+                }
                 if self.title.for_words.contains(&word) {
                     zone = Zone::For;
                     continue;
@@ -893,6 +914,7 @@ impl TitleWords {
                     "before-collection" => &mut title.before_collection,
                     "noise" => &mut title.noise,
                     "for" => &mut title.for_words,
+                    "fits-before" => &mut title.fits_before,
                     "with" => &mut title.with_words,
                     "shade" => &mut title.colours,
                     "generic" => &mut title.generic,
@@ -1115,6 +1137,21 @@ mod tests {
             "construction tool",
             "CHENJIE Plastic Spike Roller Durability 23cm/9 Self Compound Roller Floor Flat Leveling Screed Epoxy Floor Paint Construction."
         ));
+    }
+
+    #[test]
+    fn compatible_before_a_noun_says_what_the_item_fits_before_it() {
+        // sbbudget-217: the building blocks are compatible with Stitch.
+        let blocks =
+            "Miniso Disney 2024 New Stitch Compatible Building Blocks Stitch Girl Boy Birthday Christmas Gift Toys";
+        assert!(!other("building blocks", blocks), "left open: \"Stitch\" after them may be another kind");
+        assert!(named("building blocks", "Lego Compatible Building Blocks Set"));
+        // A case compatible with a phone is a case, and no phone.
+        assert!(named("case", "iPhone 15 Compatible Case Clear"));
+        assert!(other("iphone 15", "iPhone 15 Compatible Case Clear"));
+        assert!(named("ink cartridge", "Compatible Ink Cartridge for HP 63 Black"));
+        // Before "with", what follows is still what the item fits.
+        assert!(other("iphone 15", "Clear Case Compatible with iPhone 15"));
     }
 
     #[test]
