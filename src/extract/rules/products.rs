@@ -415,6 +415,19 @@ fn product_starts(request: &Request, unit: Unit) -> (Vec<(usize, Option<usize>)>
                         && previous == ","
                         && starts.last().is_some_and(|(_, head)| head.is_some())
                         && states_a_price(request, index, unit.end))
+                    // "…, a 4-ply 100g Indophil yarn, silver tassel drop
+                    // earrings for women …, and a set of …": so is a phrase
+                    // headed by a plural product noun, in a list closed by
+                    // ", and", outside a "with" phrase's parts, after a
+                    // phrase that ended in a noun ("a 4-ply 100g Indophil
+                    // yarn", not "a green, …").
+                    || (with_articles
+                        && previous == ","
+                        && !in_with
+                        && !starts.is_empty()
+                        && !crate::words::adjective::is_adjective(request.word_before(index, 2))
+                        && closed_by_comma_and(request, index, unit.end)
+                        && phrase_head(request, index, unit.end).is_some_and(|head| ends_in_plural_kind(request, head)))
                     // "…, as well as stores selling wholesale earrings": the
                     // shop's verb after "as well as" opens a product.
                     || (opens_before(request, index) && as_well_as_before(request, index)))
@@ -832,6 +845,26 @@ fn states_a_price(request: &Request, from: usize, end: usize) -> bool {
         .any(|at| LIST_WORDS.has_mark(request.word(at), "own-price"))
 }
 
+/// Whether a list goes on from `from` to a ", and" before the unit's end.
+fn closed_by_comma_and(request: &Request, from: usize, end: usize) -> bool {
+    (from..end).any(|at| request.word(at) == "," && request.word(at + 1) == "and")
+}
+
+/// Whether the word at `head` is a plural product noun that ends its noun
+/// phrase ("silver tassel drop earrings for women", "waterproof handlebar
+/// grips for bicycles"), and no part of a product ("…, short sleeves, …";
+/// `@part` in properties.txt).
+fn ends_in_plural_kind(request: &Request, head: usize) -> bool {
+    let word = request.word(head);
+    let singular = word.strip_suffix('s').unwrap_or(word);
+    word.len() > 3
+        && word.ends_with('s')
+        && !word.ends_with("ss")
+        && !PROPERTIES.has_mark(singular, "part")
+        && !PROPERTIES.has_mark(word, "part")
+        && (!request.is_word(head + 1) || is_attaching(request.word(head + 1)))
+}
+
 /// Whether "as well as" comes within the few words before `index`, the
 /// shop and its verb between ("…, as well as stores selling earrings").
 fn as_well_as_before(request: &Request, index: usize) -> bool {
@@ -1119,6 +1152,19 @@ mod tests {
             ]
         );
         assert_eq!(cut("I need a phone charger, US plug, priced under 20 dollars").len(), 0, "a property");
+        // sbbudget-139, -116: a bare phrase headed by a plural product noun,
+        // in a list closed by ", and".
+        assert_eq!(
+            cut("Find a remote control for Skyworth Android TV with LazFlash deal, a 4-ply 100g Indophil yarn, \
+                 silver tassel drop earrings for women in color 03 with zircon stones, and a set of two white \
+                 crystal hair clips."),
+            vec![
+                "a remote control for Skyworth Android TV with LazFlash deal",
+                "a 4-ply 100g Indophil yarn",
+                "silver tassel drop earrings for women in color 03 with zircon stones",
+                "a set of two white crystal hair clips"
+            ]
+        );
         // sbmulti-151: an adjective before the comma names no product yet.
         assert_eq!(
             cut("Find shops offering a green, BPA-free baby plate priced between 148 and 311 pesos, and a pink \
