@@ -348,6 +348,10 @@ pub fn extract(request: &mut Request) -> Vec<ColourMention> {
             named: is_named_colour(request, start, index),
         });
     }
+    for (colour, start, end) in coded_colours(request) {
+        request.consume(start, end);
+        mentions.push(ColourMention { colour, at: start, role: Role::Chosen, cued: true, named: true });
+    }
     if mentions.is_empty()
         && let Some((colour, start, end)) = called_a_colour(request)
     {
@@ -426,6 +430,40 @@ fn called_a_colour(request: &Request) -> Option<(String, usize, usize)> {
         }
     }
     None
+}
+
+/// Colours the person gives by a shop's code after the word "colour" ("in
+/// color 03", "color 7#", "color code #109"): the item's colour option
+/// as a shop writes it, which no list of colour names holds. One or two
+/// tokens with a digit among them, at the end of their phrase (before a
+/// comma, "with", "and", "made" or the end), as said.
+fn coded_colours(request: &Request) -> Vec<(String, usize, usize)> {
+    let mut found = Vec::new();
+    for index in 0..request.len() {
+        if !matches!(request.word(index), "color" | "colour") || request.is_consumed(index) {
+            continue;
+        }
+        let first = if request.word(index + 1) == "code" { index + 2 } else { index + 1 };
+        let ends = |at: usize| {
+            at >= request.len()
+                || !request.same_clause(first, at)
+                || matches!(request.word(at), "," | "." | ";" | "with" | "and" | "made" | "for")
+        };
+        let Some(last) = (first..first + 2).find(|at| ends(at + 1)) else {
+            continue;
+        };
+        let coded = (first..=last).all(|at| at < request.len() && !request.is_consumed(at))
+            && (first..=last).all(|at| {
+                request.word(at) == "#" || request.word(at).chars().any(|character| character.is_ascii_digit())
+            })
+            && (first..=last).any(|at| request.word(at) != "#");
+        if coded {
+            // "7 #" as tokens is "7#" as written.
+            let code = (first..=last).map(|at| request.original(at, at)).collect::<String>();
+            found.push((code, first, last));
+        }
+    }
+    found
 }
 
 /// Whether the person says, after offering colours, that the colour does
@@ -541,6 +579,21 @@ mod tests {
         assert_eq!(roles("Colavita extra virgin olive oil"), []);
         assert_eq!(roles("silver jars with black flat top lids"), [("silver".into(), Chosen), ("black".into(), Part)]);
         assert_eq!(roles("a light fixture with a bronze finish"), [("bronze".into(), Chosen)]);
+    }
+
+    #[test]
+    fn a_shop_s_colour_code_after_the_word_colour_is_the_colour() {
+        let colours = |text: &str| {
+            let mut request = Request::new(text);
+            extract(&mut request).into_iter().map(|mention| (mention.colour, mention.cued)).collect::<Vec<_>>()
+        };
+        // sbbudget-139, -240, -049: the item's option is "03", "7#", "#109".
+        assert!(colours("silver tassel drop earrings in color 03 with zircon stones").contains(&("03".into(), true)));
+        assert_eq!(colours("a butterfly hair clip in color 7# made of cloth"), [("7#".to_owned(), true)]);
+        assert!(colours("Mary Janes, size EU 27, color code #109, and free shipping").contains(&("#109".into(), true)));
+        // A count or a palette's number of colours is no code.
+        assert!(colours("a shirt in color 2 pack").is_empty());
+        assert!(colours("a 14 color palette").is_empty());
     }
 
     #[test]
