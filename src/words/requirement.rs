@@ -452,8 +452,10 @@ pub fn said_prepared(requirement: &Requirement, item: &PreparedTexts) -> Option<
 fn property_said(wanted: &[Token], content: &[usize], measured: &[usize], item: &PreparedTexts) -> Option<String> {
     let (&head, others) = content.split_last()?;
     let head_word = &wanted[head];
-    let values: Vec<usize> = others.iter().chain(measured).copied().filter(|at| *at != head).collect();
-    if values.is_empty()
+    // Every other word of the requirement, content or measure: what the
+    // attribute must hold (read per item, so not collected).
+    let values = || others.iter().chain(measured).copied().filter(move |at| *at != head);
+    if values().next().is_none()
         || head_word.has_digit
         || !head_word.folded.chars().all(char::is_alphabetic)
         || super::product::lexicon().is_product_word(&head_word.folded)
@@ -468,8 +470,8 @@ fn property_said(wanted: &[Token], content: &[usize], measured: &[usize], item: 
         // The value must be what is asked, not only its name: "Screen type"
         // alone says nothing of OLED.
         let gives_the_value =
-            values.iter().any(|at| value_tokens.iter().any(|candidate| same_token(candidate, &wanted[*at])));
-        (gives_the_value && values.iter().all(|at| own(&wanted[*at]))).then(|| format!("{name}: {value}"))
+            values().any(|at| value_tokens.iter().any(|candidate| same_token(candidate, &wanted[at])));
+        (gives_the_value && values().all(|at| own(&wanted[at]))).then(|| format!("{name}: {value}"))
     })
 }
 

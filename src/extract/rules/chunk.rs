@@ -210,11 +210,13 @@ fn last_noun_phrase_word(request: &Request, start: usize, end: usize) -> Option<
 /// commonest WordNet sense is a product (`words::product::Lexicon`), and
 /// not a word of the shop's frame ("products", "items").
 fn is_plural_kind(word: &str) -> bool {
-    word.len() > 3
-        && word.ends_with('s')
-        && !word.ends_with("ss")
-        && !SHOP_FRAME.contains(word)
-        && crate::words::product::lexicon().is_product_word(word)
+    has_plural_ending(word) && !SHOP_FRAME.contains(word) && crate::words::product::lexicon().is_product_word(word)
+}
+
+/// Whether a folded word looks like an English plural of a noun of some
+/// length: "houses", "grips", not "bus", "dress".
+pub(super) fn has_plural_ending(word: &str) -> bool {
+    word.len() > 3 && word.ends_with('s') && !word.ends_with("ss")
 }
 
 /// Whether `piece` continues the phrase before it: "with free delivery and

@@ -857,9 +857,7 @@ fn closed_by_comma_and(request: &Request, from: usize, end: usize) -> bool {
 fn ends_in_plural_kind(request: &Request, head: usize) -> bool {
     let word = request.word(head);
     let singular = word.strip_suffix('s').unwrap_or(word);
-    word.len() > 3
-        && word.ends_with('s')
-        && !word.ends_with("ss")
+    super::chunk::has_plural_ending(word)
         && !PROPERTIES.has_mark(singular, "part")
         && !PROPERTIES.has_mark(word, "part")
         && (!request.is_word(head + 1) || is_attaching(request.word(head + 1)))
